@@ -1,0 +1,166 @@
+"""Parse Triton's textual IR (as Triton dumps it) on top of xDSL's parser.
+
+What this adds to xDSL's parser: ops in the custom syntax registered in `ttc.ir.format`; `#loc` aliases that
+are defined after their use (Triton prints them at the end of the file); hexadecimal float elements in dense
+literals (`dense<0xFF800000> : tensor<4xf32>` is -inf, not 4.29e9).
+"""
+
+from __future__ import annotations
+
+import re
+
+from xdsl.dialects.builtin import AnyFloat, BFloat16Type, BytesAttr, DenseIntOrFPElementsAttr
+from xdsl.ir import Attribute, Operation
+from xdsl.parser import Parser
+
+from ttc.ir.format import FORMATS
+
+_ALIAS_DEF = re.compile(r"^(#[A-Za-z_][\w$.-]*)\s*=", re.M)
+
+
+class TTParser(Parser):
+    def __init__(self, ctx, text: str, name: str = "<stdin>"):
+        super().__init__(ctx, text, name)
+        self._predefined: set[str] = set()
+        self._preload_aliases(text)
+
+    # -------------------------------------------------------------- aliases defined after use
+    def _preload_aliases(self, text: str):
+        """Parse the top-level `#name = ...` alias definitions first, in dependency order, so that uses
+        before the definition resolve (MLIR defers location aliases to the end of the file)."""
+        pending = [m for m in _ALIAS_DEF.finditer(text)]
+        if not pending:
+            return
+        here = self._current_token.span.start
+        progress = True
+        while pending and progress:
+            progress = False
+            for m in list(pending):
+                try:
+                    self._resume_from(m.end())
+                    value = self.parse_attribute() if not text[m.end() :].lstrip().startswith("loc(") else self._loc_value()
+                except Exception:
+                    continue
+                self.attribute_aliases[m.group(1)] = value
+                self._predefined.add(m.group(1))
+                pending.remove(m)
+                progress = True
+        for m in pending:  # left for the main parse to report
+            self.attribute_aliases.pop(m.group(1), None)
+        self._resume_from(here)
+
+    def _loc_value(self) -> Attribute:
+        loc = self.parse_optional_location()
+        if loc is None:
+            self.raise_error("expected a location")
+        return loc
+
+    def _parse_alias_def(self):
+        name = self._current_token.text
+        if name in self._predefined:
+            self._consume_token()
+            self.parse_punctuation("=")
+            if self._current_token.text == "loc":
+                self._loc_value()
+            else:
+                self.parse_attribute()
+            return
+        super()._parse_alias_def()
+
+    # -------------------------------------------------------------- operations
+    def parse_operation(self) -> Operation:
+        start = self._current_token.span.start
+        results = self._parse_op_result_list()
+        tok = self._current_token
+        fmt = FORMATS.get(tok.text) if tok.kind.name == "BARE_IDENT" else None
+        if fmt is None:
+            self._resume_from(start)
+            return super().parse_operation()
+        self._consume_token()
+        op_type = self._get_op_by_name(tok.text)
+        self._parser_state.dialect_stack.append(op_type.dialect_name())
+        op = fmt.parse(op_type, self)
+        self._parser_state.dialect_stack.pop()
+        if (loc := self.parse_optional_location()) is not None:
+            op.location = loc
+        n = sum(r[1] for r in results)
+        if n and n != len(op.results):
+            self.raise_error(f"operation defines {len(op.results)} results but was provided {n} to bind", start)
+        i = 0
+        for span, size in results:
+            self._register_ssa_definition(span.text[1:], op.results[i : i + size], span)
+            i += size
+        return op
+
+    def _peek_percent(self) -> bool:
+        """After a `,`: whether the next token is an SSA value (so the comma continues an operand list)."""
+        here = self._current_token.span.start
+        self._consume_token()
+        ok = self._current_token.text.startswith("%")
+        self._resume_from(here)
+        return ok
+
+    # -------------------------------------------------------------- dense literals with hex floats
+    def parse_dense_int_or_fp_elements_attr(self, type):
+        start = self._current_token.span.start
+        hexed = self._try_hex_float_dense(type)
+        if hexed is not None:
+            return hexed
+        self._resume_from(start)
+        return super().parse_dense_int_or_fp_elements_attr(type)
+
+    def _try_hex_float_dense(self, type):
+        if self.parse_optional_punctuation("<") is None:
+            return None
+        elems: list[str] = []
+        nested = self._current_token.text == "["
+        if not self._literal(elems):
+            return None
+        if self.parse_optional_punctuation(">") is None:
+            return None
+        if not any(e.lower().startswith(("0x", "-0x")) for e in elems):
+            return None
+        if type is None:
+            if self.parse_optional_punctuation(":") is None:
+                return None
+            type = self._parse_dense_literal_type()
+        et = type.element_type
+        if not isinstance(et, AnyFloat):
+            return None
+        from ttc.ir.printer import float_bits
+
+        width = 16 if isinstance(et, BFloat16Type) else et.bitwidth
+        data = b""
+        for e in elems:
+            if e.lower().startswith("0x"):
+                bits = int(e, 16)
+            else:
+                bits = float_bits(float(e), et)[0]
+            data += bits.to_bytes(width // 8, "little")
+        count = 1
+        for d in type.get_shape():
+            count *= d
+        if not nested and len(elems) == 1:
+            data *= count
+        if len(data) != count * (width // 8):
+            self.raise_error(f"dense literal has {len(elems)} elements, its type needs {count}")
+        return DenseIntOrFPElementsAttr(type, BytesAttr(data))
+
+    def _literal(self, out: list[str]) -> bool:
+        if self.parse_optional_punctuation("["):
+            if self.parse_optional_punctuation("]"):
+                return True
+            while True:
+                if not self._literal(out):
+                    return False
+                if self.parse_optional_punctuation("]"):
+                    return True
+                if self.parse_optional_punctuation(",") is None:
+                    return False
+        neg = "-" if self.parse_optional_punctuation("-") else ""
+        tok = self._current_token
+        if tok.kind.name in ("INTEGER_LIT", "FLOAT_LIT"):
+            self._consume_token()
+            out.append(neg + tok.text)
+            return True
+        return False

@@ -1,0 +1,714 @@
+"""Print IR exactly as MLIR (and so Triton) prints it.
+
+MLIR's conventions reproduced here: `module` for builtin.module; SSA names numbered per region scope with
+nested regions numbered after their parent (`%arg4` in a loop inside a four-argument kernel), constants named
+`%c1024_i32` / `%cst` / `%true`, name clashes resolved with `_N` suffixes from one counter; layout aliases
+`#blocked`, `#blocked1`, ... ordered by nesting depth and name; floats printed as `1.000000e+00` when that
+round-trips, else in shortest-exact or hex form; MLIR's spacing in declarative formats (`ttc.ir.format`).
+With `debuginfo`, locations are printed as Triton's dumps show them: `loc(#locN)` after each op, aliases for
+op locations at the end of the file, block-argument locations inline.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    ArrayAttr,
+    BFloat16Type,
+    BytesAttr,
+    CallSiteLoc,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
+    DictionaryAttr,
+    FileLineColLoc,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    FunctionType,
+    FusedLoc,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    NameLoc,
+    NoneAttr,
+    NoneType,
+    Signedness,
+    StringAttr,
+    SymbolRefAttr,
+    TensorType,
+    TypeAttribute,
+    UnitAttr,
+    UnknownLoc,
+    VectorType,
+)
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
+
+from xdsl.traits import IsTerminator
+
+from ttc.ir.format import FORMATS
+
+LOCATIONS = (UnknownLoc, FileLineColLoc, NameLoc, CallSiteLoc, FusedLoc)
+
+
+# ----------------------------------------------------------------------------- numbers
+
+
+def _round_to(value: float, t: Attribute) -> float:
+    """`value` rounded to the precision of float type `t` (for round-trip checks)."""
+    if isinstance(t, Float32Type):
+        return struct.unpack("<f", struct.pack("<f", value))[0]
+    if isinstance(t, Float16Type):
+        try:
+            return struct.unpack("<e", struct.pack("<e", value))[0]
+        except OverflowError:
+            return math.inf
+    if isinstance(t, BFloat16Type):
+        return _bf16_from_bits(_bf16_bits(value))
+    return value
+
+
+def _bf16_bits(value: float) -> int:
+    bits = struct.unpack("<I", struct.pack("<f", value))[0]
+    if math.isnan(value):
+        return (bits >> 16) | 0x40
+    rounding = 0x7FFF + ((bits >> 16) & 1)
+    return ((bits + rounding) >> 16) & 0xFFFF
+
+
+def _bf16_from_bits(b: int) -> float:
+    return struct.unpack("<f", struct.pack("<I", b << 16))[0]
+
+
+def float_bits(value: float, t: Attribute) -> tuple[int, int]:
+    """(bits, width) of `value` in float type `t`."""
+    if isinstance(t, Float32Type):
+        return struct.unpack("<I", struct.pack("<f", value))[0], 32
+    if isinstance(t, Float16Type):
+        return struct.unpack("<H", struct.pack("<e", value))[0], 16
+    if isinstance(t, BFloat16Type):
+        return _bf16_bits(value), 16
+    return struct.unpack("<Q", struct.pack("<d", value))[0], 64
+
+
+def _natural_digits(t: Attribute) -> int:
+    """APFloat::toString's default precision: 2 + mantissa bits * 59 / 196."""
+    precision = {Float16Type: 11, BFloat16Type: 8, Float32Type: 24, Float64Type: 53}.get(type(t), 53)
+    return 2 + precision * 59 // 196
+
+
+def _apfloat_natural(value: float, t: Attribute) -> str:
+    """APFloat::toString(str) with its defaults (natural precision, max padding 3, truncated zeros)."""
+    from decimal import Decimal
+
+    if value == 0:
+        return "-0.0E+0" if math.copysign(1, value) < 0 else "0.0E+0"
+    n = _natural_digits(t)
+    sign = "-" if value < 0 else ""
+    d = Decimal(abs(value))
+    digits, exp = _round_sig(d, n)
+    # strip trailing zeros
+    while len(digits) > 1 and digits[-1] == "0":
+        digits = digits[:-1]
+        exp += 1
+    nd = len(digits)
+    if exp >= 0:
+        scientific = exp > 3 or nd + exp > n
+    else:
+        msd = exp + nd - 1
+        scientific = False if msd >= 0 else (-msd) > 3
+    if scientific:
+        e = exp + nd - 1
+        mant = digits[0] + "." + (digits[1:] if nd > 1 else "0")
+        return f"{sign}{mant}E{'+' if e >= 0 else '-'}{abs(e)}"
+    if exp >= 0:
+        return sign + digits + "0" * exp
+    point = nd + exp
+    if point > 0:
+        return sign + digits[:point] + "." + digits[point:]
+    return sign + "0." + "0" * (-point) + digits
+
+
+def _round_sig(d, n: int) -> tuple[str, int]:
+    """Round a positive Decimal to n significant digits: (digit string, exponent of last digit)."""
+    from decimal import ROUND_HALF_EVEN, Decimal
+
+    _, digs, exp = d.as_tuple()
+    s = "".join(map(str, digs))  # exact: value == int(s) * 10**exp
+    if len(s) > n:
+        q = Decimal(s[:n] + "." + s[n:]).quantize(Decimal(1), rounding=ROUND_HALF_EVEN)
+        exp += len(s) - n
+        s = str(q)
+        if len(s) > n:  # rounding carried into a new digit
+            s = s[:n]
+            exp += 1
+    return s, exp
+
+
+def format_float(value: float, t: Attribute) -> str:
+    """A float literal as MLIR prints it for type `t`."""
+    if not math.isinf(value) and not math.isnan(value):
+        s = f"{value:.6e}"
+        if _round_to(float(s), t) == value or (value == 0.0):
+            return s
+        s = _apfloat_natural(value, t)
+        if "." in s:
+            return s
+    bits, width = float_bits(value, t)
+    return "0x" + format(bits, "X").rjust(width // 4, "0")
+
+
+def _dense_float_from_bits(raw: bytes, t: Attribute) -> list[float]:
+    if isinstance(t, BFloat16Type):
+        return [_bf16_from_bits(v) for (v,) in struct.iter_unpack("<H", raw)]
+    fmt = {Float16Type: "<e", Float32Type: "<f", Float64Type: "<d"}[type(t)]
+    return [v for (v,) in struct.iter_unpack(fmt, raw)]
+
+
+# ----------------------------------------------------------------------------- types and attributes
+
+_FLOAT_NAMES = {}
+
+
+def type_name(t: Attribute) -> str | None:
+    if isinstance(t, IntegerType):
+        prefix = {Signedness.SIGNLESS: "i", Signedness.SIGNED: "si", Signedness.UNSIGNED: "ui"}[t.signedness.data]
+        return f"{prefix}{t.width.data}"
+    if isinstance(t, IndexType):
+        return "index"
+    if isinstance(t, NoneType):
+        return "none"
+    if isinstance(t, AnyFloat):
+        return t.name
+    return None
+
+
+class AttrPrinter:
+    """Prints types and attributes; `aliases` maps attributes to `#name`; `visit` records alias uses."""
+
+    def __init__(self, aliases=None, visit=None):
+        self.aliases = aliases if aliases is not None else {}
+        self.visit = visit
+
+    def _alias(self, a: Attribute) -> str | None:
+        if self.visit is not None and _alias_base(a) is not None:
+            self.visit(a)
+        return self.aliases.get(a)
+
+    # types
+    def type(self, t: Attribute) -> str:
+        name = type_name(t)
+        if name is not None:
+            return name
+        if isinstance(t, TensorType):
+            shape = t.get_shape()
+            dims = "".join(("?" if d == -1 else str(d)) + "x" for d in shape)
+            enc = "" if isinstance(t.encoding, NoneAttr) else ", " + self.attr(t.encoding)
+            return f"tensor<{dims}{self.type(t.element_type)}{enc}>"
+        if isinstance(t, VectorType):
+            dims = "".join(f"{d}x" for d in t.get_shape())
+            return f"vector<{dims}{self.type(t.element_type)}>"
+        if isinstance(t, FunctionType):
+            return self.function_type(t.inputs.data, t.outputs.data)
+        if hasattr(t, "mlir"):
+            return t.mlir(self)
+        from xdsl.printer import Printer
+        import io
+
+        buf = io.StringIO()
+        Printer(stream=buf).print_attribute(t)
+        return buf.getvalue()
+
+    def stype(self, t: Attribute) -> str:
+        return t.mlir_stripped(self) if hasattr(t, "mlir_stripped") else self.type(t)
+
+    def function_type(self, ins, outs) -> str:
+        i = "(" + ", ".join(self.type(t) for t in ins) + ")"
+        outs = list(outs)
+        if len(outs) == 1 and not isinstance(outs[0], FunctionType):
+            return f"{i} -> {self.type(outs[0])}"
+        return f"{i} -> (" + ", ".join(self.type(t) for t in outs) + ")"
+
+    # attributes
+    def attr(self, a: Attribute, elide_type: bool = False) -> str:
+        alias = self._alias(a)
+        if alias is not None:
+            return alias
+        if isinstance(a, TypeAttribute) and not isinstance(a, LOCATIONS):
+            return self.type(a)
+        if isinstance(a, IntegerAttr):
+            t = a.type
+            if isinstance(t, IntegerType) and t.width.data == 1 and t.signedness.data == Signedness.SIGNLESS:
+                return "true" if a.value.data else "false"
+            if elide_type and isinstance(t, IntegerType) and t.width.data == 64 and t.signedness.data == Signedness.SIGNLESS:
+                return str(a.value.data)
+            return f"{a.value.data} : {self.type(t)}"
+        if isinstance(a, FloatAttr):
+            text = format_float(a.value.data, a.type)
+            if elide_type and isinstance(a.type, Float64Type):
+                return text
+            return f"{text} : {self.type(a.type)}"
+        if isinstance(a, StringAttr):
+            return quote(a.data)
+        if isinstance(a, UnitAttr):
+            return "unit"
+        if isinstance(a, ArrayAttr):
+            return "[" + ", ".join(self.attr(x, elide_type=True) for x in a.data) + "]"
+        if isinstance(a, DictionaryAttr):
+            return self.dict_body(dict(a.data))
+        if isinstance(a, DenseArrayBase):
+            vals = a.get_values()
+            et = self.type(a.elt_type)
+            if not vals:
+                return f"array<{et}>"
+            if isinstance(a.elt_type, AnyFloat):
+                body = ", ".join(format_float(v, a.elt_type) for v in vals)
+            elif isinstance(a.elt_type, IntegerType) and a.elt_type.width.data == 1:
+                body = ", ".join("true" if v else "false" for v in vals)
+            else:
+                body = ", ".join(str(v) for v in vals)
+            return f"array<{et}: {body}>"
+        if isinstance(a, DenseIntOrFPElementsAttr):
+            return f"dense<{self.dense_body(a)}> : {self.type(a.type)}"
+        if isinstance(a, SymbolRefAttr):
+            return self.symbol(a)
+        if isinstance(a, NoneAttr):
+            return "none"
+        if isinstance(a, IntAttr):
+            return str(a.data)
+        if isinstance(a, LOCATIONS):
+            return "loc(" + self.loc_body(a) + ")"
+        if hasattr(a, "mlir"):
+            return a.mlir(self)
+        from xdsl.printer import Printer
+        import io
+
+        buf = io.StringIO()
+        Printer(stream=buf).print_attribute(a)
+        return buf.getvalue()
+
+    def symbol(self, a) -> str:
+        if isinstance(a, StringAttr):
+            return "@" + _symbol_text(a.data)
+        text = "@" + _symbol_text(a.root_reference.data)
+        for n in a.nested_references.data:
+            text += "::@" + _symbol_text(n.data)
+        return text
+
+    def dense_body(self, a: DenseIntOrFPElementsAttr) -> str:
+        et = a.get_element_type()
+        shape = a.get_shape()
+        raw = a.data.data
+        n = math.prod(shape)
+        size = len(raw) // n if n else 0
+        elems = [raw[i * size : (i + 1) * size] for i in range(n)] if size else [raw]
+        splat = n > 0 and all(e == elems[0] for e in elems)
+        if isinstance(et, AnyFloat):
+            vals = _dense_float_from_bits(raw, et)
+            text = [format_float(v, et) for v in vals]
+        elif isinstance(et, IntegerType) and et.width.data == 1:
+            vals = list(a.get_values())
+            text = ["true" if v else "false" for v in vals]
+        else:
+            text = [str(v) for v in a.get_values()]
+        if splat or n == 1 and not shape:
+            return text[0]
+        return _nest(text, list(shape))
+
+    def dict_body(self, d: dict) -> str:
+        items = []
+        for k in sorted(d):
+            v = d[k]
+            key = k if _is_bare(k) else quote(k)
+            items.append(key if isinstance(v, UnitAttr) else f"{key} = {self.attr(v)}")
+        return "{" + ", ".join(items) + "}"
+
+    def attr_dict(self, d: dict, elided: set) -> str:
+        items = {k: v for k, v in d.items() if k not in elided}
+        return " " + self.dict_body(items) if items else ""
+
+    # locations
+    def loc_body(self, loc: Attribute) -> str:
+        if isinstance(loc, UnknownLoc):
+            return "unknown"
+        if isinstance(loc, FileLineColLoc):
+            return f"{quote(loc.filename.data)}:{loc.line.data}:{loc.column.data}"
+        if isinstance(loc, NameLoc):
+            child = "" if isinstance(loc.location, NoneAttr) else "(" + self.loc_ref(loc.location) + ")"
+            return quote(loc.desc.data) + child
+        if isinstance(loc, CallSiteLoc):
+            return f"callsite({self.loc_ref(loc.callee)} at {self.loc_ref(loc.caller)})"
+        if isinstance(loc, FusedLoc):
+            meta = "" if isinstance(loc.metadata, NoneAttr) else "<" + self.attr(loc.metadata) + ">"
+            return "fused" + meta + "[" + ", ".join(self.loc_ref(l) for l in loc.locations.data) + "]"
+        return "unknown"
+
+    def loc_ref(self, loc: Attribute) -> str:
+        """A nested location: its alias when it has one, else its body."""
+        alias = self._alias(loc)
+        return alias if alias is not None else self.loc_body(loc)
+
+
+def _nest(text: list[str], shape: list[int]) -> str:
+    if len(shape) <= 1:
+        return "[" + ", ".join(text) + "]"
+    step = len(text) // shape[0]
+    return "[" + ", ".join(_nest(text[i * step : (i + 1) * step], shape[1:]) for i in range(shape[0])) + "]"
+
+
+def _is_bare(k: str) -> bool:
+    return bool(k) and (k[0].isalpha() or k[0] == "_") and all(c.isalnum() or c in "_$." for c in k)
+
+
+def _symbol_text(s: str) -> str:
+    return s if _is_bare(s) else quote(s)
+
+
+def quote(s: str) -> str:
+    out = []
+    for ch in s:
+        c = ord(ch)
+        if ch == '"' or ch == "\\":
+            out.append("\\" + ch)
+        elif 32 <= c < 127:
+            out.append(ch)
+        else:
+            for b in ch.encode():
+                out.append("\\" + format(b, "02X"))
+    return '"' + "".join(out) + '"'
+
+
+def _alias_base(a: Attribute) -> str | None:
+    if isinstance(a, LOCATIONS):
+        return "loc"
+    return getattr(type(a), "ALIAS", None)
+
+
+def _alias_children(a: Attribute) -> list[Attribute]:
+    if isinstance(a, NameLoc):
+        return [] if isinstance(a.location, NoneAttr) else [a.location]
+    if isinstance(a, CallSiteLoc):
+        return [a.callee, a.caller]
+    if isinstance(a, FusedLoc):
+        return list(a.locations.data)
+    if hasattr(a, "children"):
+        return a.children()
+    return []
+
+
+def attr_text(a: Attribute) -> str:
+    """One attribute or type, printed standalone (no aliases)."""
+    return AttrPrinter().attr(a)
+
+
+# ----------------------------------------------------------------------------- SSA names
+
+
+def _constant_name(op: Operation) -> str | None:
+    from xdsl.dialects.builtin import IntegerAttr as IA
+
+    v = op.properties.get("value") or op.attributes.get("value")
+    t = op.results[0].type
+    if isinstance(v, IA):
+        if isinstance(t, IntegerType) and t.width.data == 1:
+            return "true" if v.value.data else "false"
+        if isinstance(t, IndexType):
+            return f"c{v.value.data}"
+        return f"c{v.value.data}_{type_name(t)}"
+    return "cst"
+
+
+RESULT_NAMES = {"arith.constant": _constant_name}
+
+
+class _Names:
+    """MLIR's SSANameState: value and block names for one printed top-level op."""
+
+    def __init__(self, top: Operation, generic: bool, name_locs: bool):
+        self.values: dict[SSAValue, str] = {}
+        self.groups: dict[Operation, str] = {}
+        self.blocks: dict[Block, str] = {}
+        self.generic, self.name_locs = generic, name_locs
+        # (region, next value id, next arg id, next conflict id, parent used-name set)
+        stack = [(r, 0, 0, 0, frozenset()) for r in reversed(top.regions)]
+        self._value_id = self._arg_id = self._conflict = 0
+        while stack:
+            region, self._value_id, self._arg_id, self._conflict, parent_used = stack.pop()
+            self.used = set(parent_used)
+            self._number_region(region)
+            used = frozenset(self.used)
+            children = [r for block in region.blocks for op in block.ops for r in op.regions]
+            for r in reversed(children):
+                stack.append((r, self._value_id, self._arg_id, self._conflict, used))
+
+    def _unique(self, name: str) -> str:
+        name = "".join(c if c.isalnum() or c in "$._-" else "_" for c in name)
+        if name[:1].isdigit():
+            name = "_" + name
+        if name not in self.used:
+            self.used.add(name)
+            return name
+        while True:
+            probe = f"{name}_{self._conflict}"
+            self._conflict += 1
+            if probe not in self.used:
+                self.used.add(probe)
+                return probe
+
+    def _number_region(self, region: Region):
+        for i, block in enumerate(region.blocks):
+            self.blocks[block] = f"bb{i}"
+            entry = block is region.blocks.first
+            for arg in block.args:
+                name = self._name_loc(arg.location)
+                if name is not None:
+                    self.values[arg] = self._unique(name)
+                elif entry:
+                    self.values[arg] = self._unique(f"arg{self._arg_id}")
+                    self._arg_id += 1
+                else:
+                    self.values[arg] = str(self._value_id)
+                    self._value_id += 1
+            for op in block.ops:
+                self._number_op(op)
+
+    def _name_loc(self, loc) -> str | None:
+        """With name_locs (Triton's dumps), a value named by its NameLoc: `loc("offs"(...))` -> %offs."""
+        if not self.name_locs:
+            return None
+        while isinstance(loc, CallSiteLoc):
+            loc = loc.callee
+        return loc.desc.data if isinstance(loc, NameLoc) else None
+
+    def _number_op(self, op: Operation):
+        if not op.results:
+            return
+        name = self._name_loc(op.location)
+        if name is None and not self.generic:
+            fn = RESULT_NAMES.get(op.name)
+            if fn is not None:
+                name = fn(op)
+        if name is not None:
+            base = self._unique(name)
+        else:
+            base = str(self._value_id)
+            self._value_id += 1
+        self.groups[op] = base
+        if len(op.results) == 1:
+            self.values[op.results[0]] = base
+        else:
+            for i, r in enumerate(op.results):
+                self.values[r] = f"{base}#{i}"
+
+
+# ----------------------------------------------------------------------------- operations
+
+
+class Printer(AttrPrinter):
+    """Prints an op (usually a module) to MLIR text."""
+
+    def __init__(self, debuginfo: bool = False, generic: bool = False, name_locs: bool = False):
+        super().__init__()
+        self.debuginfo, self.generic, self.name_locs = debuginfo, generic, name_locs
+        self.names: _Names | None = None
+        self._deferrable: dict[Attribute, bool] = {}
+        self._order: list[Attribute] = []
+
+    def print(self, op: Operation) -> str:
+        self.names = _Names(op, self.generic, self.name_locs)
+        # dry run: find the attributes that get aliases, in MLIR's visiting order
+        self.aliases = {}
+        self._visiting_deferrable = True
+        self.visit = self._record
+        self.op(op, 0)
+        self.visit = None
+        self._assign_aliases()
+        body = self.op(op, 0)
+        top = [a for a in self._sorted if not self._deferrable[a]]
+        bottom = [a for a in self._sorted if self._deferrable[a]]
+        head = "".join(f"{self.aliases[a]} = {self._alias_def(a)}\n" for a in top)
+        tail = "".join(f"{self.aliases[a]} = {self._alias_def(a)}\n" for a in bottom)
+        return head + body + "\n" + tail
+
+    def _alias_def(self, a: Attribute) -> str:
+        saved = self.aliases.pop(a)
+        try:
+            return self.attr(a)
+        finally:
+            self.aliases[a] = saved
+
+    def _record(self, a: Attribute):
+        # only locations are deferred to the end of the file; other aliases are defined up front
+        deferrable = self._visiting_deferrable and isinstance(a, LOCATIONS)
+        if a not in self._deferrable:
+            self._order.append(a)
+            self._deferrable[a] = deferrable
+        elif not deferrable:
+            self._deferrable[a] = False
+        if not deferrable:
+            for c in _alias_children(a):
+                if c in self._deferrable:
+                    self._deferrable[c] = False
+
+    def _assign_aliases(self):
+        depth: dict[Attribute, int] = {}
+
+        def d(a):
+            if a not in depth:
+                kids = [c for c in _alias_children(a) if c in self._deferrable]
+                depth[a] = 1 + max(d(c) for c in kids) if kids else 0
+            return depth[a]
+
+        # non-deferrable attributes make their nested aliases non-deferrable too
+        changed = True
+        while changed:
+            changed = False
+            for a in self._order:
+                if not self._deferrable[a]:
+                    for c in _alias_children(a):
+                        if self._deferrable.get(c):
+                            self._deferrable[c] = False
+                            changed = True
+        index = {a: i for i, a in enumerate(self._order)}
+        self._sorted = sorted(self._order, key=lambda a: (d(a), _alias_base(a), index[a]))
+        counts: dict[str, int] = {}
+        for a in self._sorted:
+            base = _alias_base(a)
+            n = counts.get(base, 0)
+            counts[base] = n + 1
+            self.aliases[a] = f"#{base}{n if n else ''}"
+
+    # values and blocks
+    def value(self, v: SSAValue) -> str:
+        name = self.names.values.get(v) if self.names else None
+        if name is None:
+            return "%<<UNKNOWN SSA VALUE>>"
+        return "%" + name
+
+    def block_name(self, b: Block) -> str:
+        return "^" + self.names.blocks.get(b, "bb?")
+
+    # locations
+    def trailing_loc(self, loc: Attribute, inline: bool = False) -> str:
+        if not self.debuginfo:
+            return ""
+        if inline:
+            saved = self._visiting_deferrable
+            self._visiting_deferrable = False
+            try:
+                if self.visit is not None:
+                    self.visit(loc)
+                return " loc(" + self.loc_body(loc) + ")"
+            finally:
+                self._visiting_deferrable = saved
+        return " loc(" + self.loc_ref(loc) + ")"
+
+    # ops
+    def op(self, op: Operation, indent: int) -> str:
+        head = self._results(op)
+        fmt = None if self.generic else FORMATS.get(op.name)
+        if isinstance(op, ModuleOp) and not self.generic:
+            text = "module" + self._module(op, indent)
+        elif fmt is not None:
+            p = _Indented(self, indent)
+            text = op.name + fmt.print(op, p)
+        else:
+            text = self._generic(op, indent)
+        return head + text + self.trailing_loc(op.location)
+
+    def _results(self, op: Operation) -> str:
+        if not op.results:
+            return ""
+        base = self.names.groups.get(op)
+        if len(op.results) == 1:
+            return self.value(op.results[0]) + " = "
+        return f"%{base}:{len(op.results)} = "
+
+    def _module(self, op: ModuleOp, indent: int) -> str:
+        out = ""
+        if op.sym_name is not None:
+            out += " " + self.symbol(op.sym_name)
+        attrs = {k: v for k, v in {**op.properties, **op.attributes}.items() if k != "sym_name"}
+        if attrs:
+            out += " attributes" + self.attr_dict(attrs, set())
+        return out + " " + self.region(op.body, indent, entry_args=False)
+
+    def _generic(self, op: Operation, indent: int) -> str:
+        out = quote(op.name) + "(" + ", ".join(self.value(v) for v in op.operands) + ")"
+        if op.successors:
+            out += "[" + ", ".join(self.block_name(b) for b in op.successors) + "]"
+        if op.properties:
+            out += " <" + self.dict_body(dict(op.properties)) + ">"
+        if op.regions:
+            out += " (" + ", ".join(self.region(r, indent, entry_args=True) for r in op.regions) + ")"
+        if op.attributes:
+            out += " " + self.dict_body(dict(op.attributes))
+        return out + " : " + self.function_type([v.type for v in op.operands], [r.type for r in op.results])
+
+    def region(self, region: Region, indent: int = 0, entry_args: bool = True, terminators: bool = True) -> str:
+        """MLIR's printRegion: the entry block's header only when its arguments are to be shown
+        (always in generic form), or when it is empty in generic form."""
+        lines = ["{"]
+        for block in region.blocks:
+            entry = block is region.blocks.first
+            if entry and self.generic:
+                entry_args = True
+            header = not entry or (entry_args and bool(block.args)) or (self.generic and not block.ops)
+            if header:
+                lines.append(" " * indent + self._block_header(block))
+            for op in block.ops:
+                if not terminators and op is block.last_op and op.has_trait(IsTerminator):
+                    continue
+                lines.append(" " * (indent + 2) + self.op(op, indent + 2))
+        lines.append(" " * indent + "}")
+        return "\n".join(lines)
+
+    def _block_header(self, block: Block) -> str:
+        text = self.block_name(block)
+        if block.args:
+            text += "(" + ", ".join(
+                f"{self.value(a)}: {self.type(a.type)}{self.trailing_loc(a.location, inline=True)}" for a in block.args
+            ) + ")"
+        text += ":"
+        preds = _predecessors(block)
+        if preds:
+            if len(preds) == 1:
+                text += "  // pred: " + self.block_name(preds[0])
+            else:
+                text += f"  // {len(preds)} preds: " + ", ".join(self.block_name(b) for b in preds)
+        return text
+
+
+def _predecessors(block: Block) -> list[Block]:
+    region = block.parent
+    if region is None:
+        return []
+    preds = []
+    for b in region.blocks:
+        term = b.last_op
+        if term is not None and any(s is block for s in term.successors):
+            preds.append(b)
+    return preds
+
+
+class _Indented:
+    """What formats and custom printers see: the printer, bound to the op's indentation."""
+
+    def __init__(self, printer: Printer, indent: int):
+        self._p, self._indent = printer, indent
+
+    def region(self, region: Region, entry_args: bool = True, terminators: bool = True) -> str:
+        return self._p.region(region, self._indent, entry_args, terminators)
+
+    def __getattr__(self, name):
+        return getattr(self._p, name)
+
+
+def print_ir(op: Operation, debuginfo: bool = False, generic: bool = False, name_locs: bool = False) -> str:
+    return Printer(debuginfo, generic, name_locs).print(op)
