@@ -17,7 +17,7 @@ from ttc.ir.printer import print_ir
 def _dialects():
     from ttc.ir import std, tt, ttg
 
-    return [Builtin, std.ARITH, std.MATH, std.SCF, std.CF, tt.TT, ttg.TTG, ttg.TTNG]
+    return [Builtin, std.ARITH, std.MATH, std.SCF, std.CF, std.UB, tt.TT, ttg.TTG, ttg.TTNG]
 
 
 def context() -> Context:

@@ -12,6 +12,7 @@ op locations at the end of the file, block-argument locations inline.
 from __future__ import annotations
 
 import math
+import re
 import struct
 
 from xdsl.dialects.builtin import (
@@ -154,8 +155,10 @@ def _round_sig(d, n: int) -> tuple[str, int]:
 def format_float(value: float, t: Attribute) -> str:
     """A float literal as MLIR prints it for type `t`."""
     if not math.isinf(value) and not math.isnan(value):
-        s = f"{value:.6e}"
-        if _round_to(float(s), t) == value or (value == 0.0):
+        # APFloat::toString(precision 6, no padding, keep zeros): 6 significant digits shown as 1.xxxxx0e+NN
+        mant, _, exp = f"{value:.5e}".partition("e")
+        s = f"{mant}0e{exp}"
+        if _round_to(float(s), t) == _round_to(value, t):
             return s
         s = _apfloat_natural(value, t)
         if "." in s:
@@ -411,11 +414,9 @@ def attr_text(a: Attribute) -> str:
 
 
 def _constant_name(op: Operation) -> str | None:
-    from xdsl.dialects.builtin import IntegerAttr as IA
-
-    v = op.properties.get("value") or op.attributes.get("value")
+    v = op.properties.get("value", op.attributes.get("value"))
     t = op.results[0].type
-    if isinstance(v, IA):
+    if isinstance(v, IntegerAttr):
         if isinstance(t, IntegerType) and t.width.data == 1:
             return "true" if v.value.data else "false"
         if isinstance(t, IndexType):
@@ -467,6 +468,9 @@ class _Names:
             entry = block is region.blocks.first
             for arg in block.args:
                 name = self._name_loc(arg.location)
+                if name is None and self.name_locs and arg.name_hint:
+                    # a dump's region arguments carry their names in the text only (scf.for prints no locs)
+                    name = re.sub(r"_\d+$", "", arg.name_hint)
                 if name is not None:
                     self.values[arg] = self._unique(name)
                 elif entry:
@@ -482,9 +486,13 @@ class _Names:
         """With name_locs (Triton's dumps), a value named by its NameLoc: `loc("offs"(...))` -> %offs."""
         if not self.name_locs:
             return None
-        while isinstance(loc, CallSiteLoc):
-            loc = loc.callee
-        return loc.desc.data if isinstance(loc, NameLoc) else None
+        if isinstance(loc, NameLoc):
+            return loc.desc.data
+        for child in _alias_children(loc) if isinstance(loc, (CallSiteLoc, FusedLoc)) else ():
+            name = self._name_loc(child)
+            if name is not None:
+                return name
+        return None
 
     def _number_op(self, op: Operation):
         if not op.results:
@@ -611,6 +619,7 @@ class Printer(AttrPrinter):
 
     # ops
     def op(self, op: Operation, indent: int) -> str:
+        loc = self.trailing_loc(op.location)  # first: MLIR visits an op's location before its body
         head = self._results(op)
         fmt = None if self.generic else FORMATS.get(op.name)
         if isinstance(op, ModuleOp) and not self.generic:
@@ -620,7 +629,7 @@ class Printer(AttrPrinter):
             text = op.name + fmt.print(op, p)
         else:
             text = self._generic(op, indent)
-        return head + text + self.trailing_loc(op.location)
+        return head + text + loc
 
     def _results(self, op: Operation) -> str:
         if not op.results:
@@ -677,7 +686,9 @@ class Printer(AttrPrinter):
             ) + ")"
         text += ":"
         preds = _predecessors(block)
-        if preds:
+        if not preds and block is not block.parent.blocks.first:
+            text += "  // no predecessors"
+        elif preds:
             if len(preds) == 1:
                 text += "  // pred: " + self.block_name(preds[0])
             else:

@@ -1,14 +1,14 @@
-"""MLIR's standard dialects as Triton uses them: xDSL's arith, math, scf and cf, with their MLIR syntax.
+"""MLIR's standard dialects as Triton uses them: xDSL's arith, math, scf, cf and ub, with their MLIR syntax.
 
-xDSL's op classes are reused; `arith.cmpi`, `arith.cmpf` and `arith.select` are redefined because xDSL's
-versions only accept scalar i1 results and conditions, while Triton compares and selects whole tensors
-(`arith.cmpi slt, %a, %b : tensor<1024xi32>` gives `tensor<1024xi1>`). Syntax for all of them is registered
+xDSL's op classes are reused; `arith.cmpi`, `arith.cmpf`, `arith.select` and the casts are redefined
+because xDSL's versions only accept scalars (i1 results, i1 conditions, scalar casts), while Triton compares,
+selects and converts whole tensors (`arith.cmpi slt, %a, %b : tensor<1024xi32>` gives `tensor<1024xi1>`). Syntax for all of them is registered
 here (declarative formats, or custom parse/print for the region ops), matching MLIR's printers.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, cf, math, scf
+from xdsl.dialects import arith, cf, math, scf, ub
 from xdsl.dialects.builtin import IndexType, IntegerAttr, i1, i64
 from xdsl.ir import Block, Dialect, Region
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, result_def, traits_def
@@ -79,11 +79,27 @@ class SelectOp(IRDLOperation):
             raise VerifyException("'arith.select' op requires the same type for both values and the result")
 
 
-_REPLACED = {"arith.cmpi": CmpiOp, "arith.cmpf": CmpfOp, "arith.select": SelectOp}
+class _Cast(IRDLOperation):
+    """arith casts, elementwise over scalars or tensors (xDSL's accept scalars only)."""
+
+    input = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def verify_(self):
+        if shape_of(self.input.type) != shape_of(self.result.type):
+            raise VerifyException(f"'{self.name}' op operand and result must have the same shape")
+
+
+_CASTS = ["extsi", "extui", "trunci", "extf", "truncf", "sitofp", "uitofp", "fptosi", "fptoui", "bitcast", "index_cast"]
+_REPLACED = {"arith.cmpi": CmpiOp, "arith.cmpf": CmpfOp, "arith.select": SelectOp} | {
+    f"arith.{n}": irdl_op_definition(type(f"{n.title()}Op", (_Cast,), {"name": f"arith.{n}"})) for n in _CASTS
+}
 ARITH = Dialect("arith", [_REPLACED.get(op.name, op) for op in arith.Arith.operations], list(arith.Arith.attributes))
 MATH = math.Math
 SCF = scf.Scf
 CF = cf.Cf
+UB = ub.UB
 
 # ----------------------------------------------------------------------------- arith syntax
 
@@ -274,6 +290,8 @@ register("scf.if", Custom(_parse_if, _print_if))
 register("scf.while", Custom(_parse_while, _print_while))
 register("scf.yield", "attr-dict ($arguments^ `:` type($arguments))?")
 register("scf.condition", "`(` $condition `)` attr-dict ($args^ `:` type($args))?", infer={"condition": lambda T: i1})
+
+register("ub.poison", "attr-dict `:` type($result)")
 
 # ----------------------------------------------------------------------------- cf syntax
 

@@ -655,7 +655,7 @@ class DotOp(IRDLOperation):
     a = operand_def(TensorType)
     b = operand_def(TensorType)
     c = operand_def(TensorType)
-    inputPrecision = prop_def(IntegerAttr, default_value=_i32(0))
+    inputPrecision = prop_def(IntegerAttr, default_value=_i32(2))  # ieee
     maxNumImpreciseAcc = prop_def(IntegerAttr, default_value=_i32(0))
     d = result_def(TensorType)
     traits = traits_def(Pure())

@@ -139,8 +139,8 @@ class AsyncCopyGlobalToLocalOp(IRDLOperation):
 register(
     "ttg.async_copy_global_to_local",
     "$src `,` $result (`mask` $mask^)? (`other` $other^)? oilist(`cacheModifier` `=` $cache | "
-    "`evictionPolicy` `=` $evict) attr-dict `:` type($src) `->` type($result)",
-    infer={"mask": lambda T: i1_like(T["src"]), "other": lambda T: pointee_like(T["src"]), "token": lambda T: AsyncTokenType()},
+    "`evictionPolicy` `=` $evict) attr-dict `:` type($src) `->` stype($result)",
+    infer={"__stype__result": MemDescType, "mask": lambda T: i1_like(T["src"]), "other": lambda T: pointee_like(T["src"]), "token": lambda T: AsyncTokenType()},
     enums={"cache": CACHE, "evict": EVICT},
 )
 
@@ -178,7 +178,7 @@ class WarpGroupDotOp(IRDLOperation):
     b = operand_def(MemDescType)
     c = operand_def(TensorType)
     useC = opt_operand_def(i1)
-    inputPrecision = prop_def(IntegerAttr, default_value=_i32(0))
+    inputPrecision = prop_def(IntegerAttr, default_value=_i32(2))  # ieee
     maxNumImpreciseAcc = prop_def(IntegerAttr, default_value=_i32(0))
     isAsync = prop_def(BoolAttr, default_value=BoolAttr(False, i1))
     d = result_def(TensorType)
