@@ -19,8 +19,9 @@ _ALIAS_DEF = re.compile(r"^(#[A-Za-z_][\w$.-]*)\s*=", re.M)
 
 
 class TTParser(Parser):
-    def __init__(self, ctx, text: str, name: str = "<stdin>"):
+    def __init__(self, ctx, text: str, name: str = "<stdin>", positions: dict | None = None):
         super().__init__(ctx, text, name)
+        self.positions = positions if positions is not None else {}  # op -> offset where it was parsed
         self._predefined: set[str] = set()
         self._preload_aliases(text)
 
@@ -75,7 +76,9 @@ class TTParser(Parser):
         fmt = FORMATS.get(tok.text) if tok.kind.name == "BARE_IDENT" else None
         if fmt is None:
             self._resume_from(start)
-            return super().parse_operation()
+            op = super().parse_operation()
+            self.positions[op] = start
+            return op
         self._consume_token()
         op_type = self._get_op_by_name(tok.text)
         self._parser_state.dialect_stack.append(op_type.dialect_name())
@@ -83,6 +86,7 @@ class TTParser(Parser):
         self._parser_state.dialect_stack.pop()
         if (loc := self.parse_optional_location()) is not None:
             op.location = loc
+        self.positions[op] = start
         n = sum(r[1] for r in results)
         if n and n != len(op.results):
             self.raise_error(f"operation defines {len(op.results)} results but was provided {n} to bind", start)

@@ -1,0 +1,27 @@
+"""cse: eliminate common sub-expressions (MLIR's `-cse`).
+
+Two ops are the same expression when they have the same name, operands, result types, properties and
+attributes, and no memory effects (Pure) or only reads with no write in between; the later one is replaced
+by the earlier one when the earlier one dominates it. xDSL's implementation does the work, driven by the
+traits our ops declare.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.transforms.common_subexpression_elimination import cse
+
+from ttc.passmanager import Pass
+
+
+@dataclass(frozen=True)
+class CSE(Pass):
+    """Eliminate common sub-expressions."""
+
+    name = "cse"
+    display = "CSE"
+    summary = "Eliminate common sub-expressions"
+
+    def apply(self, ctx, op) -> None:
+        cse(op)

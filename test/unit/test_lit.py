@@ -1,0 +1,25 @@
+"""Runs each lit + FileCheck test file under test/lit as one pytest case, so one runner reports them all."""
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+LIT_DIR = Path(__file__).resolve().parents[1] / "lit"
+SUFFIXES = {".mlir", ".ttir", ".ttgir", ".test"}
+FILES = sorted(p for p in LIT_DIR.rglob("*") if p.suffix in SUFFIXES and "Inputs" not in p.parts)
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(LIT_DIR)))
+def test_lit(path, tmp_path):
+    lit = shutil.which("lit") or pytest.fail("lit is not installed (pip install -e '.[test]')")
+    env = {**os.environ, "TTC_LIT_OUT": str(tmp_path)}
+    proc = subprocess.run([lit, "-v", str(path)], capture_output=True, text=True, env=env)
+    if proc.returncode != 0:
+        pytest.fail(proc.stdout[-8000:] + proc.stderr[-2000:], pytrace=False)
+
+
+def test_lit_files_exist():
+    assert len(FILES) >= 1, f"no lit tests found under {LIT_DIR}"

@@ -1,0 +1,243 @@
+"""tt-opt: run passes and pipelines over TTIR/TTGIR text, with mlir-opt's and triton-opt's flags.
+
+    tt-opt [FILE|-] [-o OUT] [-PASS[='opt=v ...']]... [--pass-pipeline='builtin.module(a,b{k=v})']
+
+Flags follow LLVM's cl::opt conventions (one or two dashes, `=` or a following argument for values), so the
+command line is parsed here rather than by typer, whose POSIX rules would read `-cse` as `-c -s -e`.
+Environment: MLIR_ENABLE_DUMP=1|<kernel>, MLIR_DUMP_PATH=<file>, MLIR_ENABLE_TIMING=1.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+
+from ttc.cli import UsageError, read_input, run, write_output
+
+VERSION = "tt-opt (ttc) 0.1.0, Triton 3.6 IR syntax"
+
+FLAGS = {  # flag -> (takes a value, help)
+    "o": (True, "Output file (default: stdout); written only on success"),
+    "pass-pipeline": (True, "A textual pipeline, e.g. 'builtin.module(canonicalize,cse)'"),
+    "p": (True, "Alias for --pass-pipeline"),
+    "split-input-file": (False, "Split the input at '// -----' lines and process each chunk alone"),
+    "verify-diagnostics": (False, "Check diagnostics against 'expected-error {{...}}' comments"),
+    "mlir-print-op-generic": (False, "Print every op in the generic form"),
+    "mlir-print-debuginfo": (False, "Print locations (as #loc aliases, like Triton's dumps)"),
+    "mlir-use-nameloc-as-prefix": (False, "Name SSA values after their NameLoc (%offs rather than %3)"),
+    "mlir-print-ir-before-all": (False, "Print the IR before every pass (stderr)"),
+    "mlir-print-ir-after-all": (False, "Print the IR after every pass (stderr)"),
+    "mlir-print-ir-after-change": (False, "With --mlir-print-ir-after*: only when the pass changed the IR"),
+    "mlir-print-ir-before": (True, "Print the IR before the named passes (comma-separated)"),
+    "mlir-print-ir-after": (True, "Print the IR after the named passes (comma-separated)"),
+    "mlir-timing": (False, "Print a per-pass timing report (stderr)"),
+    "list-passes": (False, "List the passes with their summaries and options"),
+    "version": (False, "Print the version"),
+    "help": (False, "Print this help"),
+    "h": (False, "Alias for --help"),
+}
+
+
+@dataclass
+class Options:
+    input: str | None = None
+    output: str | None = None
+    passes: list = field(default_factory=list)
+    flags: dict = field(default_factory=dict)
+
+
+def parse_args(argv: list[str]) -> Options:
+    from ttc.passmanager import PassError, make_pass, parse_pipeline
+
+    opts = Options()
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        i += 1
+        if arg == "-" or not arg.startswith("-"):
+            if opts.input is not None:
+                raise UsageError(f"too many positional arguments: '{opts.input}' and '{arg}'")
+            opts.input = arg
+            continue
+        name, eq, value = arg.lstrip("-").partition("=")
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        if name in FLAGS:
+            takes_value, _ = FLAGS[name]
+            if takes_value and not eq:
+                if i >= len(argv):
+                    raise UsageError(f"option '{arg}' requires a value")
+                value = argv[i]
+                i += 1
+            elif not takes_value and eq:
+                raise UsageError(f"option '-{name}' takes no value")
+            if name == "o":
+                opts.output = value
+            elif name in ("pass-pipeline", "p"):
+                try:
+                    opts.passes += parse_pipeline(value)
+                except PassError as e:
+                    raise UsageError(str(e)) from None
+            else:
+                opts.flags[name] = value if takes_value else True
+            continue
+        try:
+            opts.passes.append(make_pass(name, value))
+        except PassError as e:
+            msg = str(e)
+            if "does not refer to a registered pass" in msg:
+                msg = f"unknown command line argument '{arg}'; try 'tt-opt --help' or 'tt-opt --list-passes'"
+            raise UsageError(msg) from None
+    return opts
+
+
+def _help() -> str:
+    lines = ["USAGE: tt-opt [options] [input file]", "", "OPTIONS:"]
+    for name, (takes, text) in FLAGS.items():
+        flag = ("-" if len(name) == 1 else "--") + name + ("=<value>" if takes else "")
+        lines.append(f"  {flag:34} {text}")
+    lines += ["", "PASSES (each also a flag, e.g. -cse; see --list-passes):"]
+    from ttc.passes import all_passes
+
+    for p in all_passes():
+        lines.append(f"  -{p.name:33} {p.summary}")
+    lines += [
+        "",
+        "ENVIRONMENT:",
+        "  MLIR_ENABLE_DUMP=1|<kernel>  dump the IR before every pass (only modules holding tt.func @<kernel>)",
+        "  MLIR_DUMP_PATH=<file>        write those dumps to <file> instead of stderr",
+        "  MLIR_ENABLE_TIMING=1         per-pass timing report on stderr",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _list_passes() -> str:
+    from ttc.passes import all_passes
+
+    out = []
+    for p in all_passes():
+        out.append(f"  {p.name}: {p.summary}")
+        for name, typ, default, help_text in p.options():
+            d = str(default).lower() if isinstance(default, bool) else default
+            out.append(f"    --{name}=<{typ.__name__}> (default: {d}) {help_text}".rstrip())
+    return "Available passes:\n" + "\n".join(out) + "\n"
+
+
+def split_chunks(text: str) -> list[tuple[int, str]]:
+    """(first line index, chunk) for each `// -----`-separated chunk; chunks keep their line numbers."""
+    chunks, start, cur = [], 0, []
+    for i, line in enumerate(text.split("\n")):
+        if line.strip().startswith("// -----"):
+            chunks.append((start, "\n".join(cur)))
+            start, cur = i + 1, []
+        else:
+            cur.append(line)
+    chunks.append((start, "\n".join(cur)))
+    return chunks
+
+
+def main(argv: list[str]) -> int:
+    opts = parse_args(argv)
+    f = opts.flags
+    if f.get("help") or f.get("h"):
+        sys.stdout.write(_help())
+        return 0
+    if f.get("version"):
+        sys.stdout.write(VERSION + "\n")
+        return 0
+    if f.get("list-passes"):
+        sys.stdout.write(_list_passes())
+        return 0
+
+    from ttc.diagnostics import CompileError, Source
+    from ttc.expected_diagnostics import check, expectations
+    from ttc.ir import context, parse, print_ir
+    from ttc.passmanager import PassManager
+
+    name, text = read_input(opts.input)
+    instr = _instrumentation(f)
+    dump_file = None
+    if instr is not None and os.environ.get("MLIR_DUMP_PATH") and (os.environ.get("MLIR_ENABLE_DUMP", "0") not in ("", "0")):
+        try:
+            dump_file = open(os.environ["MLIR_DUMP_PATH"], "a", encoding="utf-8")
+        except OSError as e:
+            raise UsageError(f"cannot open MLIR_DUMP_PATH '{os.environ['MLIR_DUMP_PATH']}': {e.strerror}") from None
+        instr.stream = dump_file
+    timing = bool(f.get("mlir-timing")) or os.environ.get("MLIR_ENABLE_TIMING") == "1"
+
+    chunks = split_chunks(text) if f.get("split-input-file") else [(0, text)]
+    outputs, failures = [], []
+    verify = bool(f.get("verify-diagnostics"))
+    t0 = time.perf_counter()
+    managers = []
+    try:
+        for start, chunk in chunks:
+            padded = "\n" * start + chunk
+            source = Source.of(name, padded)
+            try:
+                module = parse(padded, name, source=source)
+                pm = PassManager(opts.passes, instr, source)
+                managers.append(pm)
+                pm.run(module, context())
+                outputs.append(
+                    print_ir(
+                        module,
+                        debuginfo=bool(f.get("mlir-print-debuginfo")),
+                        generic=bool(f.get("mlir-print-op-generic")),
+                        name_locs=bool(f.get("mlir-use-nameloc-as-prefix")),
+                    )
+                )
+                produced = []
+            except CompileError as e:
+                produced = e.diags
+                if not verify:
+                    failures.append(e)
+                    continue
+            if verify:
+                problems = check(name, expectations(chunk, start), produced)
+                if problems:
+                    failures.append(CompileError(*problems))
+    finally:
+        if dump_file is not None:
+            dump_file.close()
+    if timing:
+        total = time.perf_counter() - t0
+        merged = PassManager(opts.passes)
+        for pm in managers:
+            merged.times += pm.times
+        sys.stderr.write(merged.timing_report(total))
+    if failures:
+        raise CompileError(*[d for e in failures for d in e.diags])
+    write_output(opts.output, "// -----\n".join(outputs))
+    return 0
+
+
+def _instrumentation(f: dict):
+    from ttc.passmanager import Instrumentation
+
+    instr = Instrumentation(debuginfo=bool(f.get("mlir-print-debuginfo")))
+    if f.get("mlir-print-ir-before-all"):
+        instr.before.add("*")
+    if f.get("mlir-print-ir-after-all"):
+        instr.after.add("*")
+    for key, target in (("mlir-print-ir-before", instr.before), ("mlir-print-ir-after", instr.after)):
+        if f.get(key):
+            target.update(n.strip() for n in f[key].split(",") if n.strip())
+    instr.after_change = bool(f.get("mlir-print-ir-after-change"))
+    dump = os.environ.get("MLIR_ENABLE_DUMP", "0")
+    if dump not in ("", "0"):
+        instr.before.add("*")
+        instr.debuginfo = True
+        if dump != "1":
+            instr.dump_filter = dump
+    return instr
+
+
+def entry() -> None:
+    sys.exit(run("tt-opt", main))
+
+
+if __name__ == "__main__":
+    entry()

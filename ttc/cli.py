@@ -1,0 +1,79 @@
+"""What every command shares: error reporting without tracebacks, exit codes, and `-o` files written only
+on success.
+
+Errors print as `file:line:col: error: message` (with the source line and a caret) or `tool: error: message`,
+and exit 1. A Python traceback appears only with `TTC_DEBUG=1`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import traceback
+
+from ttc.diagnostics import CompileError
+
+
+class UsageError(Exception):
+    """A bad command line, or an input that cannot be read: `tool: error: message`."""
+
+
+def run(tool: str, main, argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        return main(argv) or 0
+    except CompileError as e:
+        sys.stderr.write(e.render() + "\n")
+        return 1
+    except UsageError as e:
+        sys.stderr.write(f"{tool}: error: {e}\n")
+        return 1
+    except BrokenPipeError:
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except Exception as e:  # an internal error: still no traceback unless asked for
+        if os.environ.get("TTC_DEBUG") == "1":
+            traceback.print_exc()
+        else:
+            sys.stderr.write(f"{tool}: error: internal error: {type(e).__name__}: {e} (set TTC_DEBUG=1 for a traceback)\n")
+        return 1
+
+
+def read_input(path: str | None) -> tuple[str, str]:
+    """(name for diagnostics, text) of a file, or of stdin for `-` or no path."""
+    if path in (None, "-"):
+        return "<stdin>", sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8") as f:
+            return path, f.read()
+    except OSError as e:
+        raise UsageError(f"could not open input file '{path}': {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"input file '{path}' is not UTF-8 text") from None
+
+
+def write_output(path: str | None, data: str | bytes) -> None:
+    """Write to stdout, or atomically to `path` (a temp file renamed into place, so that a failure never
+    leaves a half-written output)."""
+    if path in (None, "-"):
+        if isinstance(data, bytes):
+            sys.stdout.buffer.write(data)
+        else:
+            sys.stdout.write(data)
+        sys.stdout.flush()
+        return
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=os.path.basename(path))
+    except OSError as e:
+        raise UsageError(f"cannot write '{path}': {e.strerror}") from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data.encode() if isinstance(data, str) else data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

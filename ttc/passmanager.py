@@ -1,0 +1,221 @@
+"""Passes, their options, pipelines, and the pass manager with MLIR's instrumentation.
+
+A pass is a frozen dataclass subclassing `Pass` (an xDSL `ModulePass`) with `name` (its flag, `cse`),
+`summary` (one line), `display` (the class name MLIR shows in dump headers, `CSE`) and typed option fields;
+the option `num-warps` on the command line is the field `num_warps`. Pipelines are written as mlir-opt does:
+`builtin.module(canonicalize{max-iterations=3},cse)`, or as flags `-cse -convert-triton-to-tritongpu='num-warps=4'`.
+The pass manager runs passes, verifies after each, and provides IR printing before/after passes
+(`--mlir-print-ir-*`, `MLIR_ENABLE_DUMP`) and the timing report (`--mlir-timing`, `MLIR_ENABLE_TIMING`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+import time
+import typing
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from xdsl.passes import ModulePass
+
+
+class PassError(Exception):
+    """A bad pass name, option or pipeline (reported as `tt-opt: error: ...`)."""
+
+
+class Pass(ModulePass):
+    summary: ClassVar[str] = ""
+    display: ClassVar[str] = ""
+
+    @classmethod
+    def options(cls) -> list[tuple[str, type, object, str]]:
+        """(cli name, type, default, help) for each option."""
+        hints = typing.get_type_hints(cls)
+        out = []
+        for f in dataclasses.fields(cls):
+            default = f.default if f.default is not dataclasses.MISSING else None
+            out.append((f.name.replace("_", "-"), hints[f.name], default, f.metadata.get("help", "")))
+        return out
+
+
+def option(default, help: str):
+    return field(default=default, metadata={"help": help})
+
+
+def _convert(pass_name: str, key: str, typ, text: str):
+    try:
+        if typ is bool:
+            if text in ("", "true", "1"):
+                return True
+            if text in ("false", "0"):
+                return False
+            raise ValueError
+        if typ is int:
+            return int(text, 0)
+        if typ is float:
+            return float(text)
+        return text
+    except ValueError:
+        tname = {bool: "a boolean", int: "an integer", float: "a number"}.get(typ, "a string")
+        raise PassError(f"option '{key}' of pass '{pass_name}' expects {tname}, got '{text}'") from None
+
+
+def split_options(text: str) -> list[tuple[str, str]]:
+    """`'a=1 b=2'` or `'a=1,b=2'` (quotes and braces respected) -> [(a, 1), (b, 2)]."""
+    items, cur, depth, quote = [], "", 0, None
+    for ch in text:
+        if quote:
+            if ch == quote:
+                quote = None
+            else:
+                cur += ch
+            continue
+        if ch in "'\"":
+            quote = ch
+        elif ch in "{[(":
+            depth += 1
+            cur += ch
+        elif ch in "}])":
+            depth -= 1
+            cur += ch
+        elif ch in " ," and depth == 0:
+            if cur:
+                items.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    if cur:
+        items.append(cur)
+    out = []
+    for it in items:
+        k, _, v = it.partition("=")
+        out.append((k.strip(), v.strip()))
+    return out
+
+
+def make_pass(name: str, options_text: str = "") -> Pass:
+    from ttc.passes import get_pass
+
+    cls = get_pass(name)
+    if cls is None:
+        raise PassError(f"'{name}' does not refer to a registered pass")
+    known = {n: (typ, f.name) for (n, typ, _, _), f in zip(cls.options(), dataclasses.fields(cls))}
+    kwargs = {}
+    for key, value in split_options(options_text):
+        if key not in known:
+            names = ", ".join(sorted(known)) or "none"
+            raise PassError(f"pass '{name}' has no option '{key}' (options: {names})")
+        typ, field_name = known[key]
+        kwargs[field_name] = _convert(name, key, typ, value)
+    try:
+        return cls(**kwargs)
+    except (ValueError, TypeError) as e:
+        raise PassError(f"pass '{name}': {e}") from None
+
+
+def parse_pipeline(text: str) -> list[Pass]:
+    """`builtin.module(p1{k=v},p2)` (the anchor may be omitted) -> passes."""
+    text = text.strip()
+    if text.startswith("builtin.module(") or text.startswith("module("):
+        if not text.endswith(")"):
+            raise PassError(f"unbalanced parentheses in pipeline '{text}'")
+        text = text[text.index("(") + 1 : -1]
+    passes, depth, cur = [], 0, ""
+    for ch in text + ",":
+        if ch == "," and depth == 0:
+            cur = cur.strip()
+            if cur:
+                name, brace, rest = cur.partition("{")
+                if brace and not rest.endswith("}"):
+                    raise PassError(f"expected '}}' in pipeline element '{cur}'")
+                if "(" in name:
+                    raise PassError(f"nested pipelines on '{name.split('(')[0]}' are not supported; anchor passes on builtin.module")
+                passes.append(make_pass(name.strip(), rest[:-1] if brace else ""))
+            cur = ""
+            continue
+        depth += ch in "{(["
+        depth -= ch in "})]"
+        cur += ch
+    if depth:
+        raise PassError(f"unbalanced brackets in pipeline '{text}'")
+    return passes
+
+
+def pipeline_text(passes: list[Pass]) -> str:
+    def one(p: Pass) -> str:
+        opts = [f"{n}={_fmt(getattr(p, f.name))}" for (n, _, d, _), f in zip(p.options(), dataclasses.fields(p))]
+        return p.name + ("{" + " ".join(opts) + "}" if opts else "")
+
+    return "builtin.module(" + ",".join(one(p) for p in passes) + ")"
+
+
+def _fmt(v) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+@dataclass
+class Instrumentation:
+    """What to print around passes, and where."""
+
+    before: set[str] = field(default_factory=set)  # pass names, or "*" for all
+    after: set[str] = field(default_factory=set)
+    after_change: bool = False
+    timing: bool = False
+    dump_filter: str | None = None  # a kernel name: only modules holding that tt.func are dumped
+    stream: typing.TextIO = sys.stderr
+    debuginfo: bool = True
+
+
+class PassManager:
+    def __init__(self, passes: list[Pass], instr: Instrumentation | None = None, source=None):
+        self.passes, self.instr, self.source = passes, instr or Instrumentation(), source
+        self.times: list[tuple[str, float]] = []
+
+    def _wanted(self, which: set[str], p: Pass) -> bool:
+        return "*" in which or p.name in which
+
+    def _dumps(self, module) -> bool:
+        k = self.instr.dump_filter
+        if not k:
+            return True
+        return any(getattr(op, "sym_name", None) is not None and op.sym_name.data == k for op in module.walk())
+
+    def _print(self, when: str, p: Pass, module):
+        from ttc.ir import print_ir
+
+        header = f"// -----// IR Dump {when} {p.display or p.name} ({p.name}) ('builtin.module' operation) //----- //"
+        text = print_ir(module, debuginfo=self.instr.debuginfo, name_locs=self.instr.debuginfo)
+        self.instr.stream.write(header + "\n" + text)
+        self.instr.stream.flush()
+
+    def run(self, module, ctx) -> None:
+        from ttc.ir import print_ir, verify_module
+
+        instr = self.instr
+        dumping = self._dumps(module)
+        for p in self.passes:
+            if dumping and self._wanted(instr.before, p):
+                self._print("Before", p, module)
+            before_text = print_ir(module) if instr.after_change else None
+            t0 = time.perf_counter()
+            p.apply(ctx, module)
+            self.times.append((p.display or p.name, time.perf_counter() - t0))
+            verify_module(module, self.source)
+            if dumping and self._wanted(instr.after, p):
+                if not instr.after_change or print_ir(module) != before_text:
+                    self._print("After", p, module)
+
+    def timing_report(self, total: float) -> str:
+        lines = [
+            "===" + "-" * 73 + "===",
+            " " * 25 + "... Execution time report ...",
+            "===" + "-" * 73 + "===",
+            f"  Total Execution Time: {total:.4f} seconds",
+            "",
+            "  ----Wall Time----  ----Name----",
+        ]
+        for name, t in self.times:
+            lines.append(f"  {t:10.4f} ({100 * t / total if total else 0:5.1f}%)  {name}")
+        lines.append(f"  {total:10.4f} (100.0%)  Total")
+        return "\n".join(lines) + "\n"
