@@ -18,6 +18,7 @@ from typing import Callable
 
 from xdsl.dialects.builtin import IntegerAttr, StringAttr, SymbolRefAttr, UnitAttr, i32
 from xdsl.ir import Attribute, Operation
+from xdsl.utils.exceptions import VerifyException
 
 _TOKEN = re.compile(
     r"\s*(`[^`]*`|\$[A-Za-z_][A-Za-z0-9_]*|functional-type|attr-dict-with-keyword|attr-dict|"
@@ -530,6 +531,8 @@ class _ParseState:
                     t = rule(view)
                 except KeyError:
                     continue
+                except VerifyException as e:
+                    self.p.raise_error(f"'{self.op_type.name}' op {e}", self.start)
                 if self.kind(n) == "operand" and counts[n] == 0:
                     self.types[n] = []
                 else:

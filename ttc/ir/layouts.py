@@ -61,17 +61,16 @@ class Layout(Data[tuple]):
         items = []
         if not parser.parse_optional_punctuation("}"):
             while True:
+                at = parser.pos
                 key = parser.parse_identifier()
+                if cls.FIELDS and key not in cls.FIELDS:
+                    parser.raise_error(f"#{cls.name}: unknown field '{key}' (fields: {', '.join(cls.FIELDS)})", at)
                 parser.parse_punctuation("=")
                 items.append((key, _parse_value(parser)))
                 if parser.parse_optional_punctuation("}"):
                     break
                 parser.parse_punctuation(",")
         parser.parse_punctuation(">")
-        if cls.FIELDS:
-            for k, _ in items:
-                if k not in cls.FIELDS:
-                    parser.raise_error(f"#{cls.name}: unknown field '{k}'")
         return tuple(items)
 
     def print_parameter(self, printer) -> None:

@@ -22,6 +22,7 @@ class TTParser(Parser):
     def __init__(self, ctx, text: str, name: str = "<stdin>", positions: dict | None = None):
         super().__init__(ctx, text, name)
         self.positions = positions if positions is not None else {}  # op -> offset where it was parsed
+        self._first_use: dict[str, object] = {}  # value name -> span of its first use (for undefined values)
         self._predefined: set[str] = set()
         self._preload_aliases(text)
 
@@ -67,6 +68,27 @@ class TTParser(Parser):
                 self.parse_attribute()
             return
         super()._parse_alias_def()
+
+    def parse_module(self, allow_implicit_module: bool = True):
+        from xdsl.dialects.builtin import ModuleOp
+        from xdsl.utils.exceptions import ParseError
+
+        if self._current_token.kind.name == "EOF":  # an empty file is an empty module, as in MLIR
+            return ModuleOp([])
+        try:
+            return super().parse_module(allow_implicit_module)
+        except ParseError as e:
+            if self.forward_ssa_references and e.msg.startswith("values used but not defined"):
+                name = next(iter(self.forward_ssa_references))
+                span = self._first_use.get(name)
+                if span is not None:
+                    raise ParseError(span, f"use of undeclared SSA value name '%{name}'") from None
+            raise
+
+    def resolve_operand(self, operand, type):
+        if operand.operand_name not in self.ssa_values:
+            self._first_use.setdefault(operand.operand_name, operand.span)
+        return super().resolve_operand(operand, type)
 
     # -------------------------------------------------------------- operations
     def parse_operation(self) -> Operation:
