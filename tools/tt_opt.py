@@ -32,6 +32,8 @@ FLAGS = {  # flag -> (takes a value, help)
     "mlir-print-ir-after-change": (False, "With --mlir-print-ir-after*: only when the pass changed the IR"),
     "mlir-print-ir-before": (True, "Print the IR before the named passes (comma-separated)"),
     "mlir-print-ir-after": (True, "Print the IR after the named passes (comma-separated)"),
+    "mlir-print-ir-module-scope": (False, "Name the operation in IR dump headers (as Triton's dumps do)"),
+    "mlir-disable-threading": (False, "Run single-threaded (tt-opt always does; accepted for mlir-opt scripts)"),
     "mlir-timing": (False, "Print a per-pass timing report (stderr)"),
     "list-passes": (False, "List the passes with their summaries and options"),
     "version": (False, "Print the version"),
@@ -156,31 +158,37 @@ def main(argv: list[str]) -> int:
     from ttc.ir import context, parse, print_ir
     from ttc.passmanager import PassManager
 
+    t0 = time.perf_counter()
     name, text = read_input(opts.input)
     instr = _instrumentation(f)
     dump_file = None
-    if instr is not None and os.environ.get("MLIR_DUMP_PATH") and (os.environ.get("MLIR_ENABLE_DUMP", "0") not in ("", "0")):
-        try:
-            dump_file = open(os.environ["MLIR_DUMP_PATH"], "a", encoding="utf-8")
+    if _dump_enabled() and os.environ.get("MLIR_DUMP_PATH"):
+        try:  # each run starts the dump file afresh, as Triton does
+            dump_file = open(os.environ["MLIR_DUMP_PATH"], "w", encoding="utf-8")
         except OSError as e:
             raise UsageError(f"cannot open MLIR_DUMP_PATH '{os.environ['MLIR_DUMP_PATH']}': {e.strerror}") from None
         instr.stream = dump_file
-    timing = bool(f.get("mlir-timing")) or os.environ.get("MLIR_ENABLE_TIMING") == "1"
+    timing_flag = bool(f.get("mlir-timing"))
+    timing = timing_flag or os.environ.get("MLIR_ENABLE_TIMING", "").lower() in ("1", "true", "on")
 
     chunks = split_chunks(text) if f.get("split-input-file") else [(0, text)]
     outputs, failures = [], []
     verify = bool(f.get("verify-diagnostics"))
-    t0 = time.perf_counter()
+    parse_time = output_time = 0.0
     managers = []
     try:
         for start, chunk in chunks:
             padded = "\n" * start + chunk
             source = Source.of(name, padded)
+            produced = []
             try:
+                tp = time.perf_counter()
                 module = parse(padded, name, source=source)
+                parse_time += time.perf_counter() - tp
                 pm = PassManager(opts.passes, instr, source)
                 managers.append(pm)
                 pm.run(module, context())
+                tp = time.perf_counter()
                 outputs.append(
                     print_ir(
                         module,
@@ -188,13 +196,14 @@ def main(argv: list[str]) -> int:
                         generic=bool(f.get("mlir-print-op-generic")),
                         name_locs=bool(f.get("mlir-use-nameloc-as-prefix")),
                     )
+                    + "\n"
                 )
-                produced = []
+                output_time += time.perf_counter() - tp
             except CompileError as e:
                 produced = e.diags
+                outputs.append("")  # a failed chunk prints nothing, as in mlir-opt
                 if not verify:
                     failures.append(e)
-                    continue
             if verify:
                 problems = check(name, expectations(chunk, start), produced)
                 if problems:
@@ -202,16 +211,34 @@ def main(argv: list[str]) -> int:
     finally:
         if dump_file is not None:
             dump_file.close()
-    if timing:
-        total = time.perf_counter() - t0
-        merged = PassManager(opts.passes)
-        for pm in managers:
-            merged.times += pm.times
-        sys.stderr.write(merged.timing_report(total))
+    result = "// -----\n".join(outputs)
     if failures:
+        if opts.output in (None, "-"):
+            write_output(None, result)  # the chunks that worked, as mlir-opt prints them
+        _timing(timing, timing_flag, managers, t0, parse_time, output_time)
         raise CompileError(*[d for e in failures for d in e.diags])
-    write_output(opts.output, "// -----\n".join(outputs))
+    write_output(opts.output, result)
+    _timing(timing, timing_flag, managers, t0, parse_time, output_time)
     return 0
+
+
+def _timing(enabled, with_io, managers, t0, parse_time, output_time):
+    """MLIR's timing report; --mlir-timing (mlir-opt) also times Parser and Output, MLIR_ENABLE_TIMING
+    (Triton's pass manager) only the passes."""
+    from ttc.passmanager import PassManager
+
+    if not enabled:
+        return
+    total = time.perf_counter() - t0
+    merged = PassManager([])
+    for pm in managers:
+        merged.times += pm.times
+    extra = [("Parser", parse_time), ("Output", output_time)] if with_io else None
+    sys.stderr.write(merged.timing_report(total, extra))
+
+
+def _dump_enabled() -> bool:
+    return os.environ.get("MLIR_ENABLE_DUMP", "0").lower() not in ("", "0", "false", "off")
 
 
 def _instrumentation(f: dict):
@@ -226,11 +253,12 @@ def _instrumentation(f: dict):
         if f.get(key):
             target.update(n.strip() for n in f[key].split(",") if n.strip())
     instr.after_change = bool(f.get("mlir-print-ir-after-change"))
-    dump = os.environ.get("MLIR_ENABLE_DUMP", "0")
-    if dump not in ("", "0"):
+    instr.module_scope = bool(f.get("mlir-print-ir-module-scope"))
+    if _dump_enabled():  # Triton's MLIR_ENABLE_DUMP: before every pass, module scope, with locations
+        dump = os.environ["MLIR_ENABLE_DUMP"]
         instr.before.add("*")
-        instr.debuginfo = True
-        if dump != "1":
+        instr.debuginfo = instr.module_scope = True
+        if dump.lower() not in ("1", "true", "on"):
             instr.dump_filter = dump
     return instr
 

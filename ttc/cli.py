@@ -49,7 +49,7 @@ def read_input(path: str | None) -> tuple[str, str]:
         with open(path, encoding="utf-8") as f:
             return path, f.read()
     except OSError as e:
-        raise UsageError(f"could not open input file '{path}': {e.strerror}") from None
+        raise UsageError(f"cannot open input file '{path}': {e.strerror}") from None
     except UnicodeDecodeError:
         raise UsageError(f"input file '{path}' is not UTF-8 text") from None
 

@@ -88,7 +88,8 @@ def at_op(op, source, message: str, severity: str = "error") -> Diagnostic:
     loc = file_location(op.location)
     if loc is not None:
         path, line, col = loc.filename.data, loc.line.data, loc.column.data
-        return Diagnostic(path, line, col, message, severity, _read_line(path, line))
+        text = source_line(source.text, line) if source is not None and path == source.name else _read_line(path, line)
+        return Diagnostic(path, line, col, message, severity, text)
     if source is not None and op in source.positions:
         return at_position(source.name, source.text, source.positions[op], message, severity)
     return Diagnostic(source.name if source else "", 0, 0, message, severity)

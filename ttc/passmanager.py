@@ -164,7 +164,8 @@ class Instrumentation:
     timing: bool = False
     dump_filter: str | None = None  # a kernel name: only modules holding that tt.func are dumped
     stream: typing.TextIO = sys.stderr
-    debuginfo: bool = True
+    debuginfo: bool = False
+    module_scope: bool = False  # MLIR's --mlir-print-ir-module-scope: name the operation in headers
 
 
 class PassManager:
@@ -184,9 +185,10 @@ class PassManager:
     def _print(self, when: str, p: Pass, module):
         from ttc.ir import print_ir
 
-        header = f"// -----// IR Dump {when} {p.display or p.name} ({p.name}) ('builtin.module' operation) //----- //"
+        scope = " ('builtin.module' operation)" if self.instr.module_scope else ""
+        header = f"// -----// IR Dump {when} {p.display or p.name} ({p.name}){scope} //----- //"
         text = print_ir(module, debuginfo=self.instr.debuginfo, name_locs=self.instr.debuginfo)
-        self.instr.stream.write(header + "\n" + text)
+        self.instr.stream.write(header + "\n" + text + "\n\n")
         self.instr.stream.flush()
 
     def run(self, module, ctx) -> None:
@@ -206,7 +208,10 @@ class PassManager:
                 if not instr.after_change or print_ir(module) != before_text:
                     self._print("After", p, module)
 
-    def timing_report(self, total: float) -> str:
+    def timing_report(self, total: float, extra: list[tuple[str, float]] | None = None) -> str:
+        """MLIR's execution time report; `extra` adds entries such as Parser and Output around the passes."""
+        entries = list(extra[:1] if extra else []) + self.times + list(extra[1:] if extra else [])
+        rest = max(0.0, total - sum(t for _, t in entries))
         lines = [
             "===" + "-" * 73 + "===",
             " " * 25 + "... Execution time report ...",
@@ -215,7 +220,7 @@ class PassManager:
             "",
             "  ----Wall Time----  ----Name----",
         ]
-        for name, t in self.times:
-            lines.append(f"  {t:10.4f} ({100 * t / total if total else 0:5.1f}%)  {name}")
-        lines.append(f"  {total:10.4f} (100.0%)  Total")
+        for name, t in entries + [("Rest", rest)]:
+            lines.append(f"  {t:8.4f} ({100 * t / total if total else 0:5.1f}%)  {name}")
+        lines.append(f"  {total:8.4f} (100.0%)  Total")
         return "\n".join(lines) + "\n"

@@ -39,10 +39,15 @@ def parse(text: str, filename: str = "<stdin>", verify: bool = True, source=None
     try:
         module = TTParser(context(), text, filename, source.positions).parse_module()
     except ParseError as e:
+        from ttc.ir.parser import TypeConflict
+
         msg = e.msg
         if msg.startswith("Operation ") and msg.endswith(" is not registered"):
             msg = f"custom op '{msg[len('Operation '):-len(' is not registered')]}' is unknown"
-        raise CompileError(at_position(filename, text, e.span.start, msg)) from None
+        diags = [at_position(filename, text, e.span.start, msg)]
+        if isinstance(e, TypeConflict) and e.prior is not None:
+            diags.append(at_position(filename, text, e.prior.start, "prior use here", "note"))
+        raise CompileError(*diags) from None
     if verify:
         verify_module(module, source)
     return module
@@ -55,9 +60,11 @@ def verify_module(module, source=None) -> None:
 
     from ttc.diagnostics import CompileError, at_op
 
-    diags = []
+    diags = _symbol_redefinitions(module, source)
     skip: set = set()
     for op in module.walk():
+        if op is module and diags:
+            continue  # its symbol table check already reported, in MLIR's words
         if op.parent_op() in skip:
             skip.add(op)
             continue
@@ -71,6 +78,23 @@ def verify_module(module, source=None) -> None:
             skip.add(op)
     if diags:
         raise CompileError(*diags)
+
+
+def _symbol_redefinitions(module, source) -> list:
+    """MLIR's symbol table check, with its messages: the second definition is the error."""
+    from ttc.diagnostics import at_op
+
+    seen, diags = {}, []
+    for op in module.body.ops:
+        name = op.properties.get("sym_name", op.attributes.get("sym_name"))
+        if name is None:
+            continue
+        if name.data in seen:
+            diags.append(at_op(op, source, f"redefinition of symbol named '{name.data}'"))
+            diags.append(at_op(seen[name.data], source, "see existing symbol definition here", "note"))
+        else:
+            seen[name.data] = op
+    return diags
 
 
 __all__ = ["context", "parse", "print_ir"]

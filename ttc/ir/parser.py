@@ -12,10 +12,19 @@ import re
 from xdsl.dialects.builtin import AnyFloat, BFloat16Type, BytesAttr, DenseIntOrFPElementsAttr
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
+from xdsl.utils.exceptions import ParseError
 
 from ttc.ir.format import FORMATS
 
 _ALIAS_DEF = re.compile(r"^(#[A-Za-z_][\w$.-]*)\s*=", re.M)
+
+
+class TypeConflict(ParseError):
+    """A value used with a type other than its definition's: MLIR's error plus a note at the prior use."""
+
+    def __init__(self, span, msg: str, prior):
+        super().__init__(span, msg)
+        self.prior = prior
 
 
 class TTParser(Parser):
@@ -23,6 +32,9 @@ class TTParser(Parser):
         super().__init__(ctx, text, name)
         self.positions = positions if positions is not None else {}  # op -> offset where it was parsed
         self._first_use: dict[str, object] = {}  # value name -> span of its first use (for undefined values)
+        self._defined_at: dict[str, object] = {}  # value name -> span of its definition
+        self._loc_ended_at = -1
+        self._line_starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
         self._predefined: set[str] = set()
         self._preload_aliases(text)
 
@@ -86,9 +98,40 @@ class TTParser(Parser):
             raise
 
     def resolve_operand(self, operand, type):
-        if operand.operand_name not in self.ssa_values:
-            self._first_use.setdefault(operand.operand_name, operand.span)
+        name = operand.operand_name
+        values = self.ssa_values.get(name)
+        if values is None:
+            self._first_use.setdefault(name, operand.span)
+            forward = self.forward_ssa_references.get(name, {}).get(operand.index)
+            if forward is not None and forward.type != type:
+                self._conflict(operand, type, forward.type, self._first_use[name])
+        elif operand.index < len(values) and values[operand.index].type != type:
+            self._conflict(operand, type, values[operand.index].type, self._defined_at.get(name))
         return super().resolve_operand(operand, type)
+
+    def _conflict(self, operand, type, prior_type, prior_span):
+        from ttc.ir.printer import attr_text
+
+        raise TypeConflict(
+            operand.span,
+            f"use of value '%{operand.operand_name}' expects different type than prior uses: "
+            f"'{attr_text(type)}' vs '{attr_text(prior_type)}'",
+            prior_span,
+        )
+
+    def _register_ssa_definition(self, name, values, span):
+        self._defined_at.setdefault(name, span)
+        super()._register_ssa_definition(name, values, span)
+
+    def _default_loc(self, pos: int):
+        """MLIR's location for an op written without `loc(...)`: where it was parsed."""
+        import bisect
+
+        from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
+
+        line = bisect.bisect_right(self._line_starts, pos)
+        col = pos - self._line_starts[line - 1] + 1
+        return FileLineColLoc(StringAttr(self.lexer.input.name), IntAttr(line), IntAttr(col))
 
     # -------------------------------------------------------------- operations
     def parse_operation(self) -> Operation:
@@ -97,9 +140,15 @@ class TTParser(Parser):
         tok = self._current_token
         fmt = FORMATS.get(tok.text) if tok.kind.name == "BARE_IDENT" else None
         if fmt is None:
+            if tok.kind.name == "BARE_IDENT":
+                self._get_op_by_name_at(tok)
+                fmt = FORMATS.get(tok.text)  # loading a dialect registers its op formats
+        if fmt is None:
             self._resume_from(start)
             op = super().parse_operation()
             self.positions[op] = start
+            if self._loc_ended_at != self._current_token.span.start:  # no `loc(...)` was written
+                op.location = self._default_loc(start)
             return op
         self._consume_token()
         op_type = self._get_op_by_name(tok.text)
@@ -108,6 +157,8 @@ class TTParser(Parser):
         self._parser_state.dialect_stack.pop()
         if (loc := self.parse_optional_location()) is not None:
             op.location = loc
+        else:
+            op.location = self._default_loc(start)
         self.positions[op] = start
         n = sum(r[1] for r in results)
         if n and n != len(op.results):
@@ -117,6 +168,17 @@ class TTParser(Parser):
             self._register_ssa_definition(span.text[1:], op.results[i : i + size], span)
             i += size
         return op
+
+    def _get_op_by_name_at(self, tok):
+        """Look an op up by name, reporting an unknown one at its name (as MLIR does)."""
+        if self.ctx.get_optional_op(tok.text, dialect_stack=self._parser_state.dialect_stack) is None:
+            self.raise_error(f"custom op '{tok.text}' is unknown", tok.span)
+
+    def parse_optional_location(self):
+        loc = super().parse_optional_location()
+        if loc is not None:
+            self._loc_ended_at = self._current_token.span.start
+        return loc
 
     def _peek_percent(self) -> bool:
         """After a `,`: whether the next token is an SSA value (so the comma continues an operand list)."""

@@ -428,6 +428,11 @@ def _constant_name(op: Operation) -> str | None:
 RESULT_NAMES = {"arith.constant": _constant_name}
 
 
+def _hides_arg_locs(region: Region) -> bool:
+    parent = region.parent_op()
+    return parent is not None and parent.name in ("scf.for", "scf.while")
+
+
 class _Names:
     """MLIR's SSANameState: value and block names for one printed top-level op."""
 
@@ -468,14 +473,15 @@ class _Names:
             entry = block is region.blocks.first
             for arg in block.args:
                 name = self._name_loc(arg.location)
-                if name is None and self.name_locs and arg.name_hint:
-                    # a dump's region arguments carry their names in the text only (scf.for prints no locs)
+                if name is None and self.name_locs and arg.name_hint and entry and _hides_arg_locs(region):
+                    # scf.for/scf.while print no locations for their region arguments, so in a Triton dump
+                    # the argument's NameLoc survives only as its name in the text: keep that name
                     name = re.sub(r"_\d+$", "", arg.name_hint)
-                if name is not None:
-                    self.values[arg] = self._unique(name)
-                elif entry:
-                    self.values[arg] = self._unique(f"arg{self._arg_id}")
+                if entry:  # entry arguments take an argument number even when a NameLoc names them
+                    self.values[arg] = self._unique(name if name is not None else f"arg{self._arg_id}")
                     self._arg_id += 1
+                elif name is not None:
+                    self.values[arg] = self._unique(name)
                 else:
                     self.values[arg] = str(self._value_id)
                     self._value_id += 1

@@ -92,6 +92,12 @@ def _shape_str(t) -> str:
     return "x".join(map(str, shape_of(t)))
 
 
+def _same_element_type(op, *types):
+    """MLIR's SameOperandsAndResultElementType, over the given operand and result types."""
+    if len({elt(t) for t in types}) != 1:
+        _err(op, "requires the same element type for all operands and results")
+
+
 # ----------------------------------------------------------------------------- functions
 
 
@@ -320,6 +326,7 @@ class ExpandDimsOp(_ShapeOp):
         a.insert(ax, 1)
         if tuple(a) != shape_of(self.result.type):
             _err(self, f"result shape must be {'x'.join(map(str, a))}")
+        _same_element_type(self, self.src.type, self.result.type)
 
 
 @irdl_op_definition
@@ -335,6 +342,7 @@ class ReshapeOp(_ShapeOp):
 
         if math.prod(shape_of(self.src.type)) != math.prod(shape_of(self.result.type)):
             _err(self, "number of src and dst elements of reshape must be the same")
+        _same_element_type(self, self.src.type, self.result.type)
 
 
 @irdl_op_definition
@@ -351,6 +359,7 @@ class TransOp(_ShapeOp):
             _err(self, "order must be a permutation of the dimensions")
         if tuple(a[i] for i in order) != shape_of(self.result.type):
             _err(self, "result shape must be the permuted operand shape")
+        _same_element_type(self, self.src.type, self.result.type)
 
 
 @irdl_op_definition
@@ -373,6 +382,7 @@ class JoinOp(_ShapeOp):
             _err(self, "operands must have the same type")
         if shape_of(self.result.type) != shape_of(self.lhs.type) + (2,):
             _err(self, "result shape must be the operand shape with a trailing 2")
+        _same_element_type(self, self.lhs.type, self.rhs.type, self.result.type)
 
 
 @irdl_op_definition
@@ -388,6 +398,9 @@ class SplitOp(_ShapeOp):
             _err(self, "operand's last dimension must be 2")
         if shape_of(self.outLHS.type) != a[:-1]:
             _err(self, "result shape must be the operand shape without its last dimension")
+        if self.outLHS.type != self.outRHS.type:
+            _err(self, "results must have the same type")
+        _same_element_type(self, self.src.type, self.outLHS.type)
 
 
 register("tt.splat", "$src attr-dict `:` type($src) `->` type($result)")
@@ -692,6 +705,8 @@ class BitcastOp(IRDLOperation):
 
         if shape_of(self.src.type) != shape_of(self.result.type):
             _err(self, "operand and result must have the same shape")
+        if is_ptr(self.src.type) != is_ptr(self.result.type):
+            _err(self, "cannot bitcast between pointer and non-pointer types")
         if bitwidth(self.src.type) != bitwidth(self.result.type):
             _err(self, "operand and result element types must have the same bit width")
 

@@ -57,8 +57,14 @@ class LocalAllocOp(IRDLOperation):
     traits = traits_def(MemoryAllocEffect())
 
     def verify_(self):
-        if self.src is not None and shape_of(self.src.type) != self.result.type.get_shape():
+        if self.src is None:
+            if not self.result.type.mutable.data:
+                raise VerifyException("'ttg.local_alloc' op cannot allocate immutable memory without a source")
+            return
+        if shape_of(self.src.type) != self.result.type.get_shape():
             raise VerifyException("'ttg.local_alloc' op source shape must match the memdesc shape")
+        if elt(self.src.type) != self.result.type.element_type:
+            raise VerifyException("'ttg.local_alloc' op source element type must match the memdesc element type")
 
 
 @irdl_op_definition

@@ -1,0 +1,428 @@
+"""Helpers over TritonGPU layouts: building blocked layouts as Triton does, inferring the layout an op's result
+(or operand) gets from its operand's (or result's), and which threads hold which elements.
+
+- `blocked_for_shape` is Triton's `BlockedEncodingAttr::get(shape, sizePerThread, order, numWarps,
+  threadsPerWarp)`: lanes, then warps, are spread over the dimensions from the most contiguous one, as far as
+  the shape needs them; what is left goes to the slowest dimension. `default_blocked` is
+  `getDefaultBlockedEncoding` (one element per thread, row-major order).
+- `infer_dst_encoding` / `infer_src_encoding` are Triton's transfer functions used by layout propagation:
+  elementwise ops keep the layout, `tt.reduce` slices it, `tt.expand_dims` un-slices it, `tt.trans` permutes a
+  blocked layout, `tt.join`/`tt.split` add/drop a minor dimension of size 2.
+- `owners(type)` says which (warp, lane) pairs hold each element, which decides whether a conversion between two
+  layouts only moves registers within threads (`reorders_registers_only`).
+Module options (`ttg.num-warps`, `ttg.threads-per-warp`, `ttg.num-ctas`, `ttg.target`) are read with
+`module_int` / `module_target`.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType
+from xdsl.ir import Attribute, Operation
+
+from ttc.ir.layouts import (
+    BlockedEncoding,
+    DotOperandEncoding,
+    Layout,
+    LinearEncoding,
+    NvidiaMmaEncoding,
+    SliceEncoding,
+)
+from ttc.ir.types import PointerType, bitwidth, elt, encoding, shape_of, tensor
+
+# ----------------------------------------------------------------------------- module attributes
+
+
+def module_of(op: Operation) -> ModuleOp | None:
+    while op is not None and not isinstance(op, ModuleOp):
+        op = op.parent_op()
+    return op
+
+
+def module_int(op: Operation, name: str, default: int) -> int:
+    """An i32 module attribute (`ttg.num-warps`, ...) of `op`'s module, or `default`."""
+    m = module_of(op)
+    a = m.attributes.get(name) if m is not None else None
+    return a.value.data if isinstance(a, IntegerAttr) else default
+
+
+def module_target(op: Operation) -> str | None:
+    m = module_of(op)
+    a = m.attributes.get("ttg.target") if m is not None else None
+    return a.data if isinstance(a, StringAttr) else None
+
+
+def num_warps_of(op: Operation) -> int:
+    """Triton's lookupNumWarps: the nearest `ttg.num-warps` (an op may override the module's)."""
+    while op is not None:
+        a = op.attributes.get("ttg.num-warps")
+        if isinstance(a, IntegerAttr):
+            return a.value.data
+        op = op.parent_op()
+    return 4
+
+
+def threads_per_warp_of(op: Operation) -> int:
+    return module_int(op, "ttg.threads-per-warp", 32)
+
+
+# ----------------------------------------------------------------------------- building layouts
+
+
+def blocked(spt, tpw, wpc, order) -> BlockedEncoding:
+    return BlockedEncoding.make(
+        sizePerThread=list(spt), threadsPerWarp=list(tpw), warpsPerCTA=list(wpc), order=list(order)
+    )
+
+
+def blocked_for_shape(shape, size_per_thread, order, num_warps: int, threads_per_warp: int) -> BlockedEncoding:
+    """Triton's BlockedEncodingAttr::get(shape, sizePerThread, order, numWarps, threadsPerWarp): starting from
+    the most contiguous dimension, each dimension takes as many of the remaining threads as its extent needs
+    (lanes first, then warps); the slowest dimension takes whatever lanes and warps are left."""
+    rank = len(size_per_thread)
+    tpw = [0] * rank
+    wpc = [0] * rank
+    remaining_lanes = threads_per_warp
+    remaining_threads = num_warps * threads_per_warp
+    remaining_warps = num_warps
+    prev_lanes = prev_warps = 1
+    for d in range(rank - 1):
+        i = order[d]
+        threads_per_cta = min(max(remaining_threads, 1), max(1, shape[i] // size_per_thread[i]))
+        tpw[i] = min(max(threads_per_cta, 1), remaining_lanes)
+        wpc[i] = min(max(threads_per_cta // tpw[i], 1), remaining_warps)
+        remaining_warps //= wpc[i]
+        remaining_lanes //= tpw[i]
+        remaining_threads //= threads_per_cta
+        prev_lanes *= tpw[i]
+        prev_warps *= wpc[i]
+    tpw[order[rank - 1]] = threads_per_warp // prev_lanes
+    wpc[order[rank - 1]] = num_warps // prev_warps
+    return blocked(size_per_thread, tpw, wpc, order)
+
+
+def default_blocked(shape, num_warps: int, threads_per_warp: int) -> BlockedEncoding:
+    """Triton's getDefaultBlockedEncoding: one element per thread, the last dimension fastest."""
+    rank = len(shape)
+    return blocked_for_shape(shape, [1] * rank, list(reversed(range(rank))), num_warps, threads_per_warp)
+
+
+def slice_of(dim: int, parent: Attribute) -> SliceEncoding:
+    return SliceEncoding.make(dim=dim, parent=parent)
+
+
+def with_encoding(t: Attribute, enc: Attribute | None) -> Attribute:
+    """The tensor type `t` with layout `enc` (scalars are returned as they are)."""
+    if not isinstance(t, TensorType):
+        return t
+    return tensor(t.get_shape(), t.element_type, enc)
+
+
+# ----------------------------------------------------------------------------- layout properties
+
+
+def rank_of(enc: Attribute) -> int:
+    if isinstance(enc, BlockedEncoding):
+        return len(enc["order"])
+    if isinstance(enc, SliceEncoding):
+        return rank_of(enc["parent"]) - 1
+    if isinstance(enc, NvidiaMmaEncoding):
+        return len(enc["warpsPerCTA"])
+    if isinstance(enc, DotOperandEncoding):
+        return rank_of(enc["parent"])
+    raise ValueError(f"no rank for layout {enc}")
+
+
+def get_order(enc: Attribute) -> list[int]:
+    """Triton's getOrder: dimensions from the most to the least contiguous."""
+    if isinstance(enc, BlockedEncoding):
+        return list(enc["order"])
+    if isinstance(enc, SliceEncoding):
+        dim = enc["dim"]
+        return [o - (o > dim) for o in get_order(enc["parent"]) if o != dim]
+    rank = rank_of(enc)
+    if isinstance(enc, DotOperandEncoding):
+        # the K dimension is the fastest for a, the slowest for b
+        order = list(reversed(range(rank)))
+        if enc["opIdx"] == 1 and rank >= 2:
+            order[0], order[1] = order[1], order[0]
+        return order
+    return list(reversed(range(rank)))
+
+
+def is_blocked(enc) -> bool:
+    return isinstance(enc, BlockedEncoding)
+
+
+def is_distributed(enc) -> bool:
+    return isinstance(enc, (BlockedEncoding, SliceEncoding, NvidiaMmaEncoding, DotOperandEncoding, LinearEncoding))
+
+
+def pointee_bitwidth(t: Attribute) -> int:
+    """Bits of the element a tensor of pointers points to (or of the element itself)."""
+    e = elt(t)
+    if isinstance(e, PointerType):
+        p = e.pointee
+        if isinstance(p, TensorType):
+            p = p.element_type
+        return bitwidth(p)
+    return bitwidth(e)
+
+
+# ----------------------------------------------------------------------------- which threads hold what
+
+
+def _dim_owners(extent: int, spt: int, tpw: int, wpc: int) -> list[frozenset]:
+    """Per coordinate along one dimension of a blocked layout: the (lane, warp) coordinates along that
+    dimension holding it. Coordinates wrap around when the layout's tile is larger than the extent."""
+    out = [set() for _ in range(extent)]
+    for w in range(wpc):
+        for l in range(tpw):
+            for r in range(spt):
+                out[((w * tpw + l) * spt + r) % extent].add((l, w))
+            # a layout tile smaller than the extent repeats: the thread holds every tile's copy
+    tile = spt * tpw * wpc
+    if tile < extent:
+        for c in range(tile, extent):
+            out[c] = out[c % tile]
+    return [frozenset(s) for s in out]
+
+
+@lru_cache(maxsize=256)
+def _owners(shape: tuple, enc: Attribute) -> tuple | None:
+    """Per element (row-major linear index): the frozenset of (warp id, lane id) holding it; None for layouts
+    we do not model."""
+    if isinstance(enc, BlockedEncoding):
+        spt, tpw, wpc, order = enc["sizePerThread"], enc["threadsPerWarp"], enc["warpsPerCTA"], enc["order"]
+        rank = len(shape)
+        per_dim = [_dim_owners(shape[d], spt[d], tpw[d], wpc[d]) for d in range(rank)]
+        lane_stride, warp_stride = [0] * rank, [0] * rank
+        ls = ws = 1
+        for d in order:
+            lane_stride[d], warp_stride[d] = ls, ws
+            ls *= tpw[d]
+            ws *= wpc[d]
+        out = []
+        for idx in range(math.prod(shape)):
+            coords = []
+            rest = idx
+            for d in reversed(range(rank)):
+                coords.append(rest % shape[d])
+                rest //= shape[d]
+            coords.reverse()
+            combos = {(0, 0)}
+            for d in range(rank):
+                combos = {
+                    (w + wd * warp_stride[d], l + ld * lane_stride[d])
+                    for (w, l) in combos
+                    for (ld, wd) in per_dim[d][coords[d]]
+                }
+            out.append(frozenset(combos))
+        return tuple(out)
+    if isinstance(enc, SliceEncoding):
+        dim, parent = enc["dim"], enc["parent"]
+        pshape = list(shape)
+        pshape.insert(dim, 1)
+        # a slice holds each element wherever the parent holds any element of the sliced dimension
+        p = _owners(tuple(pshape), parent)
+        return p
+    return None
+
+
+def owners(t: TensorType):
+    enc = encoding(t)
+    if enc is None:
+        return None
+    shape = tuple(t.get_shape())
+    if math.prod(shape) > (1 << 16):
+        return None
+    return _owners(shape, enc)
+
+
+def reorders_registers_only(src: TensorType, dst: TensorType) -> bool:
+    """Triton's cvtReordersRegisters: converting `src` to `dst` needs no data movement between threads (every
+    element is held by the same threads in both layouts)."""
+    if encoding(src) == encoding(dst):
+        return True
+    a, b = owners(src), owners(dst)
+    return a is not None and b is not None and a == b
+
+
+def total_elems_per_thread(t: TensorType) -> int:
+    """How many elements each thread holds (Triton's getTotalElemsPerThread), for blocked and slice layouts."""
+    own = owners(t)
+    if own is None:
+        return 1
+    counts: dict = {}
+    for s in own:
+        for th in s:
+            counts[th] = counts.get(th, 0) + 1
+    return max(counts.values()) if counts else 1
+
+
+# ----------------------------------------------------------------------------- transfer functions
+
+
+def trans_encoding(enc: Attribute, order) -> Attribute | None:
+    """The layout of `tt.trans(x, order)` for x in `enc` (blocked layouts, and slices of them)."""
+    order = list(order)
+    if isinstance(enc, BlockedEncoding):
+        inv = [0] * len(order)
+        for new_dim, old_dim in enumerate(order):
+            inv[old_dim] = new_dim
+        return blocked(
+            [enc["sizePerThread"][o] for o in order],
+            [enc["threadsPerWarp"][o] for o in order],
+            [enc["warpsPerCTA"][o] for o in order],
+            [inv[o] for o in enc["order"]],
+        )
+    return None
+
+
+def inverse_permutation(order) -> list[int]:
+    inv = [0] * len(order)
+    for i, o in enumerate(order):
+        inv[o] = i
+    return inv
+
+
+def join_encoding(enc: Attribute) -> Attribute | None:
+    """Triton's inferDefaultJoinOpEncoding: a new minor dimension of size 2, held by each thread."""
+    if isinstance(enc, BlockedEncoding):
+        rank = len(enc["order"])
+        return blocked(
+            list(enc["sizePerThread"]) + [2],
+            list(enc["threadsPerWarp"]) + [1],
+            list(enc["warpsPerCTA"]) + [1],
+            [rank] + list(enc["order"]),
+        )
+    return None
+
+
+def split_encoding(enc: Attribute) -> Attribute | None:
+    """Triton's inferSplitOpEncoding: drop the minor dimension of size 2 held by each thread."""
+    if isinstance(enc, BlockedEncoding):
+        rank = len(enc["order"])
+        if enc["sizePerThread"][-1] != 2 or enc["threadsPerWarp"][-1] != 1 or enc["warpsPerCTA"][-1] != 1:
+            return None
+        if enc["order"][0] != rank - 1:
+            return None
+        return blocked(
+            enc["sizePerThread"][:-1], enc["threadsPerWarp"][:-1], enc["warpsPerCTA"][:-1], enc["order"][1:]
+        )
+    return None
+
+
+# ops whose results have their operands' layout (MLIR's Elementwise trait, and Triton's
+# SameOperandsAndResultEncoding)
+ELEMENTWISE_TT = {
+    "tt.addptr", "tt.fp_to_fp", "tt.int_to_ptr", "tt.ptr_to_int", "tt.bitcast", "tt.clampf", "tt.precise_sqrt",
+    "tt.precise_divf", "tt.mulhiui", "tt.extern_elementwise", "tt.elementwise_inline_asm",
+}
+SAME_ENCODING = {"tt.broadcast", "tt.scan", "tt.atomic_rmw", "tt.atomic_cas", "tt.splat"}
+SAME_LOAD_STORE_ENCODING = {"tt.load", "tt.store"}
+
+
+def is_elementwise(op: Operation) -> bool:
+    name = op.name
+    if name.startswith("math."):
+        return True
+    if name.startswith("arith."):
+        return name != "arith.constant"
+    return name in ELEMENTWISE_TT
+
+
+def same_operands_and_result_encoding(op: Operation) -> bool:
+    return op.name in SAME_ENCODING
+
+
+def infer_dst_encoding(op: Operation, enc: Attribute) -> Attribute | None:
+    """The layout `op`'s result gets when its (tensor) operand has layout `enc` (Triton's inferDstEncoding)."""
+    name = op.name
+    if name == "tt.scan" and not isinstance(enc, BlockedEncoding):
+        return None
+    if (
+        same_operands_and_result_encoding(op)
+        or name in SAME_LOAD_STORE_ENCODING
+        or is_elementwise(op)
+        or name in ("scf.while", "scf.for", "scf.yield", "scf.condition", "ttng.warp_group_dot_wait")
+    ):
+        return enc
+    if name == "tt.reduce":
+        return slice_of(op.axis.value.data, enc)
+    if name == "tt.expand_dims":
+        if isinstance(enc, SliceEncoding) and enc["dim"] == op.axis.value.data:
+            return enc["parent"]
+        return None
+    if name == "tt.join":
+        return join_encoding(enc)
+    if name == "tt.split":
+        return split_encoding(enc)
+    if name == "tt.trans":
+        return trans_encoding(enc, op.order.get_values())
+    return None
+
+
+def infer_src_encoding(op: Operation, enc: Attribute) -> Attribute | None:
+    """The layout `op`'s operands need for its result to have layout `enc` (Triton's inferSrcEncoding)."""
+    name = op.name
+    if name == "tt.scan" and not isinstance(enc, BlockedEncoding):
+        return None
+    if (
+        same_operands_and_result_encoding(op)
+        or name in SAME_LOAD_STORE_ENCODING
+        or is_elementwise(op)
+        or name in ("scf.while", "scf.yield", "scf.condition", "ttng.warp_group_dot_wait")
+    ):
+        return enc
+    if name == "tt.reduce":
+        if isinstance(enc, SliceEncoding) and enc["dim"] == op.axis.value.data:
+            return enc["parent"]
+        return None
+    if name == "tt.expand_dims":
+        return slice_of(op.axis.value.data, enc)
+    if name == "tt.join":
+        return split_encoding(enc)
+    if name == "tt.split":
+        return join_encoding(enc)
+    if name == "tt.trans":
+        return trans_encoding(enc, inverse_permutation(op.order.get_values()))
+    return None
+
+
+def is_expensive_load_or_store(op: Operation) -> bool:
+    """Triton's isExpensiveLoadOrStore: a load/store of a tensor with at least one element per thread (or of a
+    block pointer) is worth keeping in its layout."""
+    ptr_t = op.operands[0].type
+    if isinstance(ptr_t, PointerType) and isinstance(ptr_t.pointee, TensorType):
+        return True
+    if not isinstance(ptr_t, TensorType):
+        return False
+    n = math.prod(ptr_t.get_shape())
+    if n == 1:
+        return False
+    return n >= num_warps_of(op) * threads_per_warp_of(op)
+
+
+def can_fold_into_conversion(op: Operation, target: Attribute) -> bool:
+    """Triton's canFoldIntoConversion: ops that can produce any layout directly (a conversion of their result
+    folds into them)."""
+    name = op.name
+    if name == "ttg.convert_layout":
+        if isinstance(target, NvidiaMmaEncoding):
+            return encoding(op.operands[0].type) == target
+        return True
+    if name == "tt.reshape":
+        return False
+    if name == "tt.cat":
+        return False
+    return name in (
+        "arith.constant", "tt.make_range", "tt.splat", "tt.histogram", "ttg.local_alloc", "ttg.local_load",
+        "ttg.local_store",
+    )
+
+
+def shape_elems(t: Attribute) -> int:
+    return math.prod(shape_of(t)) if isinstance(t, TensorType) else 1
