@@ -8,8 +8,11 @@ from __future__ import annotations
 import importlib
 
 REGISTRY: dict[str, str] = {
-    "canonicalize": "canonicalize:Canonicalize",
     "cse": "cse:CSE",
+    "dce": "dce:DeadCodeElimination",
+    "inline": "inline:Inliner",
+    "loop-invariant-code-motion": "licm:LoopInvariantCodeMotion",
+    "symbol-dce": "symbol_dce:SymbolDCE",
 }
 
 

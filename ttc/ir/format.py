@@ -445,7 +445,7 @@ class _ParseState:
             self.attrs[name] = IntegerAttr(table[word], storage)
             return
         if p._current_token.text.startswith("@"):
-            self.attrs[name] = SymbolRefAttr(p.parse_symbol_name())
+            self.attrs[name] = p._parse_optional_symref_attr()  # @f or @m::@f
             return
         if p._current_token.text in ("", ":") or self.is_unit(name):
             self.attrs[name] = UnitAttr()

@@ -709,8 +709,8 @@ def _predecessors(block: Block) -> list[Block]:
     preds = []
     for b in region.blocks:
         term = b.last_op
-        if term is not None and any(s is block for s in term.successors):
-            preds.append(b)
+        if term is not None:
+            preds += [b for s in term.successors if s is block]  # once per edge, as MLIR lists them
     return preds
 
 

@@ -40,13 +40,16 @@ from xdsl.irdl import (
 )
 from xdsl.traits import (
     CallableOpInterface,
+    ConditionallySpeculatable,
+    EffectInstance,
+    MemoryEffect,
+    MemoryEffectKind,
     HasParent,
     IsolatedFromAbove,
     IsTerminator,
     MemoryReadEffect,
     MemoryWriteEffect,
     Pure,
-    RecursiveMemoryEffect,
     ReturnLike,
     SymbolOpInterface,
 )
@@ -78,6 +81,38 @@ SCOPE = {"gpu": 1, "cta": 2, "sys": 3}
 ROUNDING = {"rtz": 0, "rtne": 1}
 PROPAGATE_NAN = {"none": 0, "all": 0xFFFF}
 INPUT_PRECISION = {"tf32": 0, "tf32x3": 1, "ieee": 2, "bf16x3": 3, "bf16x6": 4}
+
+
+class LoadEffects(MemoryEffect):
+    """tt.load reads memory; a volatile load also writes (it must be neither merged nor removed), as in
+    Triton's LoadOp::getEffects."""
+
+    @classmethod
+    def get_effects(cls, op):
+        effects = {EffectInstance(MemoryEffectKind.READ)}
+        volatile = op.properties.get("isVolatile")
+        if volatile is not None and volatile.value.data:
+            effects.add(EffectInstance(MemoryEffectKind.WRITE))
+        return effects
+
+
+class PureIfMarked(MemoryEffect):
+    """Ops with a `pure` flag (extern_elementwise, elementwise_inline_asm): no effects when pure, else
+    reads and writes."""
+
+    @classmethod
+    def get_effects(cls, op):
+        pure = op.properties.get("pure")
+        if pure is not None and pure.value.data:
+            return set()
+        return {EffectInstance(MemoryEffectKind.READ), EffectInstance(MemoryEffectKind.WRITE)}
+
+
+class SpeculatableIfPure(ConditionallySpeculatable):
+    @classmethod
+    def is_speculatable(cls, op) -> bool:
+        pure = op.properties.get("pure")
+        return pure is not None and bool(pure.value.data)
 
 
 def _i32(v: int) -> IntegerAttr:
@@ -454,7 +489,7 @@ class LoadOp(IRDLOperation):
     isVolatile = prop_def(BoolAttr, default_value=BoolAttr(False, i1))
     result = result_def()
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(MemoryReadEffect())
+    traits = traits_def(LoadEffects())
 
     def verify_(self):
         if not is_ptr(self.ptr.type):
@@ -607,7 +642,7 @@ class ReduceOp(IRDLOperation):
     axis = prop_def(IntegerAttr)
     result = var_result_def()
     combineOp = region_def()
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(Pure())  # as in Triton: the combiner region is pure
 
     def verify_(self):
         ax = self.axis.value.data
@@ -640,7 +675,7 @@ class ScanOp(IRDLOperation):
     reverse = prop_def(BoolAttr)
     result = var_result_def()
     combineOp = region_def()
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(Pure())  # as in Triton: the combiner region is pure
 
     def verify_(self):
         for s, r in zip(self.srcs, self.result):
@@ -811,6 +846,7 @@ class ExternElementwiseOp(IRDLOperation):
     symbol = prop_def(StringAttr)
     pure = prop_def(BoolAttr)
     result = result_def()
+    traits = traits_def(PureIfMarked(), SpeculatableIfPure())
 
     @property
     def is_pure(self) -> bool:
@@ -829,6 +865,7 @@ class ElementwiseInlineAsmOp(IRDLOperation):
     pure = prop_def(BoolAttr)
     packed_element = prop_def(IntegerAttr)
     result = var_result_def()
+    traits = traits_def(PureIfMarked(), SpeculatableIfPure())
 
 
 register(

@@ -1,0 +1,304 @@
+"""inline: replace each `tt.call` to a `tt.func` of the module with a copy of the callee's body (MLIR's
+`-inline` with Triton's inliner interface).
+
+Functions are processed bottom-up over the call graph (callees before their callers), so a callee is
+copied once its own calls are already inlined. The copy maps the callee's entry-block arguments to the
+call's operands, and its ops get MLIR's inlined locations: `callsite(<callee loc> at <call loc>)`, with
+callee locations that are call sites themselves re-stacked (`callsite(a at callsite(b at call))`) as
+MLIR's `stackLocations` does.
+
+- A callee with a single block: its ops go right before the call and the `tt.return` operands replace
+  the call's results.
+- A callee with several blocks (`cf.br` / `cf.cond_br`, several returns): the caller's block is split
+  after the call; the callee's entry block joins the caller's block, its other blocks go between the two
+  halves, each `tt.return` becomes `cf.br ^continuation(values)`, and the continuation block takes the
+  results as arguments.
+
+Only the blocks reachable from the callee's entry are copied: the `^bb1:  // no predecessors` blocks the
+frontend leaves after a `tt.return` are dead (MLIR's inliner canonicalizes callees before inlining them,
+which removes those blocks). The callee functions themselves stay as they are; removing the private ones
+nothing calls any more is `-symbol-dce`'s job.
+
+Calls left in place: calls to declarations, to functions marked `noinline = true`, to functions on a
+call-graph cycle (recursion, direct or mutual), calls whose operand or result types differ from the
+callee's signature, and calls of a multi-block callee from inside a region that must keep a single block
+(`scf.for`, `scf.if`, `scf.while`, `tt.reduce`, ...): like MLIR, which would need `scf.execute_region`
+there, such a call stays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import cf
+from xdsl.dialects.builtin import CallSiteLoc, IntegerAttr, UnknownLoc, i1
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.traits import SymbolTable
+
+from ttc.ir import tt
+from ttc.passmanager import Pass
+
+
+def stack_location(callee: Attribute, caller: Attribute) -> Attribute:
+    """The location of an op inlined from `callee` at a call located at `caller`."""
+    frames = []
+    while isinstance(callee, CallSiteLoc):
+        frames.append(callee.callee)
+        callee = callee.caller
+    loc = CallSiteLoc(callee, caller)
+    for frame in reversed(frames):
+        loc = CallSiteLoc(frame, loc)
+    return loc
+
+
+def _relocate(op: Operation, caller: Attribute) -> None:
+    for child in op.walk():
+        child.location = stack_location(child.location, caller)
+        for region in child.regions:
+            for block in region.blocks:
+                for arg in block.args:
+                    arg.location = stack_location(arg.location, caller)
+
+
+def resolve_callee(call: tt.CallOp) -> tt.FuncOp | None:
+    """The `tt.func` a call refers to, or None when the symbol is missing or is something else."""
+    try:
+        callee = SymbolTable.lookup_symbol(call, call.callee)
+    except ValueError:
+        return None
+    return callee if isinstance(callee, tt.FuncOp) else None
+
+
+def _enclosing_func(op: Operation) -> tt.FuncOp | None:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, tt.FuncOp):
+        parent = parent.parent_op()
+    return parent
+
+
+# ----------------------------------------------------------------------------- call graph
+
+
+def _call_graph(funcs: list[tt.FuncOp]) -> dict[tt.FuncOp, list[tt.FuncOp]]:
+    """Each function -> the functions it calls, in first-call order."""
+    graph: dict[tt.FuncOp, list[tt.FuncOp]] = {f: [] for f in funcs}
+    for f in funcs:
+        for op in f.walk():
+            if isinstance(op, tt.CallOp):
+                callee = resolve_callee(op)
+                if callee is not None and callee in graph and callee not in graph[f]:
+                    graph[f].append(callee)
+    return graph
+
+
+def recursive_functions(graph: dict[tt.FuncOp, list[tt.FuncOp]]) -> set[tt.FuncOp]:
+    """Functions on a call-graph cycle: in a strongly connected component of several functions, or calling
+    themselves (Tarjan's algorithm, iterative)."""
+    index: dict[tt.FuncOp, int] = {}
+    low: dict[tt.FuncOp, int] = {}
+    on_stack: set[tt.FuncOp] = set()
+    stack: list[tt.FuncOp] = []
+    found: set[tt.FuncOp] = set()
+    for root in graph:
+        if root in index:
+            continue
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        work = [(root, iter(graph[root]))]
+        while work:
+            node, edges = work[-1]
+            advanced = False
+            for nxt in edges:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(graph[nxt])))
+                    advanced = True
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member is node:
+                        break
+                if len(component) > 1 or node in graph[node]:
+                    found.update(component)
+    return found
+
+
+def bottom_up(graph: dict[tt.FuncOp, list[tt.FuncOp]]) -> list[tt.FuncOp]:
+    """The functions in post-order of the call graph: callees before callers."""
+    order: list[tt.FuncOp] = []
+    seen: set[tt.FuncOp] = set()
+    for root in graph:
+        if root in seen:
+            continue
+        seen.add(root)
+        work = [(root, iter(graph[root]))]
+        while work:
+            node, edges = work[-1]
+            for nxt in edges:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    work.append((nxt, iter(graph[nxt])))
+                    break
+            else:
+                work.pop()
+                order.append(node)
+    return order
+
+
+# ----------------------------------------------------------------------------- inlining one call
+
+
+def reachable_blocks(entry: Block) -> list[Block]:
+    """The blocks reachable from `entry`, in reverse post-order (every block after its dominators)."""
+    post: list[Block] = []
+    seen = {entry}
+    work = [(entry, iter(entry.last_op.successors if entry.last_op is not None else ()))]
+    while work:
+        block, succs = work[-1]
+        for nxt in succs:
+            if nxt not in seen:
+                seen.add(nxt)
+                work.append((nxt, iter(nxt.last_op.successors if nxt.last_op is not None else ())))
+                break
+        else:
+            work.pop()
+            post.append(block)
+    return post[::-1]
+
+
+def _is_noinline(func: tt.FuncOp) -> bool:
+    attr = func.attributes.get("noinline")
+    return isinstance(attr, IntegerAttr) and attr.type == i1 and bool(attr.value.data)
+
+
+def inlinable_callee(call: tt.CallOp, recursive: set[tt.FuncOp]) -> tt.FuncOp | None:
+    """The callee to inline at `call`, or None when the call must stay (see the module docstring)."""
+    callee = resolve_callee(call)
+    if callee is None or callee.is_declaration or callee in recursive or _is_noinline(callee):
+        return None
+    ft = callee.function_type
+    if tuple(v.type for v in call.operands_) != tuple(ft.inputs.data):
+        return None
+    if tuple(r.type for r in call.results_) != tuple(ft.outputs.data):
+        return None
+    blocks = reachable_blocks(callee.body.blocks.first)
+    if len(blocks) == 1:
+        return callee if isinstance(blocks[0].last_op, tt.ReturnOp) else None
+    # several blocks need a region that may hold a CFG: a function body, not an scf/tt.reduce region
+    return callee if isinstance(call.parent_op(), tt.FuncOp) else None
+
+
+def inline_call(call: tt.CallOp, callee: tt.FuncOp) -> None:
+    """Replace `call` with a copy of `callee`'s reachable blocks."""
+    loc = call.location
+    remap = not isinstance(loc, UnknownLoc)
+    blocks = reachable_blocks(callee.body.blocks.first)
+    entry = blocks[0]
+    values: dict[SSAValue, SSAValue] = dict(zip(entry.args, call.operands_))
+    caller_block = call.parent_block()
+    assert caller_block is not None
+    block_map: dict[Block, Block] = {entry: caller_block}
+
+    def copy(op: Operation) -> Operation:
+        new = op.clone(values, block_map)
+        if remap:
+            _relocate(new, loc)
+        return new
+
+    if len(blocks) == 1:
+        for op in entry.ops:
+            if op is entry.last_op:
+                break
+            caller_block.insert_op_before(copy(op), call)
+        results = [values.get(v, v) for v in entry.last_op.operands]
+        for old, new in zip(call.results, results):
+            old.replace_all_uses_with(new)
+        caller_block.erase_op(call)
+        return
+
+    cont = caller_block.split_before(call.next_op, arg_types=[r.type for r in call.results])
+    for old, new in zip(call.results, cont.args):
+        old.replace_all_uses_with(new)
+    region = caller_block.parent
+    # new blocks (with their arguments) first, so that branches can refer to any of them
+    for block in callee.body.blocks:
+        if block is entry or block not in blocks:
+            continue
+        new_block = Block(arg_types=[a.type for a in block.args])
+        for arg, new_arg in zip(block.args, new_block.args):
+            new_arg.location = stack_location(arg.location, loc) if remap else arg.location
+            new_arg.name_hint = arg.name_hint
+            values[arg] = new_arg
+        region.insert_block_before(new_block, cont)
+        block_map[block] = new_block
+    # then the ops, dominators first, so every value is copied before its uses
+    returns = []
+    for block in blocks:
+        target = block_map[block]
+        for op in block.ops:
+            new = copy(op)
+            if block is entry:
+                target.insert_op_before(new, call)
+            else:
+                target.add_op(new)
+            if isinstance(new, tt.ReturnOp):
+                returns.append(new)
+    caller_block.erase_op(call)
+    for ret in returns:
+        br = cf.BranchOp(cont, *ret.srcs)
+        br.location = ret.location
+        ret.parent_block().insert_op_before(br, ret)
+        ret.parent_block().erase_op(ret)
+
+
+# ----------------------------------------------------------------------------- the pass
+
+
+def inline_calls(root: Operation) -> int:
+    """Inline every inlinable call under `root`, callees first; returns how many calls were inlined."""
+    funcs = [op for op in root.walk() if isinstance(op, tt.FuncOp)]
+    graph = _call_graph(funcs)
+    recursive = recursive_functions(graph)
+    count = 0
+    for func in bottom_up(graph):
+        # a copied callee body holds only calls that could not be inlined in the callee; looping catches
+        # any that can be inlined here anyway, and ends because no function on a cycle is ever copied
+        while True:
+            calls = [op for op in func.walk() if isinstance(op, tt.CallOp)]
+            done = 0
+            for call in calls:
+                callee = inlinable_callee(call, recursive)
+                if callee is not None and callee is not func:
+                    inline_call(call, callee)
+                    done += 1
+            count += done
+            if not done:
+                break
+    return count
+
+
+@dataclass(frozen=True)
+class Inliner(Pass):
+    """Inline calls to functions of the module."""
+
+    name = "inline"
+    display = "Inliner"
+    summary = "Inline function calls"
+
+    def apply(self, ctx, op) -> None:
+        inline_calls(op)
