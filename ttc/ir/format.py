@@ -190,9 +190,12 @@ class OpFormat:
                     if any(_present(op, n, self.enums) for n in _vars(clause)):
                         self._print_elems(clause, op, p, out, st)
             else:
+                text = self._print_var(e, op, p)
+                if not text:  # a unit attribute prints nothing, not even its space
+                    continue
                 if st.space:
                     out.append(" ")
-                out.append(self._print_var(e, op, p))
+                out.append(text)
                 st.space, st.punct = True, False
 
     def _print_var(self, e, op, p) -> str:

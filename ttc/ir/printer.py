@@ -158,7 +158,12 @@ def format_float(value: float, t: Attribute) -> str:
         # APFloat::toString(precision 6, no padding, keep zeros): 6 significant digits shown as 1.xxxxx0e+NN
         mant, _, exp = f"{value:.5e}".partition("e")
         s = f"{mant}0e{exp}"
-        if _round_to(float(s), t) == _round_to(value, t):
+        from decimal import Decimal
+
+        carried = value != 0 and Decimal(value).adjusted() != int(exp)
+        # APFloat gets the exponent wrong when rounding carries into a new digit (9.999999e-7 -> 1e-6),
+        # so that form never round-trips in MLIR and the natural form is printed instead
+        if not carried and _round_to(float(s), t) == _round_to(value, t):
             return s
         s = _apfloat_natural(value, t)
         if "." in s:
@@ -425,7 +430,7 @@ def _constant_name(op: Operation) -> str | None:
     return "cst"
 
 
-RESULT_NAMES = {"arith.constant": _constant_name}
+RESULT_NAMES = {"arith.constant": _constant_name, "tt.split": lambda op: ["outLHS", "outRHS"]}
 
 
 def _hides_arg_locs(region: Region) -> bool:
@@ -508,13 +513,20 @@ class _Names:
             fn = RESULT_NAMES.get(op.name)
             if fn is not None:
                 name = fn(op)
-        if name is not None:
+        if isinstance(name, list):
+            base = self._unique(name[0])
+        elif name is not None:
             base = self._unique(name)
         else:
             base = str(self._value_id)
             self._value_id += 1
         self.groups[op] = base
-        if len(op.results) == 1:
+        if isinstance(name, list):  # one name per result (OpAsmOpInterface naming each result)
+            self.values[op.results[0]] = base
+            for r, n in zip(op.results[1:], name[1:]):
+                self.values[r] = self._unique(n)
+            self.groups[op] = None
+        elif len(op.results) == 1:
             self.values[op.results[0]] = base
         else:
             for i, r in enumerate(op.results):
@@ -641,8 +653,8 @@ class Printer(AttrPrinter):
         if not op.results:
             return ""
         base = self.names.groups.get(op)
-        if len(op.results) == 1:
-            return self.value(op.results[0]) + " = "
+        if len(op.results) == 1 or base is None:
+            return ", ".join(self.value(r) for r in op.results) + " = "
         return f"%{base}:{len(op.results)} = "
 
     def _module(self, op: ModuleOp, indent: int) -> str:

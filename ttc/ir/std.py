@@ -91,11 +91,28 @@ class _Cast(IRDLOperation):
             raise VerifyException(f"'{self.name}' op operand and result must have the same shape")
 
 
+@irdl_op_definition
+class RemFOp(IRDLOperation):
+    """arith.remf: floating-point remainder with the sign of the dividend (C's fmod); xDSL lacks it."""
+
+    name = "arith.remf"
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def verify_(self):
+        if not (self.lhs.type == self.rhs.type == self.result.type) or not is_float(self.lhs.type):
+            raise VerifyException("'arith.remf' op requires floating-point operands and result of one type")
+
+
 _CASTS = ["extsi", "extui", "trunci", "extf", "truncf", "sitofp", "uitofp", "fptosi", "fptoui", "bitcast", "index_cast"]
 _REPLACED = {"arith.cmpi": CmpiOp, "arith.cmpf": CmpfOp, "arith.select": SelectOp} | {
     f"arith.{n}": irdl_op_definition(type(f"{n.title()}Op", (_Cast,), {"name": f"arith.{n}"})) for n in _CASTS
 }
-ARITH = Dialect("arith", [_REPLACED.get(op.name, op) for op in arith.Arith.operations], list(arith.Arith.attributes))
+ARITH = Dialect(
+    "arith", [_REPLACED.get(op.name, op) for op in arith.Arith.operations] + [RemFOp], list(arith.Arith.attributes)
+)
 MATH = math.Math
 SCF = scf.Scf
 CF = cf.Cf
@@ -116,6 +133,7 @@ for _op in arith.Arith.operations:
     elif operands == ["lhs", "rhs"] and len(results) == 2:
         register(_op.name, "$lhs `,` $rhs attr-dict `:` type($lhs)",
                  infer={"rhs": same_as("lhs"), results[0]: same_as("lhs"), results[1]: same_as("lhs")})
+register("arith.remf", _BINARY, infer=_SAME)
 register("arith.negf", "$operand attr-dict `:` type($result)", infer={"operand": same_as("result")})
 register("arith.constant", "attr-dict $value", infer={"result": lambda T: T.attr("value").type})
 register("arith.cmpi", "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)",

@@ -1,0 +1,36 @@
+"""Builtins: kernel-language functions implemented in Python (Triton's `@builtin`s such as `tl.load`).
+
+A builtin is called with the code generator (for its `semantic` and, for reductions, to call combine
+functions) and the argument values as the kernel wrote them; a call whose arguments do not match the
+function's parameters is a language error, not a Python one.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+from ttc.frontend.errors import LanguageError
+
+
+class Builtin:
+    def __init__(self, fn, name: str | None = None):
+        self.fn = fn
+        self.name = name or fn.__name__.rstrip("_")
+        params = list(inspect.signature(fn).parameters.values())[1:]
+        self.signature = inspect.Signature(params)
+
+    def __call__(self, g, args: list, kwargs: dict):
+        try:
+            self.signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise LanguageError(f"{self.name}(): {e}") from None
+        return self.fn(g, *args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<builtin {self.name}>"
+
+
+def builtin(fn=None, *, name: str | None = None):
+    if fn is None:
+        return lambda f: Builtin(f, name)
+    return Builtin(fn, name)
