@@ -1,0 +1,177 @@
+"""tt-run: launch a kernel as a JSON spec describes, on the CPU interpreter or on a GPU, and check its outputs.
+
+    tt-run KERNEL --spec spec.json [--out-dir D] [--check] [--bench [--warmup N --rep N]] [--json] [--interpret]
+
+With --interpret, KERNEL is TTIR or TTGIR (.ttir, .ttgir, .mlir) executed with NumPy; otherwise it is a .cubin
+or .ptx launched through the CUDA driver (needs cuda-python: pip install 'ttc[gpu]'). Errors are one line
+(`spec.json: error: args[2].type: ...`, `file:line:col: error: out-of-bounds load ...`) and exit 1.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ttc.cli import UsageError, run, write_output
+
+IR_SUFFIXES = (".ttir", ".ttgir", ".mlir")
+BINARY_SUFFIXES = (".cubin", ".ptx")
+
+app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
+
+
+def _outputs_to_write(spec, out_dir: str | None) -> dict:
+    """Pointer argument name -> path of the .npy to write. Arguments with "output" always; with --out-dir,
+    also the checked ones (every pointer argument when the spec names none) as D/<name>.npy."""
+    named = {a.name for a in spec.args if a.is_ptr and (a.output or a.name in spec.checks)}
+    if not named:
+        named = {a.name for a in spec.args if a.is_ptr}
+    paths = {}
+    for a in spec.args:
+        if not a.is_ptr:
+            continue
+        if a.output:
+            paths[a.name] = Path(out_dir) / a.output if out_dir else spec.path.parent / a.output
+        elif out_dir and a.name in named:
+            paths[a.name] = Path(out_dir) / f"{a.name}.npy"
+    return paths
+
+
+def _save(path: Path, array) -> None:
+    import numpy as np
+
+    buf = io.BytesIO()
+    np.save(buf, array, allow_pickle=False)
+    try:
+        os.makedirs(path.parent, exist_ok=True)
+    except OSError as e:
+        raise UsageError(f"cannot create '{path.parent}': {e.strerror}") from None
+    write_output(str(path), buf.getvalue())
+
+
+@app.command(help="Launch KERNEL as the JSON spec describes; check and save its outputs.")
+def tt_run(
+    kernel: str = typer.Argument(..., metavar="KERNEL", help=".ttir/.ttgir/.mlir (with --interpret), or .cubin/.ptx"),
+    spec: str = typer.Option(..., "--spec", metavar="SPEC", help="The launch spec (JSON): args, grid, checks."),
+    out_dir: Optional[str] = typer.Option(None, "--out-dir", metavar="DIR",
+                                          help="Write the outputs (checked or 'output' args) as DIR/<name>.npy."),
+    check: bool = typer.Option(False, "--check", help="Compare outputs with the spec's checks; exit 1 on a mismatch."),
+    bench: bool = typer.Option(False, "--bench", help="Time the launch with CUDA events (GPU only)."),
+    warmup: Optional[int] = typer.Option(None, "--warmup", min=0, help="Untimed launches before timing [10]."),
+    rep: Optional[int] = typer.Option(None, "--rep", min=1, help="Timed launches [100]."),
+    json_out: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    interpret: bool = typer.Option(False, "--interpret", help="Execute TTIR/TTGIR on the CPU with NumPy."),
+) -> int:
+    import numpy as np
+
+    from ttc.runtime import check as checks
+    from ttc.runtime import spec as specs
+    from ttc.runtime.errors import SpecError
+
+    if (warmup is not None or rep is not None) and not bench:
+        raise UsageError("--warmup and --rep go with --bench")
+    suffix = Path(kernel).suffix
+    if interpret:
+        if suffix not in IR_SUFFIXES:
+            raise UsageError(f"--interpret runs TTIR/TTGIR ({', '.join(IR_SUFFIXES)}), not '{kernel}'")
+        if bench:
+            raise UsageError("--bench times GPU launches; it does not go with --interpret")
+    elif suffix in IR_SUFFIXES:
+        raise UsageError(f"'{kernel}' is IR: pass --interpret to run it on the CPU")
+    elif suffix not in BINARY_SUFFIXES:
+        raise UsageError(f"'{kernel}' is neither IR ({', '.join(IR_SUFFIXES)}) nor a GPU binary (.cubin, .ptx)")
+    if not os.path.isfile(kernel):
+        raise UsageError(f"could not open input file '{kernel}': No such file or directory")
+
+    the_spec = specs.load(spec)
+    printed = sys.stderr if json_out else sys.stdout  # device prints stay out of the JSON
+    try:
+        initial = specs.initial_values(the_spec)
+        with np.errstate(all="ignore"):
+            if interpret:
+                from ttc.runtime.launch import interpret as launch
+
+                outcome = launch(kernel, the_spec, initial, printed)
+            else:
+                from ttc.runtime.cuda import launch
+
+                outcome = launch(kernel, the_spec, initial, bench=bench, warmup=10 if warmup is None else warmup,
+                                 rep=100 if rep is None else rep)
+            results = checks.run_checks(the_spec, initial, outcome.outputs) if check else []
+    except SpecError as e:
+        raise specs.diagnostic(the_spec.path, e) from None
+
+    written = {}
+    for name, path in _outputs_to_write(the_spec, out_dir).items():
+        _save(path, outcome.outputs[name])
+        written[name] = str(path)
+    ok = all(r.ok for r in results)
+    grid = outcome.grid
+    mode = "interpret" if interpret else "cuda"
+    if json_out:
+        report = {
+            "kernel": outcome.kernel, "file": kernel, "mode": mode, "grid": list(grid),
+            "seconds": outcome.seconds,
+            "outputs": {n: {"shape": list(v.shape), "dtype": str(v.dtype), "file": written.get(n)}
+                        for n, v in outcome.outputs.items()},
+            "ok": ok,
+        }
+        if check:
+            report["check"] = {r.name: r.as_dict() for r in results}
+        if outcome.bench is not None:
+            report["bench"] = outcome.bench
+        sys.stdout.write(json.dumps(report, indent=2) + "\n")
+    else:
+        how = "interpreted" if interpret else "ran on the GPU"
+        lines = [f"{outcome.kernel}: grid ({', '.join(map(str, grid))}), {how} in {outcome.seconds * 1e3:.3f} ms"]
+        lines += [r.text() for r in results]
+        if outcome.bench is not None:
+            b = outcome.bench
+            lines.append(f"bench: median {b['median_ms']:.4f} ms over {b['rep']} launches, {b['gbps']:.1f} GB/s "
+                         f"({b['bytes']} bytes of pointer arguments)")
+        lines += [f"wrote {p}" for p in written.values()]
+        sys.stdout.write("\n".join(lines) + "\n")
+    return 0 if ok else 1
+
+
+def _click_exceptions() -> list:
+    """The modules of click's exceptions that typer may raise: click's, and the copy newer typers vendor."""
+    import importlib
+
+    modules = []
+    for name in ("click.exceptions", "typer._click.exceptions"):
+        try:
+            modules.append(importlib.import_module(name))
+        except ImportError:
+            pass
+    return modules
+
+
+def main(argv: list[str]) -> int:
+    mods = _click_exceptions()
+    usage = tuple(m.UsageError for m in mods)
+    exits = tuple({typer.Exit, *(m.Exit for m in mods if hasattr(m, "Exit"))})
+    aborts = tuple({typer.Abort, *(m.Abort for m in mods if hasattr(m, "Abort"))})
+    command = typer.main.get_command(app)
+    try:
+        return command.main(args=argv, prog_name="tt-run", standalone_mode=False) or 0
+    except usage as e:
+        raise UsageError(e.format_message()) from None
+    except exits as e:
+        return e.exit_code
+    except aborts:
+        return 130
+
+
+def entry() -> None:
+    sys.exit(run("tt-run", main))
+
+
+if __name__ == "__main__":
+    entry()

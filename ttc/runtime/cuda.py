@@ -1,0 +1,235 @@
+"""The GPU launch of a `.cubin` or `.ptx` through the CUDA driver API (cuda-python's `cuda.bindings.driver`).
+
+The kernel is loaded with cuModuleLoadData (PTX is JIT-compiled by the driver) and found by name (the spec's
+"kernel", Triton's metadata, or the binary's only function). Its parameters (sizes from cuFuncGetParamInfo,
+or from the PTX text) are matched with the spec's arguments; Triton's trailing scratch pointers (global and
+profile scratch, Triton >= 3.3) get buffers of the metadata's sizes, or NULL. Launch: blockDim 32 * num_warps,
+dynamic shared memory from the spec or metadata (opted in above 48 KB). Outputs are copied back after the
+first launch; `--bench` then times warm-up + repeated launches with CUDA events (median ms, and GB/s counting
+every pointer argument's bytes once). CUDA errors are reported by name and message.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import statistics
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ttc.diagnostics import CompileError, Diagnostic
+from ttc.runtime import binary, dtypes
+from ttc.runtime import spec as specs
+from ttc.runtime.errors import SpecError
+from ttc.runtime.launch import Outcome
+
+STATIC_SHARED_LIMIT = 48 * 1024
+
+
+class _Driver:
+    """cuda.bindings.driver with every call checked: a failing call raises a CompileError against the binary
+    naming the call, the error's name and its message."""
+
+    def __init__(self, path: str):
+        from ttc.cli import UsageError
+
+        try:
+            from cuda.bindings import driver
+        except ImportError:
+            try:
+                from cuda import cuda as driver  # cuda-python < 12.6
+            except ImportError:
+                raise UsageError("the GPU path needs cuda-python (pip install 'ttc[gpu]'); "
+                                 "use --interpret to run IR on the CPU") from None
+        self.d = driver
+        self.path = path
+
+    def error(self, what: str, err) -> CompileError:
+        _, name = self.d.cuGetErrorName(err)
+        _, text = self.d.cuGetErrorString(err)
+        name = name.decode() if isinstance(name, bytes) else str(err)
+        text = text.decode() if isinstance(text, bytes) else ""
+        return CompileError(Diagnostic(self.path, 0, 0, f"{what} failed: {name}: {text}"))
+
+    def __call__(self, what: str, *args):
+        result = getattr(self.d, what)(*args)
+        err, rest = (result[0], result[1:]) if isinstance(result, tuple) else (result, ())
+        if err != self.d.CUresult.CUDA_SUCCESS:
+            raise self.error(what, err)
+        return rest[0] if len(rest) == 1 else rest
+
+    def ok(self, what: str, *args):
+        """The call's value, or None when it fails (for optional queries)."""
+        result = getattr(self.d, what, None)
+        if result is None:
+            return None
+        result = result(*args)
+        if result[0] != self.d.CUresult.CUDA_SUCCESS:
+            return None
+        return result[1] if len(result) == 2 else result[1:]
+
+
+def _param_sizes(drv: _Driver, func) -> list | None:
+    if getattr(drv.d, "cuFuncGetParamInfo", None) is None:
+        return None
+    sizes = []
+    while True:
+        info = drv.d.cuFuncGetParamInfo(func, len(sizes))
+        if info[0] != drv.d.CUresult.CUDA_SUCCESS:
+            # past the last parameter (CUDA_ERROR_INVALID_VALUE), or a driver without the call
+            return sizes if info[0] == drv.d.CUresult.CUDA_ERROR_INVALID_VALUE else None
+        sizes.append(int(info[2]))
+
+
+def _kernel_name(drv: _Driver, module, spec, meta: dict, entries) -> str:
+    if spec.kernel:
+        return spec.kernel
+    if meta.get("name"):
+        return meta["name"]
+    if entries is not None:
+        if len(entries) == 1:
+            return entries[0].name
+        names = ", ".join(e.name for e in entries) or "none"
+        raise SpecError(f"the PTX has {len(entries)} kernels ({names}); name one with \"kernel\"", "kernel")
+    count = drv.ok("cuModuleGetFunctionCount", module)
+    if count == 1:
+        funcs = drv("cuModuleEnumerateFunctions", 1, module)
+        return drv("cuFuncGetName", funcs[0]).decode()
+    raise SpecError("the spec must name the kernel (\"kernel\"): the cubin has "
+                    f"{'several functions' if count else 'no function list this driver can read'}", "kernel")
+
+
+def _match(spec, sizes: list) -> tuple[list, int]:
+    """(the arguments passed, the number of trailing scratch-pointer parameters)."""
+    total = len(sizes)
+    if spec.signature is not None or len(spec.args) not in (total, total - 1, total - 2):
+        kept = specs.parameters(spec, None)
+    else:
+        kept = list(spec.args)
+    extra = total - len(kept)
+    if extra < 0 or extra > 2 or any(s != 8 for s in sizes[len(kept):]):
+        raise SpecError(f"the kernel takes {total} parameters (sizes {sizes}) but the spec gives {len(kept)} "
+                        "arguments (Triton kernels add up to 2 trailing scratch pointers)", "args")
+    for i, (a, size) in enumerate(zip(kept, sizes)):
+        want = 8 if a.is_ptr else dtypes.storage_dtype(a.elt).itemsize
+        if size != want:
+            raise SpecError(f"'{a.name}' is '{a.type}' ({want} bytes) but kernel parameter {i} takes {size} bytes",
+                            f"{a.where}.type")
+    return kept, extra
+
+
+def launch(path: str, spec, initial: dict, bench: bool = False, warmup: int = 10, rep: int = 100) -> Outcome:
+    drv = _Driver(path)
+    d = drv.d
+    data = Path(path).read_bytes()
+    is_ptx = path.endswith(".ptx")
+    entries = binary.ptx_entries(data.decode("utf-8", errors="replace")) if is_ptx else None
+    meta = binary.metadata(path, spec.path)
+
+    try:
+        drv("cuInit", 0)
+    except CompileError:
+        raise
+    except Exception as e:  # no libcuda at all: the bindings raise their own errors
+        raise CompileError(Diagnostic(path, 0, 0, f"cannot use the CUDA driver: {e}")) from None
+    device = drv("cuDeviceGet", 0)
+    context = drv("cuDevicePrimaryCtxRetain", device)
+    drv("cuCtxSetCurrent", context)
+    module = drv("cuModuleLoadData", data + b"\0" if is_ptx else data)
+    allocations = []
+    try:
+        name = _kernel_name(drv, module, spec, meta, entries)
+        result = d.cuModuleGetFunction(module, name.encode())
+        if result[0] != d.CUresult.CUDA_SUCCESS:
+            raise SpecError(f"no kernel '{name}' in {path}", "kernel")
+        func = result[1]
+        entry = next((e for e in entries or [] if e.name == name), None)
+        sizes = _param_sizes(drv, func)
+        if sizes is None:
+            if entry is None:
+                raise CompileError(Diagnostic(path, 0, 0, "this driver cannot list the kernel's parameters "
+                                              "(cuFuncGetParamInfo needs CUDA 12.4); launch the .ptx instead"))
+            sizes = entry.param_sizes
+        kept, extra = _match(spec, sizes)
+        grid = specs.grid(spec, initial)
+
+        if spec.num_warps is not None:
+            threads = 32 * spec.num_warps
+        elif "num_warps" in meta:
+            threads = 32 * int(meta["num_warps"])
+        elif entry is not None and entry.threads:
+            threads = entry.threads
+        else:
+            threads = int(drv("cuFuncGetAttribute",
+                              d.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, func))
+        shared = spec.shared if spec.shared is not None else int(meta.get("shared", 0))
+        if shared > STATIC_SHARED_LIMIT:
+            drv("cuFuncSetAttribute", func, d.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                shared)
+
+        def alloc(nbytes: int) -> int:
+            ptr = drv("cuMemAlloc", max(int(nbytes), 1))
+            allocations.append(ptr)
+            return int(ptr)
+
+        buffers, holders, total_bytes = {}, [], 0
+        for a in kept:
+            if a.is_ptr:
+                host = np.ascontiguousarray(specs.to_device(a, initial[a.name]))
+                ptr = alloc(host.nbytes)
+                if host.nbytes:
+                    drv("cuMemcpyHtoD", ptr, host.ctypes.data, host.nbytes)
+                buffers[a.name] = (ptr, host.nbytes)
+                total_bytes += host.nbytes
+                holders.append(ctypes.c_uint64(ptr))
+            else:
+                raw = np.asarray(specs.scalar_value(a))
+                raw = dtypes.to_storage(raw, a.elt).tobytes()
+                holders.append(ctypes.create_string_buffer(raw, len(raw)))
+        programs = grid[0] * grid[1] * grid[2]
+        for key in ("global_scratch_size", "profile_scratch_size")[:extra]:
+            size = int(meta.get(key, 0)) * programs
+            holders.append(ctypes.c_uint64(alloc(size) if size else 0))
+        params = (ctypes.c_void_p * len(holders))(*[ctypes.addressof(h) for h in holders])
+
+        def run_once():
+            drv("cuLaunchKernel", func, grid[0], grid[1], grid[2], threads, 1, 1, shared, 0,
+                ctypes.addressof(params), 0)
+
+        start = time.perf_counter()
+        run_once()
+        drv("cuCtxSynchronize")
+        seconds = time.perf_counter() - start
+        outputs = {}
+        for a in kept:
+            if a.is_ptr:
+                ptr, nbytes = buffers[a.name]
+                raw = np.empty(nbytes, dtype=np.uint8)
+                if nbytes:
+                    drv("cuMemcpyDtoH", raw.ctypes.data, ptr, nbytes)
+                outputs[a.name] = specs.from_device(a, raw)
+
+        timing = None
+        if bench:
+            for _ in range(warmup):
+                run_once()
+            events = [(drv("cuEventCreate", 0), drv("cuEventCreate", 0)) for _ in range(rep)]
+            for begin, end in events:
+                drv("cuEventRecord", begin, 0)
+                run_once()
+                drv("cuEventRecord", end, 0)
+            drv("cuCtxSynchronize")
+            times = [drv("cuEventElapsedTime", begin, end) for begin, end in events]
+            for begin, end in events:
+                drv("cuEventDestroy", begin)
+                drv("cuEventDestroy", end)
+            median = statistics.median(times)
+            timing = {"median_ms": median, "min_ms": min(times), "warmup": warmup, "rep": rep,
+                      "bytes": total_bytes, "gbps": total_bytes / (median * 1e-3) / 1e9 if median > 0 else 0.0}
+        return Outcome(name, grid, outputs, seconds, timing)
+    finally:
+        for ptr in allocations:
+            d.cuMemFree(ptr)
+        d.cuModuleUnload(module)
+        d.cuDevicePrimaryCtxRelease(device)

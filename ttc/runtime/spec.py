@@ -1,0 +1,348 @@
+"""The launch spec of `tt-run`: reading and validating it (against spec.schema.json, then by meaning), building
+the arguments' initial values, evaluating the grid, and lining the arguments up with the kernel's parameters.
+
+Every problem is a `SpecError` naming the culprit by its JSON path ('args[2].init'); `diagnostic` turns it into
+the one-line `spec.json: error: ...` that tt-run prints.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ttc.diagnostics import CompileError, Diagnostic
+from ttc.runtime import dtypes
+from ttc.runtime.errors import SpecError
+from ttc.runtime.expr import evaluate
+
+SCHEMA_PATH = Path(__file__).with_name("spec.schema.json")
+
+
+@dataclass
+class Arg:
+    index: int
+    name: str
+    type: str  # as written: '*fp32', 'i32'
+    is_ptr: bool
+    elt: Any  # the MLIR element type
+    host: np.dtype  # the NumPy dtype of its host value (u32 -> uint32, bf16 -> float32)
+    shape: tuple | None = None
+    init: Any = "zeros"
+    value: Any = None
+    output: str | None = None
+
+    @property
+    def where(self) -> str:
+        return f"args[{self.index}]"
+
+
+@dataclass
+class Spec:
+    path: Path
+    kernel: str | None
+    signature: str | None
+    num_warps: int | None
+    shared: int | None
+    grid: list
+    args: list[Arg]
+    checks: dict
+    rtol: float | None
+    atol: float | None
+    seed: int
+
+    def arg(self, name: str) -> Arg | None:
+        return next((a for a in self.args if a.name == name), None)
+
+
+def diagnostic(path, err: SpecError) -> CompileError:
+    """The one-line error for a wrong spec."""
+    return CompileError(Diagnostic(str(path), 0, 0, f"{err.where}: {err.message}" if err.where else err.message))
+
+
+# ----------------------------------------------------------------------------- reading
+
+
+@lru_cache(maxsize=1)
+def _validator():
+    import jsonschema
+
+    schema = json.loads(SCHEMA_PATH.read_text())
+    return jsonschema.Draft202012Validator(schema)
+
+
+def _json_path(parts) -> str:
+    text = ""
+    for p in parts:
+        text += f"[{p}]" if isinstance(p, int) else (f".{p}" if text else str(p))
+    return text
+
+
+def _schema_error(data) -> SpecError | None:
+    from jsonschema.exceptions import best_match
+
+    err = best_match(_validator().iter_errors(data))
+    if err is None:
+        return None
+    message = err.message
+    if err.validator in ("oneOf", "anyOf") and "description" in err.schema:
+        message = f"{json.dumps(err.instance)} is not valid: {err.schema['description']}"
+    elif err.validator == "additionalProperties":
+        message = message.replace("Additional properties are not allowed", "unknown key")
+    return SpecError(message, _json_path(err.absolute_path))
+
+
+def load(path) -> Spec:
+    """Read, validate and interpret the spec at `path`."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise CompileError(Diagnostic(str(path), 0, 0, f"cannot read the spec: {e.strerror}")) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise CompileError(Diagnostic(str(path), e.lineno, e.colno, f"invalid JSON: {e.msg}")) from None
+    try:
+        return _interpret(path, data)
+    except SpecError as e:
+        raise diagnostic(path, e) from None
+
+
+def _interpret(path: Path, data) -> Spec:
+    if (err := _schema_error(data)) is not None:
+        raise err
+    args = []
+    for i, raw in enumerate(data["args"]):
+        args.append(_arg(i, raw))
+    seen = set()
+    for a in args:
+        if a.name in seen:
+            raise SpecError(f"argument name '{a.name}' is used more than once", f"{a.where}.name")
+        seen.add(a.name)
+    check = dict(data.get("check", {}))
+    tol = check.pop("tolerance", {})
+    for name in check:
+        a = next((a for a in args if a.name == name), None)
+        if a is None or not a.is_ptr:
+            what = "a scalar argument" if a is not None else "not an argument"
+            raise SpecError(f"'{name}' is {what}; checks name pointer arguments", f"check.{name}")
+    grid = data["grid"] if isinstance(data["grid"], list) else [data["grid"]]
+    spec = Spec(path, data.get("kernel"), data.get("signature"), data.get("num_warps"), data.get("shared"),
+                grid, args, check, tol.get("rtol"), tol.get("atol"), data.get("seed", 0))
+    if spec.signature is not None:
+        parameters(spec, None)  # the signature must agree with the args
+    return spec
+
+
+def _int_range(a: Arg) -> tuple[int, int]:
+    if a.host == np.bool_:
+        return 0, 1
+    info = np.iinfo(a.host)
+    return int(info.min), int(info.max)
+
+
+def _check_number(a: Arg, v, where: str) -> None:
+    if a.host.kind in "iub":
+        if isinstance(v, float) and not v.is_integer():
+            raise SpecError(f"{v} is not an integer, but '{a.name}' is {a.type.lstrip('*')}", where)
+        lo, hi = _int_range(a)
+        if not lo <= int(v) <= hi:
+            raise SpecError(f"{int(v)} does not fit in {a.type.lstrip('*')} ([{lo}, {hi}])", where)
+    elif isinstance(v, bool):
+        raise SpecError(f"a boolean for '{a.name}', which is {a.type.lstrip('*')}", where)
+
+
+def _arg(i: int, raw: dict) -> Arg:
+    where = f"args[{i}]"
+    parsed = dtypes.spec_type(raw["type"])
+    if parsed is None:
+        known = ", ".join(dtypes.SPEC_TYPES)
+        raise SpecError(f"unknown type '{raw['type']}' (known: {known}, and '*' before one for a pointer)", f"{where}.type")
+    is_ptr, elt, host = parsed
+    a = Arg(i, raw["name"], raw["type"], is_ptr, elt, host)
+    if not is_ptr:
+        a.value = raw["value"]
+        _check_number(a, a.value, f"{where}.value")
+        return a
+    a.init = raw.get("init", "zeros")
+    a.output = raw.get("output")
+    a.shape = tuple(raw["shape"]) if "shape" in raw else None
+    if a.shape is None and not (isinstance(a.init, dict) and "file" in a.init):
+        raise SpecError(f"pointer argument '{a.name}' needs a 'shape' (or an init file)", where)
+    init = a.init
+    if init in ("randn", "rand") and host.kind != "f":
+        raise SpecError(f"init '{init}' needs a float type, but '{a.name}' is {a.type}; use randint", f"{where}.init")
+    if isinstance(init, (int, float)) and not isinstance(init, bool):
+        _check_number(a, init, f"{where}.init")
+    if isinstance(init, dict) and "randint" in init:
+        lo, hi = init["randint"]
+        if lo >= hi:
+            raise SpecError(f"randint needs low < high, got [{lo}, {hi}]", f"{where}.init.randint")
+        if host.kind in "iub":
+            rlo, rhi = _int_range(a)
+            if lo < rlo or hi - 1 > rhi:
+                raise SpecError(f"randint range [{lo}, {hi}) does not fit in {a.type}", f"{where}.init.randint")
+    return a
+
+
+# ----------------------------------------------------------------------------- values
+
+
+def initial_values(spec: Spec) -> dict:
+    """name -> initial host value: arrays (of `Arg.host` dtype) for pointer arguments, Python numbers for scalars.
+    Random inits draw from one generator seeded with `spec.seed`, argument by argument."""
+    rng = np.random.default_rng(spec.seed)
+    values = {}
+    for a in spec.args:
+        values[a.name] = _initial(spec, a, rng) if a.is_ptr else a.value
+    return values
+
+
+def _initial(spec: Spec, a: Arg, rng) -> np.ndarray:
+    init, shape, where = a.init, a.shape, f"{a.where}.init"
+    if isinstance(init, dict) and "file" in init:
+        return _from_file(spec, a, init["file"])
+    if init == "zeros":
+        x = np.zeros(shape)
+    elif init == "ones":
+        x = np.ones(shape)
+    elif init == "randn":
+        x = rng.standard_normal(shape)
+    elif init == "rand":
+        x = rng.random(shape)
+    elif init == "arange":
+        x = np.arange(math.prod(shape)).reshape(shape)
+    elif isinstance(init, dict) and "randint" in init:
+        x = rng.integers(init["randint"][0], init["randint"][1], size=shape)
+    elif isinstance(init, (bool, int, float)):
+        x = np.full(shape, init)
+    else:
+        raise SpecError(f"unknown init {json.dumps(init)}", where)
+    if a.host.kind in "iu" and init == "arange":
+        x = x % (1 << (8 * a.host.itemsize))  # wrap, as the device type would
+    out = x.astype(a.host)
+    return dtypes.round_bf16(out) if dtypes.is_bf16(a.elt) else out
+
+
+def _from_file(spec: Spec, a: Arg, name: str) -> np.ndarray:
+    where = f"{a.where}.init.file"
+    path = spec.path.parent / name
+    try:
+        x = np.load(path, allow_pickle=False)
+    except OSError as e:
+        raise SpecError(f"cannot read '{path}': {e.strerror or e}", where) from None
+    except ValueError as e:
+        raise SpecError(f"'{path}' is not a .npy array file: {e}", where) from None
+    if not isinstance(x, np.ndarray):
+        raise SpecError(f"'{path}' holds several arrays (an .npz); give one .npy", where)
+    if x.dtype != a.host:
+        raise SpecError(f"'{path}' holds {x.dtype}, but '{a.name}' ({a.type}) needs {a.host}", where)
+    if a.shape is not None and tuple(x.shape) != a.shape:
+        raise SpecError(f"'{path}' has shape {list(x.shape)}, but '{a.name}' has shape {list(a.shape)}", where)
+    a.shape = tuple(x.shape)
+    return dtypes.round_bf16(x) if dtypes.is_bf16(a.elt) else np.ascontiguousarray(x)
+
+
+def grid(spec: Spec, values: dict) -> tuple[int, int, int]:
+    """The grid (x, y, z) with its expressions evaluated over the arguments."""
+    dims = []
+    for i, d in enumerate(spec.grid):
+        if isinstance(d, str):
+            try:
+                d = evaluate(d, values)
+            except SpecError as e:
+                raise SpecError(e.message, f"grid[{i}]") from None
+        if isinstance(d, (bool, np.bool_)) or not isinstance(d, (int, np.integer)):
+            raise SpecError(f"{spec.grid[i]!r} is {d!r}, not an integer", f"grid[{i}]")
+        if d < 1:
+            raise SpecError(f"{spec.grid[i]!r} is {d}; grid dimensions must be at least 1", f"grid[{i}]")
+        if d >= 1 << 31:
+            raise SpecError(f"{spec.grid[i]!r} is {d}, too many programs", f"grid[{i}]")
+        dims.append(int(d))
+    return tuple(dims + [1] * (3 - len(dims)))
+
+
+# ----------------------------------------------------------------------------- kernel parameters
+
+
+def _signature_entries(spec: Spec) -> list[tuple[str, bool]]:
+    """(type, specialized to 1) for each non-constexpr entry of the signature."""
+    entries = []
+    for tok in spec.signature.split(","):
+        tok = tok.strip()
+        base, _, hint = tok.partition(":")
+        if dtypes.spec_type(base) is None:
+            continue  # a constexpr value
+        entries.append((base, hint.strip() == "1"))
+    return entries
+
+
+def parameters(spec: Spec, count: int | None) -> list[Arg]:
+    """The arguments the compiled kernel takes, in order: all of 'args' except the integer arguments Triton
+    specialized to 1 (':1' in the signature; without one, integer scalars equal to 1 when the kernel takes fewer
+    parameters than 'args' lists). `count` is the kernel's parameter count when known."""
+    args = spec.args
+    if spec.signature is not None:
+        entries = _signature_entries(spec)
+        if len(entries) != len(args):
+            extra = (f"; entry {len(args) + 1} ('{entries[len(args)][0]}') has no argument" if len(entries) > len(args)
+                     else f"; argument '{args[len(entries)].name}' has no entry")
+            raise SpecError(f"the signature lists {len(entries)} arguments but 'args' has {len(args)}{extra}", "args")
+        for a, (t, _) in zip(args, entries):
+            if t != a.type:
+                raise SpecError(f"'{a.name}' is '{a.type}' but the signature says '{t}'", f"{a.where}.type")
+        for a, (_, one) in zip(args, entries):
+            if one and (a.is_ptr or a.value != 1):
+                raise SpecError(f"the signature specializes '{a.name}' to 1 (':1') but its value is {a.value}", f"{a.where}.value")
+        kept = [a for a, (_, one) in zip(args, entries) if not one]
+    elif count is None or count == len(args):
+        kept = list(args)
+    else:
+        kept = [a for a in args if a.is_ptr or a.host.kind == "f" or a.value != 1]
+    if count is not None and count != len(kept):
+        dropped = len(args) - len(kept)
+        why = f" ({dropped} specialized to 1 left out)" if dropped else ""
+        raise SpecError(f"the kernel takes {count} parameters but the spec gives {len(kept)} arguments{why}", "args")
+    return kept
+
+
+def check_parameter_types(kept: list[Arg], param_types: list, param_names: list[str]) -> None:
+    """Each argument's type against the kernel parameter it is passed to (MLIR types)."""
+    from ttc.ir.types import PointerType
+
+    for i, (a, t, pname) in enumerate(zip(kept, param_types, param_names)):
+        if a.is_ptr:
+            ok = isinstance(t, PointerType) and t.pointee == a.elt
+        else:
+            ok = t == a.elt
+        if not ok:
+            raise SpecError(f"'{a.name}' is '{a.type}' but kernel parameter {i} (%{pname}) is {t}", f"{a.where}.type")
+
+
+# ----------------------------------------------------------------------------- device bytes
+
+
+def to_device(a: Arg, host: np.ndarray) -> np.ndarray:
+    """A host array as the bytes the kernel reads (bf16 as its 16 bits, i1 as bytes, u32 as i32 bits)."""
+    if dtypes.is_bf16(a.elt) or a.host == np.bool_:
+        return dtypes.to_storage(host, a.elt)
+    return np.ascontiguousarray(host)
+
+
+def from_device(a: Arg, raw: np.ndarray) -> np.ndarray:
+    """The bytes of a buffer after the run as a host array of the argument's dtype and shape."""
+    values = dtypes.from_storage(raw.view(dtypes.storage_dtype(a.elt)), a.elt)
+    if values.dtype != a.host:
+        values = values.view(a.host) if values.dtype.itemsize == a.host.itemsize and a.host.kind in "iu" else values.astype(a.host)
+    return values.reshape(a.shape)
+
+
+def scalar_value(a: Arg):
+    """A scalar argument as the kernel receives it (a NumPy value of its MLIR type)."""
+    return dtypes.fit(np.asarray(a.value).astype(a.host), a.elt)
