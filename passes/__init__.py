@@ -8,11 +8,27 @@ from __future__ import annotations
 import importlib
 
 REGISTRY: dict[str, str] = {
+    "canonicalize": "canonicalize:Canonicalize",
+    "convert-triton-to-tritongpu": "convert_triton_to_tritongpu:ConvertTritonToTritonGPU",
     "cse": "cse:CSE",
     "dce": "dce:DeadCodeElimination",
     "inline": "inline:Inliner",
     "loop-invariant-code-motion": "licm:LoopInvariantCodeMotion",
+    "make-ttir": "make_ttir:MakeTTIR",
+    "sccp": "sccp:SCCP",
     "symbol-dce": "symbol_dce:SymbolDCE",
+    "triton-combine": "combine:TritonCombine",
+    "triton-loop-unroll": "loop_unroll:TritonLoopUnroll",
+    "triton-reorder-broadcast": "reorder_broadcast:TritonReorderBroadcast",
+    "triton-rewrite-tensor-pointer": "rewrite_tensor_pointer:TritonRewriteTensorPointer",
+    "tritongpu-coalesce": "coalesce:Coalesce",
+    "tritongpu-remove-layout-conversions": "remove_layout_conversions:RemoveLayoutConversions",
+    "allocate-shared-memory": "allocate_shared_memory:AllocateSharedMemory",
+    "make-ttgir": "make_ttgir:MakeTTGIR",
+    "tritongpu-combine-tensor-select-and-if": "combine_tensor_select_and_if:CombineTensorSelectAndIf",
+    "tritongpu-optimize-thread-locality": "optimize_thread_locality:OptimizeThreadLocality",
+    "tritongpu-reduce-data-duplication": "reduce_data_duplication:ReduceDataDuplication",
+    "tritongpu-reorder-instructions": "reorder_instructions:ReorderInstructions",
 }
 
 

@@ -36,7 +36,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.traits import SymbolTable
 
 from ttc.ir import tt
-from ttc.passmanager import Pass
+from ttc.passmanager import Pass, option
 
 
 def stack_location(callee: Attribute, caller: Attribute) -> Attribute:
@@ -269,13 +269,17 @@ def inline_call(call: tt.CallOp, callee: tt.FuncOp) -> None:
 # ----------------------------------------------------------------------------- the pass
 
 
-def inline_calls(root: Operation) -> int:
-    """Inline every inlinable call under `root`, callees first; returns how many calls were inlined."""
+def inline_calls(root: Operation, simplify=None) -> int:
+    """Inline every inlinable call under `root`, callees first; returns how many calls were inlined.
+    `simplify(func)`, when given, runs on each function before and after calls are inlined into it (MLIR's
+    inliner runs its default pipeline, the canonicalizer, around inlining)."""
     funcs = [op for op in root.walk() if isinstance(op, tt.FuncOp)]
     graph = _call_graph(funcs)
     recursive = recursive_functions(graph)
     count = 0
     for func in bottom_up(graph):
+        if simplify is not None:
+            simplify(func)
         # a copied callee body holds only calls that could not be inlined in the callee; looping catches
         # any that can be inlined here anyway, and ends because no function on a cycle is ever copied
         while True:
@@ -289,6 +293,8 @@ def inline_calls(root: Operation) -> int:
             count += done
             if not done:
                 break
+        if simplify is not None:
+            simplify(func)
     return count
 
 
@@ -300,5 +306,18 @@ class Inliner(Pass):
     display = "Inliner"
     summary = "Inline function calls"
 
+    default_pipeline: str = option("canonicalize", "The pipeline run on each function around inlining: canonicalize, or empty for none")
+
+    def __post_init__(self):
+        if self.default_pipeline not in ("canonicalize", ""):
+            raise ValueError(f"option 'default-pipeline' must be 'canonicalize' or empty, got '{self.default_pipeline}'")
+
     def apply(self, ctx, op) -> None:
-        inline_calls(op)
+        simplify = None
+        if self.default_pipeline == "canonicalize":
+            from ttc.passes.canonicalize import Canonicalize
+
+            def simplify(func):
+                Canonicalize().apply(ctx, func)
+
+        inline_calls(op, simplify)

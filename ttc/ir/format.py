@@ -431,6 +431,8 @@ class _ParseState:
 
     def stripped_type(self, name: str) -> Attribute:
         cls = self.fmt.infer["__stype__" + name]  # the type class the format names
+        if self.p._current_token.text.startswith("!"):  # the full spelling is accepted too, as in MLIR
+            return self.p.parse_type()
         return cls.parse_stripped(self.p)
 
     def var(self, name: str):

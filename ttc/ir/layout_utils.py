@@ -10,8 +10,7 @@
   blocked layout, `tt.join`/`tt.split` add/drop a minor dimension of size 2.
 - `owners(type)` says which (warp, lane) pairs hold each element, which decides whether a conversion between two
   layouts only moves registers within threads (`reorders_registers_only`).
-Module options (`ttg.num-warps`, `ttg.threads-per-warp`, `ttg.num-ctas`, `ttg.target`) are read with
-`module_int` / `module_target`.
+Module options (`ttg.num-warps`, `ttg.threads-per-warp`) are read with `num_warps_of` / `threads_per_warp_of`.
 """
 
 from __future__ import annotations
@@ -19,18 +18,16 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation
 
 from ttc.ir.layouts import (
     BlockedEncoding,
     DotOperandEncoding,
-    Layout,
-    LinearEncoding,
     NvidiaMmaEncoding,
     SliceEncoding,
 )
-from ttc.ir.types import PointerType, bitwidth, elt, encoding, shape_of, tensor
+from ttc.ir.types import PointerType, bitwidth, elt, encoding, tensor
 
 # ----------------------------------------------------------------------------- module attributes
 
@@ -48,10 +45,6 @@ def module_int(op: Operation, name: str, default: int) -> int:
     return a.value.data if isinstance(a, IntegerAttr) else default
 
 
-def module_target(op: Operation) -> str | None:
-    m = module_of(op)
-    a = m.attributes.get("ttg.target") if m is not None else None
-    return a.data if isinstance(a, StringAttr) else None
 
 
 def num_warps_of(op: Operation) -> int:
@@ -152,12 +145,8 @@ def get_order(enc: Attribute) -> list[int]:
     return list(reversed(range(rank)))
 
 
-def is_blocked(enc) -> bool:
-    return isinstance(enc, BlockedEncoding)
 
 
-def is_distributed(enc) -> bool:
-    return isinstance(enc, (BlockedEncoding, SliceEncoding, NvidiaMmaEncoding, DotOperandEncoding, LinearEncoding))
 
 
 def pointee_bitwidth(t: Attribute) -> int:
@@ -242,12 +231,14 @@ def owners(t: TensorType):
 
 
 def reorders_registers_only(src: TensorType, dst: TensorType) -> bool:
-    """Triton's cvtReordersRegisters: converting `src` to `dst` needs no data movement between threads (every
-    element is held by the same threads in both layouts)."""
+    """Triton's cvtReordersRegisters: converting `src` to `dst` only permutes registers within threads. As in
+    Triton (where the conversion, a linear map, must be the identity on warps and lanes), this needs every element
+    held by exactly one thread, the same in both layouts: a tensor smaller than the layout's tile (held by several
+    threads) is never converted for free."""
     if encoding(src) == encoding(dst):
         return True
     a, b = owners(src), owners(dst)
-    return a is not None and b is not None and a == b
+    return a is not None and b is not None and a == b and all(len(s) == 1 for s in a)
 
 
 def total_elems_per_thread(t: TensorType) -> int:
@@ -423,6 +414,3 @@ def can_fold_into_conversion(op: Operation, target: Attribute) -> bool:
         "ttg.local_store",
     )
 
-
-def shape_elems(t: Attribute) -> int:
-    return math.prod(shape_of(t)) if isinstance(t, TensorType) else 1

@@ -344,6 +344,8 @@ class BroadcastOp(_ShapeOp):
             _err(self, f"cannot broadcast {_shape_str(self.src.type)} to {_shape_str(self.result.type)}")
         if elt(self.src.type) != elt(self.result.type):
             _err(self, "requires the same element type for operand and result")
+        if encoding(self.src.type) != encoding(self.result.type):
+            _err(self, "requires the same encoding for operand and result")
 
 
 @irdl_op_definition

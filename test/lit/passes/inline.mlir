@@ -1,6 +1,8 @@
-// RUN: tt-opt %s -split-input-file -inline | FileCheck %s
-// RUN: tt-opt %s -split-input-file -inline --mlir-print-debuginfo | FileCheck %s --check-prefix=LOC
+// RUN: tt-opt %s -split-input-file -inline='default-pipeline=' | FileCheck %s
+// RUN: tt-opt %s -split-input-file -inline='default-pipeline=' --mlir-print-debuginfo | FileCheck %s --check-prefix=LOC
 // RUN: tt-opt %S/../../fixtures/triton/helper_call.source.ttir -inline -symbol-dce | FileCheck %s --check-prefix=FIXTURE
+// The first two run the mechanics without the inliner's default pipeline (as MLIR's tests do); by
+// default -inline canonicalizes each function before and after inlining into it, as MLIR's inliner does.
 
 // A single-block callee: its ops replace the call, arguments mapped to the call's operands and the
 // returned value to the call's result. The callee stays (removing it is -symbol-dce's job).

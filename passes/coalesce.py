@@ -1,0 +1,183 @@
+"""tritongpu-coalesce: give each global memory access the blocked layout that coalesces it (Triton's
+TritonGPUCoalesce).
+
+For every `tt.load`, `tt.store`, `tt.atomic_rmw`, `tt.atomic_cas` and `ttg.async_copy_global_to_local` on a
+tensor of pointers, the axis analysis (`ttc.analysis.axis_info`) of the pointer decides:
+
+- the order: dimensions by decreasing contiguity (ties: in increasing order);
+- the elements per thread along the most contiguous dimension: the largest vector that is both contiguous and
+  aligned (min of contiguity and divisibility in elements), at most 128 bits; a load takes the largest such
+  vector among the memory accesses of the same shape and order that it shares a def-use slice with; stores and
+  atomics also stay within their own; never more than the tensor's elements per thread;
+- lanes and warps are then spread over the shape from the most contiguous dimension
+  (`BlockedEncodingAttr::get(shape, sizePerThread, order, ...)`).
+
+The access is rewritten with that layout: each tensor operand is converted to it, and results are converted
+back to the layout the rest of the function expects (`-tritongpu-remove-layout-conversions` then propagates
+the new layouts and removes the conversions).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Block, Operation
+
+from ttc.analysis.axis_info import AxisInfoAnalysis
+from ttc.ir.layout_utils import blocked_for_shape, num_warps_of, pointee_bitwidth, threads_per_warp_of, with_encoding
+from ttc.ir.layouts import NVMMASharedEncoding, SwizzledSharedEncoding
+from ttc.ir.ttg import ConvertLayoutOp
+from ttc.ir.types import PointerType, encoding
+from ttc.passmanager import Pass
+
+MAX_VECTOR_BITS = 128
+
+
+def mem_access_ptr(op: Operation):
+    """Triton's getMemAccessPtr: the pointer operand of a global memory access."""
+    name = op.name
+    if name in ("tt.load", "tt.store", "tt.atomic_rmw", "tt.atomic_cas"):
+        return op.ptr
+    if name == "ttg.async_copy_global_to_local":
+        return op.src
+    return None
+
+
+def order_from_contiguity(contiguity) -> list[int]:
+    """Triton's argSort: dimensions by decreasing contiguity, equal ones in increasing order."""
+    return sorted(range(len(contiguity)), key=lambda d: -contiguity[d])
+
+
+def elements_per_thread(op: Operation, order, axis: AxisInfoAnalysis, shape) -> int:
+    """Triton's getNumElementsPerThread: the widest aligned, contiguous vector along order[0] (128 bits max)."""
+    ptr = mem_access_ptr(op)
+    info = axis.get(ptr)
+    bits = pointee_bitwidth(ptr.type)
+    elem_bytes = max(bits // 8, 1)
+    div_bytes = info.divisibility[order[0]] & 0xFFFFFFFF  # Triton keeps it in an unsigned (32-bit) int
+    max_multiple = max(div_bytes // elem_bytes, 1)
+    max_contig = min(info.contiguity[order[0]], shape[order[0]])
+    alignment = min(max_multiple, max_contig)
+    return min(alignment, MAX_VECTOR_BITS // bits)
+
+
+def def_use_slice(op: Operation) -> list[Operation]:
+    """MLIR's getSlice(op): every op reachable by repeatedly taking backward slices (operand definitions, the
+    ops owning block arguments) and forward slices (users of results, ops nested in regions)."""
+    seen = {op}
+    out = [op]
+    i = 0
+    while i < len(out):
+        cur = out[i]
+        i += 1
+        nbrs: list[Operation] = []
+        for v in cur.operands:
+            owner = v.owner
+            if isinstance(owner, Block):
+                p = owner.parent_op()
+                if p is not None:
+                    nbrs.append(p)
+            else:
+                nbrs.append(owner)
+        for r in cur.results:
+            for u in r.uses:
+                nbrs.append(u.operation)
+        for region in cur.regions:
+            for b in region.blocks:
+                nbrs.extend(b.ops)
+        for n in nbrs:
+            if n not in seen and n.name not in ("builtin.module", "tt.func"):
+                seen.add(n)
+                out.append(n)
+    return out
+
+
+def coalesced_layout(op: Operation, axis: AxisInfoAnalysis, num_warps: int, threads_per_warp: int):
+    ptr = mem_access_ptr(op)
+    ref = ptr.type
+    shape = tuple(ref.get_shape())
+    order = order_from_contiguity(axis.get(ptr).contiguity)
+
+    same_order = [op]
+    if not isinstance(ptr.owner, Block):
+        for other in def_use_slice(op):
+            if other is op:
+                continue
+            v = mem_access_ptr(other)
+            if v is None or not isinstance(v.type, TensorType) or tuple(v.type.get_shape()) != shape:
+                continue
+            if order_from_contiguity(axis.get(v).contiguity) == order:
+                same_order.append(other)
+
+    num_elems = math.prod(shape)
+    num_threads = num_warps * threads_per_warp
+    own = elements_per_thread(op, order, axis, shape)
+    per_thread = own
+    for other in same_order[1:]:
+        per_thread = max(per_thread, elements_per_thread(other, order, axis, shape))
+    per_thread = min(per_thread, max(num_elems // num_threads, 1))
+    if op.name != "tt.load":
+        # writes: at most one (128-bit) vector per thread, else the warp's stores leave gaps
+        per_thread = min(per_thread, own)
+    spt = [1] * len(shape)
+    spt[order[0]] = per_thread
+    return blocked_for_shape(shape, spt, order, num_warps, threads_per_warp)
+
+
+def coalesce_op(op: Operation, layout) -> None:
+    block = op.parent
+    args = []
+    for v in op.operands:
+        t = v.type
+        if isinstance(t, TensorType) and not isinstance(encoding(t), (SwizzledSharedEncoding, NVMMASharedEncoding)):
+            cvt = ConvertLayoutOp.create(operands=[v], result_types=[with_encoding(t, layout)])
+            cvt.location = op.location
+            block.insert_op_before(cvt, op)
+            args.append(cvt.results[0])
+        else:
+            args.append(v)
+    new = op.clone()
+    for i, a in enumerate(args):
+        new.operands[i] = a
+    is_async = op.name == "ttg.async_copy_global_to_local"
+    for r in new.results:
+        if not is_async and isinstance(r.type, TensorType):
+            r._type = with_encoding(r.type, layout)
+    block.insert_op_before(new, op)
+    for old, nr in zip(op.results, new.results):
+        value = nr
+        if nr.type != old.type:
+            back = ConvertLayoutOp.create(operands=[nr], result_types=[old.type])
+            back.location = op.location
+            block.insert_op_before(back, op)
+            value = back.results[0]
+        old.replace_all_uses_with(value)
+    op.detach()
+    op.erase()
+
+
+@dataclass(frozen=True)
+class Coalesce(Pass):
+    """Pick coalesced layouts for global memory accesses."""
+
+    name = "tritongpu-coalesce"
+    display = "TritonGPUCoalesce"
+    summary = "Coalesce global memory accesses (vector width from the axis analysis)"
+
+    def apply(self, ctx, module) -> None:
+        axis = AxisInfoAnalysis(module)
+        layouts = []
+        for op in module.walk():
+            ptr = mem_access_ptr(op)
+            if ptr is None:
+                continue
+            t = ptr.type
+            if not (isinstance(t, TensorType) and isinstance(t.element_type, PointerType)):
+                continue
+            if encoding(t) is None:
+                continue
+            layouts.append((op, coalesced_layout(op, axis, num_warps_of(op), threads_per_warp_of(op))))
+        for op, layout in layouts:
+            coalesce_op(op, layout)

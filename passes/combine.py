@@ -1,0 +1,578 @@
+"""triton-combine: Triton's TritonCombineOps pass (lib/Dialect/Triton/Transforms/Combine.cpp and Combine.td).
+
+Patterns, applied by MLIR's greedy driver (so the pass also folds ops, hoists and de-duplicates constants and
+erases dead ops, as every `applyPatternsGreedily` pass does):
+
+- `addf(d, dot(a, b, 0))` / `addf(dot(a, b, 0), d)` -> `dot(a, b, d)`, and the same for `addi`: the dot is
+  updated in place (its accumulator set to `d`, moved right before the add) when the dot has this one use and a
+  zero accumulator (splat or scalar, +0.0 or -0.0), and for `addf` its `maxNumImpreciseAcc` is 0. As in Triton,
+  when the right operand is a dot that does not qualify, the left one is not tried.
+- `addptr(addptr(p, a), b)` -> `addptr(p, addi(a, b))` when `a` and `b` have the same type and either are 64-bit
+  integers or are both constants (scalar, splat, or `tt.splat` of a constant) whose sum does not overflow. The
+  new ops get the fused location of both addptrs; `tt.divisibility`, `tt.contiguity`, `tt.constancy` and
+  `tt.pointee_type` are carried over from the outer addptr, other discardable attributes are dropped.
+- `select(c, load(p, splat(c), x), y)` -> `load(p, splat(c), y)` (cache, eviction, volatility, boundary check
+  and padding kept).
+- `reduce(mulf(broadcast(expand_dims(x, 2)), broadcast(expand_dims(y, 0))), 1)` with an `addf` (<= 32 bits)
+  combiner -> `dot(x, y, splat(0.0))` in tf32 when the K dimension is at least 16. Triton builds the zero
+  accumulator as an f32 splat whatever the element type; this port only rewrites f32 tensors (where that is
+  valid IR) and only when the dot's type is the reduce's.
+- `reshape` to 1-D whose users are all `tt.reduce` / `tt.histogram` gets `allow_reorder`.
+
+Triton's `RankedReduceDescriptorLoads` pattern is not ported: it matches `tt.descriptor_load`, which this IR
+does not have.
+
+The greedy driver (`GreedyDriver`, also used by `-triton-reorder-broadcast`) follows MLIR's
+GreedyPatternRewriteDriver in the configuration `applyPatternsGreedily` has by default (the canonicalizer
+instead runs it top-down): ops are queued bottom-up (post-order, the last op popped first); at the start of
+every iteration constants are hoisted to the function entry and de-duplicated; a popped op is erased when
+trivially dead, else folded with `ttc.fold` (new constants placed before the folded op, hoisted by the next
+iteration) or by one of MLIR's in-place folds (`fold_in_place`), else rewritten by the first xDSL
+`RewritePattern` that changes it; after each iteration unreachable blocks and dead values are removed (with
+`-canonicalize`'s helpers), and iterations stop once one changes nothing (at most 10).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    FusedLoc,
+    IntegerAttr,
+    IntegerType,
+    NoneAttr,
+    TensorType,
+    UnitAttr,
+    UnknownLoc,
+    f32,
+    i32,
+)
+from xdsl.ir import Attribute, Operation, Region, SSAValue
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriterListener,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
+
+from ttc.fold import (
+    ConstantTable,
+    constant_attr,
+    elements_of,
+    fold_in_ir,
+    int_width,
+    is_constant_op,
+    is_float_value,
+    is_int_value,
+    make_constant,
+    to_signed,
+)
+from ttc.ir import std, tt
+from ttc.ir.types import elt, shape_of
+from ttc.passmanager import Pass
+
+# ----------------------------------------------------------------------------- the greedy driver
+
+
+class _Worklist:
+    """MLIR's worklist: a LIFO stack of unique ops; removing an op leaves a hole."""
+
+    def __init__(self):
+        self.items: list[Operation | None] = []
+        self.index: dict[Operation, int] = {}
+
+    def push(self, op: Operation) -> None:
+        if op not in self.index:
+            self.index[op] = len(self.items)
+            self.items.append(op)
+
+    def pop(self) -> Operation | None:
+        while self.items:
+            op = self.items.pop()
+            if op is not None:
+                del self.index[op]
+                return op
+        return None
+
+    def remove(self, op: Operation) -> None:
+        i = self.index.pop(op, None)
+        if i is not None:
+            self.items[i] = None
+
+    def reverse(self) -> None:
+        self.items.reverse()
+        self.index = {op: i for i, op in enumerate(self.items) if op is not None}
+
+
+def post_order(op: Operation):
+    """`op` and every op nested in it, each after the ops of its regions."""
+    for r in op.regions:
+        for b in r.blocks:
+            for o in list(b.ops):
+                yield from post_order(o)
+    yield op
+
+
+def _walk(region: Region, pre_order: bool) -> list[Operation]:
+    """Every op nested in `region`, each before (pre-order) or after (post-order) the ops of its regions."""
+    out: list[Operation] = []
+
+    def visit(r: Region) -> None:
+        for b in r.blocks:
+            for o in b.ops:
+                if pre_order:
+                    out.append(o)
+                for nested in o.regions:
+                    visit(nested)
+                if not pre_order:
+                    out.append(o)
+
+    visit(region)
+    return out
+
+
+class GreedyDriver:
+    """MLIR's GreedyPatternRewriteDriver over one region (see the module docstring), with xDSL patterns.
+
+    It also serves as the listener of its constant table and of the region simplification helpers of
+    `-canonicalize` (`inserted`, `modified`, `replaced`, `erased`, `worklist`, `table`)."""
+
+    def __init__(self, patterns: Sequence[RewritePattern], top_down: bool = False, max_iterations: int = 10,
+                 region_simplify: bool = True):
+        self.patterns = list(patterns)
+        self.top_down = top_down
+        self.max_iterations = max_iterations
+        self.region_simplify = region_simplify
+        self.worklist = _Worklist()
+        self.table = ConstantTable(self)
+        self.scope: Region | None = None
+        self.listener = PatternRewriterListener(
+            operation_insertion_handler=[self.inserted],
+            operation_removal_handler=[self._removed],
+            operation_modification_handler=[self.modified],
+        )
+
+    # ---- notifications
+    def add(self, op: Operation) -> None:
+        """Queue `op` and its ancestors inside the scope (the outermost is popped first)."""
+        chain = []
+        while op is not None:
+            chain.append(op)
+            region = op.parent_region()
+            if region is self.scope:
+                for o in chain:
+                    self.worklist.push(o)
+                return
+            if region is None:
+                return
+            op = region.parent_op()
+
+    def inserted(self, op: Operation) -> None:
+        self.add(op)
+
+    def modified(self, op: Operation) -> None:
+        self.add(op)
+
+    def replaced(self, op: Operation, value: SSAValue) -> None:
+        for r in op.results:
+            for u in list(r.uses):
+                self.add(u.operation)
+
+    def erased(self, op: Operation) -> None:
+        """`op` is about to be erased: the defining ops of its operands that keep at most one other user
+        may simplify further."""
+        for v in op.operands:
+            d = v.owner
+            if not isinstance(d, Operation):
+                continue
+            others = set()
+            for u in v.uses:
+                if u.operation is not op:
+                    others.add(u.operation)
+                    if len(others) > 1:
+                        break
+            if len(others) <= 1:
+                self.add(d)
+        self.worklist.remove(op)
+        self.table.forget(op)
+
+    def _removed(self, op: Operation) -> None:
+        for nested in post_order(op):
+            self.erased(nested)
+
+    # ---- the loop
+    def run(self, region: Region) -> bool:
+        """Rewrite `region` to a fixed point; False when `max_iterations` ran out first."""
+        from ttc.passes.canonicalize import erase_unreachable_blocks, region_dce
+
+        self.scope = region
+        iteration = 0
+        while True:
+            iteration += 1
+            if 0 <= self.max_iterations < iteration:
+                return False
+            self.worklist = _Worklist()
+            self.table = ConstantTable(self)
+            changed = False
+            if self.region_simplify:
+                changed |= erase_unreachable_blocks(region, self)
+            for op in _walk(region, self.top_down):
+                if op.parent is None:
+                    continue
+                if is_constant_op(op) and not self.table.insert_known(op):
+                    continue
+                self.add(op)
+            if self.top_down:
+                self.worklist.reverse()
+            changed |= self._process()
+            if self.region_simplify:
+                changed |= erase_unreachable_blocks(region, self)
+                changed |= region_dce(region, self)
+            if not changed:
+                return True
+
+    def _reachable(self, op: Operation) -> bool:
+        while True:
+            block = op.parent
+            if block is None:
+                return False
+            region = block.parent
+            if block is not region.blocks.first and block.first_use is None:
+                return False
+            if region is self.scope:
+                return True
+            op = region.parent_op()
+            if op is None:
+                return True
+
+    def _erase(self, op: Operation) -> None:
+        self._removed(op)
+        op.detach()
+        op.erase()
+
+    def _fold(self, op: Operation) -> bool:
+        folded = fold_in_ir(op)
+        if folded is None:
+            return False
+        values = []
+        for r, v in zip(op.results, folded):
+            if isinstance(v, SSAValue):
+                values.append(v)
+                continue
+            c = make_constant(v, r.type)
+            c.location = op.location
+            op.parent.insert_op_before(c, op)
+            self.inserted(c)
+            values.append(c.results[0])
+        for r, v in zip(op.results, values):
+            users = [u.operation for u in r.uses]
+            r.replace_all_uses_with(v)
+            for u in users:
+                self.modified(u)
+        self._erase(op)
+        return True
+
+    def _fold_in_place(self, op: Operation) -> bool:
+        """MLIR's folds that change an op's operands instead of replacing it (see `fold_in_place`)."""
+        operands = fold_in_place(op)
+        if operands is None:
+            return False
+        op.operands = operands
+        self.modified(op)
+        return True
+
+    def _process(self) -> bool:
+        from ttc.passes.canonicalize import is_trivially_dead
+
+        changed = False
+        while (op := self.worklist.pop()) is not None:
+            if op.parent is None or not self._reachable(op):
+                continue
+            if is_trivially_dead(op):
+                self._erase(op)
+                changed = True
+                continue
+            if not is_constant_op(op) and (self._fold(op) or self._fold_in_place(op)):
+                changed = True
+                continue
+            for pattern in self.patterns:
+                rewriter = PatternRewriter(op)
+                rewriter.extend_from_listener(self.listener)
+                pattern.match_and_rewrite(op, rewriter)
+                if rewriter.has_done_action:
+                    changed = True
+                    break
+        return changed
+
+
+COMMUTATIVE = frozenset({
+    "arith.addi", "arith.muli", "arith.andi", "arith.ori", "arith.xori", "arith.maxsi", "arith.minsi",
+    "arith.maxui", "arith.minui", "arith.addf", "arith.mulf", "arith.maximumf", "arith.minimumf",
+    "arith.maxnumf", "arith.minnumf", "arith.addui_extended", "arith.mulsi_extended", "arith.mului_extended",
+})
+
+
+def _is_constant(value: SSAValue) -> bool:
+    return isinstance(value.owner, Operation) and is_constant_op(value.owner)
+
+
+def _width(t: Attribute) -> int:
+    e = elt(t)
+    return int_width(e) if isinstance(e, IntegerType) else e.bitwidth
+
+
+def fold_in_place(op: Operation) -> list[SSAValue] | None:
+    """The new operands of `op` when one of MLIR's in-place folds applies (the op then stays, with these
+    operands), else None: constants moved to the right of commutative ops; `extsi(extsi(x))`,
+    `extui(extui(x))`, `trunci(trunci(x))`, `trunci(ext(x))` with `x` wider than the result, and
+    `truncf(extf(x))` with `x` wider than the result, all taking `x` directly."""
+    name = op.name
+    if name in COMMUTATIVE:
+        lhs, rhs = op.operands[0], op.operands[1]
+        if _is_constant(lhs) and not _is_constant(rhs):
+            return [rhs, lhs, *op.operands[2:]]
+        return None
+    if len(op.operands) != 1:
+        return None
+    inner = op.operands[0].owner
+    if not isinstance(inner, Operation) or len(inner.operands) != 1:
+        return None
+    src = inner.operands[0]
+    if name in ("arith.extsi", "arith.extui") and inner.name == name:
+        return [src]
+    if name == "arith.trunci":
+        if inner.name == "arith.trunci":
+            return [src]
+        if inner.name in ("arith.extsi", "arith.extui") and _width(src.type) > _width(op.results[0].type):
+            return [src]
+    if name == "arith.truncf" and inner.name == "arith.extf":
+        s, mid = elt(src.type), elt(inner.results[0].type)
+        if _representable_by(s, mid) and s.bitwidth > elt(op.results[0].type).bitwidth:
+            return [src]
+    return None
+
+
+# (precision in bits including the implicit one, largest exponent) of the float formats the folds know
+_FLOAT_FORMATS = {Float16Type: (11, 15), BFloat16Type: (8, 127), Float32Type: (24, 127), Float64Type: (53, 1023)}
+
+
+def _representable_by(small: Attribute, big: Attribute) -> bool:
+    """APFloat's isRepresentableBy: every value of format `small` is exact in format `big`."""
+    if type(small) not in _FLOAT_FORMATS or type(big) not in _FLOAT_FORMATS:
+        return False
+    (ps, es), (pb, eb) = _FLOAT_FORMATS[type(small)], _FLOAT_FORMATS[type(big)]
+    return ps <= pb and es <= eb
+
+
+def apply_patterns_greedily(module: Operation, patterns: Sequence[RewritePattern]) -> None:
+    """MLIR's `applyPatternsGreedily(module, patterns)`: each region of `module` rewritten to a fixed point."""
+    for region in module.regions:
+        GreedyDriver(patterns).run(region)
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def defining(value: SSAValue, cls):
+    """The op of class `cls` defining `value`, or None."""
+    op = value.owner
+    return op if isinstance(op, cls) else None
+
+
+def fused_location(*ops: Operation) -> Attribute:
+    """MLIR's FusedLoc::get of the ops' locations: unknown ones dropped, duplicates merged."""
+    locs: list[Attribute] = []
+    for o in ops:
+        loc = o.location
+        parts = loc.locations.data if isinstance(loc, FusedLoc) and isinstance(loc.metadata, NoneAttr) else [loc]
+        for part in parts:
+            if not isinstance(part, UnknownLoc) and part not in locs:
+                locs.append(part)
+    if not locs:
+        return UnknownLoc()
+    if len(locs) == 1:
+        return locs[0]
+    return FusedLoc(ArrayAttr(locs), NoneAttr())
+
+
+def _is_zero(value: SSAValue) -> bool:
+    """MLIR's `m_Zero() || m_AnyZeroFloat()`: an integer 0 or a float +0.0/-0.0, scalar or splat."""
+    attr = constant_attr(value)
+    return is_int_value(attr, 0) or is_float_value(attr, 0.0) or is_float_value(attr, -0.0)
+
+
+def _constant_int(value: SSAValue) -> int | None:
+    """Triton's GetConstantIntValue: the signed value of a scalar or splat integer constant, looking
+    through one `tt.splat`."""
+    splat = defining(value, tt.SplatOp)
+    if splat is not None:
+        value = splat.src
+    attr = constant_attr(value)
+    e = elements_of(attr)
+    if e is None or not e.splat or not isinstance(e.element_type, IntegerType):
+        return None
+    return to_signed(e.values[0], int_width(e.element_type))
+
+
+def _addptr_offsets_combinable(first: SSAValue, second: SSAValue) -> bool:
+    if first.type != second.type:
+        return False
+    et = elt(first.type)
+    if not isinstance(et, IntegerType):
+        return False
+    width = int_width(et)
+    if width == 64:
+        return True
+    a, b = _constant_int(first), _constant_int(second)
+    if a is None or b is None:
+        return False
+    return -(1 << (width - 1)) <= a + b < (1 << (width - 1))
+
+
+KEPT_DISCARDABLE = ("tt.divisibility", "tt.contiguity", "tt.constancy", "tt.pointee_type")
+
+# ----------------------------------------------------------------------------- patterns
+
+
+class CombineDotAdd(RewritePattern):
+    """`add(d, dot(a, b, 0))` -> `dot(a, b, d)` (in place), for `arith.addf` and `arith.addi`."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, (arith.AddfOp, arith.AddiOp)):
+            return
+        lhs, rhs = op.operands
+        dot, other = defining(rhs, tt.DotOp), lhs
+        if dot is None:
+            dot, other = defining(lhs, tt.DotOp), rhs
+            if dot is None:
+                return
+        if not dot.d.has_one_use():
+            return
+        if not _is_zero(dot.c):
+            return
+        if isinstance(op, arith.AddfOp) and dot.maxNumImpreciseAcc.value.data != 0:
+            return
+        dot.operands = [dot.a, dot.b, other]
+        dot.detach()
+        rewriter.insert(dot, InsertPoint.before(op))
+        rewriter.notify_op_modified(dot)
+        rewriter.replace_all_uses_with(op.results[0], dot.d)
+
+
+class CombineAddPtr(RewritePattern):
+    """`addptr(addptr(p, a), b)` -> `addptr(p, addi(a, b))` (Combine.td's CombineAddPtrPattern)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tt.AddPtrOp, rewriter: PatternRewriter) -> None:
+        inner = defining(op.ptr, tt.AddPtrOp)
+        if inner is None or not _addptr_offsets_combinable(inner.offset, op.offset):
+            return
+        loc = fused_location(op, inner)
+        add = arith.AddiOp(inner.offset, op.offset)
+        add.location = loc
+        new = tt.AddPtrOp.create(operands=[inner.ptr, add.results[0]], result_types=[op.result.type])
+        new.location = loc
+        for name in KEPT_DISCARDABLE:
+            if name in op.attributes:
+                new.attributes[name] = op.attributes[name]
+        rewriter.replace(op, [add, new])
+
+
+class CombineSelectMaskedLoad(RewritePattern):
+    """`select(c, load(p, splat(c), x), y)` -> `load(p, splat(c), y)`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: std.SelectOp, rewriter: PatternRewriter) -> None:
+        load = defining(op.lhs, tt.LoadOp)
+        if load is None or load.mask is None:
+            return
+        splat = defining(load.mask, tt.SplatOp)
+        if splat is None or splat.src != op.cond:
+            return
+        props = {k: v for k, v in load.properties.items() if k != "operandSegmentSizes"}
+        new = tt.LoadOp.build(operands=[load.ptr, [load.mask], [op.rhs]], result_types=[load.result.type],
+                              properties=props)
+        new.location = op.location
+        rewriter.replace(op, [new])
+
+
+class CombineBroadcastMulReduce(RewritePattern):
+    """`sum(x[:, :, None] * y[None, :, :], 1)` -> `dot(x, y)`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tt.ReduceOp, rewriter: PatternRewriter) -> None:
+        if len(op.srcs) != 1 or len(op.combineOp.blocks) != 1:
+            return
+        body = list(op.combineOp.blocks.first.ops)
+        if len(body) != 2 or not isinstance(body[0], arith.AddfOp) or elt(body[0].result.type).bitwidth > 32:
+            return
+        mul = defining(op.srcs[0], arith.MulfOp)
+        if mul is None:
+            return
+        bl, br = defining(mul.lhs, tt.BroadcastOp), defining(mul.rhs, tt.BroadcastOp)
+        if bl is None or br is None:
+            return
+        el, er = defining(bl.src, tt.ExpandDimsOp), defining(br.src, tt.ExpandDimsOp)
+        if el is None or er is None or el.axis.value.data != 2 or er.axis.value.data != 0:
+            return
+        shape = shape_of(bl.result.type)  # Triton reads both shapes from the left broadcast
+        if shape[2] < 16 or shape[0] < 16:
+            return
+        element = elt(bl.src.type)
+        acc_type = TensorType(element, [shape[0], shape[2]])
+        if element != f32 or op.result[0].type != acc_type:
+            return
+        zero = arith.ConstantOp(FloatAttr(0.0, f32))
+        splat = tt.SplatOp.create(operands=[zero.result], result_types=[acc_type])
+        dot = tt.DotOp.create(
+            operands=[el.src, er.src, splat.result],
+            result_types=[acc_type],
+            properties={"inputPrecision": IntegerAttr(tt.INPUT_PRECISION["tf32"], i32), "maxNumImpreciseAcc": IntegerAttr(0, i32)},
+        )
+        for new in (zero, splat, dot):
+            new.location = op.location
+        rewriter.replace(op, [zero, splat, dot])
+
+
+class CombineReshapeReduce(RewritePattern):
+    """A 1-D `reshape` feeding only reductions and histograms may reorder elements: set `allow_reorder`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tt.ReshapeOp, rewriter: PatternRewriter) -> None:
+        if op.allow_reorder is not None or len(shape_of(op.result.type)) != 1:
+            return
+        if any(not isinstance(u.operation, (tt.ReduceOp, tt.HistogramOp)) for u in op.result.uses):
+            return
+        op.allow_reorder = UnitAttr()
+        rewriter.notify_op_modified(op)
+
+
+PATTERNS: tuple[RewritePattern, ...] = (
+    CombineSelectMaskedLoad(),  # benefit 3 in Triton; the others have 1 and match other ops
+    CombineDotAdd(),
+    CombineAddPtr(),
+    CombineBroadcastMulReduce(),
+    CombineReshapeReduce(),
+)
+
+
+@dataclass(frozen=True)
+class TritonCombine(Pass):
+    """Combine ops: dot + add, addptr chains, select of a masked load, broadcast-mul-reduce, reshape feeding
+    reductions (Triton's TritonCombineOps)."""
+
+    name = "triton-combine"
+    display = "TritonCombineOps"
+    summary = "Combine ops: dot(a, b, 0) + d, addptr chains, select of masked loads, mul-reduce to dot"
+
+    def apply(self, ctx, op) -> None:
+        apply_patterns_greedily(op, PATTERNS)

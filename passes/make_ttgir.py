@@ -1,0 +1,92 @@
+"""make-ttgir: Triton's `make_ttgir` stage (backends/nvidia/compiler.py) for memory-bound kernels, as one pass.
+
+The passes, in Triton's order for `cuda:80`..`cuda:99` targets (the ones marked * are Triton passes for
+tensor cores, TMA, warp specialization and software pipelining, which are not part of this pipeline and are
+skipped; for kernels without `tt.dot` and without tensor descriptors they leave the IR unchanged):
+
+    convert-triton-to-tritongpu{target num-warps threads-per-warp=32 num-ctas}, tritongpu-coalesce,
+    *f32-dot-tc, *plan-cta, tritongpu-remove-layout-conversions, tritongpu-optimize-thread-locality,
+    *accelerate-matmul, tritongpu-remove-layout-conversions, *optimize-dot-operands,
+    *optimize-descriptor-encoding, cse (Triton's loop-aware CSE), *fuse-nested-loops, canonicalize,
+    loop-invariant-code-motion, canonicalize, tritongpu-combine-tensor-select-and-if, *warp-specialization,
+    *assign-latencies, *schedule-loops, *pipeline, canonicalize, cse, *prefetch, *optimize-dot-operands,
+    *coalesce-async-copy, *optimize-tmem-layouts, *tma-lowering, tritongpu-remove-layout-conversions,
+    *interleave-tmem, tritongpu-reduce-data-duplication, tritongpu-reorder-instructions, cse, symbol-dce,
+    *fence-insertion, *lower-mma, sccp, cse, canonicalize
+
+For other targets (below sm80) Triton runs loop-invariant-code-motion alone in place of the sm80/sm90 group.
+`num-stages` is accepted for Triton's interface (it configures the skipped pipeliner). Shared memory is not
+allocated here: Triton does that in make_llir (`-allocate-shared-memory`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ttc.passmanager import Pass, make_pass, option
+from ttc.passes.convert_triton_to_tritongpu import check_counts, check_target
+
+
+def pipeline(target: str, num_warps: int, num_ctas: int) -> list[tuple[str, str]]:
+    """(pass name, options) of the pipeline for `target`."""
+    capability = int(target.split(":")[1]) if target.startswith("cuda:") else 0
+    conv = f"target={target} num-warps={num_warps} threads-per-warp=32 num-ctas={num_ctas}"
+    steps = [
+        ("convert-triton-to-tritongpu", conv),
+        ("tritongpu-coalesce", ""),
+        ("tritongpu-remove-layout-conversions", ""),
+        ("tritongpu-optimize-thread-locality", ""),
+        ("tritongpu-remove-layout-conversions", ""),
+        ("cse", ""),
+    ]
+    if capability // 10 in (8, 9):
+        steps += [
+            ("canonicalize", ""),
+            ("loop-invariant-code-motion", ""),
+            ("canonicalize", ""),
+            ("tritongpu-combine-tensor-select-and-if", ""),
+        ]
+    else:
+        steps += [("loop-invariant-code-motion", "")]
+    steps += [
+        ("canonicalize", ""),
+        ("cse", ""),
+        ("tritongpu-remove-layout-conversions", ""),
+        ("tritongpu-reduce-data-duplication", ""),
+        ("tritongpu-reorder-instructions", ""),
+        ("cse", ""),
+        ("symbol-dce", ""),
+        ("sccp", ""),
+        ("cse", ""),
+        ("canonicalize", ""),
+    ]
+    return steps
+
+
+@dataclass(frozen=True)
+class MakeTTGIR(Pass):
+    """Triton's make_ttgir: TTIR to optimized TTGIR for memory-bound kernels."""
+
+    name = "make-ttgir"
+    display = "MakeTTGIR"
+    summary = "Triton's make_ttgir pass pipeline (memory-bound part): TTIR -> TTGIR"
+
+    target: str = option("cuda:90", "the target, e.g. cuda:90")
+    num_warps: int = option(4, "number of warps")
+    num_stages: int = option(3, "number of software pipelining stages (for the pipeliner, not run here)")
+    num_ctas: int = option(1, "number of CTAs in a cluster")
+
+    def __post_init__(self):
+        check_target(self.target, self.name)
+        if not self.target.startswith("cuda:"):
+            raise ValueError(f"'{self.name}' supports cuda targets only, got '{self.target}'")
+        check_counts(self.num_warps, 32, self.num_ctas)
+        if self.num_stages < 0:
+            raise ValueError(f"option 'num-stages' must not be negative, got {self.num_stages}")
+
+    def passes(self) -> list[Pass]:
+        return [make_pass(n, o) for n, o in pipeline(self.target, self.num_warps, self.num_ctas)]
+
+    def apply(self, ctx, module) -> None:
+        for p in self.passes():
+            p.apply(ctx, module)

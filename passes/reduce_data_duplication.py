@@ -1,0 +1,69 @@
+"""tritongpu-reduce-data-duplication: route conversions to dot-operand layouts through shared memory explicitly
+(Triton's TritonGPUReduceDataDuplication).
+
+A `ttg.convert_layout` from a register layout to a `#ttg.dot_op` layout that cannot be done by moving registers
+(or lanes) becomes a `ttg.local_alloc` of the source into a swizzled shared buffer and a `ttg.local_load` of it in
+the dot-operand layout, so each element is stored once however many threads need it. The shared layout keeps the
+source's order (for 3-D tensors, the batch dimension last). For dot operands of a blocked (FMA) parent Triton
+uses no swizzling (`vec = perPhase = maxPhase = 1`); conversions to operands of MMA parents, whose swizzling
+depends on the MMA instruction shape, are left as they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import ArrayAttr, IntAttr
+
+from ttc.ir.layout_utils import get_order, reorders_registers_only
+from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding, SharedMemorySpace, SwizzledSharedEncoding
+from ttc.ir.ttg import LocalAllocOp, LocalLoadOp
+from ttc.ir.types import MemDescType, encoding
+from ttc.passmanager import Pass
+
+
+def shared_order(src_order: list[int]) -> list[int]:
+    if len(src_order) == 3:
+        return [o for o in src_order if o != 0] + [0]
+    return list(src_order)
+
+
+def memdesc(shape, element, enc, mutable: bool = False) -> MemDescType:
+    dims = ArrayAttr([IntAttr(d) for d in shape])
+    return MemDescType(dims, element, enc, SharedMemorySpace(), IntAttr(int(mutable)), dims)
+
+
+def rewrite(cvt) -> bool:
+    src_t, dst_t = cvt.operands[0].type, cvt.results[0].type
+    src_enc, dst_enc = encoding(src_t), encoding(dst_t)
+    if not isinstance(dst_enc, DotOperandEncoding) or src_enc is None:
+        return False
+    if not isinstance(dst_enc["parent"], BlockedEncoding):
+        return False
+    if reorders_registers_only(src_t, dst_t):
+        return False
+    order = shared_order(get_order(src_enc))
+    shared = SwizzledSharedEncoding.make(vec=1, perPhase=1, maxPhase=1, order=order)
+    alloc = LocalAllocOp.create(operands=[cvt.operands[0]],
+                                result_types=[memdesc(src_t.get_shape(), src_t.element_type, shared)])
+    load = LocalLoadOp.create(operands=[alloc.results[0]], result_types=[dst_t])
+    alloc.location = load.location = cvt.location
+    cvt.parent.insert_op_before(alloc, cvt)
+    cvt.parent.insert_op_before(load, cvt)
+    cvt.results[0].replace_all_uses_with(load.results[0])
+    cvt.detach()
+    cvt.erase()
+    return True
+
+
+@dataclass(frozen=True)
+class ReduceDataDuplication(Pass):
+    """Convert conversions to dot operand layouts into shared-memory round trips."""
+
+    name = "tritongpu-reduce-data-duplication"
+    display = "TritonGPUReduceDataDuplication"
+    summary = "Route conversions to dot-operand layouts through shared memory (local_alloc + local_load)"
+
+    def apply(self, ctx, module) -> None:
+        for op in [o for o in module.walk() if o.name == "ttg.convert_layout"]:
+            rewrite(op)

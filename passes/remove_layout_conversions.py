@@ -1,0 +1,1366 @@
+"""tritongpu-remove-layout-conversions: remove `ttg.convert_layout` ops by changing the layouts of the values
+around them (Triton's TritonGPURemoveLayoutConversions).
+
+1. Forward propagation. Anchors keep their layout: results of expensive loads (a tensor with at least one
+   element per thread), dots and atomics, permuting reshapes, and function arguments. Each anchor's layout flows
+   to its users (elementwise ops, reductions (sliced), expand_dims (un-sliced), trans, join/split, conversions,
+   and through `scf.for`/`scf.while`/`scf.if` results and region arguments). A value reached by several layouts
+   keeps the first (a blocked one for loads/stores/atomics, an MMA one otherwise). Values are then rewritten in
+   place to their layout; users that keep theirs get a conversion.
+2. Cleanup: a greedy rewrite (MLIR's default bottom-up traversal) with Triton's `ttg.convert_layout`
+   canonicalization patterns, op folding, constant uniquing/hoisting and dead-code removal.
+3. Backward rematerialization, repeated while it changes something: for each remaining conversion, the backward
+   slice of its operand is recomputed directly in the target layout when every op in it can be (not an
+   expensive load, a dot, an atomic, a while) and Triton's cost model says recomputing costs no more than the
+   conversion; conversions already made are reused where they dominate.
+4. Hoisting conversions above extensions/broadcasts (smaller tensors to convert), into the branch of an
+   `scf.if` (inside loops) that needs it, and next to the loads feeding MMA dot operands.
+5. Final cleanup: dead `scf.for` iteration arguments, conversion patterns, then `scf.for`/`scf.if`
+   canonicalization.
+
+The greedy driver here (`Greedy`) is also what the other TritonGPU passes use to apply their patterns.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass
+
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import IntegerType, TensorType
+from xdsl.ir import Block, Operation, Region, SSAValue
+
+from ttc.fold import ConstantTable, attr_of, constant_attr, fold_in_ir, is_constant_op, make_constant, splat_value
+from ttc.ir.layout_utils import (
+    can_fold_into_conversion,
+    infer_dst_encoding,
+    infer_src_encoding,
+    is_elementwise,
+    is_expensive_load_or_store,
+    reorders_registers_only,
+    same_operands_and_result_encoding,
+    with_encoding,
+)
+from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding
+from ttc.ir.ttg import ConvertLayoutOp
+from ttc.ir.types import encoding
+from ttc.passmanager import Pass
+
+# ============================================================================= the greedy driver
+
+
+class Greedy:
+    """MLIR's GreedyPatternRewriteDriver as `applyPatternsGreedily` runs it: each iteration walks the IR
+    (post-order for the default bottom-up traversal, pre-order for top-down), uniquing and hoisting constants
+    (`ttc.fold.ConstantTable`) and queueing the other ops; ops are popped one at a time: dead ones are erased,
+    foldable ones folded (`ttc.fold`), else the first pattern of `patterns[op.name]` that applies rewrites it.
+    Patterns take `(op, rewriter)` with the rewriter of `ttc.passes.canonicalize`. Stops when an iteration
+    changes nothing (or after `max_iterations`)."""
+
+    def __init__(self, patterns: dict, top_down: bool = False, max_iterations: int = 10, fold: bool = True):
+        from ttc.passes.canonicalize import Rewriter
+
+        self.patterns, self.top_down, self.max_iterations, self.fold = patterns, top_down, max_iterations, fold
+        self.worklist: list[Operation | None] = []
+        self.index: dict[Operation, int] = {}
+        self.table = ConstantTable(self)
+        self.rewriter = Rewriter(self)
+        self.scope: Region | None = None
+
+    # ---- the worklist
+    def _push(self, op: Operation) -> None:
+        if op not in self.index:
+            self.index[op] = len(self.worklist)
+            self.worklist.append(op)
+
+    def _pop(self) -> Operation | None:
+        while self.worklist:
+            op = self.worklist.pop()
+            if op is not None:
+                del self.index[op]
+                return op
+        return None
+
+    def add(self, op: Operation) -> None:
+        chain = []
+        while op is not None:
+            chain.append(op)
+            region = op.parent_region()
+            if region is self.scope:
+                for o in chain:
+                    self._push(o)
+                return
+            if region is None:
+                return
+            op = region.parent_op()
+
+    # ---- notifications (from the rewriter and the constant table)
+    def inserted(self, op: Operation) -> None:
+        self.add(op)
+
+    def modified(self, op: Operation) -> None:
+        self.add(op)
+
+    def replaced(self, op: Operation, value: SSAValue) -> None:
+        for r in op.results:
+            for u in list(r.uses):
+                self.add(u.operation)
+
+    def erased(self, op: Operation) -> None:
+        for v in op.operands:
+            d = v.owner
+            if not isinstance(d, Operation):
+                continue
+            others = {u.operation for u in v.uses if u.operation is not op}
+            if len(others) <= 1:
+                self.add(d)
+        i = self.index.pop(op, None)
+        if i is not None:
+            self.worklist[i] = None
+        self.table.forget(op)
+
+    # ---- the loop
+    def run(self, region: Region) -> bool:
+        from ttc.passes.canonicalize import is_trivially_dead
+
+        self.scope = region
+        changed_any = False
+        for _ in range(self.max_iterations):
+            self.worklist, self.index = [], {}
+            ops = _pre_order(region) if self.top_down else _post_order_region(region)
+            for op in ops:
+                if op.parent is None:
+                    continue
+                if is_constant_op(op) and not self.table.insert_known(op):
+                    continue
+                self._push(op)
+            if self.top_down:
+                self.worklist.reverse()
+                self.index = {op: i for i, op in enumerate(self.worklist)}
+            changed = False
+            rw = self.rewriter
+            while (op := self._pop()) is not None:
+                if op.parent is None:
+                    continue
+                if is_trivially_dead(op):
+                    rw.erase(op)
+                    changed = True
+                    continue
+                if self.fold and not is_constant_op(op):
+                    folded = fold_in_ir(op)
+                    if folded is not None:
+                        values = []
+                        for r, v in zip(op.results, folded):
+                            if isinstance(v, SSAValue):
+                                values.append(v)
+                            else:
+                                c = make_constant(v, r.type)
+                                c.location = op.location
+                                rw.insert_before(c, op)
+                                values.append(c.results[0])
+                        rw.replace_op(op, values)
+                        changed = True
+                        continue
+                for pattern in self.patterns.get(op.name, ()):
+                    if pattern(op, rw):
+                        changed = True
+                        break
+            changed_any |= changed
+            if not changed:
+                break
+        return changed_any
+
+
+def _pre_order(region: Region) -> list[Operation]:
+    out: list[Operation] = []
+
+    def visit(r: Region) -> None:
+        for b in r.blocks:
+            for o in b.ops:
+                out.append(o)
+                for nested in o.regions:
+                    visit(nested)
+
+    visit(region)
+    return out
+
+
+def _post_order_region(region: Region) -> list[Operation]:
+    out: list[Operation] = []
+
+    def visit(r: Region) -> None:
+        for b in r.blocks:
+            for o in b.ops:
+                for nested in o.regions:
+                    visit(nested)
+                out.append(o)
+
+    visit(region)
+    return out
+
+
+def apply_greedily(module: Operation, patterns: dict, top_down: bool = False) -> bool:
+    changed = False
+    for region in module.regions:
+        changed |= Greedy(patterns, top_down).run(region)
+    return changed
+
+
+# ============================================================================= convert_layout canonicalization
+
+
+def _new_op_like(op: Operation, operands, result_types) -> Operation:
+    new = op.clone(clone_operands=False) if not op.regions else op.clone()
+    new.operands = list(operands)
+    for r, t in zip(new.results, result_types):
+        r._type = t
+    return new
+
+
+def _cvt(src: SSAValue, t) -> Operation:
+    return ConvertLayoutOp.create(operands=[src], result_types=[t])
+
+
+def is_convert_trivial(cvt: Operation) -> bool:
+    """Triton's isConvertTrivial: source and result layouts describe the same placement of elements."""
+    src, dst = cvt.operands[0].type, cvt.results[0].type
+    a, b = encoding(src), encoding(dst)
+    if a == b:
+        return True
+    if isinstance(a, BlockedEncoding) and isinstance(b, BlockedEncoding):
+        return a["sizePerThread"] == b["sizePerThread"] and reorders_registers_only(src, dst) and (
+            a["order"] == b["order"] or all(s == 1 for s in a["sizePerThread"])
+        )
+    return False
+
+
+def convert_from_convert(op: Operation, rw) -> bool:
+    """Triton's CanonicalizeConvertFromConvert."""
+    src_t, dst_t = op.operands[0].type, op.results[0].type
+    if src_t == dst_t:
+        rw.replace_op(op, [op.operands[0]])
+        return True
+    if isinstance(encoding(dst_t), DotOperandEncoding) and isinstance(encoding(src_t), NvidiaMmaEncoding):
+        return False
+    arg = op.operands[0].owner
+    if not isinstance(arg, Operation):
+        return False
+    name = arg.name
+    if name == "tt.histogram":
+        rw.replace_with_new(op, _new_op_like(arg, arg.operands, [dst_t]))
+        return True
+    if name == "ttg.local_load":
+        new = _new_op_like(arg, arg.operands, [dst_t])
+        new.location = op.location
+        rw.insert_before(new, arg)
+        rw.replace_op(op, new.results)
+        return True
+    if name == "ttg.convert_layout":
+        rw.replace_with_new(op, _cvt(arg.operands[0], dst_t))
+        return True
+    if name == "tt.splat":
+        rw.replace_with_new(op, _new_op_like(arg, arg.operands, [dst_t]))
+        return True
+    if name == "tt.make_range":
+        rw.replace_with_new(op, _new_op_like(arg, [], [dst_t]))
+        return True
+    if name == "arith.constant":
+        v = splat_value(constant_attr(arg.results[0]))
+        if v is not None and isinstance(src_t, TensorType):
+            rw.replace_with_new(op, make_constant(attr_of(dst_t, [v]), dst_t))
+            return True
+    return False
+
+
+def _operand_cvt(v: SSAValue) -> Operation | None:
+    d = v.owner
+    return d if isinstance(d, Operation) and d.name == "ttg.convert_layout" else None
+
+
+def trans_of_convert(op: Operation, rw) -> bool:
+    order = list(op.order.get_values())
+    if order == list(range(len(order))):
+        rw.replace_with_new(op, _cvt(op.operands[0], op.results[0].type))
+        return True
+    c = _operand_cvt(op.operands[0])
+    if c is None or not is_convert_trivial(c):
+        return False
+    rw.replace_with_new(op, _new_op_like(op, [c.operands[0]], [op.results[0].type]))
+    return True
+
+
+def reshape_of_convert(op: Operation, rw) -> bool:
+    c = _operand_cvt(op.operands[0])
+    if c is None:
+        return False
+    if not is_convert_trivial(c) and op.properties.get("allow_reorder") is None:
+        return False
+    rw.replace_with_new(op, _new_op_like(op, [c.operands[0]], [op.results[0].type]))
+    return True
+
+
+def first_operand_of_convert(op: Operation, rw) -> bool:
+    """histogram/local_alloc/local_store of a conversion use the conversion's source (their layouts are free)."""
+    if not op.operands:
+        return False
+    c = _operand_cvt(op.operands[0])
+    if c is None:
+        return False
+    operands = list(op.operands)
+    operands[0] = c.operands[0]
+    rw.replace_with_new(op, _new_op_like(op, operands, [r.type for r in op.results]))
+    return True
+
+
+def split_of_convert(op: Operation, rw) -> bool:
+    c = _operand_cvt(op.operands[0])
+    if c is None:
+        return False
+    if infer_dst_encoding(op, encoding(c.operands[0].type)) != encoding(op.results[0].type):
+        return False
+    rw.replace_with_new(op, _new_op_like(op, [c.operands[0]], [r.type for r in op.results]))
+    return True
+
+
+CONVERT_PATTERNS = {
+    "ttg.convert_layout": [convert_from_convert],
+    "tt.trans": [trans_of_convert],
+    "tt.reshape": [reshape_of_convert],
+    "tt.histogram": [first_operand_of_convert],
+    "ttg.local_alloc": [first_operand_of_convert],
+    "ttg.local_store": [first_operand_of_convert],
+    "tt.split": [split_of_convert],
+}
+
+
+# ============================================================================= dominance helpers
+
+
+def _ancestor_in_block(op: Operation, block: Block) -> Operation | None:
+    while op is not None:
+        if op.parent is block:
+            return op
+        op = op.parent_op()
+    return None
+
+
+def _before(a: Operation, b: Operation) -> bool:
+    """`a` comes before `b` in their (common) block."""
+    o = a.next_op
+    while o is not None:
+        if o is b:
+            return True
+        o = o.next_op
+    return False
+
+
+def properly_dominates(v: SSAValue, op: Operation) -> bool:
+    owner = v.owner
+    if isinstance(owner, Block):
+        return _ancestor_in_block(op, owner) is not None
+    anc = _ancestor_in_block(op, owner.parent)
+    return anc is not None and anc is not owner and _before(owner, anc)
+
+
+def post_dominates(a: Operation, b: Operation) -> bool:
+    """For structured control flow: `a` runs whenever `b` has run (`a` follows `b`'s ancestor in a's block)."""
+    anc = _ancestor_in_block(b, a.parent)
+    return anc is not None and anc is not a and _before(anc, a)
+
+
+# ============================================================================= 1. forward propagation
+
+
+def is_layout_anchor(op: Operation) -> bool:
+    name = op.name
+    if name in ("tt.load", "tt.store"):
+        return is_expensive_load_or_store(op)
+    if name in ("tt.dot", "tt.dot_scaled", "ttng.warp_group_dot", "tt.atomic_rmw", "tt.atomic_cas",
+                "ttng.tmem_load"):
+        return True
+    if name == "tt.reshape":
+        return op.properties.get("allow_reorder") is not None
+    return False
+
+
+def _propagates_through(op: Operation) -> bool:
+    return (
+        same_operands_and_result_encoding(op)
+        or is_elementwise(op)
+        or op.name in ("tt.reduce", "tt.expand_dims", "tt.reshape", "tt.trans", "tt.join", "tt.split",
+                       "ttg.convert_layout")
+    )
+
+
+class LayoutPropagation:
+    def __init__(self, func: Operation):
+        self.func = func
+        self.layouts: dict[SSAValue, list] = {}
+        self.original: dict[SSAValue, object] = {}
+
+    def init_anchors(self) -> None:
+        body = self.func.body.blocks.first
+        for a in body.args:
+            if isinstance(a.type, TensorType):
+                self.layouts[a] = [encoding(a.type)]
+        for op in self.func.walk():
+            if is_layout_anchor(op):
+                for r in op.results:
+                    if isinstance(r.type, TensorType):
+                        self.layouts[r] = [encoding(r.type)]
+
+    def _set_encoding(self, values, info, changed, op) -> None:
+        for v in values:
+            if not isinstance(v.type, TensorType):
+                continue
+            has_changed = False
+            lst = self.layouts.setdefault(v, [])
+            for e in info:
+                dst = e if op.name == "ttg.convert_layout" else infer_dst_encoding(op, e)
+                if dst is not None and dst not in lst:
+                    lst.append(dst)
+                    has_changed = True
+            if has_changed:
+                changed.append(v)
+
+    def _propagate_to_users(self, value: SSAValue, info) -> list:
+        changed: list = []
+        for use in list(value.uses):
+            user, idx = use.operation, use.index
+            name = user.name
+            if name == "scf.for":
+                if idx >= 3:
+                    body = user.body.blocks.first
+                    self._set_encoding([body.args[idx - 3 + 1], user.results[idx - 3]], info, changed, user)
+                continue
+            if name == "scf.while":
+                self._set_encoding([user.before_region.blocks.first.args[idx]], info, changed, user)
+                continue
+            if name == "scf.yield":
+                parent = user.parent_op()
+                vals = []
+                if parent.name in ("scf.for", "scf.if"):
+                    vals.append(parent.results[idx])
+                if parent.name == "scf.for":
+                    vals.append(parent.body.blocks.first.args[idx + 1])
+                if parent.name == "scf.while":
+                    vals.append(parent.before_region.blocks.first.args[idx])
+                if parent.name in ("scf.for", "scf.if", "scf.while"):
+                    self._set_encoding(vals, info, changed, user)
+                continue
+            if name == "scf.condition":
+                w = user.parent_op()
+                if idx >= 1:
+                    self._set_encoding([w.after_region.blocks.first.args[idx - 1], w.results[idx - 1]], info,
+                                       changed, user)
+                continue
+            if name == "ttng.warp_group_dot_wait":
+                self._set_encoding([user.results[idx]], info, changed, user)
+                continue
+            if _propagates_through(user):
+                self._set_encoding(list(user.results), info, changed, user)
+        return changed
+
+    def propagate(self) -> None:
+        queue = list(self.layouts)
+        while queue:
+            v = queue.pop()
+            info = list(self.layouts.get(v, []))
+            queue.extend(self._propagate_to_users(v, info))
+
+    def resolve_conflicts(self) -> None:
+        for v, info in self.layouts.items():
+            if len(info) <= 1:
+                continue
+            owner = v.owner
+            load_store = isinstance(owner, Operation) and owner.name in (
+                "tt.load", "tt.store", "tt.atomic_rmw", "tt.atomic_cas")
+            pick = info[0]
+            for e in info:
+                if (load_store and isinstance(e, BlockedEncoding)) or (
+                    not load_store and isinstance(e, NvidiaMmaEncoding)
+                ):
+                    pick = e
+                    break
+            info[:] = [pick]
+
+    # ---- rewrite
+
+    def _picked(self, v: SSAValue):
+        info = self.layouts.get(v)
+        return info[0] if info else None
+
+    def _encoding_before(self, v: SSAValue):
+        if v in self.original:
+            return self.original[v]
+        return encoding(v.type) if isinstance(v.type, TensorType) else None
+
+    def _set_in_place(self, v: SSAValue, enc) -> None:
+        if v not in self.original:
+            self.original[v] = encoding(v.type)
+        v._type = with_encoding(v.type, enc)
+
+    def value_as(self, v: SSAValue, enc) -> SSAValue:
+        """`v` in layout `enc`: itself, or a new conversion right after its definition."""
+        if not isinstance(v.type, TensorType) or encoding(v.type) == enc:
+            return v
+        cvt = _cvt(v, with_encoding(v.type, enc))
+        owner = v.owner
+        if isinstance(owner, Block):
+            cvt.location = owner.parent_op().location
+            if owner.first_op is None:
+                owner.add_op(cvt)
+            else:
+                owner.insert_op_before(cvt, owner.first_op)
+        else:
+            cvt.location = owner.location
+            owner.parent.insert_op_after(cvt, owner)
+        return cvt.results[0]
+
+    def rewrite(self) -> None:
+        queue = deque([self.func.body])
+        while queue:
+            region = queue.popleft()
+            for block in list(region.blocks):
+                for op in list(block.ops):
+                    if op.parent is None:
+                        continue
+                    need = False
+                    for r in op.results:
+                        p = self._picked(r)
+                        if p is not None and encoding(r.type) != p:
+                            need = True
+                    if need:
+                        self._rewrite_op(op)
+                        queue.extend(op.regions)
+                    elif op.name == "scf.yield":
+                        self._rewrite_yield(op)
+                    elif op.name == "scf.condition":
+                        self._rewrite_condition(op)
+                    elif op.name == "tt.reduce" and not isinstance(op.results[0].type, TensorType):
+                        self._rewrite_reduce_to_scalar(op)
+                    elif op.name == "tt.assert":
+                        p = self._picked(op.operands[0])
+                        if p is not None:
+                            op.operands[0] = self.value_as(op.operands[0], p)
+                    else:
+                        for i, v in enumerate(list(op.operands)):
+                            if v in self.layouts and self._picked(v) is not None:
+                                op.operands[i] = self.value_as(v, self._encoding_before(v))
+                        queue.extend(op.regions)
+
+    def _rewrite_yield(self, op: Operation) -> None:
+        parent = op.parent_op()
+        for i, v in enumerate(list(op.operands)):
+            t = v.type
+            if parent.name in ("scf.for", "scf.if"):
+                t = parent.results[i].type
+            elif parent.name == "scf.while":
+                t = parent.before_region.blocks.first.args[i].type
+            if isinstance(t, TensorType):
+                op.operands[i] = self.value_as(v, encoding(t))
+
+    def _rewrite_condition(self, op: Operation) -> None:
+        w = op.parent_op()
+        for i in range(1, len(op.operands)):
+            t = w.results[i - 1].type
+            if isinstance(t, TensorType):
+                op.operands[i] = self.value_as(op.operands[i], encoding(t))
+
+    def _rewrite_reduce_to_scalar(self, op: Operation) -> None:
+        enc = None
+        for v in op.operands:
+            if self._picked(v) is not None:
+                enc = self._picked(v)
+                break
+        if enc is None:
+            return
+        for i, v in enumerate(list(op.operands)):
+            op.operands[i] = self.value_as(v, enc)
+
+    def _rewrite_op(self, op: Operation) -> None:
+        name = op.name
+        if name == "scf.for":
+            body = op.body.blocks.first
+            for i, (init, r) in enumerate(zip(list(op.iter_args), op.results)):
+                p = self._picked(r)
+                if p is None or not isinstance(r.type, TensorType):
+                    continue
+                op.operands[3 + i] = self.value_as(init, p)
+                self._set_in_place(r, p)
+                self._set_in_place(body.args[i + 1], p)
+            return
+        if name == "scf.while":
+            before, after = op.before_region.blocks.first, op.after_region.blocks.first
+            for i, a in enumerate(before.args):
+                p = self._picked(a)
+                if p is None:
+                    continue
+                op.operands[i] = self.value_as(op.operands[i], p)
+                self._set_in_place(a, p)
+            for r, a in zip(op.results, after.args):
+                p = self._picked(r)
+                if p is not None:
+                    self._set_in_place(r, p)
+                    self._set_in_place(a, p)
+            return
+        if name == "scf.if":
+            for r in op.results:
+                p = self._picked(r)
+                if p is not None:
+                    self._set_in_place(r, p)
+            return
+        enc = self._picked(op.results[0])
+        if name == "ttg.convert_layout":
+            src = op.operands[0]
+            src_enc = self._picked(src) or encoding(src.type)
+            op.operands[0] = self.value_as(src, src_enc)
+            self._set_in_place(op.results[0], enc)
+            return
+        if can_fold_into_conversion(op, enc):
+            # an op that can produce any layout: make it in the new layout through a conversion
+            new = op.clone()
+            op.parent.insert_op_before(new, op)
+            cvt = _cvt(new.results[0], with_encoding(op.results[0].type, enc))
+            cvt.location = op.location
+            op.parent.insert_op_before(cvt, op)
+            op.results[0].replace_all_uses_with(cvt.results[0])
+            op.detach()
+            op.erase()
+            return
+        operand_enc = None
+        if op.operands:
+            for v in op.operands:
+                p = self._picked(v)
+                if p is not None and infer_dst_encoding(op, p) == enc:
+                    operand_enc = p
+                    break
+            if operand_enc is None:
+                operand_enc = infer_src_encoding(op, enc)
+        for i, v in enumerate(list(op.operands)):
+            op.operands[i] = self.value_as(v, operand_enc)
+        for r in op.results:
+            if isinstance(r.type, TensorType):
+                self._set_in_place(r, enc)
+
+
+# ============================================================================= 3. backward rematerialization
+
+
+def can_be_remat(op: Operation) -> bool:
+    name = op.name
+    if name in ("tt.load", "tt.store"):
+        return not is_expensive_load_or_store(op)
+    if name in ("tt.atomic_rmw", "tt.atomic_cas", "tt.dot", "scf.while", "scf.condition"):
+        return False
+    return True
+
+
+def convert_backward_slice(root: tuple, root_enc, stop=None, existing=None):
+    """Triton's getConvertBackwardSlice: the tensor values `root` (an (op, operand index) use) depends on, each
+    with the layout it needs for `root` to get `root_enc`. None when some value would need two layouts, or a
+    dependency cannot change layout (for results, non-loop block arguments, ...). `existing(use, enc)` may
+    return an existing value in that layout for a use; its definition is then not traversed further."""
+    slice_: dict[SSAValue, None] = {}
+    layout: dict[SSAValue, object] = {}
+    seen: set = set()
+    queue: list = []
+
+    def enqueue(use, enc):
+        key = (id(use[0]), use[1], enc)
+        if key in seen:
+            return
+        seen.add(key)
+        queue.append((use, enc))
+
+    def update(v, enc) -> bool:
+        slice_[v] = None
+        old = layout.get(v)
+        if old is not None and old != enc:
+            return False
+        layout[v] = enc
+        return True
+
+    enqueue(root, root_enc)
+    while queue:
+        (user, idx), enc = queue.pop()
+        cur = user.operands[idx]
+        if not isinstance(cur.type, TensorType):
+            continue
+        owner = cur.owner
+        if isinstance(owner, Operation) and owner.name == "scf.for":
+            return None
+        if not update(cur, enc):
+            return None
+        if existing is not None:
+            e = existing((user, idx), enc)
+            if e is not None:
+                if not update(e, enc):
+                    return None
+                cur = e
+                owner = cur.owner
+        if isinstance(owner, Operation) and owner.name == "scf.if":
+            if stop is not None and stop(owner):
+                continue
+            i = cur.index
+            for region in (owner.true_region, owner.false_region):
+                y = region.blocks.first.last_op
+                enqueue((y, i), enc)
+            continue
+        if isinstance(owner, Operation):
+            for r in owner.results:
+                if r is cur or not isinstance(r.type, TensorType):
+                    continue
+                if not update(r, enc):
+                    return None
+            if owner.name == "ttg.convert_layout" and reorders_registers_only(owner.operands[0].type,
+                                                                             owner.results[0].type):
+                enqueue((owner, 0), enc)
+                continue
+            if can_fold_into_conversion(owner, enc):
+                continue
+            if stop is not None and stop(owner):
+                continue
+            if owner.name == "tt.cat":
+                return None
+            for i in range(len(owner.operands)):
+                src_enc = infer_src_encoding(owner, enc)
+                if src_enc is None:
+                    return None
+                enqueue((owner, i), src_enc)
+            continue
+        block = owner
+        parent = block.parent_op()
+        if parent is not None and parent.name == "scf.for" and cur.index >= 1:
+            k = cur.index - 1
+            enqueue((parent, 3 + k), enc)
+            enqueue((block.last_op, k), enc)
+            continue
+        return None
+    return list(slice_), layout
+
+
+def _is_expensive_math(op: Operation) -> bool:
+    return op.name in (
+        "arith.divf", "math.erfc", "math.sinh", "math.cosh", "math.tanh", "math.asinh", "math.acosh",
+        "math.atanh", "math.ctpop", "math.ctlz", "math.cttz", "math.exp", "math.exp2", "math.expm1", "math.log",
+        "math.log2", "math.log10", "math.log1p", "math.sin", "math.cos", "math.tan", "math.asin", "math.acos",
+        "math.atan", "math.atan2", "math.powf", "math.sqrt", "math.rsqrt", "math.erf", "math.cbrt",
+    )
+
+
+def _byte_count(v: SSAValue, min_elems: int = 0, min_bits: int = 0) -> int:
+    n = bits = 0
+    t = v.type
+    if isinstance(t, TensorType):
+        n = math.prod(t.get_shape())
+        e = t.element_type
+        if isinstance(e, IntegerType) or hasattr(e, "bitwidth"):
+            bits = e.width.data if isinstance(e, IntegerType) else e.bitwidth
+    return (max(n, min_elems) * max(bits, min_bits)) >> 3
+
+
+def convert_cost(src: SSAValue, dst_enc) -> int:
+    """Triton's getConvertCost, in milli-SM-cycles: free when only registers move, else a round trip through
+    shared memory."""
+    if reorders_registers_only(src.type, with_encoding(src.type, dst_enc)):
+        return 0
+    return 32 * _byte_count(src, 32, 32)
+
+
+def is_remat_beneficial(cvt: Operation, slice_: list, new_cvt_cost: int) -> bool:
+    """Triton's isRematBeneficial: recompute the slice only if that costs no more than the conversion. Ops whose
+    results are only used within the slice move rather than duplicate, and cost nothing."""
+    ops = []
+    for v in slice_:
+        o = v.owner
+        if isinstance(o, Operation) and o not in ops:
+            ops.append(o)
+    op_set = set(ops)
+    in_slice = set(slice_)
+    outside: list = []
+    for v in slice_:
+        for u in v.uses:
+            if u.operation is cvt or u.operation in op_set:
+                continue
+            outside.append(v)
+            break
+    i = 0
+    while i < len(outside):
+        o = outside[i].owner
+        i += 1
+        if isinstance(o, Operation):
+            for x in o.operands:
+                if x in in_slice and x not in outside:
+                    outside.append(x)
+    outside_set = set(outside)
+    cvt_cost = convert_cost(cvt.operands[0], encoding(cvt.results[0].type))
+    cost = new_cvt_cost
+    for o in ops:
+        if not any(r in outside_set for r in o.results):
+            continue
+        if o.name == "arith.constant":
+            continue
+        if o.name in ("tt.load", "ttg.local_load"):
+            cost += sum(8 * _byte_count(r) for r in o.results)
+        elif o.name.startswith("arith.") or o.name.startswith("math."):
+            mult = 8 if _is_expensive_math(o) else 1
+            cost += sum(mult * _byte_count(r) for r in o.results)
+        elif o.name == "tt.reduce":
+            from ttc.analysis.allocation import reduce_unique_sizes
+
+            intra, inter = reduce_unique_sizes(o)
+            cost += intra + 8 * inter
+    return cvt_cost >= cost
+
+
+class Rematerialization:
+    def __init__(self, func: Operation):
+        self.func = func
+        self.remat: dict[tuple, SSAValue] = {}
+        self.mapped: dict[SSAValue, object] = {}
+
+    def add_remat(self, old: SSAValue, enc, new: SSAValue) -> None:
+        self.remat[(old, enc)] = new
+        self.mapped[old] = enc
+
+    def get_remat(self, v: SSAValue, enc):
+        r = self.remat.get((v, enc))
+        if r is not None and (r.owner is None or (isinstance(r.owner, Operation) and r.owner.parent is None)):
+            return None
+        return r
+
+    def _existing(self, found: dict):
+        def fn(use, enc):
+            user, idx = use
+            v = user.operands[idx]
+            r = self.get_remat(v, enc)
+            if r is None:
+                return None
+            if properly_dominates(r, user):
+                found.setdefault((v, enc), r)
+                return r
+            found[(v, enc)] = None
+            return None
+
+        return fn
+
+    def slice_for(self, root, enc, stop=None):
+        """getRematerializableSlice: a backward slice every op of which can be recomputed."""
+        found: dict = {}
+        res = convert_backward_slice(root, enc, stop, self._existing(found))
+        if res is None or not res[0]:
+            return None
+        slice_, layout = res
+        for v in slice_:
+            o = v.owner
+            if isinstance(o, Operation) and not can_be_remat(o):
+                return None
+        return slice_, layout, found
+
+    def backward(self, cvt: Operation) -> bool:
+        target = encoding(cvt.results[0].type)
+        if isinstance(target, DotOperandEncoding):
+            return False
+        old = cvt.operands[0]
+        new = self.get_remat(old, target)
+        if new is not None and properly_dominates(new, cvt):
+            cvt.results[0].replace_all_uses_with(new)
+            cvt.detach()
+            cvt.erase()
+            return True
+        res = self.slice_for((cvt, 0), target)
+        if res is None:
+            return False
+        slice_, layout, found = res
+        if not is_remat_beneficial(cvt, slice_, 0):
+            return False
+        self.rewrite_slice(slice_, layout, found, cvt, {})
+        return True
+
+    def rewrite_slice(self, slice_: list, layout: dict, found: dict, cvt: Operation, mapping: dict) -> None:
+        ops: list[Operation] = []
+        yield_operands: dict[Operation, list[int]] = {}
+        skip = set()
+
+        def add(o):
+            if o not in ops:
+                ops.append(o)
+
+        for v in slice_:
+            enc = layout[v]
+            r = found.get((v, enc))
+            if r is not None:
+                mapping[v] = r
+                skip.add(v)
+                continue
+            owner = v.owner
+            if isinstance(owner, Operation):
+                add(owner)
+                if owner.name == "scf.if":
+                    for region in (owner.true_region, owner.false_region):
+                        y = region.blocks.first.last_op
+                        add(y)
+                        yield_operands.setdefault(y, []).append(v.index)
+            else:
+                parent = owner.parent_op()
+                if parent is not None and parent.name == "scf.for":
+                    add(parent)
+                    y = owner.last_op
+                    yield_operands.setdefault(y, []).append(v.index - 1)
+                    add(y)
+        slice_ = [v for v in slice_ if v not in skip]
+        in_slice = set(slice_)
+        order = {o: i for i, o in enumerate(_pre_order(self.func.body))}
+        ops.sort(key=lambda o: order.get(o, -1))
+
+        replacements: list[tuple[SSAValue, SSAValue]] = []
+        dead: list[Operation] = []
+        for op in ops:
+            if op.name == "scf.for":
+                body = op.body.blocks.first
+                n = len(op.iter_args)
+                arg_map, new_inits = [], []
+                for k, a in enumerate(body.args[1:]):
+                    if a in in_slice:
+                        arg_map.append((k, n + len(new_inits)))
+                        new_inits.append(mapping.get(op.iter_args[k], op.iter_args[k]))
+                new_for = _for_with_new_inits(op, new_inits, replacements)
+                dead.append(op)
+                nbody = new_for.body.blocks.first
+                for k_old, k_new in arg_map:
+                    mapping[op.results[k_old]] = new_for.results[k_new]
+                    mapping[nbody.args[k_old + 1]] = nbody.args[k_new + 1]
+                    old_arg = nbody.args[k_old + 1]
+                    self.add_remat(new_for.results[k_old], layout[old_arg], new_for.results[k_new])
+                    self.add_remat(old_arg, layout[old_arg], nbody.args[k_new + 1])
+                continue
+            if op.name == "scf.if":
+                new_types = [with_encoding(r.type, layout[r]) for r in op.results if r in in_slice]
+                new_if = _if_with_new_results(op, new_types, replacements)
+                k = len(op.results)
+                for r in op.results:
+                    if r in in_slice:
+                        mapping[r] = new_if.results[k]
+                        self.add_remat(r, layout[r], new_if.results[k])
+                        k += 1
+                dead.append(op)
+                continue
+            if op.name == "scf.yield":
+                idxs = sorted(yield_operands.get(op, []))
+                vals = list(op.operands) + [mapping.get(op.operands[i], op.operands[i]) for i in idxs]
+                new_y = scf.YieldOp(*vals)
+                new_y.location = op.location
+                op.parent.insert_op_before(new_y, op)
+                op.detach()
+                op.erase()
+                continue
+            if op.name == "arith.constant":
+                new = op.clone()
+                op.parent.insert_op_before(new, op)
+                r = op.results[0]
+                c = _cvt(new.results[0], with_encoding(r.type, layout[r]))
+                c.location = op.location
+                op.parent.insert_op_before(c, op)
+                mapping[r] = c.results[0]
+                self.add_remat(r, layout[r], c.results[0])
+                continue
+            new = op.clone(value_mapper=mapping)
+            op.parent.insert_op_before(new, op)
+            for old_r, new_r in zip(op.results, new.results):
+                if old_r in layout:
+                    new_r._type = with_encoding(old_r.type, layout[old_r])
+                    self.add_remat(old_r, layout[old_r], new_r)
+        src = cvt.operands[0]
+        cvt.results[0].replace_all_uses_with(mapping.get(src, src))
+        cvt.detach()
+        cvt.erase()
+        self._update_remat(replacements)
+        for old, new in replacements:
+            old.replace_all_uses_with(new)
+        for op in dead:
+            op.detach()
+            op.erase()
+
+    def _update_remat(self, values: list) -> None:
+        for old, new in values:
+            enc = self.mapped.pop(old, None)
+            if enc is None:
+                continue
+            replaced = self.remat.pop((old, enc), None)
+            for before, after in values:
+                if before is replaced:
+                    replaced = after
+                    break
+            self.remat[(new, enc)] = replaced
+            self.mapped[new] = enc
+
+    def _converts(self) -> list[Operation]:
+        return [o for o in _post_order_region(self.func.body) if o.name == "ttg.convert_layout"]
+
+    def run_backward(self) -> bool:
+        changed = False
+        for cvt in self._converts():
+            if cvt.parent is None:
+                continue
+            if self.backward(cvt):
+                changed = True
+            else:
+                self.add_remat(cvt.operands[0], encoding(cvt.results[0].type), cvt.results[0])
+        return changed
+
+    # ---- 4. hoisting
+
+    def hoist_ext_or_broadcast(self, cvt: Operation) -> bool:
+        target = encoding(cvt.results[0].type)
+        if isinstance(target, DotOperandEncoding):
+            return False
+
+        def is_ext(o: Operation) -> bool:
+            if o.name in ("arith.extsi", "arith.extui", "arith.extf", "tt.broadcast", "tt.expand_dims"):
+                return True
+            if o.name == "tt.fp_to_fp":
+                from ttc.ir.types import bitwidth
+
+                return bitwidth(o.operands[0].type) < bitwidth(o.results[0].type)
+            return False
+
+        res = self.slice_for((cvt, 0), target, is_ext)
+        if res is None:
+            return False
+        slice_, layout, found = res
+        ext = None
+        i = 0
+        n = len(slice_)
+        while i < n:
+            v = slice_[i]
+            i += 1
+            o = v.owner
+            if not isinstance(o, Operation) or not is_ext(o):
+                continue
+            src_enc = infer_src_encoding(o, layout[v])
+            if src_enc is None:
+                return False
+            sub = self.slice_for((o, 0), src_enc)
+            if sub is not None:
+                ok = all(layout.get(x, sub[1][x]) == sub[1][x] for x in sub[0])
+                if ok:
+                    for x in sub[0]:
+                        if x not in layout:
+                            slice_.append(x)
+                        layout[x] = sub[1][x]
+                    found.update(sub[2])
+                    continue
+            if ext is not None:
+                return False
+            ext = o
+        if ext is None:
+            return False
+        dst_enc = layout[ext.results[0]]
+        src_enc = infer_src_encoding(ext, dst_enc)
+        if src_enc is None:
+            return False
+        if not is_remat_beneficial(cvt, slice_, convert_cost(ext.operands[0], src_enc)):
+            return False
+        new_cvt = _cvt(ext.operands[0], with_encoding(ext.operands[0].type, src_enc))
+        new_cvt.location = cvt.location
+        ext.parent.insert_op_before(new_cvt, ext)
+        new_ext = ext.clone()
+        new_ext.operands[0] = new_cvt.results[0]
+        new_ext.results[0]._type = with_encoding(ext.results[0].type, dst_enc)
+        ext.parent.insert_op_before(new_ext, ext)
+        mapping = {ext.results[0]: new_ext.results[0]}
+        slice_ = [v for v in slice_ if v is not ext.results[0]]
+        self.rewrite_slice(slice_, layout, found, cvt, mapping)
+        return True
+
+    def hoist_into_conditionals(self, cvt: Operation) -> bool:
+        def is_if(o):
+            return o.name == "scf.if"
+
+        res = self.slice_for((cvt, 0), encoding(cvt.results[0].type), is_if)
+        if res is None:
+            return False
+        slice_, layout, found = res
+        hoist_above = []
+        terminals = []
+        i = 0
+        while i < len(slice_):
+            v = slice_[i]
+            i += 1
+            o = v.owner
+            if not isinstance(o, Operation) or o.name != "scf.if":
+                continue
+            root_layout = layout[v]
+            k = v.index
+            then_y = o.true_region.blocks.first.last_op
+            else_y = o.false_region.blocks.first.last_op if o.false_region.blocks else None
+            if else_y is None:
+                terminals.append(v)
+                continue
+            t = self.slice_for((then_y, k), root_layout, is_if)
+            e = self.slice_for((else_y, k), root_layout, is_if)
+
+            def merge(r):
+                for x in r[0]:
+                    if x not in layout:
+                        slice_.append(x)
+                    layout[x] = r[1][x]
+                found.update(r[2])
+
+            if t is not None and e is not None:
+                merge(t)
+                merge(e)
+                continue
+            if t is None and e is None:
+                terminals.append(v)
+                continue
+            parent = o.parent_op()
+            if parent is None or parent.name != "scf.for":
+                terminals.append(v)
+                continue
+            if t is not None:
+                merge(t)
+                hoist_above.append((v, (else_y, k)))
+            else:
+                merge(e)
+                hoist_above.append((v, (then_y, k)))
+        if not hoist_above:
+            return False
+        mapping: dict = {}
+
+        def hoist(v, enc, anchor_after=None, before=None):
+            c = _cvt(v, with_encoding(v.type, enc))
+            c.location = cvt.location
+            if before is not None:
+                before.parent.insert_op_before(c, before)
+            else:
+                anchor_after.parent.insert_op_after(c, anchor_after)
+            mapping[v] = c.results[0]
+            if v in slice_:
+                slice_.remove(v)
+
+        for v in terminals:
+            hoist(v, layout[v], anchor_after=v.owner)
+        for result, (user, k) in hoist_above:
+            hoist(user.operands[k], layout[result], before=user)
+        self.rewrite_slice(slice_, layout, found, cvt, mapping)
+        return True
+
+    def hoist_dot_operand(self, cvt: Operation) -> bool:
+        target = encoding(cvt.results[0].type)
+        parent = cvt.parent_op()
+        if parent is None:
+            return False
+        dots = []
+        for o in parent.walk():
+            if o.name in ("tt.dot", "tt.dot_scaled", "ttng.warp_group_dot"):
+                enc = encoding(o.operands[0].type)
+                if isinstance(enc, DotOperandEncoding) and isinstance(enc["parent"], NvidiaMmaEncoding):
+                    dots.append(o)
+        if not any(post_dominates(d, cvt) for d in dots):
+            return False
+
+        def no_data_movement(o):
+            return (is_elementwise(o) and o.name not in ("tt.extern_elementwise", "tt.elementwise_inline_asm")) \
+                or o.name in ("tt.broadcast", "tt.expand_dims", "tt.reshape", "tt.trans", "tt.join", "tt.split",
+                              "ttg.convert_layout")
+
+        found: dict = {}
+        res = convert_backward_slice((cvt, 0), target, lambda o: not no_data_movement(o), self._existing(found))
+        if res is None:
+            return False
+        slice_, layout = res
+        mapping: dict = {}
+        inner = []
+        for v in slice_:
+            o = v.owner
+            if not isinstance(o, Operation):
+                return False
+            if o.name != "tt.load":
+                if o.name == "arith.constant" or no_data_movement(o):
+                    inner.append(v)
+                    continue
+                return False
+            c = _cvt(o.results[0], with_encoding(o.results[0].type, layout[o.results[0]]))
+            c.location = cvt.location
+            o.parent.insert_op_after(c, o)
+            mapping[o.results[0]] = c.results[0]
+        if not inner:
+            return False
+        self.rewrite_slice(inner, layout, found, cvt, mapping)
+        return True
+
+    def run_hoist(self, fn) -> None:
+        for cvt in self._converts():
+            if cvt.parent is None:
+                continue
+            if not fn(cvt):
+                self.add_remat(cvt.operands[0], encoding(cvt.results[0].type), cvt.results[0])
+
+
+def _for_with_new_inits(loop: Operation, new_inits: list, replacements: list) -> Operation:
+    """Triton's replaceForOpWithNewSignature: a copy of `loop` with extra iteration arguments, taking its body."""
+    inits = list(loop.iter_args) + list(new_inits)
+    new = scf.ForOp.create(
+        operands=[loop.lb, loop.ub, loop.step, *inits],
+        result_types=[v.type for v in inits],
+        regions=[Region()],
+        attributes=dict(loop.attributes),
+        properties=dict(loop.properties),
+    )
+    new.location = loop.location
+    loop.parent.insert_op_before(new, loop)
+    loop.body.move_blocks(new.body)
+    body = new.body.blocks.first
+    for v in new_inits:
+        body.insert_arg(v.type, len(body.args))
+    for old, nr in zip(loop.results, new.results):
+        replacements.append((old, nr))
+    return new
+
+
+def _if_with_new_results(op: Operation, new_types: list, replacements: list) -> Operation:
+    new = scf.IfOp.create(
+        operands=[op.cond], result_types=[r.type for r in op.results] + list(new_types),
+        regions=[Region(), Region()], attributes=dict(op.attributes), properties=dict(op.properties),
+    )
+    new.location = op.location
+    op.true_region.move_blocks(new.true_region)
+    op.false_region.move_blocks(new.false_region)
+    op.parent.insert_op_before(new, op)
+    for old, nr in zip(op.results, new.results):
+        replacements.append((old, nr))
+    return new
+
+
+# ============================================================================= 5. final cleanup
+
+
+def _would_be_dead(op: Operation) -> bool:
+    from ttc.passes.canonicalize import would_be_trivially_dead
+
+    return would_be_trivially_dead(op)
+
+
+def for_dead_arg_elimination(op: Operation, rw) -> bool:
+    """Triton's ForOpDeadArgElimination: iteration arguments whose values only feed themselves (and no side
+    effect) are made to yield their own argument, so canonicalization drops them."""
+    body = op.body.blocks.first
+    y = body.last_op
+    alive: set = set()
+    queue: list = []
+
+    def inside(v) -> bool:
+        """`v` is defined in the loop's body (or deeper)."""
+        owner = v.owner
+        block = owner if isinstance(owner, Block) else owner.parent
+        p = block.parent.parent_op() if block is not None and block.parent is not None else None
+        while p is not None:
+            if p is op:
+                return True
+            p = p.parent_op()
+        return False
+
+    def mark(v):
+        if not inside(v):
+            return
+        if v not in alive:
+            alive.add(v)
+            queue.append(v)
+
+    for i, r in enumerate(op.results):
+        if r.first_use is not None:
+            mark(y.operands[i])
+    if len(alive) == len(op.results):
+        return False
+    for o in _post_order_region(op.body):
+        if o.name not in ("scf.yield", "scf.for") and not _would_be_dead(o):
+            for v in o.operands:
+                mark(v)
+    while queue:
+        v = queue.pop()
+        owner = v.owner
+        if isinstance(owner, Operation):
+            if owner.name == "scf.for":
+                k = v.index
+                mark(owner.iter_args[k])
+                mark(owner.body.blocks.first.last_op.operands[k])
+                continue
+            if owner.name == "scf.if":
+                mark(owner.cond)
+                for region in (owner.true_region, owner.false_region):
+                    if region.blocks:
+                        mark(region.blocks.first.last_op.operands[v.index])
+                continue
+            if owner.name == "scf.while":
+                return False
+            for x in owner.operands:
+                mark(x)
+            continue
+        parent = owner.parent_op()
+        if parent is not None and parent.name == "scf.for" and v.index >= 1:
+            k = v.index - 1
+            mark(owner.last_op.operands[k])
+            mark(parent.iter_args[k])
+    dead = []
+    for i, v in enumerate(y.operands):
+        if v in alive or v is body.args[i + 1]:
+            continue
+        if not inside(v) and v is not op.iter_args[i]:
+            continue
+        dead.append(i)
+    if not dead:
+        return False
+    for i in dead:
+        y.operands[i] = body.args[i + 1]
+    rw.modified(op)
+    return True
+
+
+def _scf_patterns() -> dict:
+    from ttc.passes.canonicalize import PATTERNS
+
+    return {"scf.for": list(PATTERNS.get("scf.for", [])), "scf.if": list(PATTERNS.get("scf.if", []))}
+
+
+def remove_layout_conversions(module: Operation) -> None:
+    funcs = [op for op in module.walk() if op.name == "tt.func" and op.body.blocks.first is not None]
+    for f in funcs:
+        p = LayoutPropagation(f)
+        p.init_anchors()
+        p.propagate()
+        p.resolve_conflicts()
+        p.rewrite()
+    apply_greedily(module, CONVERT_PATTERNS)
+    for _ in range(10):
+        changed = False
+        for f in funcs:
+            changed |= Rematerialization(f).run_backward()
+        apply_greedily(module, CONVERT_PATTERNS)
+        if not changed:
+            break
+    for f in funcs:
+        r = Rematerialization(f)
+        r.run_hoist(r.hoist_ext_or_broadcast)
+    for f in funcs:
+        r = Rematerialization(f)
+        r.run_hoist(r.hoist_into_conditionals)
+    for f in funcs:
+        r = Rematerialization(f)
+        r.run_hoist(r.hoist_dot_operand)
+    apply_greedily(module, {**CONVERT_PATTERNS, "scf.for": [for_dead_arg_elimination]})
+    apply_greedily(module, _scf_patterns())
+
+
+@dataclass(frozen=True)
+class RemoveLayoutConversions(Pass):
+    """Remove layout conversions: propagate anchor layouts forward, rematerialize backward slices, hoist."""
+
+    name = "tritongpu-remove-layout-conversions"
+    display = "TritonGPURemoveLayoutConversions"
+    summary = "Remove superfluous ttg.convert_layout ops by propagating and rematerializing layouts"
+
+    def apply(self, ctx, module) -> None:
+        remove_layout_conversions(module)

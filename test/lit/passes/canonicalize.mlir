@@ -1,0 +1,272 @@
+// RUN: tt-opt %s -split-input-file -canonicalize | FileCheck %s
+
+// Scalar folds with exact wrap-around (i8 127 + 1), truncating signed division, f32 rounding (0.1 + 0.2) and
+// overflow to +inf; constants end up at the start of the entry block, as MLIR's folder puts them.
+// CHECK-LABEL: tt.func public @fold_scalars
+// CHECK-NEXT: %[[C:.*]] = arith.constant -128 : i8
+// CHECK-NEXT: %[[D:.*]] = arith.constant -3 : i32
+// CHECK-NEXT: %[[R:.*]] = arith.constant 1 : i32
+// CHECK-NEXT: %[[S:.*]] = arith.constant 3.000000e-01 : f32
+// CHECK-NEXT: %[[I:.*]] = arith.constant 0x7F800000 : f32
+// CHECK-NEXT: %[[F:.*]] = arith.constant false
+// CHECK-NEXT: %[[E:.*]] = arith.constant -2 : i64
+// CHECK-NEXT: tt.return %[[C]], %[[D]], %[[R]], %[[S]], %[[I]], %[[F]], %[[E]]
+tt.func public @fold_scalars(%x: i32) -> (i8, i32, i32, f32, f32, i1, i64) {
+  %c127 = arith.constant 127 : i8
+  %c1_i8 = arith.constant 1 : i8
+  %0 = arith.addi %c127, %c1_i8 : i8
+  %c7 = arith.constant 7 : i32
+  %cm2 = arith.constant -2 : i32
+  %1 = arith.divsi %c7, %cm2 : i32
+  %2 = arith.remsi %c7, %cm2 : i32
+  %a = arith.constant 1.000000e-01 : f32
+  %b = arith.constant 2.000000e-01 : f32
+  %3 = arith.addf %a, %b : f32
+  %big = arith.constant 3.000000e+38 : f32
+  %4 = arith.mulf %big, %big : f32
+  %5 = arith.cmpi ult, %cm2, %c7 : i32
+  %6 = arith.extsi %cm2 : i32 to i64
+  tt.return %0, %1, %2, %3, %4, %5, %6 : i8, i32, i32, f32, f32, i1, i64
+}
+
+// -----
+
+// What LLVM refuses to fold stays: division by zero, a shift by the width, INT_MIN / -1, an inexact truncf.
+// Tensor cmpf is not folded either (MLIR folds scalar cmpf only).
+// CHECK-LABEL: tt.func public @no_fold
+// CHECK: arith.divsi %c1_i32, %c0_i32 : i32
+// CHECK: arith.shli %c1_i32, %c32_i32 : i32
+// CHECK: arith.divsi %c-2147483648_i32, %c-1_i32 : i32
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK: arith.cmpf oeq, %{{.*}}, %arg1 : tensor<4xf32>
+tt.func public @no_fold(%x: i32, %t: tensor<4xf32>) -> (i32, i32, i32, f16, tensor<4xi1>) {
+  %c1 = arith.constant 1 : i32
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %min = arith.constant -2147483648 : i32
+  %m1 = arith.constant -1 : i32
+  %0 = arith.divsi %c1, %c0 : i32
+  %1 = arith.shli %c1, %c32 : i32
+  %2 = arith.divsi %min, %m1 : i32
+  %f = arith.constant 1.000000e-01 : f32
+  %3 = arith.truncf %f : f32 to f16
+  %nan = arith.constant dense<0x7FC00000> : tensor<4xf32>
+  %4 = arith.cmpf oeq, %nan, %t : tensor<4xf32>
+  tt.return %0, %1, %2, %3, %4 : i32, i32, i32, f16, tensor<4xi1>
+}
+
+// -----
+
+// Splat tensor constants fold elementwise; tt.splat of a constant, and broadcast / expand_dims of a splat
+// constant, become constants.
+// CHECK-LABEL: tt.func public @splats
+// CHECK-NEXT: %[[A:.*]] = arith.constant dense<6> : tensor<128xi32>
+// CHECK-NEXT: %[[B:.*]] = arith.constant dense<5> : tensor<64x128xi32>
+// CHECK-NEXT: %[[C:.*]] = arith.constant dense<true> : tensor<128xi1>
+// CHECK-NEXT: %[[D:.*]] = arith.constant dense<1.500000e+00> : tensor<1x128xf32>
+// CHECK-NEXT: tt.return %[[A]], %[[B]], %[[C]], %[[D]]
+tt.func public @splats(%x: i32) -> (tensor<128xi32>, tensor<64x128xi32>, tensor<128xi1>, tensor<1x128xf32>) {
+  %c2 = arith.constant dense<2> : tensor<128xi32>
+  %c3 = arith.constant dense<3> : tensor<128xi32>
+  %0 = arith.muli %c2, %c3 : tensor<128xi32>
+  %c5 = arith.constant 5 : i32
+  %1 = tt.splat %c5 : i32 -> tensor<1x128xi32>
+  %2 = tt.broadcast %1 : tensor<1x128xi32> -> tensor<64x128xi32>
+  %3 = arith.cmpi sgt, %0, %c3 : tensor<128xi32>
+  %f = arith.constant dense<1.500000e+00> : tensor<128xf32>
+  %4 = tt.expand_dims %f {axis = 0 : i32} : tensor<128xf32> -> tensor<1x128xf32>
+  tt.return %0, %2, %3, %4 : tensor<128xi32>, tensor<64x128xi32>, tensor<128xi1>, tensor<1x128xf32>
+}
+
+// -----
+
+// x + 0, 1 * x, x * 0, x - x, x & x, select(c, x, x) and x + (-0.0) fold away; a constant moves to the right
+// of cmpi (the predicate swapped); (x + 2) + 3 becomes x + 5.
+// CHECK-LABEL: tt.func public @identities
+// CHECK-NEXT: %[[C5:.*]] = arith.constant 5 : i32
+// CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: %[[C3:.*]] = arith.constant 3 : i32
+// CHECK-NEXT: %[[CMP:.*]] = arith.cmpi sgt, %arg0, %[[C3]] : i32
+// CHECK-NEXT: %[[ADD:.*]] = arith.addi %arg0, %[[C5]] : i32
+// CHECK-NEXT: tt.return %arg0, %arg0, %[[C0]], %[[C0]], %arg1, %arg0, %[[CMP]], %arg3, %[[ADD]]
+tt.func public @identities(%x: i32, %y: i32, %c: i1, %f: f32) -> (i32, i32, i32, i32, i32, i32, i1, f32, i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %c3 = arith.constant 3 : i32
+  %0 = arith.addi %x, %c0 : i32
+  %1 = arith.muli %c1, %x : i32
+  %2 = arith.muli %x, %c0 : i32
+  %3 = arith.subi %x, %x : i32
+  %4 = arith.andi %y, %y : i32
+  %5 = arith.select %c, %x, %x : i32
+  %6 = arith.cmpi slt, %c3, %x : i32
+  %m0 = arith.constant -0.000000e+00 : f32
+  %7 = arith.addf %f, %m0 : f32
+  %8 = arith.addi %x, %c2 : i32
+  %9 = arith.addi %8, %c3 : i32
+  tt.return %0, %1, %2, %3, %4, %5, %6, %7, %9 : i32, i32, i32, i32, i32, i32, i1, f32, i32
+}
+
+// -----
+
+// tt.load with an all-true mask loses mask and other; with an all-false mask it is its `other`; a tt.store
+// with an all-true mask loses it, with an all-false one it goes. Non-constant masks stay.
+// CHECK-LABEL: tt.func public @masks
+// CHECK-NEXT: %[[O:.*]] = arith.constant dense<0.000000e+00> : tensor<128xf32>
+// CHECK-NEXT: %[[A:.*]] = tt.load %arg0 : tensor<128x!tt.ptr<f32>>
+// CHECK-NEXT: %[[B:.*]] = tt.load %arg0, %arg1, %[[O]] : tensor<128x!tt.ptr<f32>>
+// CHECK-NEXT: tt.store %arg0, %arg2 : tensor<128x!tt.ptr<f32>>
+// CHECK-NEXT: tt.store %arg0, %arg2, %arg1 : tensor<128x!tt.ptr<f32>>
+// CHECK-NEXT: tt.return %[[A]], %[[O]], %[[B]]
+tt.func public @masks(%p: tensor<128x!tt.ptr<f32>>, %m: tensor<128xi1>, %v: tensor<128xf32>) -> (tensor<128xf32>, tensor<128xf32>, tensor<128xf32>) {
+  %true = arith.constant dense<true> : tensor<128xi1>
+  %false = arith.constant dense<false> : tensor<128xi1>
+  %other = arith.constant dense<0.000000e+00> : tensor<128xf32>
+  %0 = tt.load %p, %true, %other : tensor<128x!tt.ptr<f32>>
+  %1 = tt.load %p, %false, %other : tensor<128x!tt.ptr<f32>>
+  %2 = tt.load %p, %m, %other : tensor<128x!tt.ptr<f32>>
+  tt.store %p, %v, %true : tensor<128x!tt.ptr<f32>>
+  tt.store %p, %v, %false : tensor<128x!tt.ptr<f32>>
+  tt.store %p, %v, %m : tensor<128x!tt.ptr<f32>>
+  tt.return %0, %1, %2 : tensor<128xf32>, tensor<128xf32>, tensor<128xf32>
+}
+
+// -----
+
+// broadcast(expand_dims(splat)) is a splat; trans(trans) with inverse orders and reshape(reshape) collapse;
+// addptr of a zero offset, a broadcast to the same type, and a one-element make_range fold.
+// CHECK-LABEL: tt.func public @shapes
+// CHECK-NEXT: %[[R:.*]] = arith.constant dense<5> : tensor<1xi32>
+// CHECK-NEXT: %[[S:.*]] = tt.splat %arg0 : i32 -> tensor<8x32xi32>
+// CHECK-NEXT: %[[V:.*]] = tt.reshape %arg1 : tensor<4x8xf32> -> tensor<2x4x4xf32>
+// CHECK-NEXT: tt.return %[[S]], %arg1, %[[V]], %arg2, %arg3, %[[R]]
+// CHECK-NOT: tt.trans
+tt.func public @shapes(%x: i32, %t: tensor<4x8xf32>, %p: tensor<128x!tt.ptr<f32>>, %s: tensor<16xi32>) -> (tensor<8x32xi32>, tensor<4x8xf32>, tensor<2x4x4xf32>, tensor<128x!tt.ptr<f32>>, tensor<16xi32>, tensor<1xi32>) {
+  %0 = tt.splat %x : i32 -> tensor<32xi32>
+  %1 = tt.expand_dims %0 {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %2 = tt.broadcast %1 : tensor<1x32xi32> -> tensor<8x32xi32>
+  %3 = tt.trans %t {order = array<i32: 1, 0>} : tensor<4x8xf32> -> tensor<8x4xf32>
+  %4 = tt.trans %3 {order = array<i32: 1, 0>} : tensor<8x4xf32> -> tensor<4x8xf32>
+  %5 = tt.reshape %t : tensor<4x8xf32> -> tensor<32xf32>
+  %6 = tt.reshape %5 : tensor<32xf32> -> tensor<2x4x4xf32>
+  %zero = arith.constant dense<0> : tensor<128xi32>
+  %7 = tt.addptr %p, %zero : tensor<128x!tt.ptr<f32>>, tensor<128xi32>
+  %8 = tt.broadcast %s : tensor<16xi32> -> tensor<16xi32>
+  %9 = tt.make_range {end = 6 : i32, start = 5 : i32} : tensor<1xi32>
+  tt.return %2, %4, %6, %7, %8, %9 : tensor<8x32xi32>, tensor<4x8xf32>, tensor<2x4x4xf32>, tensor<128x!tt.ptr<f32>>, tensor<16xi32>, tensor<1xi32>
+}
+
+// -----
+
+// ttg.convert_layout to the same type goes; of a splat, make_range or splat constant it is rebuilt in the new
+// layout; a round trip through another layout goes.
+// CHECK-LABEL: tt.func public @convert_layout
+// CHECK-NEXT: %[[C:.*]] = arith.constant dense<1.500000e+00> : tensor<256xf32, #blocked1>
+// CHECK-NEXT: %[[S:.*]] = tt.splat %arg0 : i32 -> tensor<256xi32, #blocked1>
+// CHECK-NEXT: %[[R:.*]] = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #blocked1>
+// CHECK-NEXT: tt.return %arg1, %[[S]], %[[R]], %[[C]], %arg1
+// CHECK-NOT: ttg.convert_layout
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @convert_layout(%x: i32, %t: tensor<256xf32, #blocked>) -> (tensor<256xf32, #blocked>, tensor<256xi32, #blocked1>, tensor<256xi32, #blocked1>, tensor<256xf32, #blocked1>, tensor<256xf32, #blocked>) {
+    %0 = ttg.convert_layout %t : tensor<256xf32, #blocked> -> tensor<256xf32, #blocked>
+    %s = tt.splat %x : i32 -> tensor<256xi32, #blocked>
+    %1 = ttg.convert_layout %s : tensor<256xi32, #blocked> -> tensor<256xi32, #blocked1>
+    %r = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #blocked>
+    %2 = ttg.convert_layout %r : tensor<256xi32, #blocked> -> tensor<256xi32, #blocked1>
+    %c = arith.constant dense<1.500000e+00> : tensor<256xf32, #blocked>
+    %3 = ttg.convert_layout %c : tensor<256xf32, #blocked> -> tensor<256xf32, #blocked1>
+    %a = ttg.convert_layout %t : tensor<256xf32, #blocked> -> tensor<256xf32, #blocked1>
+    %4 = ttg.convert_layout %a : tensor<256xf32, #blocked1> -> tensor<256xf32, #blocked>
+    tt.return %0, %1, %2, %3, %4 : tensor<256xf32, #blocked>, tensor<256xi32, #blocked1>, tensor<256xi32, #blocked1>, tensor<256xf32, #blocked1>, tensor<256xf32, #blocked>
+  }
+}
+
+// -----
+
+// A loop that never runs is its initial values, one that runs once is its body; iteration arguments that are
+// forwarded unchanged go, but a value carried around the loop (%b, %d) stays.
+// CHECK-LABEL: tt.func public @loops
+// CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-NEXT: %[[M:.*]] = arith.muli %arg1, %arg1 : i32
+// CHECK-NEXT: %[[L:.*]]:2 = scf.for %{{.*}} = %[[C0]] to %arg0 step %[[C1]] iter_args(%{{.*}} = %[[C0]], %{{.*}} = %arg1) -> (i32, i32)
+// CHECK: tt.return %arg1, %[[M]], %arg1, %[[L]]#0
+tt.func public @loops(%n: i32, %x: i32, %p: !tt.ptr<i32>) -> (i32, i32, i32, i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c8 = arith.constant 8 : i32
+  %0 = scf.for %i = %c8 to %c0 step %c1 iter_args(%a = %x) -> (i32) : i32 {
+    %y = arith.addi %a, %i : i32
+    scf.yield %y : i32
+  }
+  %1 = scf.for %i = %c0 to %c8 step %c8 iter_args(%a = %x) -> (i32) : i32 {
+    %y = arith.muli %a, %x : i32
+    scf.yield %y : i32
+  }
+  %2:3 = scf.for %i = %c0 to %n step %c1 iter_args(%a = %x, %b = %c0, %d = %x) -> (i32, i32, i32) : i32 {
+    %y = arith.addi %b, %i : i32
+    tt.store %p, %y : !tt.ptr<i32>
+    %z = arith.addi %d, %c1 : i32
+    scf.yield %a, %y, %z : i32, i32, i32
+  }
+  tt.return %0, %1, %2#0, %2#1 : i32, i32, i32, i32
+}
+
+// -----
+
+// An scf.if on a constant is the region it takes; results yielding values from outside become selects;
+// unused results go.
+// CHECK-LABEL: tt.func public @ifs
+// CHECK-NEXT: %[[A:.*]] = arith.addi %arg1, %arg2 : i32
+// CHECK-NEXT: %[[S:.*]] = arith.select %arg0, %arg1, %arg2 : i32
+// CHECK-NEXT: %[[I:.*]] = scf.if %arg0 -> (i32) {
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %arg2 : i32
+// CHECK-NEXT: }
+// CHECK-NEXT: tt.return %[[A]], %[[S]], %[[I]]
+tt.func public @ifs(%c: i1, %x: i32, %y: i32, %p: !tt.ptr<i32>) -> (i32, i32, i32) {
+  %true = arith.constant true
+  %0 = scf.if %true -> (i32) {
+    %s = arith.addi %x, %y : i32
+    scf.yield %s : i32
+  } else {
+    scf.yield %y : i32
+  }
+  %1 = scf.if %c -> (i32) {
+    scf.yield %x : i32
+  } else {
+    scf.yield %y : i32
+  }
+  %2:2 = scf.if %c -> (i32, i32) {
+    %m = arith.muli %x, %y : i32
+    tt.store %p, %m : !tt.ptr<i32>
+    scf.yield %m, %x : i32, i32
+  } else {
+    scf.yield %y, %y : i32, i32
+  }
+  tt.return %0, %1, %2#0 : i32, i32, i32
+}
+
+// -----
+
+// cf.cond_br on a constant becomes cf.br, the unreachable block goes, blocks with one predecessor merge, and
+// the remaining diamond becomes a select.
+// CHECK-LABEL: tt.func public @branches
+// CHECK-NEXT: %[[S:.*]] = arith.select %arg0, %arg1, %arg2 : i32
+// CHECK-NEXT: tt.return %[[S]] : i32
+// CHECK-NOT: cf.
+tt.func public @branches(%c: i1, %x: i32, %y: i32) -> i32 {
+  %false = arith.constant false
+  cf.cond_br %false, ^bb1, ^bb2
+^bb1:
+  tt.return %x : i32
+^bb2:
+  cf.cond_br %c, ^bb3, ^bb4(%y : i32)
+^bb3:
+  cf.br ^bb4(%x : i32)
+^bb4(%r: i32):
+  tt.return %r : i32
+}

@@ -1,0 +1,150 @@
+// RUN: tt-opt %s -split-input-file -tritongpu-optimize-thread-locality | FileCheck %s
+
+// An accumulated row reduction of a loaded tile with 4 elements per thread along the row: the loop keeps a
+// per-thread partial tile (32x32, the row split into 32 threads x 8 elements), reduced once after the loop.
+// The max accumulator starts at -inf.
+// CHECK: #[[B3:.*]] = #ttg.blocked<{sizePerThread = [1, 1, 4], threadsPerWarp = [1, 32, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
+// CHECK-LABEL: tt.func public @row_max
+// CHECK: %[[NEG:.*]] = arith.constant dense<0xFF800000> : tensor<32x32xf32, #ttg.slice<{dim = 2, parent = #[[B3]]}>>
+// CHECK: %[[LOOP:.*]]:2 = scf.for {{.*}} iter_args(%[[OLD:.*]] = %{{.*}}, %[[PART:.*]] = %[[NEG]])
+// CHECK: %[[X:.*]] = tt.load
+// CHECK: %[[V:.*]] = tt.reshape %[[X]] allow_reorder efficient_layout : tensor<32x256xf32, #{{.*}}> -> tensor<32x32x8xf32, #[[B3]]>
+// CHECK: %[[R:.*]] = "tt.reduce"(%[[V]]) <{axis = 2 : i32}>
+// CHECK: %[[U:.*]] = arith.maxnumf %[[PART]], %[[R]]
+// CHECK: scf.yield %[[OLD]], %[[U]]
+// CHECK: %[[POST:.*]] = "tt.reduce"(%[[LOOP]]#1) <{axis = 1 : i32}>
+// CHECK: %[[C:.*]] = ttg.convert_layout %[[POST]]
+// CHECK: %[[F:.*]] = arith.maxnumf %cst, %[[C]]
+// CHECK: tt.store %arg1, %[[F]]
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#slice = #ttg.slice<{dim = 1, parent = #blocked}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @row_max(%ptr: tensor<32x256x!tt.ptr<f32>, #blocked>, %out: tensor<32x!tt.ptr<f32>, #slice>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %cst = arith.constant dense<0xFF800000> : tensor<32xf32, #slice>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %cst) -> (tensor<32xf32, #slice>) : i32 {
+      %x = tt.load %ptr : tensor<32x256x!tt.ptr<f32>, #blocked>
+      %s = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %t = arith.maxnumf %a, %b : f32
+        tt.reduce.return %t : f32
+      }) : (tensor<32x256xf32, #blocked>) -> tensor<32xf32, #slice>
+      %u = arith.maxnumf %acc, %s : tensor<32xf32, #slice>
+      scf.yield %u : tensor<32xf32, #slice>
+    }
+    tt.store %out, %r : tensor<32x!tt.ptr<f32>, #slice>
+    tt.return
+  }
+}
+
+// -----
+
+// A reordering reshape feeding a reduction gets a layout with the reduced axis slowest (no cross-thread
+// exchange), marked efficient_layout; the reduction reads it through a conversion.
+// CHECK: #[[OLD:.*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>
+// CHECK: #[[NEW:.*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+// CHECK-LABEL: tt.func public @reshape_reduce
+// CHECK: %[[V:.*]] = tt.reshape %arg0 allow_reorder efficient_layout : tensor<1024xf32, #{{.*}}> -> tensor<8x128xf32, #[[NEW]]>
+// CHECK-NEXT: %[[C:.*]] = ttg.convert_layout %[[V]] : tensor<8x128xf32, #[[NEW]]> -> tensor<8x128xf32, #[[OLD]]>
+// CHECK-NEXT: "tt.reduce"(%[[C]]) <{axis = 1 : i32}>
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked2 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @reshape_reduce(%x: tensor<1024xf32, #blocked>) -> tensor<8xf32, #ttg.slice<{dim = 1, parent = #blocked2}>> {
+    %v = tt.reshape %x allow_reorder : tensor<1024xf32, #blocked> -> tensor<8x128xf32, #blocked2>
+    %s = "tt.reduce"(%v) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.addf %a, %b : f32
+      tt.reduce.return %t : f32
+    }) : (tensor<8x128xf32, #blocked2>) -> tensor<8xf32, #ttg.slice<{dim = 1, parent = #blocked2}>>
+    tt.return %s : tensor<8xf32, #ttg.slice<{dim = 1, parent = #blocked2}>>
+  }
+}
+
+// -----
+
+// Not changed: the reduction is not along the innermost dimension.
+// CHECK-LABEL: tt.func public @col_sum_not_innermost
+// CHECK-NOT: tt.reshape
+// CHECK: scf.for {{.*}} -> (tensor<32xf32, #ttg.slice<{dim = 0, parent = #blocked}>>)
+// CHECK-NOT: tt.reshape
+#blocked = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+#slice = #ttg.slice<{dim = 0, parent = #blocked}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @col_sum_not_innermost(%ptr: tensor<256x32x!tt.ptr<f32>, #blocked>, %out: tensor<32x!tt.ptr<f32>, #slice>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %cst = arith.constant dense<0.000000e+00> : tensor<32xf32, #slice>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %cst) -> (tensor<32xf32, #slice>) : i32 {
+      %x = tt.load %ptr : tensor<256x32x!tt.ptr<f32>, #blocked>
+      %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %t = arith.addf %a, %b : f32
+        tt.reduce.return %t : f32
+      }) : (tensor<256x32xf32, #blocked>) -> tensor<32xf32, #slice>
+      %u = arith.addf %acc, %s : tensor<32xf32, #slice>
+      scf.yield %u : tensor<32xf32, #slice>
+    }
+    tt.store %out, %r : tensor<32x!tt.ptr<f32>, #slice>
+    tt.return
+  }
+}
+
+// -----
+
+// Not changed: each thread holds one element of the reduced row, so there is nothing to reduce locally.
+// CHECK-LABEL: tt.func public @one_elem_per_thread
+// CHECK-NOT: tt.reshape
+// CHECK: scf.for {{.*}} -> (tensor<4xf32, #ttg.slice<{dim = 1, parent = #blocked}>>)
+// CHECK-NOT: tt.reshape
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#slice = #ttg.slice<{dim = 1, parent = #blocked}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @one_elem_per_thread(%ptr: tensor<4x32x!tt.ptr<f32>, #blocked>, %out: tensor<4x!tt.ptr<f32>, #slice>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %cst = arith.constant dense<0.000000e+00> : tensor<4xf32, #slice>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %cst) -> (tensor<4xf32, #slice>) : i32 {
+      %x = tt.load %ptr : tensor<4x32x!tt.ptr<f32>, #blocked>
+      %s = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %t = arith.addf %a, %b : f32
+        tt.reduce.return %t : f32
+      }) : (tensor<4x32xf32, #blocked>) -> tensor<4xf32, #slice>
+      %u = arith.addf %acc, %s : tensor<4xf32, #slice>
+      scf.yield %u : tensor<4xf32, #slice>
+    }
+    tt.store %out, %r : tensor<4x!tt.ptr<f32>, #slice>
+    tt.return
+  }
+}
+
+// -----
+
+// Not changed: a 1-D reduction to a scalar.
+// CHECK-LABEL: tt.func public @one_dimensional
+// CHECK-NOT: tt.reshape
+// CHECK: scf.for {{.*}} -> (f32)
+// CHECK: "tt.reduce"(%{{.*}}) <{axis = 0 : i32}>
+// CHECK-NOT: tt.reshape
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @one_dimensional(%ptr: tensor<1024x!tt.ptr<f32>, #blocked>, %out: !tt.ptr<f32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant 0.000000e+00 : f32
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f32) : i32 {
+      %x = tt.load %ptr : tensor<1024x!tt.ptr<f32>, #blocked>
+      %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %t = arith.addf %a, %b : f32
+        tt.reduce.return %t : f32
+      }) : (tensor<1024xf32, #blocked>) -> f32
+      %u = arith.addf %acc, %s : f32
+      scf.yield %u : f32
+    }
+    tt.store %out, %r : !tt.ptr<f32>
+    tt.return
+  }
+}

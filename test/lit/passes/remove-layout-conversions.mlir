@@ -1,0 +1,196 @@
+// RUN: tt-opt %s -split-input-file -tritongpu-remove-layout-conversions | FileCheck %s
+
+// After coalescing: the load's layout (4 per thread) flows forward to its users and the address computation is
+// recomputed in it; no conversion remains.
+// CHECK: #[[V4:.*]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-NOT: #blocked1
+// CHECK-LABEL: tt.func public @vector_f32
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.make_range {{.*}} : tensor<1024xi32, #[[V4]]>
+// CHECK: tt.load {{.*}} : tensor<1024x!tt.ptr<f32>, #[[V4]]>
+// CHECK: tt.store {{.*}} : tensor<1024x!tt.ptr<f32>, #[[V4]]>
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @vector_f32(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %0 = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %1 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %2 = tt.addptr %1, %0 : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %3 = ttg.convert_layout %2 : tensor<1024x!tt.ptr<f32>, #blocked> -> tensor<1024x!tt.ptr<f32>, #blocked1>
+    %4 = tt.load %3 : tensor<1024x!tt.ptr<f32>, #blocked1>
+    %5 = ttg.convert_layout %4 : tensor<1024xf32, #blocked1> -> tensor<1024xf32, #blocked>
+    %6 = tt.splat %arg1 : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %7 = tt.addptr %6, %0 : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %8 = ttg.convert_layout %7 : tensor<1024x!tt.ptr<f32>, #blocked> -> tensor<1024x!tt.ptr<f32>, #blocked1>
+    %9 = ttg.convert_layout %5 : tensor<1024xf32, #blocked> -> tensor<1024xf32, #blocked1>
+    tt.store %8, %9 : tensor<1024x!tt.ptr<f32>, #blocked1>
+    tt.return
+  }
+}
+
+// -----
+
+// 2-D: offsets are rematerialized as slices of the coalesced layout, through expand_dims and broadcast.
+// CHECK: #[[CM:.*]] = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
+// CHECK-LABEL: tt.func public @column_major
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.make_range {{.*}} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #[[CM]]}>>
+// CHECK: tt.expand_dims {{.*}} -> tensor<64x1xi32, #[[CM]]>
+// CHECK: tt.make_range {{.*}} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #[[CM]]}>>
+// CHECK: tt.load {{.*}} : tensor<64x64x!tt.ptr<f32>, #[[CM]]>
+// CHECK: arith.addf {{.*}} : tensor<64x64xf32, #[[CM]]>
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
+#blocked2 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked3 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [0, 1]}>
+#blocked4 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+#blocked5 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @column_major(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: i32 {tt.divisibility = 16 : i32}) {
+    %0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #blocked>
+    %1 = ttg.convert_layout %0 : tensor<64xi32, #blocked> -> tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked1}>>
+    %2 = tt.expand_dims %1 {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked1}>> -> tensor<64x1xi32, #blocked1>
+    %3 = ttg.convert_layout %2 : tensor<64x1xi32, #blocked1> -> tensor<64x1xi32, #blocked2>
+    %4 = ttg.convert_layout %0 : tensor<64xi32, #blocked> -> tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked3}>>
+    %5 = tt.expand_dims %4 {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked3}>> -> tensor<1x64xi32, #blocked3>
+    %6 = ttg.convert_layout %5 : tensor<1x64xi32, #blocked3> -> tensor<1x64xi32, #blocked4>
+    %7 = tt.splat %arg1 : i32 -> tensor<1x64xi32, #blocked4>
+    %8 = arith.muli %6, %7 : tensor<1x64xi32, #blocked4>
+    %9 = tt.broadcast %3 : tensor<64x1xi32, #blocked2> -> tensor<64x64xi32, #blocked2>
+    %10 = ttg.convert_layout %9 : tensor<64x64xi32, #blocked2> -> tensor<64x64xi32, #blocked4>
+    %11 = tt.broadcast %8 : tensor<1x64xi32, #blocked4> -> tensor<64x64xi32, #blocked4>
+    %12 = arith.addi %10, %11 : tensor<64x64xi32, #blocked4>
+    %13 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>, #blocked4>
+    %14 = tt.addptr %13, %12 : tensor<64x64x!tt.ptr<f32>, #blocked4>, tensor<64x64xi32, #blocked4>
+    %15 = ttg.convert_layout %14 : tensor<64x64x!tt.ptr<f32>, #blocked4> -> tensor<64x64x!tt.ptr<f32>, #blocked5>
+    %16 = tt.load %15 : tensor<64x64x!tt.ptr<f32>, #blocked5>
+    %17 = ttg.convert_layout %16 : tensor<64x64xf32, #blocked5> -> tensor<64x64xf32, #blocked4>
+    %18 = arith.addf %17, %17 : tensor<64x64xf32, #blocked4>
+    %19 = ttg.convert_layout %14 : tensor<64x64x!tt.ptr<f32>, #blocked4> -> tensor<64x64x!tt.ptr<f32>, #blocked5>
+    %20 = ttg.convert_layout %18 : tensor<64x64xf32, #blocked4> -> tensor<64x64xf32, #blocked5>
+    tt.store %19, %20 : tensor<64x64x!tt.ptr<f32>, #blocked5>
+    tt.return
+  }
+}
+
+// -----
+
+// Recomputing the slice (three exps) costs less than the conversion: it is duplicated in the store's layout.
+// CHECK-LABEL: tt.func public @remat_cheap_slice
+// CHECK-NOT: ttg.convert_layout
+// CHECK-COUNT-6: math.exp
+// CHECK-NOT: ttg.convert_layout
+#A = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#B = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @remat_cheap_slice(%p: !tt.ptr<f32>, %q: !tt.ptr<f32>) {
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #A>
+    %f = arith.sitofp %r : tensor<1024xi32, #A> to tensor<1024xf32, #A>
+    %e1 = math.exp %f : tensor<1024xf32, #A>
+    %e2 = math.exp %e1 : tensor<1024xf32, #A>
+    %e3 = math.exp %e2 : tensor<1024xf32, #A>
+    %rb = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #B>
+    %pb = tt.splat %p : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #B>
+    %ab = tt.addptr %pb, %rb : tensor<1024x!tt.ptr<f32>, #B>, tensor<1024xi32, #B>
+    %c = ttg.convert_layout %e3 : tensor<1024xf32, #A> -> tensor<1024xf32, #B>
+    tt.store %ab, %c : tensor<1024x!tt.ptr<f32>, #B>
+    %pa = tt.splat %q : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #A>
+    %aa = tt.addptr %pa, %r : tensor<1024x!tt.ptr<f32>, #A>, tensor<1024xi32, #A>
+    tt.store %aa, %e3 : tensor<1024x!tt.ptr<f32>, #A>
+    tt.return
+  }
+}
+
+// -----
+
+// Four exps cost more than the conversion, which stays (Triton's cost model).
+// CHECK-LABEL: tt.func public @keep_costly_convert
+// CHECK-COUNT-4: math.exp
+// CHECK-NOT: math.exp
+// CHECK: %[[C:.*]] = ttg.convert_layout %{{.*}} : tensor<1024xf32, #blocked> -> tensor<1024xf32, #blocked1>
+// CHECK-NEXT: tt.store %{{.*}}, %[[C]]
+#A = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#B = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @keep_costly_convert(%p: !tt.ptr<f32>, %q: !tt.ptr<f32>) {
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #A>
+    %f = arith.sitofp %r : tensor<1024xi32, #A> to tensor<1024xf32, #A>
+    %e1 = math.exp %f : tensor<1024xf32, #A>
+    %e2 = math.exp %e1 : tensor<1024xf32, #A>
+    %e3 = math.exp %e2 : tensor<1024xf32, #A>
+    %e4 = math.exp %e3 : tensor<1024xf32, #A>
+    %rb = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #B>
+    %pb = tt.splat %p : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #B>
+    %ab = tt.addptr %pb, %rb : tensor<1024x!tt.ptr<f32>, #B>, tensor<1024xi32, #B>
+    %c = ttg.convert_layout %e4 : tensor<1024xf32, #A> -> tensor<1024xf32, #B>
+    tt.store %ab, %c : tensor<1024x!tt.ptr<f32>, #B>
+    %pa = tt.splat %q : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #A>
+    %aa = tt.addptr %pa, %r : tensor<1024x!tt.ptr<f32>, #A>, tensor<1024xi32, #A>
+    tt.store %aa, %e4 : tensor<1024x!tt.ptr<f32>, #A>
+    tt.return
+  }
+}
+
+// -----
+
+// A conversion that cannot be removed (its source is an expensive load) moves above the broadcast, where the
+// tensor is 64 times smaller.
+// CHECK-LABEL: tt.func public @hoist_above_broadcast
+// CHECK: %[[X:.*]] = tt.load %arg0 : tensor<128x1x!tt.ptr<f32>, #blocked>
+// CHECK-NEXT: %[[C:.*]] = ttg.convert_layout %[[X]] : tensor<128x1xf32, #blocked> -> tensor<128x1xf32, #blocked1>
+// CHECK-NEXT: %[[B:.*]] = tt.broadcast %[[C]] : tensor<128x1xf32, #blocked1> -> tensor<128x64xf32, #blocked1>
+// CHECK-NEXT: tt.store %arg1, %[[B]]
+#A = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
+#B = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @hoist_above_broadcast(%p: tensor<128x1x!tt.ptr<f32>, #A>, %q: tensor<128x64x!tt.ptr<f32>, #B>) {
+    %x = tt.load %p : tensor<128x1x!tt.ptr<f32>, #A>
+    %b = tt.broadcast %x : tensor<128x1xf32, #A> -> tensor<128x64xf32, #A>
+    %c = ttg.convert_layout %b : tensor<128x64xf32, #A> -> tensor<128x64xf32, #B>
+    tt.store %q, %c : tensor<128x64x!tt.ptr<f32>, #B>
+    tt.return
+  }
+}
+
+// -----
+
+// The loop-carried accumulator takes the load's layout (propagated through the scf.for iteration argument).
+// CHECK-LABEL: tt.func public @loop_carried
+// CHECK-NOT: ttg.convert_layout
+// CHECK: scf.for {{.*}} -> (tensor<1024xf32, #blocked>)
+// CHECK: tt.store %arg1, %{{.*}} : tensor<1024x!tt.ptr<f32>, #blocked>
+#A = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#B = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @loop_carried(%p: tensor<1024x!tt.ptr<f32>, #A>, %q: tensor<1024x!tt.ptr<f32>, #A>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.000000e+00> : tensor<1024xf32, #B>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<1024xf32, #B>) : i32 {
+      %x = tt.load %p : tensor<1024x!tt.ptr<f32>, #A>
+      %xb = ttg.convert_layout %x : tensor<1024xf32, #A> -> tensor<1024xf32, #B>
+      %s = arith.addf %acc, %xb : tensor<1024xf32, #B>
+      scf.yield %s : tensor<1024xf32, #B>
+    }
+    %ra = ttg.convert_layout %r : tensor<1024xf32, #B> -> tensor<1024xf32, #A>
+    tt.store %q, %ra : tensor<1024x!tt.ptr<f32>, #A>
+    tt.return
+  }
+}
+
+// -----
+
+// Not changed: no conversion.
+// CHECK-LABEL: tt.func public @nothing_to_remove
+// CHECK-NEXT: %[[X:.*]] = tt.load %arg0
+// CHECK-NEXT: %[[Y:.*]] = math.exp %[[X]]
+// CHECK-NEXT: tt.store %arg0, %[[Y]]
+#A = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @nothing_to_remove(%p: tensor<1024x!tt.ptr<f32>, #A>) {
+    %x = tt.load %p : tensor<1024x!tt.ptr<f32>, #A>
+    %y = math.exp %x : tensor<1024xf32, #A>
+    tt.store %p, %y : tensor<1024x!tt.ptr<f32>, #A>
+    tt.return
+  }
+}
