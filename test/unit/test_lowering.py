@@ -1,0 +1,238 @@
+"""The LLVM back end over Triton's own TTGIR: every memory-bound kernel fixture lowers to LLVM IR that LLVM
+verifies, to PTX, and to a CUBIN that nvJitLink accepts; and the PTX has the instructions Triton's would."""
+
+import re
+from pathlib import Path
+
+import llvmlite.binding as llvm
+import pytest
+
+from ttc.diagnostics import CompileError
+from ttc.lowering import libdevice, pipeline
+from ttc.lowering.cubin import AsmOptions, AssemblerError, assemble
+from ttc.lowering.metadata import KernelMetadata
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "test" / "fixtures" / "triton"
+LIT = ROOT / "test" / "lit" / "tt-translate"
+MEMORY_BOUND = [
+    "vector_add", "vector_add_b256_nohint", "vector_add_bf16_i64", "vector_add_w8_fp16",
+    "softmax", "softmax_b1024_w8", "softmax_fp16_b512", "layer_norm", "layer_norm_b1024_w8",
+    "cumsum", "cumsum_i32_b1024_w8", "histogram", "histogram_b4096_w8", "reduce_custom", "reduce_custom_b1024_w8",
+    "transpose", "transpose_fp16_64x64_w8", "while_loop", "while_loop_i64_w1", "helper_call",
+]
+_cache: dict = {}
+
+
+def compile_fixture(name: str, path: Path | None = None):
+    """(LLVM IR text, PTX, metadata) of a fixture, compiled once per test session."""
+    if name not in _cache:
+        path = path or FIXTURES / f"{name}.ttgir"
+        mod, meta, tm = pipeline.to_llvm(path.read_text(), str(path), pipeline.Options())
+        llvm_ir = str(mod)
+        _cache[name] = (llvm_ir, pipeline.to_ptx(mod, meta, tm), meta)
+    return _cache[name]
+
+
+@pytest.mark.parametrize("name", MEMORY_BOUND)
+def test_fixture_compiles_to_cubin(name):
+    llvm_ir, ptx, meta = compile_fixture(name)
+    mod = llvm.parse_assembly(llvm_ir)
+    mod.verify()
+    kernel = mod.get_function(meta.name)
+    assert "ptx_kernel" in str(kernel).split("(")[0]
+    assert f".visible .entry {meta.name}(" in ptx
+    assert f".reqntid {32 * meta.num_warps}" in ptx
+    cubin = assemble(ptx, f"{name}.ptx", AsmOptions(arch="sm_90"))
+    assert cubin[:4] == b"\x7fELF"
+
+
+def test_metadata_travels_in_llvm_ir_and_ptx():
+    llvm_ir, ptx, meta = compile_fixture("softmax")
+    assert (meta.name, meta.num_warps, meta.threads_per_warp, meta.target) == ("softmax_kernel", 4, 32, "cuda:90")
+    assert meta.shared == 16  # one f32 partial per warp for the cross-warp reductions, as Triton
+    assert KernelMetadata.from_llvm_ir(llvm_ir) == meta
+    assert ptx.splitlines()[0].startswith("// ttc.metadata: ")
+    assert KernelMetadata.from_ptx(ptx) == meta
+    assert len(meta.hash) == 64
+
+
+def test_vector_add_is_vectorized_like_triton():
+    _, ptx, meta = compile_fixture("vector_add")
+    assert "ld.global.v4.b32" in ptx
+    assert "st.global.v4.b32" in ptx
+    assert meta.shared == 0
+
+
+def test_fp16_vector_add_packs_eight_halves():
+    _, ptx, _ = compile_fixture("vector_add_w8_fp16")
+    assert "ld.global.v2.b32" in ptx  # 4 f16 per thread: 64 bits
+
+
+def test_cross_warp_reduction_uses_shuffles_and_barriers():
+    _, ptx, meta = compile_fixture("softmax_b1024_w8")
+    assert "shfl.sync.bfly.b32" in ptx
+    assert "bar.sync" in ptx
+    assert "st.shared" in ptx and "ld.shared" in ptx
+    assert meta.shared == 32
+
+
+def test_scan_uses_shuffle_up():
+    _, ptx, _ = compile_fixture("cumsum")
+    assert "shfl.sync.up.b32" in ptx
+    assert "bar.sync" in ptx
+
+
+def test_histogram_uses_global_atomics_and_converts_through_shared_memory():
+    _, ptx, meta = compile_fixture("histogram")
+    assert "atom.acq_rel.gpu.global.add.u32" in ptx
+    assert meta.shared == 1024 * 8  # the tensor of pointers goes through shared memory
+
+
+def test_transpose_converts_layout_through_shared_memory():
+    _, ptx, meta = compile_fixture("transpose")
+    assert meta.shared == 32 * 32 * 4
+    assert "bar.sync" in ptx
+
+
+def test_exp_uses_ex2_approx():
+    _, ptx, _ = compile_fixture("softmax")
+    assert "ex2.approx.f32" in ptx
+
+
+def test_fma_dot_kernel():
+    llvm_ir, ptx, meta = compile_fixture("dot-fma", LIT / "dot-fma.ttgir")
+    assert ptx.count("fma.rn.f32") == 8 * 16  # 8 accumulator elements per thread, K = 16
+    assert meta.shared == 32 * 16 * 2  # the largest operand conversion through shared memory
+    assemble(ptx, "dot.ptx", AsmOptions(arch="sm_90"))
+
+
+def _lower(text: str):
+    return pipeline.to_llvm(text, "input.ttgir", pipeline.Options())
+
+
+HEADER = ('#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>\n'
+          'module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", '
+          '"ttg.threads-per-warp" = 32 : i32} {\n')
+
+
+def test_uninlined_calls_are_reported():
+    text = HEADER + """  tt.func private @f() {
+    tt.return
+  }
+  tt.func public @k() {
+    tt.call @f() : () -> ()
+    tt.return
+  }
+}
+"""
+    with pytest.raises(CompileError) as e:
+        _lower(text)
+    assert "inlined" in e.value.render()
+    assert "input.ttgir:7:" in e.value.render()
+
+
+def test_tensor_core_layouts_are_reported_at_the_op():
+    with pytest.raises(CompileError) as e:
+        compile_fixture("matmul")
+    msg = e.value.render()
+    assert "matmul.ttgir:" in msg and "not supported" in msg
+
+
+def test_layouts_must_match_the_warp_count():
+    text = HEADER.replace('"ttg.num-warps" = 4', '"ttg.num-warps" = 8') + """  tt.func public @k(%p: !tt.ptr<i32>) {
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    tt.return
+  }
+}
+"""
+    with pytest.raises(CompileError) as e:
+        _lower(text)
+    assert "4 warps" in e.value.render()
+
+
+def test_bad_ptx_version_is_an_error():
+    text = (FIXTURES / "vector_add.ttgir").read_text()
+    with pytest.raises(CompileError) as e:
+        pipeline.to_llvm(text, "v.ttgir", pipeline.Options(ptx_version=70))
+    assert "does not support sm_90" in e.value.render()
+
+
+def test_sm_and_ptx_version_reach_the_ptx():
+    text = (FIXTURES / "vector_add.ttgir").read_text()
+    mod, meta, tm = pipeline.to_llvm(text, "v.ttgir", pipeline.Options(sm="90a", ptx_version=83))
+    ptx = pipeline.to_ptx(mod, meta, tm)
+    assert ".version 8.3" in ptx and ".target sm_90a" in ptx
+    assert meta.target == "cuda:90a"
+
+
+def test_llvm_ir_input_goes_to_ptx():
+    llvm_ir, _, meta = compile_fixture("vector_add")
+    assert pipeline.detect_kind(llvm_ir) == "llvmir"
+    mod, meta2, tm = pipeline.parse_llvm(llvm_ir, "v.ll", pipeline.Options(), None)
+    assert meta2 == meta
+    assert "ld.global.v4.b32" in pipeline.to_ptx(mod, meta2, tm)
+
+
+def test_assembler_errors_carry_the_log():
+    bad = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k() { foo.bar %r1; ret; }\n"
+    with pytest.raises(AssemblerError) as e:
+        assemble(bad, "bad.ptx", AsmOptions(arch="sm_90"))
+    assert "error" in str(e.value) and "foo" in str(e.value)
+
+
+def _has_libdevice() -> bool:
+    try:
+        libdevice.find()
+        return True
+    except libdevice.LibdeviceNotFound:
+        return False
+
+
+@pytest.mark.skipif(not _has_libdevice(), reason="libdevice.10.bc is not installed")
+def test_erf_links_libdevice():
+    text = HEADER + """  tt.func public @k(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    %s = tt.splat %p : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #blocked>
+    %a = tt.addptr %s, %r : tensor<128x!tt.ptr<f32>, #blocked>, tensor<128xi32, #blocked>
+    %x = tt.load %a : tensor<128x!tt.ptr<f32>, #blocked>
+    %y = math.erf %x : tensor<128xf32, #blocked>
+    tt.store %a, %y : tensor<128x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+"""
+    mod, meta, tm = _lower(text)
+    ir_text = str(mod)
+    assert "@__nv_erff" not in ir_text  # linked, inlined and dropped
+    assert [f.name for f in mod.functions if not f.is_declaration] == ["k"]
+    assemble(pipeline.to_ptx(mod, meta, tm), "erf.ptx", AsmOptions(arch="sm_90"))
+
+
+def test_unstructured_control_flow_and_scalar_stores():
+    """cf.cond_br / cf.br with block arguments become LLVM blocks with phis; a scalar store is made once."""
+    text = HEADER + """  tt.func public @k(%p: !tt.ptr<i32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %big = arith.cmpi sgt, %n, %c0 : i32
+    cf.cond_br %big, ^bb1(%n : i32), ^bb2(%c1 : i32)
+  ^bb1(%x: i32):
+    %y = arith.muli %x, %x : i32
+    cf.br ^bb2(%y : i32)
+  ^bb2(%z: i32):
+    tt.store %p, %z : !tt.ptr<i32>
+    tt.return
+  }
+}
+"""
+    from ttc.diagnostics import Source
+    from ttc.ir import parse
+    from ttc.lowering.translate import lower_module
+
+    unoptimized = lower_module(parse(text), source=Source.of("cf.ttgir", text), data_layout="", target="cuda:90",
+                               source_hash="0").llvm_ir
+    assert len(re.findall(r"= phi +i32 ", unoptimized)) == 2  # the two blocks with arguments
+    mod, meta, tm = _lower(text)
+    ptx = pipeline.to_ptx(mod, meta, tm)
+    assert "st.global.b32" in ptx and "%tid.x" in ptx  # thread 0 stores
+    assemble(ptx, "cf.ptx", AsmOptions(arch="sm_90"))

@@ -1,0 +1,8 @@
+"""The back end: TTGIR -> LLVM IR (llvmlite) -> PTX (LLVM's NVPTX backend) -> CUBIN (nvJitLink or ptxas).
+
+- `linear_layout`: which element each (register, lane, warp) holds, for blocked/slice/dot-operand layouts;
+- `translate` and the op lowerings it imports (`elementwise`, `shapes`, `convert`, `global_memory`, `atomics`,
+  `reduce`, `scan`, `dot`, `histogram`, `control_flow`, `program`): TTGIR to LLVM IR;
+- `pipeline`: the text-level stages with their dumps; `target`: the NVPTX target machine and O3;
+- `cubin`: PTX to CUBIN; `disasm`: CUBIN to SASS; `metadata`: what travels with each stage.
+"""

@@ -1,0 +1,225 @@
+"""The state of lowering one kernel to LLVM IR, and the helpers every op lowering uses.
+
+Each SSA value of the kernel maps to LLVM values: a scalar to one value, a tensor to a Python list with one
+value per register of its layout (`LinearLayout.reg_coords` says which element each one holds; every thread
+runs the same code on its own registers). Op lowerings are registered by name (`registry.lowering`) and called
+with this context; they read operands with `get`, write results with `set`, and build IR with `b`.
+
+Shared memory is one dynamic `extern` array, `@global_smem`, as in Triton. Scratch users (layout conversions,
+cross-warp reductions and scans, broadcasts of atomic results) all start at offset 0 and bracket their use with
+barriers, so they never overlap in time; `scratch_bytes` records the largest need.
+"""
+
+from __future__ import annotations
+
+import llvmlite.ir as ir
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.traits import IsTerminator
+
+from ttc.diagnostics import CompileError, at_op
+from ttc.ir.types import encoding, shape_of
+from ttc.lowering import indexing, nvvm
+from ttc.lowering.linear_layout import LinearLayout, UnsupportedLayout, layout_for
+from ttc.lowering.types import SHARED, UnsupportedType, bits_of, i8, i32, i64, llvm_type, sptr
+
+
+class Lowering:
+    def __init__(self, module: ir.Module, fn: ir.Function, *, num_warps: int, threads_per_warp: int, source, axis):
+        self.module = module
+        self.fn = fn
+        self.b = ir.IRBuilder(fn.append_basic_block("entry"))
+        self.values: dict[SSAValue, object] = {}
+        self.num_warps = num_warps
+        self.threads_per_warp = threads_per_warp
+        self.source = source
+        self.axis = axis
+        self.scratch_bytes = 0
+        self.libdevice: set[str] = set()
+        self.externs: dict[str, str] = {}  # function name -> bitcode library to link (tt.extern_elementwise)
+        self._smem = None
+
+    # ------------------------------------------------------------------ diagnostics
+
+    def error(self, op: Operation, message: str) -> CompileError:
+        return CompileError(at_op(op, self.source, message))
+
+    # ------------------------------------------------------------------ values
+
+    def get(self, v: SSAValue):
+        try:
+            return self.values[v]
+        except KeyError:
+            raise self.error(v.owner if isinstance(v.owner, Operation) else v.owner.parent_op(),
+                             "internal error: value used before it was lowered") from None
+
+    def set(self, v: SSAValue, x) -> None:
+        self.values[v] = x
+
+    def type_of(self, t, op: Operation) -> ir.Type:
+        try:
+            return llvm_type(t)
+        except UnsupportedType as e:
+            raise self.error(op, str(e)) from None
+
+    def layout(self, t, op: Operation) -> LinearLayout:
+        enc = encoding(t)
+        if enc is None:
+            raise self.error(op, "tensors need a layout (run the TTGIR passes first)")
+        try:
+            ll = layout_for(tuple(shape_of(t)), enc)
+            ll.check_injective()
+        except UnsupportedLayout as e:
+            raise self.error(op, str(e)) from None
+        if ll.num_lanes != self.threads_per_warp or ll.num_warps != self.num_warps:
+            raise self.error(op, f"layout is for {ll.num_warps} warps of {ll.num_lanes} threads, the kernel has "
+                                 f"{self.num_warps} warps of {self.threads_per_warp}")
+        return ll
+
+    def splat(self, x, t, op) -> list:
+        return [x] * self.layout(t, op).num_regs
+
+    # ------------------------------------------------------------------ threads
+
+    def tid(self) -> ir.Value:
+        return nvvm.sreg(self.b, "tid.x")
+
+    def lane(self) -> ir.Value:
+        return self.b.and_(self.tid(), ir.Constant(i32, self.threads_per_warp - 1))
+
+    def warp(self) -> ir.Value:
+        return self.b.lshr(self.tid(), ir.Constant(i32, self.threads_per_warp.bit_length() - 1))
+
+    def coords(self, ll: LinearLayout) -> list[list[ir.Value]]:
+        """Per register, the coordinates of its element (i32)."""
+        return indexing.register_coords(self.b, ll, self.lane(), self.warp())
+
+    def owner_pred(self, ll: LinearLayout) -> ir.Value | None:
+        """True in the one thread (of those holding the same elements) that should write them; None when no
+        thread shares its elements with another."""
+        b = self.b
+        conds = []
+        if ll.free_lane_bits:
+            conds.append(b.icmp_unsigned("==", b.and_(self.lane(), ir.Constant(i32, ll.free_lane_bits)), ir.Constant(i32, 0)))
+        if ll.free_warp_bits:
+            conds.append(b.icmp_unsigned("==", b.and_(self.warp(), ir.Constant(i32, ll.free_warp_bits)), ir.Constant(i32, 0)))
+        if not conds:
+            return None
+        return conds[0] if len(conds) == 1 else b.and_(conds[0], conds[1])
+
+    # ------------------------------------------------------------------ moving values as 32-bit words
+
+    def to_words(self, v: ir.Value) -> list[ir.Value]:
+        b = self.b
+        t = v.type
+        if isinstance(t, ir.PointerType):
+            v, t = b.ptrtoint(v, i64), i64
+        bits = t.width if isinstance(t, ir.IntType) else bits_of(t)
+        if not isinstance(t, ir.IntType):
+            v = b.bitcast(v, ir.IntType(bits))
+        if bits < 32:
+            return [b.zext(v, i32)]
+        if bits == 32:
+            return [v]
+        return [b.trunc(b.lshr(v, ir.Constant(v.type, 32 * k)) if k else v, i32) for k in range(bits // 32)]
+
+    def from_words(self, words: list[ir.Value], t: ir.Type) -> ir.Value:
+        b = self.b
+        if isinstance(t, ir.PointerType):
+            return b.inttoptr(self.from_words(words, i64), t)
+        bits = t.width if isinstance(t, ir.IntType) else bits_of(t)
+        it = ir.IntType(bits)
+        if bits < 32:
+            v = b.trunc(words[0], it)
+        elif bits == 32:
+            v = words[0]
+        else:
+            v = b.zext(words[0], it)
+            for k, w in enumerate(words[1:], 1):
+                v = b.or_(v, b.shl(b.zext(w, it), ir.Constant(it, 32 * k)))
+        return v if isinstance(t, ir.IntType) else b.bitcast(v, t)
+
+    def shuffle(self, kind: str, v: ir.Value, arg) -> ir.Value:
+        return self.from_words([nvvm.shfl(self.b, kind, w, arg) for w in self.to_words(v)], v.type)
+
+    # ------------------------------------------------------------------ shared memory
+
+    @property
+    def smem(self) -> ir.GlobalVariable:
+        if self._smem is None:
+            g = self.module.globals.get("global_smem")
+            if g is None:
+                g = ir.GlobalVariable(self.module, ir.ArrayType(i8, 0), "global_smem", addrspace=SHARED)
+                g.linkage = "external"
+                g.align = 16
+            self._smem = g
+        return self._smem
+
+    def use_scratch(self, nbytes: int) -> None:
+        self.scratch_bytes = max(self.scratch_bytes, nbytes)
+
+    def smem_ptr(self, byte_offset) -> ir.Value:
+        if isinstance(byte_offset, int):
+            byte_offset = ir.Constant(i32, byte_offset)
+        p = self.b.gep(self.smem, [ir.Constant(i32, 0), byte_offset], source_etype=self.smem.value_type)
+        p.type = sptr  # an opaque pointer, so that any type can be stored through it
+        return p
+
+    @staticmethod
+    def stored_type(t: ir.Type) -> ir.Type:
+        if isinstance(t, ir.IntType) and t.width == 1:
+            return i8
+        if isinstance(t, ir.PointerType):
+            return i64
+        return t
+
+    def smem_store(self, index: ir.Value, v: ir.Value, base: int = 0, elem_bytes: int | None = None,
+                   pred: ir.Value | None = None) -> None:
+        """Store `v` at element `index` of an array of `elem_bytes`-sized slots starting at byte `base`."""
+        b = self.b
+        st = self.stored_type(v.type)
+        size = elem_bytes or bits_of(st) // 8
+        if st is not v.type:
+            v = b.zext(v, st) if isinstance(v.type, ir.IntType) else b.ptrtoint(v, st)
+        off = b.add(b.mul(index, ir.Constant(i32, size)), ir.Constant(i32, base)) if base else b.mul(index, ir.Constant(i32, size))
+        if pred is None:
+            b.store(v, self.smem_ptr(off), align=min(size, 16))
+            return
+        with b.if_then(pred):
+            b.store(v, self.smem_ptr(off), align=min(size, 16))
+
+    def smem_load(self, index: ir.Value, t: ir.Type, base: int = 0, elem_bytes: int | None = None) -> ir.Value:
+        b = self.b
+        st = self.stored_type(t)
+        size = elem_bytes or bits_of(st) // 8
+        off = b.add(b.mul(index, ir.Constant(i32, size)), ir.Constant(i32, base)) if base else b.mul(index, ir.Constant(i32, size))
+        v = b.load(self.smem_ptr(off), typ=st, align=min(size, 16))
+        if st is not t:
+            v = b.trunc(v, t) if isinstance(t, ir.IntType) else b.inttoptr(v, t)
+        return v
+
+    def barrier(self) -> None:
+        nvvm.barrier(self.b)
+
+    # ------------------------------------------------------------------ lowering ops and regions
+
+    def lower_block(self, block: Block) -> Operation | None:
+        """Lower every op of `block` but its terminator, which is returned for the caller to handle."""
+        from ttc.lowering.registry import lower_op
+
+        term = None
+        for op in block.ops:
+            if op is block.last_op and op.has_trait(IsTerminator):
+                term = op
+                break
+            lower_op(self, op)
+        return term
+
+    def combine(self, region, args: list[ir.Value]) -> list[ir.Value]:
+        """Run a reduce/scan combine region on scalar values; returns what it yields."""
+        block = region.blocks.first
+        for a, v in zip(block.args, args):
+            self.set(a, v)
+        term = self.lower_block(block)
+        if term is None:
+            raise self.error(region.parent_op(), "combine region has no terminator")
+        return [self.get(v) for v in term.operands]

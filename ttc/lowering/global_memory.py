@@ -1,0 +1,307 @@
+"""Global memory: `tt.addptr`, `tt.load` and `tt.store`, vectorized and predicated as Triton does.
+
+Pointer arithmetic is a `getelementptr` on the pointee type. Loads and stores are inline PTX
+(`@%p ld.global.v4.b32 {...}, [addr + 0];`), one instruction per group of registers that hold consecutive
+addresses: the group's width is what the axis analysis proves (contiguity and divisibility of the pointers
+along the layout's fastest dimension, at most 128 bits), as in Triton's `getVectorSize`. Elements narrower than
+32 bits are packed into 32-bit words (`v4.b32` carries eight f16). Masked-off elements of a load take `other`
+(zero without it) through `mov`s ahead of the predicated load.
+
+Triton also narrows the width to the mask's constancy; when the mask is not provably uniform across a group,
+this lowering keeps the wide access for the common case and predicates it on the AND of the group's mask bits,
+adding narrow accesses predicated on `mask_i && !all` for partial groups (a tail block). Stores are made by
+one owner of each element only (replicated layouts hold copies), and a scalar store by thread 0.
+"""
+
+from __future__ import annotations
+
+import llvmlite.ir as ir
+from xdsl.dialects.builtin import TensorType
+
+from ttc.ir.layout_utils import get_order
+from ttc.ir.tt import CACHE, EVICT
+from ttc.ir.types import elt, encoding
+from ttc.lowering import nvvm
+from ttc.lowering.elementwise import map_elementwise
+from ttc.lowering.registry import lowering
+from ttc.lowering.types import bits_of, i8, i32, llvm_type
+
+_LOAD_CACHE = {CACHE["ca"]: ".ca", CACHE["cg"]: ".cg", CACHE["cs"]: ".cs", CACHE["cv"]: ".cv"}
+_STORE_CACHE = {CACHE["wb"]: ".wb", CACHE["cg"]: ".cg", CACHE["cs"]: ".cs", CACHE["wt"]: ".wt"}
+_EVICT = {EVICT["evict_first"]: ".L1::evict_first", EVICT["evict_last"]: ".L1::evict_last"}
+_REG = {8: "h", 16: "h", 32: "r", 64: "l"}
+
+
+def pointee_type(ptr_type) -> ir.Type:
+    return llvm_type(elt(ptr_type).pointee)
+
+
+@lowering("tt.addptr")
+def _addptr(ctx, op):
+    t = pointee_type(op.ptr.type)
+    if isinstance(t, ir.IntType) and t.width == 1:
+        t = i8
+    map_elementwise(ctx, op, lambda p, off: ctx.b.gep(p, [off], source_etype=t))
+
+
+# ---------------------------------------------------------------------------- packing elements into words
+
+
+def _to_int(b, v: ir.Value) -> ir.Value:
+    t = v.type
+    if isinstance(t, ir.IntType):
+        return b.zext(v, i8) if t.width == 1 else v
+    if isinstance(t, ir.PointerType):
+        return b.ptrtoint(v, ir.IntType(64))
+    return b.bitcast(v, ir.IntType(bits_of(t)))
+
+
+def _from_int(b, v: ir.Value, t: ir.Type) -> ir.Value:
+    if isinstance(t, ir.IntType):
+        return b.icmp_unsigned("!=", v, ir.Constant(v.type, 0)) if t.width == 1 else v
+    if isinstance(t, ir.PointerType):
+        return b.inttoptr(v, t)
+    return b.bitcast(v, t)
+
+
+def _word_shape(n: int, bits: int) -> tuple[int, int]:
+    """(words, bits per word) for an access of `n` elements of `bits` bits."""
+    total = n * bits
+    width = max(32, bits) if total >= 32 else total
+    return total // width, width
+
+
+def _pack(b, elems: list[ir.Value], bits: int, width: int) -> list[ir.Value]:
+    ints = [_to_int(b, e) for e in elems]
+    per = width // bits
+    wt = ir.IntType(width)
+    words = []
+    for w in range(len(ints) // per):
+        word = None
+        for j in range(per):
+            x = ints[w * per + j]
+            x = b.zext(x, wt) if x.type.width < width else x
+            if j:
+                x = b.shl(x, ir.Constant(wt, j * bits))
+            word = x if word is None else b.or_(word, x)
+        words.append(word)
+    if width == 8:  # bytes travel in 16-bit registers
+        words = [b.zext(w, ir.IntType(16)) for w in words]
+    return words
+
+
+def _unpack(b, words: list[ir.Value], bits: int, width: int, t: ir.Type) -> list[ir.Value]:
+    per = width // bits
+    et = ir.IntType(bits)
+    out = []
+    for word in words:
+        if width == 8:
+            word = b.trunc(word, i8)
+        for j in range(per):
+            x = b.lshr(word, ir.Constant(word.type, j * bits)) if j else word
+            x = b.trunc(x, et) if word.type.width > bits else x
+            out.append(_from_int(b, x, t))
+    return out
+
+
+def _reg_type(width: int) -> ir.IntType:
+    return ir.IntType(16 if width == 8 else width)
+
+
+# ---------------------------------------------------------------------------- vector width
+
+
+def vector_width(ctx, op, ptr_value, ll, bits: int) -> tuple[int, int]:
+    """(elements per access allowed by the pointers, the fastest dimension) for a tensor of pointers."""
+    order0 = get_order(encoding(ptr_value.type))[0]
+    info = ctx.axis.get(ptr_value)
+    contiguity = min(info.contiguity[order0], ll.contiguous_regs(order0))
+    max_multiple = max(info.divisibility[order0] // max(1, bits // 8), 1)
+    vec = min(max_multiple, contiguity, max(1, 128 // bits))
+    return max(1, vec), order0
+
+
+def mask_width(ctx, mask_value, order0: int, vec: int) -> int:
+    if mask_value is None:
+        return vec
+    return max(1, min(vec, ctx.axis.get(mask_value).constancy[order0]))
+
+
+# ---------------------------------------------------------------------------- loads
+
+
+def _load_asm(ctx, ptr: ir.Value, n: int, bits: int, pred: ir.Value | None, other_words, mods: str):
+    """Words loaded by one predicated `ld.global` of `n` elements (masked off: `other_words`, or zeros)."""
+    words, width = _word_shape(n, bits)
+    rt = _reg_type(width)
+    reg = _REG[width]
+    outs = ", ".join(f"${i}" for i in range(words))
+    lines = []
+    args = [ptr]
+    cons = [f"={reg}"] * words + ["l"]
+    if pred is not None:
+        args.append(pred)
+        cons.append("b")
+        for i in range(words):
+            if other_words is not None:
+                lines.append(f"mov.b{width if width > 8 else 16} ${i}, ${words + 2 + i};")
+            else:
+                lines.append(f"mov.b{width if width > 8 else 16} ${i}, 0;")
+        if other_words is not None:
+            args += other_words
+            cons += [reg] * words
+    vec = f".v{words}" if words > 1 else ""
+    guard = f"@${words + 1} " if pred is not None else ""
+    lines.append(f"{guard}ld{mods}{vec}.b{width} {{ {outs} }}, [ ${words} + 0 ];")
+    ret = rt if words == 1 else ir.LiteralStructType([rt] * words)
+    res = nvvm.asm(ctx.b, "\n\t".join(lines), ",".join(cons), ret, args)
+    return [res] if words == 1 else [ctx.b.extract_value(res, i) for i in range(words)]
+
+
+def _load_mods(op) -> str:
+    if op.isVolatile.value.data:
+        return ".volatile.global"
+    mods = ".global"
+    cache = op.cache.value.data
+    if cache in _LOAD_CACHE:
+        mods += _LOAD_CACHE[cache]
+    elif op.evict.value.data in _EVICT:
+        mods += _EVICT[op.evict.value.data]
+    return mods
+
+
+@lowering("tt.load")
+def _load(ctx, op):
+    if isinstance(elt(op.ptr.type).pointee, TensorType):
+        raise ctx.error(op, "loads through block pointers are not supported (run the rewrite-tensor-pointer pass)")
+    t = ctx.type_of(op.result.type, op)
+    bits = bits_of(t)
+    b = ctx.b
+    mods = _load_mods(op)
+    ptrs = ctx.get(op.ptr)
+    masks = ctx.get(op.mask) if op.mask is not None else None
+    others = ctx.get(op.other) if op.other is not None else None
+    if not isinstance(op.result.type, TensorType):
+        words = _load_asm(ctx, ptrs, 1, bits, masks, None if others is None else _pack(b, [others], bits, _word_shape(1, bits)[1]), mods)
+        ctx.set(op.result, _unpack(b, words, bits, _word_shape(1, bits)[1], t)[0])
+        return
+    ll = ctx.layout(op.ptr.type, op)
+    n = ll.num_regs
+    if others is not None and not isinstance(others, list):
+        others = [others] * n
+    vec, order0 = vector_width(ctx, op, op.ptr, ll, bits)
+    mvec = mask_width(ctx, op.mask, order0, vec) if masks is not None else vec
+    out: list = [None] * n
+    for r in ll.unique_regs:
+        if r % vec:
+            continue
+        group = range(r, r + vec)
+        oth = None
+        if others is not None:
+            oth = _pack(b, [others[i] for i in group], bits, _word_shape(vec, bits)[1])
+        if masks is None or mvec == vec:
+            pred = masks[r] if masks is not None else None
+            words = _load_asm(ctx, ptrs[r], vec, bits, pred, oth, mods)
+            vals = _unpack(b, words, bits, _word_shape(vec, bits)[1], t)
+        else:
+            vals = _split_load(ctx, ptrs, masks, others, r, vec, mvec, bits, t, mods)
+        for i, v in zip(group, vals):
+            out[i] = v
+    for r in range(n):  # replicated registers repeat the first register holding their element
+        if out[r] is None:
+            out[r] = out[ll.first_reg[ll.reg_coords[r]]]
+    ctx.set(op.result, out)
+
+
+def _all(b, preds: list[ir.Value]) -> ir.Value:
+    acc = preds[0]
+    for p in preds[1:]:
+        acc = b.and_(acc, p)
+    return acc
+
+
+def _split_load(ctx, ptrs, masks, others, r, vec, mvec, bits, t, mods):
+    """A `vec`-wide load when the group's whole mask is set, `mvec`-wide ones for the parts of a partial group."""
+    b = ctx.b
+    firsts = list(range(r, r + vec, mvec))
+    full = _all(b, [masks[i] for i in firsts])
+    _, width = _word_shape(vec, bits)
+    wide = _unpack(b, _load_asm(ctx, ptrs[r], vec, bits, full, None, mods), bits, width, t)
+    narrow = []
+    _, nwidth = _word_shape(mvec, bits)
+    for i in firsts:
+        oth = None if others is None else _pack(b, others[i:i + mvec], bits, nwidth)
+        pred = b.and_(masks[i], b.not_(full))
+        narrow += _unpack(b, _load_asm(ctx, ptrs[i], mvec, bits, pred, oth, mods), bits, nwidth, t)
+    return [b.select(full, w, x) for w, x in zip(wide, narrow)]
+
+
+# ---------------------------------------------------------------------------- stores
+
+
+def _store_asm(ctx, ptr, elems: list[ir.Value], bits: int, pred: ir.Value | None, mods: str) -> None:
+    words, width = _word_shape(len(elems), bits)
+    packed = _pack(ctx.b, elems, bits, width)
+    reg = _REG[width]
+    vals = ", ".join(f"${i}" for i in range(words))
+    guard = f"@${words + 1} " if pred is not None else ""
+    vec = f".v{words}" if words > 1 else ""
+    text = f"{guard}st{mods}{vec}.b{width} [ ${words} + 0 ], {{ {vals} }};"
+    args = packed + [ptr] + ([pred] if pred is not None else [])
+    cons = [reg] * words + ["l"] + (["b"] if pred is not None else [])
+    nvvm.asm(ctx.b, text, ",".join(cons), ir.VoidType(), args)
+
+
+def _and(b, a, c):
+    if a is None:
+        return c
+    if c is None:
+        return a
+    return b.and_(a, c)
+
+
+def _store_mods(op) -> str:
+    mods = ".global"
+    cache = op.cache.value.data
+    if cache in _STORE_CACHE:
+        mods += _STORE_CACHE[cache]
+    elif op.evict.value.data in _EVICT:
+        mods += _EVICT[op.evict.value.data]
+    return mods
+
+
+@lowering("tt.store")
+def _store(ctx, op):
+    if isinstance(elt(op.ptr.type).pointee, TensorType):
+        raise ctx.error(op, "stores through block pointers are not supported (run the rewrite-tensor-pointer pass)")
+    t = ctx.type_of(op.value.type, op)
+    bits = bits_of(t)
+    b = ctx.b
+    mods = _store_mods(op)
+    ptrs = ctx.get(op.ptr)
+    vals = ctx.get(op.value)
+    masks = ctx.get(op.mask) if op.mask is not None else None
+    if not isinstance(op.value.type, TensorType):
+        first = b.icmp_unsigned("==", ctx.tid(), ir.Constant(i32, 0))
+        _store_asm(ctx, ptrs, [vals], bits, _and(b, masks, first), mods)
+        return
+    ll = ctx.layout(op.ptr.type, op)
+    if not isinstance(vals, list):
+        vals = [vals] * ll.num_regs
+    owner = ctx.owner_pred(ll)
+    vec, order0 = vector_width(ctx, op, op.ptr, ll, bits)
+    mvec = mask_width(ctx, op.mask, order0, vec) if masks is not None else vec
+    for r in ll.unique_regs:
+        if r % vec:
+            continue
+        elems = vals[r:r + vec]
+        if masks is None or mvec == vec:
+            _store_asm(ctx, ptrs[r], elems, bits, _and(b, masks[r] if masks is not None else None, owner), mods)
+            continue
+        firsts = list(range(r, r + vec, mvec))
+        full = _all(b, [masks[i] for i in firsts])
+        _store_asm(ctx, ptrs[r], elems, bits, _and(b, full, owner), mods)
+        for i in firsts:
+            pred = _and(b, b.and_(masks[i], b.not_(full)), owner)
+            _store_asm(ctx, ptrs[i], vals[i:i + mvec], bits, pred, mods)
+

@@ -1,0 +1,246 @@
+"""Linear layouts: which tensor element each (register, lane, warp) of a distributed layout holds.
+
+A `LinearLayout` maps a thread's register index `r`, its lane id `l` and its warp id `w` to the coordinates of
+a tensor element: the XOR of one basis vector per set bit of `r`, `l` and `w` (Triton's LinearLayout, for the
+register/lane/warp input dimensions of one CTA). Zero bases mean replication: the threads (or registers) that
+differ only in that bit hold the same element.
+
+`layout_for(shape, encoding)` builds it for the layouts the lowering supports, with Triton's semantics:
+
+- `#ttg.blocked`: `sizePerThread` elements per thread, then `threadsPerWarp` lanes, then `warpsPerCTA` warps, each
+  spread over the dimensions in `order` (fastest first). A tensor larger than that tile repeats it in more
+  registers (again fastest dimension first); a tensor smaller than the tile zeroes the largest bases
+  (replication), as Triton's `ensureLayoutNotLargerThan` / `ensureLayoutNotSmallerThan` do.
+- `#ttg.slice<{dim, parent}>`: the parent's layout over the shape with a size-1 dimension inserted at `dim`,
+  with that dimension dropped and the register bases that became zero removed.
+- `#ttg.dot_op<{opIdx, parent = #blocked}>` (the FMA dot path): each thread holds the whole K extent of its rows
+  (A) or columns (B) in registers; lanes and warps along K are replicated.
+- `#ttg.linear`: the bases as written.
+
+Register order matters for vectorization: the first registers of a blocked layout are the `sizePerThread`
+elements along `order[0]`, consecutive in memory when the tensor is.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+
+from xdsl.ir import Attribute
+
+from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding, LinearEncoding, SliceEncoding
+
+Basis = tuple[int, ...]
+
+
+class UnsupportedLayout(Exception):
+    """A layout (or a layout and shape) that the lowering does not model."""
+
+
+def _log2(n: int, what: str) -> int:
+    if n < 1 or n & (n - 1):
+        raise UnsupportedLayout(f"{what} must be a power of two, got {n}")
+    return n.bit_length() - 1
+
+
+def _xor(vectors, rank: int) -> Basis:
+    out = [0] * rank
+    for v in vectors:
+        for d in range(rank):
+            out[d] ^= v[d]
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class LinearLayout:
+    shape: tuple[int, ...]
+    reg: tuple[Basis, ...]
+    lane: tuple[Basis, ...]
+    warp: tuple[Basis, ...]
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    @property
+    def num_regs(self) -> int:
+        return 1 << len(self.reg)
+
+    @property
+    def num_lanes(self) -> int:
+        return 1 << len(self.lane)
+
+    @property
+    def num_warps(self) -> int:
+        return 1 << len(self.warp)
+
+    def apply(self, r: int, l: int, w: int) -> Basis:
+        """The coordinates of the element held by register `r` of lane `l` of warp `w`."""
+        picked = [b for i, b in enumerate(self.reg) if r >> i & 1]
+        picked += [b for i, b in enumerate(self.lane) if l >> i & 1]
+        picked += [b for i, b in enumerate(self.warp) if w >> i & 1]
+        return _xor(picked, self.rank)
+
+    @cached_property
+    def reg_coords(self) -> tuple[Basis, ...]:
+        """Per register: the part of its coordinates that does not depend on the thread."""
+        return tuple(self.apply(r, 0, 0) for r in range(self.num_regs))
+
+    @cached_property
+    def first_reg(self) -> dict[Basis, int]:
+        """Register-part coordinates -> the first register holding them."""
+        out: dict[Basis, int] = {}
+        for r, c in enumerate(self.reg_coords):
+            out.setdefault(c, r)
+        return out
+
+    @cached_property
+    def unique_regs(self) -> tuple[int, ...]:
+        """The registers that are the first to hold their element (the others repeat one of them)."""
+        return tuple(sorted(self.first_reg.values()))
+
+    @property
+    def free_lane_bits(self) -> int:
+        """Lane id bits whose basis is zero: lanes differing only in them hold the same elements."""
+        return sum(1 << i for i, b in enumerate(self.lane) if not any(b))
+
+    @property
+    def free_warp_bits(self) -> int:
+        return sum(1 << i for i, b in enumerate(self.warp) if not any(b))
+
+    def contiguous_regs(self, dim: int) -> int:
+        """How many leading registers hold consecutive elements along `dim` (1, 2, 4, ...)."""
+        n = 0
+        for i, b in enumerate(self.reg):
+            want = tuple((1 << i) if d == dim else 0 for d in range(self.rank))
+            if b != want:
+                break
+            n += 1
+        return 1 << n
+
+    def check_injective(self) -> None:
+        """Non-zero bases must be linearly independent (over GF(2)) for the per-thread element lists to be
+        meaningful: each (register, lane, warp) combination then names one element, replicas aside."""
+        rows = []
+        for b in self.reg + self.lane + self.warp:
+            if not any(b):
+                continue
+            v = 0
+            for d, x in enumerate(b):
+                v |= x << (32 * d)
+            for r in rows:
+                v = min(v, v ^ r)
+            if v == 0:
+                raise UnsupportedLayout("layout bases are not linearly independent")
+            rows.append(v)
+        covered = math.prod(self.shape)
+        if 1 << len(rows) != covered:
+            raise UnsupportedLayout(f"layout covers {1 << len(rows)} elements of a tensor of {covered}")
+
+
+def _identity_nd(sizes, order, start, rank) -> list[Basis]:
+    """Bases spreading `sizes[d]` consecutive values along each dimension `d`, dimensions taken in `order`;
+    along `d` the first basis is `start[d]`."""
+    out = []
+    for d in order:
+        for i in range(_log2(sizes[d], "layout size")):
+            out.append(tuple((start[d] << i) if k == d else 0 for k in range(rank)))
+    return out
+
+
+def _fit(shape, reg, lane, warp, order):
+    """Triton's ensureLayoutNotSmallerThan (more registers for the tile's repeats, fastest dimension first),
+    then ensureLayoutNotLargerThan (zero the largest bases of a dimension the tile overflows)."""
+    rank = len(shape)
+    reg = [list(b) for b in reg]
+    lane = [list(b) for b in lane]
+    warp = [list(b) for b in warp]
+    for d in order:
+        size = 1 << sum(1 for b in reg + lane + warp if b[d])
+        while size < shape[d]:
+            reg.append([size if k == d else 0 for k in range(rank)])
+            size *= 2
+    for d in range(rank):
+        size = 1 << sum(1 for b in reg + lane + warp if b[d])
+        if size <= shape[d]:
+            continue
+        found = [(b[d], kind, i) for kind, group in ((0, reg), (1, lane), (2, warp)) for i, b in enumerate(group) if b[d]]
+        found.sort(key=lambda t: -t[0])
+        for _, kind, i in found:
+            if size <= shape[d]:
+                break
+            (reg, lane, warp)[kind][i][d] = 0
+            size //= 2
+    return LinearLayout(tuple(shape), tuple(map(tuple, reg)), tuple(map(tuple, lane)), tuple(map(tuple, warp)))
+
+
+def _blocked(shape, enc: BlockedEncoding) -> LinearLayout:
+    spt, tpw, wpc, order = (list(enc[k]) for k in ("sizePerThread", "threadsPerWarp", "warpsPerCTA", "order"))
+    rank = len(order)
+    if len(shape) != rank:
+        raise UnsupportedLayout(f"a rank-{rank} blocked layout on a rank-{len(shape)} tensor")
+    reg = _identity_nd(spt, order, [1] * rank, rank)
+    lane = _identity_nd(tpw, order, spt, rank)
+    warp = _identity_nd(wpc, order, [s * t for s, t in zip(spt, tpw)], rank)
+    return _fit(shape, reg, lane, warp, order)
+
+
+def _dot_operand(shape, enc: DotOperandEncoding) -> LinearLayout:
+    parent = enc["parent"]
+    if not isinstance(parent, BlockedEncoding):
+        raise UnsupportedLayout("dot operands are supported with a #ttg.blocked parent only (the FMA path)")
+    spt, tpw, wpc, order = (list(parent[k]) for k in ("sizePerThread", "threadsPerWarp", "warpsPerCTA", "order"))
+    rank = len(order)
+    k_dim = rank - 1 if enc["opIdx"] == 0 else rank - 2
+    sizes = list(spt)
+    sizes[k_dim] = shape[k_dim]
+    reg = _identity_nd(sizes, order, [1] * rank, rank)
+    lane, warp = [], []
+    for group, counts, first in ((lane, tpw, sizes), (warp, wpc, None)):
+        for d in order:
+            start = first[d] if first is not None else sizes[d] * (tpw[d] if d != k_dim else 1)
+            for i in range(_log2(counts[d], "layout size")):
+                group.append(tuple(0 if (k != d or d == k_dim) else start << i for k in range(rank)))
+    return _fit(shape, reg, lane, warp, order)
+
+
+def _slice(shape, enc: SliceEncoding) -> LinearLayout:
+    dim = enc["dim"]
+    pshape = list(shape)
+    pshape.insert(dim, 1)
+    p = layout_for(tuple(pshape), enc["parent"])
+
+    def drop(b):
+        return b[:dim] + b[dim + 1 :]
+
+    reg = tuple(drop(b) for b in p.reg if any(drop(b)))
+    return LinearLayout(tuple(shape), reg, tuple(map(drop, p.lane)), tuple(map(drop, p.warp)))
+
+
+def _linear(shape, enc: LinearEncoding) -> LinearLayout:
+    if enc.get("block", ()) not in ((), None) and any(any(b) for b in enc["block"]):
+        raise UnsupportedLayout("multi-CTA linear layouts are not supported")
+    ll = LinearLayout(tuple(shape), *(tuple(tuple(b) for b in enc[k]) for k in ("register", "lane", "warp")))
+    for b in ll.reg + ll.lane + ll.warp:
+        if len(b) != len(shape):
+            raise UnsupportedLayout("linear layout bases do not match the tensor's rank")
+    return ll
+
+
+@lru_cache(maxsize=1024)
+def layout_for(shape: tuple[int, ...], enc: Attribute) -> LinearLayout:
+    """The linear layout of a tensor of `shape` in layout `enc` (raises UnsupportedLayout)."""
+    for d in shape:
+        _log2(d, "tensor dimensions")
+    if isinstance(enc, BlockedEncoding):
+        if any(x != 1 for x in enc.get("CTAsPerCGA", ()) or ()):
+            raise UnsupportedLayout("multi-CTA layouts are not supported")
+        return _blocked(shape, enc)
+    if isinstance(enc, SliceEncoding):
+        return _slice(shape, enc)
+    if isinstance(enc, DotOperandEncoding):
+        return _dot_operand(shape, enc)
+    if isinstance(enc, LinearEncoding):
+        return _linear(shape, enc)
+    raise UnsupportedLayout(f"layout {enc.name} is not supported by the LLVM lowering")

@@ -1,0 +1,107 @@
+"""Kernel metadata that travels with every stage (LLVM IR, PTX, CUBIN): the kernel's name, its warps, threads per
+warp, dynamic shared memory bytes, the hash of its source and the target (`cuda:90`).
+
+It is written three ways so that no stage loses it:
+- a sidecar `<output>.json` next to every `-o` file (read back from `<input>.json`);
+- inside LLVM IR, as named metadata `!ttc.metadata = !{!{!"<json>"}}`;
+- inside PTX, as a first line `// ttc.metadata: <json>` (a PTX comment).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from dataclasses import asdict, dataclass
+
+PTX_PREFIX = "// ttc.metadata: "
+KEYS = ("name", "num_warps", "threads_per_warp", "shared", "hash", "target")
+
+
+@dataclass
+class KernelMetadata:
+    name: str
+    num_warps: int
+    threads_per_warp: int
+    shared: int
+    hash: str
+    target: str
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), sort_keys=False)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> KernelMetadata:
+        missing = [k for k in KEYS if k not in d]
+        if missing:
+            raise ValueError(f"metadata lacks {', '.join(missing)}")
+        return cls(str(d["name"]), int(d["num_warps"]), int(d["threads_per_warp"]), int(d["shared"]),
+                   str(d["hash"]), str(d["target"]))
+
+    # ---------------------------------------------------------------- sidecar files
+
+    def write_sidecar(self, output_path: str) -> None:
+        from ttc.cli import write_output
+
+        write_output(sidecar_path(output_path), json.dumps(asdict(self), indent=2) + "\n")
+
+    @classmethod
+    def read_sidecar(cls, input_path: str | None) -> KernelMetadata | None:
+        if input_path in (None, "-"):
+            return None
+        path = sidecar_path(input_path)
+        if not os.path.isfile(path):
+            return None
+        with open(path, encoding="utf-8") as f:
+            return cls.from_dict(json.load(f))
+
+    # ---------------------------------------------------------------- inside PTX
+
+    def ptx_line(self) -> str:
+        return PTX_PREFIX + self.to_json()
+
+    @classmethod
+    def from_ptx(cls, text: str) -> KernelMetadata | None:
+        for line in text.splitlines():
+            if line.startswith(PTX_PREFIX):
+                return cls.from_dict(json.loads(line[len(PTX_PREFIX):]))
+        return None
+
+    # ---------------------------------------------------------------- inside LLVM IR
+
+    @classmethod
+    def from_llvm_ir(cls, text: str) -> KernelMetadata | None:
+        m = re.search(r"^!ttc\.metadata = !\{\s*(![0-9]+)\s*\}", text, re.M)
+        if not m:
+            return None
+        node = re.search(rf"^{re.escape(m.group(1))} = !\{{\s*!\"((?:[^\"\\]|\\[0-9A-Fa-f]{{2}}|\\\\)*)\"\s*\}}", text, re.M)
+        if not node:
+            return None
+        return cls.from_dict(json.loads(unescape_llvm_string(node.group(1))))
+
+
+def unescape_llvm_string(s: str) -> str:
+    out = bytearray()
+    i = 0
+    raw = s.encode("utf-8")
+    while i < len(raw):
+        c = raw[i]
+        if c == 0x5C and i + 1 < len(raw) and raw[i + 1] == 0x5C:
+            out.append(0x5C)
+            i += 2
+        elif c == 0x5C and i + 2 < len(raw):
+            out.append(int(raw[i + 1:i + 3], 16))
+            i += 3
+        else:
+            out.append(c)
+            i += 1
+    return out.decode("utf-8")
+
+
+def sidecar_path(path: str) -> str:
+    return path + ".json"
+
+
+def source_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -1,0 +1,125 @@
+"""The back end's stages over text: TTGIR -> LLVM IR (lowered, libraries linked, O3) -> PTX.
+
+`detect_kind` tells TTGIR from LLVM IR by content. `to_llvm` parses and verifies TTGIR, lowers it, verifies the
+LLVM module, links libdevice when called, and runs O3; `to_ptx` runs the NVPTX backend. Metadata rides along
+(see `ttc.lowering.metadata`). Environment, as Triton's: `LLVM_IR_ENABLE_DUMP=1` prints the LLVM IR before and
+after O3, `NVPTX_ENABLE_DUMP=1` prints the PTX, both to stderr.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import StringAttr
+
+from ttc.diagnostics import CompileError, Diagnostic, Source
+from ttc.lowering import libdevice, target
+from ttc.lowering.metadata import KernelMetadata, source_hash
+
+NVPTX_DUMP_HEADER = "// -----// NVPTX Dump //----- //"
+
+
+def _env_on(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "on", "true", "yes")
+
+
+def detect_kind(text: str) -> str:
+    """'ttgir' or 'llvmir' (or 'ptx')."""
+    if re.search(r"^\s*\.(version|target|entry|visible)\b", text, re.M):
+        return "ptx"
+    if re.search(r"^\s*(define|declare)\b|^target (triple|datalayout)\b|^; ModuleID|^source_filename\b", text, re.M):
+        return "llvmir"
+    return "ttgir"
+
+
+@dataclass
+class Options:
+    sm: str | None = None  # None: the module's ttg.target, else 90
+    ptx_version: int | None = None
+
+
+def _sm_from_target(t: str | None) -> str:
+    if t and t.startswith("cuda:"):
+        return t[len("cuda:"):]
+    return "90"
+
+
+def _error(filename: str, message: str) -> CompileError:
+    return CompileError(Diagnostic(filename, 0, 0, message))
+
+
+def to_llvm(text: str, filename: str, options: Options):
+    """TTGIR text -> (optimized llvmlite ModuleRef, metadata, target machine)."""
+    from ttc.ir import parse
+    from ttc.lowering.translate import lower_module, module_target
+
+    source = Source.of(filename, text)
+    module = parse(text, filename, source=source)
+    sm = options.sm if options.sm is not None else _sm_from_target(module_target(module))
+    try:
+        cpu = target.cpu_name(sm)
+        ptx = target.resolve_ptx_version(cpu, options.ptx_version)
+    except target.TargetError as e:
+        raise _error(filename, str(e)) from None
+    tm = target.target_machine(cpu, ptx)
+    h = module.attributes.get("ttc.source_hash")
+    digest = h.data if isinstance(h, StringAttr) else source_hash(text)
+    lowered = lower_module(module, source=source, data_layout=target.data_layout(tm), target=f"cuda:{cpu[3:]}",
+                           source_hash=digest)
+    b = target.llvm()
+    try:
+        mod = b.parse_assembly(lowered.llvm_ir)
+        mod.verify()
+    except RuntimeError as e:
+        raise _error(filename, f"internal error: the lowered LLVM IR does not verify: {e}") from None
+    libs = []
+    if lowered.libdevice:
+        try:
+            libs.append(libdevice.find())
+        except libdevice.LibdeviceNotFound as e:
+            raise _error(filename, f"{', '.join(sorted(lowered.libdevice))} need libdevice: {e}") from None
+    libs += sorted(set(lowered.externs.values()))
+    if libs:
+        libdevice.link(mod, libs, keep={lowered.metadata.name})
+    if _env_on("LLVM_IR_ENABLE_DUMP"):
+        sys.stderr.write("; *** IR Dump Before O3 ***\n" + str(mod) + "\n")
+    target.optimize(mod, tm)
+    if _env_on("LLVM_IR_ENABLE_DUMP"):
+        sys.stderr.write("; *** IR Dump After O3 ***\n" + str(mod) + "\n")
+    return mod, lowered.metadata, tm
+
+
+def parse_llvm(text: str, filename: str, options: Options, sidecar: KernelMetadata | None):
+    """LLVM IR text -> (ModuleRef, metadata, target machine); metadata from the IR, else the sidecar, else what
+    the IR says (kernel name, `.reqntid`)."""
+    b = target.llvm()
+    try:
+        mod = b.parse_assembly(text)
+        mod.verify()
+    except RuntimeError as e:
+        raise _error(filename, f"invalid LLVM IR: {e}".strip()) from None
+    meta = KernelMetadata.from_llvm_ir(text) or sidecar
+    if meta is None:
+        kernels = [f.name for f in mod.functions if not f.is_declaration]
+        m = re.search(r'"nvvm\.reqntid"="(\d+)"', text) or re.search(r'!"reqntidx", i32 (\d+)', text)
+        threads = int(m.group(1)) if m else 128
+        meta = KernelMetadata(name=kernels[0] if kernels else "", num_warps=max(1, threads // 32),
+                              threads_per_warp=32, shared=0, hash=source_hash(text), target="cuda:90")
+    sm = options.sm if options.sm is not None else _sm_from_target(meta.target)
+    try:
+        cpu = target.cpu_name(sm)
+        ptx = target.resolve_ptx_version(cpu, options.ptx_version)
+    except target.TargetError as e:
+        raise _error(filename, str(e)) from None
+    meta.target = f"cuda:{cpu[3:]}"
+    return mod, meta, target.target_machine(cpu, ptx)
+
+
+def to_ptx(mod, meta: KernelMetadata, tm) -> str:
+    ptx = meta.ptx_line() + "\n" + target.emit_ptx(mod, tm)
+    if _env_on("NVPTX_ENABLE_DUMP"):
+        sys.stderr.write(NVPTX_DUMP_HEADER + "\n" + ptx + "\n")
+    return ptx

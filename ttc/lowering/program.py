@@ -1,0 +1,19 @@
+"""Program ids and counts: `tt.get_program_id` / `tt.get_num_programs` read the CTA id and grid size special
+registers (`%ctaid.x`, `%nctaid.x`, ...)."""
+
+from __future__ import annotations
+
+from ttc.lowering import nvvm
+from ttc.lowering.registry import lowering
+
+_AXES = "xyz"
+
+
+@lowering("tt.get_program_id")
+def _program_id(ctx, op):
+    ctx.set(op.result, nvvm.sreg(ctx.b, f"ctaid.{_AXES[op.axis.value.data]}"))
+
+
+@lowering("tt.get_num_programs")
+def _num_programs(ctx, op):
+    ctx.set(op.result, nvvm.sreg(ctx.b, f"nctaid.{_AXES[op.axis.value.data]}"))

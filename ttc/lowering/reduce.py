@@ -1,0 +1,106 @@
+"""`tt.reduce`: combine the elements along one axis, in three steps as Triton does.
+
+1. Within each thread: the registers holding elements of the same output position (same coordinates but the
+   axis) are combined in register order (replicated registers are skipped).
+2. Within each warp: a butterfly (`shfl.sync.bfly`) over each lane id bit that moves along the axis; afterwards
+   every lane holds its warp's partial result.
+3. Across warps (when warps split the axis): each warp writes its partials to shared memory at
+   `[output position][warp index along the axis]`, a barrier, and every thread combines the partials of its
+   output positions in warp order, so all threads agree on the result.
+
+The result's registers (a slice of the operand's layout, or a scalar) take the combined value of their position.
+Several operands (an argmax's value and index) are reduced together by the combine region.
+"""
+
+from __future__ import annotations
+
+import math
+
+import llvmlite.ir as ir
+from xdsl.dialects.builtin import TensorType
+
+from ttc.lowering import indexing
+from ttc.lowering.registry import lowering
+from ttc.lowering.types import bits_of, i32
+
+
+def _drop(c, axis):
+    return tuple(c[:axis]) + tuple(c[axis + 1:])
+
+
+@lowering("tt.reduce")
+def _reduce(ctx, op):
+    axis = op.axis.value.data
+    srcs = list(op.srcs)
+    ll = ctx.layout(srcs[0].type, op)
+    vals = [ctx.get(s) for s in srcs]
+    region = op.combineOp
+
+    def combine(a, c):
+        return tuple(ctx.combine(region, list(a) + list(c)))
+
+    # 1. within the thread
+    acc: dict = {}
+    rep: dict = {}
+    for r in ll.unique_regs:
+        key = _drop(ll.reg_coords[r], axis)
+        cur = tuple(v[r] for v in vals)
+        if key in acc:
+            acc[key] = combine(acc[key], cur)
+        else:
+            acc[key], rep[key] = cur, r
+    # 2. within the warp
+    for i, basis in enumerate(ll.lane):
+        if basis[axis]:
+            for key in acc:
+                acc[key] = combine(acc[key], tuple(ctx.shuffle("bfly", x, 1 << i) for x in acc[key]))
+    # 3. across warps
+    warp_bits = [i for i, basis in enumerate(ll.warp) if basis[axis]]
+    if warp_bits:
+        acc = _across_warps(ctx, ll, axis, acc, rep, warp_bits, combine)
+    # results
+    results = list(op.results)
+    if not isinstance(results[0].type, TensorType):
+        for k, res in enumerate(results):
+            ctx.set(res, acc[()][k])
+        return
+    out = ctx.layout(results[0].type, op)
+    lines_up = [_drop(bb, axis) for bb in ll.lane + ll.warp] == list(out.lane + out.warp)
+    if not lines_up or any(c not in acc for c in out.reg_coords):
+        raise ctx.error(op, "tt.reduce's result layout must be the slice of its operand's layout along the axis")
+    for k, res in enumerate(results):
+        ctx.set(res, [acc[c][k] for c in out.reg_coords])
+
+
+def _across_warps(ctx, ll, axis, acc, rep, warp_bits, combine):
+    b = ctx.b
+    nw = 1 << len(warp_bits)
+    out_shape = _drop(ll.shape, axis)
+    n_out = math.prod(out_shape)
+    first = next(iter(acc.values()))
+    sizes = [max(1, bits_of(ctx.stored_type(x.type)) // 8) for x in first]
+    slot = max(sizes)
+    region_bytes = n_out * nw * slot
+    ctx.use_scratch(region_bytes * len(first))
+    coords = ctx.coords(ll)
+    warp_idx = indexing.id_bits(b, ctx.warp(), warp_bits)
+    lin = {key: indexing.linearize(b, list(_drop(coords[r], axis)), out_shape) for key, r in rep.items()}
+    ctx.barrier()
+    for key, vals in acc.items():
+        idx = b.add(b.mul(lin[key], _c(nw)), warp_idx)
+        for k, x in enumerate(vals):
+            ctx.smem_store(idx, x, base=k * region_bytes, elem_bytes=slot)
+    ctx.barrier()
+    out = {}
+    for key, vals in acc.items():
+        total = None
+        for w in range(nw):
+            idx = b.add(b.mul(lin[key], _c(nw)), _c(w))
+            part = tuple(ctx.smem_load(idx, x.type, base=k * region_bytes, elem_bytes=slot) for k, x in enumerate(vals))
+            total = part if total is None else combine(total, part)
+        out[key] = total
+    return out
+
+
+def _c(v: int) -> ir.Constant:
+    return ir.Constant(i32, v)

@@ -1,0 +1,195 @@
+"""`tt.scan`: inclusive prefix combine along one axis (from the end with `reverse = true`).
+
+Along the axis, an element's position splits into bit fields of the layout: registers of a thread's chunk (the
+low bits), lanes, warps, and registers of the tile's repeats (the high bits), in that order for blocked
+layouts. The scan runs field by field, lowest first:
+
+1. each thread scans its chunk sequentially;
+2. a Hillis-Steele scan of the chunk totals across the lanes of the axis (`shfl.sync.up`, or `.down` in
+   reverse), then each thread folds in the inclusive total of the lanes before it;
+3. when warps split the axis: each warp's total goes to shared memory, and each thread folds in the totals of
+   the warps before it, in order;
+4. tile repeats are done one after the other, each folding in the running total of those before.
+
+"Before" means earlier in scan order; the earlier value is always the combine region's left operand.
+"""
+
+from __future__ import annotations
+
+import math
+
+import llvmlite.ir as ir
+
+from ttc.lowering import indexing
+from ttc.lowering.registry import lowering
+from ttc.lowering.types import bits_of, i32
+
+
+def _drop(c, axis):
+    return tuple(c[:axis]) + tuple(c[axis + 1:])
+
+
+def _c(v: int) -> ir.Constant:
+    return ir.Constant(i32, v)
+
+
+class _Fields:
+    """The bit fields of the position along the axis."""
+
+    def __init__(self, ctx, op, ll, axis):
+        kinds = []
+        for kind, bases in (("reg", ll.reg), ("lane", ll.lane), ("warp", ll.warp)):
+            for i, bb in enumerate(bases):
+                if bb[axis]:
+                    if any(x for d, x in enumerate(bb) if d != axis):
+                        raise ctx.error(op, "tt.scan: layout mixes the scan axis with other dimensions")
+                    kinds.append((bb[axis], kind, i))
+        kinds.sort()
+        order = [k for _, k, _ in kinds]
+        # registers, then lanes, then warps, then registers again
+        seq = "".join({"reg": "r", "lane": "l", "warp": "w"}[k] for k in order)
+        stripped = seq.lstrip("r").rstrip("r")
+        if stripped != "l" * stripped.count("l") + "w" * stripped.count("w"):
+            raise ctx.error(op, "tt.scan: unsupported layout along the scan axis")
+        self.chunk = 1 << (len(seq) - len(seq.lstrip("r")))
+        self.lane_bits = [i for _, k, i in kinds if k == "lane"]
+        self.warp_bits = [i for _, k, i in kinds if k == "warp"]
+        if self.lane_bits and self.lane_bits != list(range(self.lane_bits[0], self.lane_bits[0] + len(self.lane_bits))):
+            raise ctx.error(op, "tt.scan: lanes along the scan axis must be consecutive lane id bits")
+        self.nl = 1 << len(self.lane_bits)
+        self.nw = 1 << len(self.warp_bits)
+        self.tile = self.chunk * self.nl * self.nw
+        self.repeats = max(1, ll.shape[axis] // self.tile)
+
+
+@lowering("tt.scan")
+def _scan(ctx, op):
+    axis = op.axis.value.data
+    reverse = bool(op.reverse.value.data)
+    srcs = list(op.srcs)
+    ll = ctx.layout(srcs[0].type, op)
+    vals = [ctx.get(s) for s in srcs]
+    region = op.combineOp
+    b = ctx.b
+    f = _Fields(ctx, op, ll, axis)
+
+    def combine(a, c):
+        return tuple(ctx.combine(region, list(a) + list(c)))
+
+    def select(cond, x, y):
+        return tuple(b.select(cond, p, q) for p, q in zip(x, y))
+
+    # elements by row (coordinates off the axis), repeat and chunk position
+    elems: dict = {}
+    rep: dict = {}
+    for r in ll.unique_regs:
+        c = ll.reg_coords[r]
+        row, pos = _drop(c, axis), c[axis]
+        rep.setdefault(row, r)
+        elems.setdefault(row, {})[(pos // f.tile, pos % f.chunk)] = tuple(v[r] for v in vals)
+    scan_order = (lambda seq: list(reversed(list(seq)))) if reverse else list
+    lanes_axis = warp_idx = None
+    if f.lane_bits:
+        lanes_axis = b.and_(b.lshr(ctx.lane(), _c(f.lane_bits[0])), _c(f.nl - 1))
+    if f.warp_bits:
+        warp_idx = indexing.id_bits(b, ctx.warp(), f.warp_bits)
+        row_lin = _row_index(ctx, ll, axis, rep)
+    carry = {row: None for row in elems}
+    for hi in scan_order(range(f.repeats)):
+        totals = {}
+        for row, by_pos in elems.items():
+            # 1. the thread's chunk
+            run = None
+            for low in scan_order(range(f.chunk)):
+                e = by_pos[(hi, low)]
+                run = e if run is None else combine(run, e)
+                by_pos[(hi, low)] = run
+            totals[row] = run
+            # 2. the lanes along the axis
+            if f.lane_bits:
+                totals[row] = _lanes(ctx, f, reverse, lanes_axis, by_pos, hi, run, combine, select)
+        # 3. the warps along the axis
+        if f.warp_bits:
+            totals = _warps(ctx, f, reverse, warp_idx, row_lin, math.prod(_drop(ll.shape, axis)), elems, hi,
+                            totals, combine, select)
+        # 4. the repeats before this one
+        for row, by_pos in elems.items():
+            if carry[row] is not None:
+                for low in range(f.chunk):
+                    by_pos[(hi, low)] = combine(carry[row], by_pos[(hi, low)])
+                carry[row] = combine(carry[row], totals[row])
+            else:
+                carry[row] = totals[row]
+    for k, res in enumerate(op.results):
+        out = []
+        for c in ll.reg_coords:
+            row, pos = _drop(c, axis), c[axis]
+            out.append(elems[row][(pos // f.tile, pos % f.chunk)][k])
+        ctx.set(res, out)
+
+
+def _lanes(ctx, f, reverse, lanes_axis, by_pos, hi, total, combine, select):
+    """Scan the chunk totals across the axis' lanes; fold the lanes before into this thread's chunk. Returns the
+    warp's total (every lane of the row gets it)."""
+    b = ctx.b
+    kind = "down" if reverse else "up"
+    shift = f.lane_bits[0]
+    t = total
+    for j in range(len(f.lane_bits)):
+        s = 1 << j
+        y = tuple(ctx.shuffle(kind, x, s << shift) for x in t)
+        valid = b.icmp_unsigned("<", lanes_axis, _c(f.nl - s)) if reverse else b.icmp_unsigned(">=", lanes_axis, _c(s))
+        t = select(valid, combine(y, t), t)
+    before = tuple(ctx.shuffle(kind, x, 1 << shift) for x in t)
+    has = b.icmp_unsigned("<", lanes_axis, _c(f.nl - 1)) if reverse else b.icmp_unsigned("!=", lanes_axis, _c(0))
+    for low in range(f.chunk):
+        e = by_pos[(hi, low)]
+        by_pos[(hi, low)] = select(has, combine(before, e), e)
+    field = (f.nl - 1) << shift
+    lane = ctx.lane()
+    src = b.and_(lane, _c(~field & 0xFFFFFFFF)) if reverse else b.or_(lane, _c(field))
+    return tuple(ctx.shuffle("idx", x, src) for x in t)
+
+
+def _row_index(ctx, ll, axis, rep):
+    coords = ctx.coords(ll)
+    shape = _drop(ll.shape, axis)
+    return {row: indexing.linearize(ctx.b, list(_drop(coords[r], axis)), shape) for row, r in rep.items()}
+
+
+def _warps(ctx, f, reverse, warp_idx, row_lin, n_rows, elems, hi, totals, combine, select):
+    """Exchange the warps' totals through shared memory; fold those of the warps before into each element.
+    Returns the tile's total per row."""
+    b = ctx.b
+    first = next(iter(totals.values()))
+    slot = max(max(1, bits_of(ctx.stored_type(x.type)) // 8) for x in first)
+    region_bytes = n_rows * f.nw * slot
+    ctx.use_scratch(region_bytes * len(first))
+    ctx.barrier()
+    for row, t in totals.items():
+        idx = b.add(b.mul(row_lin[row], _c(f.nw)), warp_idx)
+        for k, x in enumerate(t):
+            ctx.smem_store(idx, x, base=k * region_bytes, elem_bytes=slot)
+    ctx.barrier()
+    out = {}
+    order = list(reversed(range(f.nw))) if reverse else list(range(f.nw))
+    for row, t in totals.items():
+        parts = {}
+        for w in order:
+            idx = b.add(b.mul(row_lin[row], _c(f.nw)), _c(w))
+            parts[w] = tuple(ctx.smem_load(idx, x.type, base=k * region_bytes, elem_bytes=slot) for k, x in enumerate(t))
+        tile = prefix = has = None
+        for w in order:  # the warps before this one come first in this order
+            tile = parts[w] if tile is None else combine(tile, parts[w])
+            before = b.icmp_unsigned("<", warp_idx, _c(w)) if reverse else b.icmp_unsigned(">", warp_idx, _c(w))
+            if prefix is None:
+                prefix, has = parts[w], before
+            else:
+                prefix = select(before, combine(prefix, parts[w]), prefix)
+                has = b.or_(has, before)
+        out[row] = tile
+        by_pos = elems[row]
+        for low in range(f.chunk):
+            e = by_pos[(hi, low)]
+            by_pos[(hi, low)] = select(has, combine(prefix, e), e)
+    return out

@@ -1,0 +1,100 @@
+"""The NVPTX target through llvmlite: target machines for `sm_XX` with a PTX ISA version, LLVM's O3 pipeline,
+and PTX emission.
+
+`--sm 90` names the GPU (`90a` for the arch-specific variant); the PTX version is a target feature (`+ptx80`),
+checked up front because LLVM aborts the process on a version too old for the GPU. The default is the newer of
+PTX 8.0 and the oldest version that supports the GPU.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from functools import lru_cache
+
+TRIPLE = "nvptx64-nvidia-cuda"
+MIN_LLVM = 20  # the `ptx_kernel` calling convention and `nvvm.reqntid` upgrade
+
+
+class TargetError(Exception):
+    """A target the installed LLVM cannot compile for (bad --sm or --ptx-version)."""
+
+
+@lru_cache(maxsize=1)
+def llvm():
+    import llvmlite.binding as binding
+
+    if binding.llvm_version_info[0] < MIN_LLVM:
+        raise TargetError(f"llvmlite is built on LLVM {'.'.join(map(str, binding.llvm_version_info))}; "
+                          f"the NVPTX lowering needs LLVM {MIN_LLVM} or newer (llvmlite >= 0.45)")
+    binding.initialize_all_targets()
+    binding.initialize_all_asmprinters()
+    return binding
+
+
+def cpu_name(sm: str | int) -> str:
+    """`90`, `sm_90`, `90a` -> `sm_90` / `sm_90a`."""
+    s = str(sm).strip().lower()
+    s = s[3:] if s.startswith("sm_") else s
+    if not re.fullmatch(r"[0-9]{2,3}[af]?", s):
+        raise TargetError(f"invalid GPU architecture '{sm}' (expected e.g. 90, 90a or sm_90)")
+    return "sm_" + s
+
+
+def _emit_probe(cpu: str, features: str) -> str:
+    """The `.version` LLVM writes for an empty kernel (stderr silenced: LLVM warns there about unknown features)."""
+    b = llvm()
+    mod = b.parse_assembly(f'target triple = "{TRIPLE}"\ndefine ptx_kernel void @k() {{ ret void }}')
+    tm = b.Target.from_triple(TRIPLE).create_target_machine(cpu=cpu, features=features, opt=0)
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+            text = tm.emit_assembly(mod)
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+    m = re.search(r"^\.version (\d+)\.(\d+)", text, re.M)
+    t = re.search(r"^\.target (\S+)", text, re.M)
+    if not m or not t or t.group(1).rstrip(",") != cpu:
+        raise TargetError(f"LLVM's NVPTX backend does not know GPU '{cpu}'")
+    return f"{m.group(1)}{m.group(2)}"
+
+
+@lru_cache(maxsize=None)
+def min_ptx_version(cpu: str) -> int:
+    return int(_emit_probe(cpu, ""))
+
+
+@lru_cache(maxsize=None)
+def resolve_ptx_version(cpu: str, requested: int | None) -> int:
+    """The PTX ISA version (as 80 for 8.0) to use for `cpu`, checked against what LLVM supports."""
+    low = min_ptx_version(cpu)
+    if requested is None:
+        return max(low, 80)
+    if requested < low:
+        raise TargetError(f"PTX ISA {requested // 10}.{requested % 10} does not support {cpu}; "
+                          f"the oldest that does is {low // 10}.{low % 10}")
+    if int(_emit_probe(cpu, f"+ptx{requested}")) != requested:
+        raise TargetError(f"PTX ISA {requested // 10}.{requested % 10} is not supported by this LLVM's NVPTX backend")
+    return requested
+
+
+def target_machine(cpu: str, ptx_version: int):
+    b = llvm()
+    return b.Target.from_triple(TRIPLE).create_target_machine(cpu=cpu, features=f"+ptx{ptx_version}", opt=3)
+
+
+def data_layout(tm) -> str:
+    return str(tm.target_data)
+
+
+def optimize(mod, tm) -> None:
+    """LLVM's O3 module pipeline (new pass manager), tuned for the target machine."""
+    b = llvm()
+    pb = b.create_pass_builder(tm, b.PipelineTuningOptions(speed_level=3))
+    pb.getModulePassManager().run(mod, pb)
+
+
+def emit_ptx(mod, tm) -> str:
+    return tm.emit_assembly(mod)

@@ -1,0 +1,103 @@
+"""TTGIR -> LLVM IR: one kernel (`tt.func public`) becomes a `ptx_kernel` function in an llvmlite module.
+
+Kernel parameters are the function's arguments (pointers as `ptr addrspace(1)`), in order, with nothing added.
+The thread count `32 * num_warps` is required (`nvvm.reqntid`), as Triton does. Calls must have been inlined
+(`tt-opt -inline`). The result is unoptimized LLVM IR text, the kernel's metadata, and the libraries it calls
+into (libdevice functions, `tt.extern_elementwise` bitcode).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import llvmlite.ir as ir
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
+
+from ttc.analysis.axis_info import AxisInfoAnalysis
+from ttc.diagnostics import CompileError, Diagnostic, at_op
+from ttc.ir.layout_utils import module_int
+from ttc.ir.tt import FuncOp
+from ttc.lowering import (  # noqa: F401  (importing registers the op lowerings)
+    atomics,
+    control_flow,
+    convert,
+    dot,
+    elementwise,
+    global_memory,
+    histogram,
+    local_memory,
+    program,
+    reduce,
+    scan,
+    shapes,
+)
+from ttc.lowering.context import Lowering
+from ttc.lowering.metadata import KernelMetadata
+from ttc.lowering.target import TRIPLE
+from ttc.lowering.types import UnsupportedType, i32, llvm_type
+
+
+@dataclass
+class LoweredKernel:
+    llvm_ir: str
+    metadata: KernelMetadata
+    libdevice: set = field(default_factory=set)
+    externs: dict = field(default_factory=dict)
+
+
+def module_target(module: ModuleOp) -> str | None:
+    a = module.attributes.get("ttg.target")
+    return a.data if isinstance(a, StringAttr) else None
+
+
+def _kernel(module: ModuleOp, source) -> FuncOp:
+    for op in module.walk():
+        if op.name == "tt.call":
+            raise CompileError(at_op(op, source, "calls must be inlined before lowering (run tt-opt -inline)"))
+    kernels = [op for op in module.body.ops if isinstance(op, FuncOp) and not op.is_declaration
+               and (op.sym_visibility is None or op.sym_visibility.data == "public")]
+    if len(kernels) != 1:
+        name = source.name if source is not None else ""
+        raise CompileError(Diagnostic(name, 0, 0, f"expected one public tt.func (the kernel), found {len(kernels)}"))
+    return kernels[0]
+
+
+def lower_module(module: ModuleOp, *, source, data_layout: str, target: str, source_hash: str) -> LoweredKernel:
+    func = _kernel(module, source)
+    num_warps = module_int(module, "ttg.num-warps", 4)
+    tpw = module_int(module, "ttg.threads-per-warp", 32)
+    if module_int(module, "ttg.num-ctas", 1) != 1:
+        raise CompileError(at_op(module, source, "only one CTA per program is supported (ttg.num-ctas = 1)"))
+    if tpw != 32:
+        raise CompileError(at_op(module, source, "NVIDIA GPUs have 32 threads per warp"))
+    name = func.sym_name.data
+    llmod = ir.Module(name=name)
+    llmod.triple = TRIPLE
+    llmod.data_layout = data_layout
+    try:
+        arg_types = [llvm_type(t) for t in func.function_type.inputs.data]
+    except UnsupportedType as e:
+        raise CompileError(at_op(func, source, str(e))) from None
+    fn = ir.Function(llmod, ir.FunctionType(ir.VoidType(), arg_types), name)
+    fn.calling_convention = "ptx_kernel"
+    fn.attributes.add("nounwind")
+    ctx = Lowering(llmod, fn, num_warps=num_warps, threads_per_warp=tpw, source=source,
+                   axis=AxisInfoAnalysis(module))
+    entry = func.body.blocks.first
+    for a, v in zip(entry.args, fn.args):
+        ctx.set(a, v)
+    control_flow.lower_function_body(ctx, func.body)
+    shared = ctx.scratch_bytes
+    declared = module.attributes.get("ttg.shared")
+    if isinstance(declared, IntegerAttr):
+        shared = max(shared, declared.value.data)
+    meta = KernelMetadata(name=name, num_warps=num_warps, threads_per_warp=tpw, shared=shared, hash=source_hash,
+                          target=target)
+    annotations = llmod.add_named_metadata("nvvm.annotations")
+    annotations.add(llmod.add_metadata([fn, ir.MetaDataString(llmod, "reqntidx"), ir.Constant(i32, num_warps * tpw)]))
+    if ctx.libdevice or ctx.externs:  # libdevice's flush-to-zero variants, as Triton
+        llmod.add_named_metadata("llvm.module.flags", [ir.Constant(i32, 4), ir.MetaDataString(llmod, "nvvm-reflect-ftz"),
+                                                      ir.Constant(i32, 1)])
+    llmod.add_named_metadata("ttc.metadata", [ir.MetaDataString(llmod, json.dumps(meta.__dict__))])
+    return LoweredKernel(str(llmod), meta, set(ctx.libdevice), dict(ctx.externs))
