@@ -175,3 +175,14 @@ def test_frontend_does_not_need_triton():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.parametrize("name", sorted(MANIFEST))
+def test_make_ttir_of_our_frontend_is_tritons_ttir(name):
+    """Issue acceptance: our frontend then -make-ttir gives Triton's own .ttir (printed without locations)."""
+    from ttc.ir import context
+    from ttc.passmanager import make_pass
+
+    module = _without_hash(_compile(name))
+    make_pass("make-ttir").apply(context(), module)
+    assert print_ir(module) == (FIXTURES / f"{name}.nodebug.ttir").read_text()
