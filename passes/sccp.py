@@ -25,7 +25,7 @@ from xdsl.dialects import cf
 from xdsl.dialects.builtin import IntegerAttr, StringAttr, SymbolRefAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from ttc.fold import ConstantTable, constant_attr, fold, folds_in_place
+from ttc.fold import ConstantTable, constant_attr, fold, folds_in_place, is_constant_op
 from ttc.passmanager import Pass, option
 from ttc.passes.canonicalize import erase_unreachable_blocks, would_be_trivially_dead
 
@@ -334,7 +334,9 @@ def _constant_branch(module: Operation) -> tuple[Operation, bool] | None:
 
 
 def _fold_branches(module: Operation) -> None:
-    """Replace `scf.if` and `cf.cond_br` on constant conditions by what they take; erase blocks so orphaned."""
+    """Replace `scf.if` and `cf.cond_br` on constant conditions by what they take; erase blocks so orphaned,
+    and the constants only they used."""
+    used = [op for op in module.walk() if is_constant_op(op) and op.results[0].first_use is not None]
     while (found := _constant_branch(module)) is not None:
         op, taken = found
         if op.name == "cf.cond_br":
@@ -360,6 +362,18 @@ def _fold_branches(module: Operation) -> None:
                 op.parent.insert_op_before(o, op)
         op.detach()
         op.erase()
+    for op in used:
+        if op.parent is not None and op.results[0].first_use is None and _attached(op, module):
+            op.detach()
+            op.erase()
+
+
+def _attached(op: Operation, root: Operation) -> bool:
+    while op is not None:
+        if op is root:
+            return True
+        op = op.parent_op()
+    return False
 
 
 @dataclass(frozen=True)
