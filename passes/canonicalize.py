@@ -188,6 +188,7 @@ class Rewriter:
         for o in ops:
             o.detach()
             anchor.parent.insert_op_before(o, anchor)
+            self.driver.inserted(o)  # MLIR reports each moved op as inserted
         block.parent.detach_block(block)
         block.erase()
 
@@ -852,14 +853,13 @@ def _reassociate_subi(op: Operation, rw: Rewriter) -> bool:
                           _merge_flags(inner, op))
     if new is None:
         inner = _def(lhs, "arith.subi")
-        if inner is not None and inner.operands[0] is rhs:
-            # subi(subi(a, b), a) -> subi(0, b)
-            loc = _fused(op, inner)
-            zero = _new_const(rw, attr_of(rhs.type, [0]), op, loc)
-            new = _int_op("arith.subi", zero, inner.operands[1], _merge_flags(inner, op))
-        else:
+        if inner is None or inner.operands[0] is not rhs:
             return False
-    rw.replace_with_new(op, new).location = _fused(op, *(o for o in [_def(lhs, "arith.addi", "arith.subi"), _def(rhs, "arith.addi", "arith.subi")] if o))
+        # subi(subi(a, b), a) -> subi(0, b)
+        loc = _fused(op, inner)
+        zero = _new_const(rw, attr_of(rhs.type, [0]), op, loc)
+        new = _int_op("arith.subi", zero, inner.operands[1], _merge_flags(inner, op))
+    rw.replace_with_new(op, new).location = loc
     return True
 
 
@@ -1352,6 +1352,7 @@ def _merge_yields(dst: Block, src: Block, rw: Rewriter) -> None:
     for o in list(src.ops):
         o.detach()
         dst.add_op(o)
+        rw.modified(o)
     new = scf.YieldOp(*values)
     new.location = second.location
     dst.add_op(new)

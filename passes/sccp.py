@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects import cf
 from xdsl.dialects.builtin import IntegerAttr, StringAttr, SymbolRefAttr
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 
 from ttc.fold import ConstantTable, constant_attr, fold, folds_in_place, is_constant_op
 from ttc.passmanager import Pass, option
