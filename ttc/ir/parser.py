@@ -188,6 +188,13 @@ class TTParser(Parser):
         self._resume_from(here)
         return ok
 
+    def parse_optional_builtin_int_or_float_attr(self):
+        start = self._current_token.span.start
+        try:
+            return super().parse_optional_builtin_int_or_float_attr()
+        except OverflowError:
+            self.raise_error("float constant out of range for type", start)
+
     # -------------------------------------------------------------- dense literals with hex floats
     def parse_dense_int_or_fp_elements_attr(self, type):
         start = self._current_token.span.start
@@ -195,7 +202,10 @@ class TTParser(Parser):
         if hexed is not None:
             return hexed
         self._resume_from(start)
-        return super().parse_dense_int_or_fp_elements_attr(type)
+        try:
+            return super().parse_dense_int_or_fp_elements_attr(type)
+        except OverflowError:
+            self.raise_error("float constant out of range for type", start)
 
     def _try_hex_float_dense(self, type):
         if self.parse_optional_punctuation("<") is None:

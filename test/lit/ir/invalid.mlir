@@ -469,3 +469,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+tt.func @f16_out_of_range() {
+  // expected-error @+1 {{float constant out of range for type}}
+  %0 = arith.constant 1.0e10 : f16
+  tt.return
+}
