@@ -103,7 +103,7 @@ def is_trivially_dead(op: Operation) -> bool:
 # ----------------------------------------------------------------------------- the worklist driver
 
 
-class _Worklist:
+class Worklist:
     """MLIR's Worklist: a LIFO stack of unique ops; removal leaves a hole."""
 
     def __init__(self):
@@ -230,7 +230,7 @@ class _Driver:
     def __init__(self, max_iterations: int, region_simplify: bool):
         self.max_iterations = max_iterations
         self.region_simplify = region_simplify
-        self.worklist = _Worklist()
+        self.worklist = Worklist()
         self.table = ConstantTable(self)
         self.rewriter = Rewriter(self)
         self.scope: Region | None = None

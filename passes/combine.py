@@ -78,39 +78,10 @@ from ttc.fold import (
 )
 from ttc.ir import std, tt
 from ttc.ir.types import elt, shape_of
+from ttc.passes.canonicalize import Worklist
 from ttc.passmanager import Pass
 
 # ----------------------------------------------------------------------------- the greedy driver
-
-
-class _Worklist:
-    """MLIR's worklist: a LIFO stack of unique ops; removing an op leaves a hole."""
-
-    def __init__(self):
-        self.items: list[Operation | None] = []
-        self.index: dict[Operation, int] = {}
-
-    def push(self, op: Operation) -> None:
-        if op not in self.index:
-            self.index[op] = len(self.items)
-            self.items.append(op)
-
-    def pop(self) -> Operation | None:
-        while self.items:
-            op = self.items.pop()
-            if op is not None:
-                del self.index[op]
-                return op
-        return None
-
-    def remove(self, op: Operation) -> None:
-        i = self.index.pop(op, None)
-        if i is not None:
-            self.items[i] = None
-
-    def reverse(self) -> None:
-        self.items.reverse()
-        self.index = {op: i for i, op in enumerate(self.items) if op is not None}
 
 
 def post_order(op: Operation):
@@ -152,7 +123,7 @@ class GreedyDriver:
         self.top_down = top_down
         self.max_iterations = max_iterations
         self.region_simplify = region_simplify
-        self.worklist = _Worklist()
+        self.worklist = Worklist()
         self.table = ConstantTable(self)
         self.scope: Region | None = None
         self.listener = PatternRewriterListener(
@@ -220,7 +191,7 @@ class GreedyDriver:
             iteration += 1
             if 0 <= self.max_iterations < iteration:
                 return False
-            self.worklist = _Worklist()
+            self.worklist = Worklist()
             self.table = ConstantTable(self)
             changed = False
             if self.region_simplify:
