@@ -9,6 +9,7 @@ Environment: MLIR_ENABLE_DUMP=1|<kernel>, MLIR_DUMP_PATH=<file>, MLIR_ENABLE_TIM
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -35,6 +36,7 @@ FLAGS = {  # flag -> (takes a value, help)
     "mlir-print-ir-module-scope": (False, "Name the operation in IR dump headers (as Triton's dumps do)"),
     "mlir-disable-threading": (False, "Run single-threaded (tt-opt always does; accepted for mlir-opt scripts)"),
     "mlir-timing": (False, "Print a per-pass timing report (stderr)"),
+    "print-source-map": (False, "Print the IR grouped by the Python source line each op came from"),
     "list-passes": (False, "List the passes with their summaries and options"),
     "version": (False, "Print the version"),
     "help": (False, "Print this help"),
@@ -111,6 +113,7 @@ def _help() -> str:
         "  MLIR_ENABLE_DUMP=1|<kernel>  dump the IR before every pass (only modules holding tt.func @<kernel>)",
         "  MLIR_DUMP_PATH=<file>        write those dumps to <file> instead of stderr",
         "  MLIR_ENABLE_TIMING=1         per-pass timing report on stderr",
+        "  MLIR_ENABLE_DIAGNOSTICS=warnings|remarks[,operations,stacktraces]  show warnings/remarks (errors always)",
     ]
     return "\n".join(lines) + "\n"
 
@@ -153,7 +156,7 @@ def main(argv: list[str]) -> int:
         sys.stdout.write(_list_passes())
         return 0
 
-    from ttc.diagnostics import CompileError, Source
+    from ttc.diagnostics import CompileError, Source, collect
     from ttc.expected_diagnostics import check, expectations
     from ttc.ir import context, parse, print_ir
     from ttc.passmanager import PassManager
@@ -181,29 +184,36 @@ def main(argv: list[str]) -> int:
             padded = "\n" * start + chunk
             source = Source.of(name, padded)
             produced = []
-            try:
-                tp = time.perf_counter()
-                module = parse(padded, name, source=source)
-                parse_time += time.perf_counter() - tp
-                pm = PassManager(opts.passes, instr, source)
-                managers.append(pm)
-                pm.run(module, context())
-                tp = time.perf_counter()
-                outputs.append(
-                    print_ir(
-                        module,
-                        debuginfo=bool(f.get("mlir-print-debuginfo")),
-                        generic=bool(f.get("mlir-print-op-generic")),
-                        name_locs=bool(f.get("mlir-use-nameloc-as-prefix")),
-                    )
-                    + "\n"
-                )
-                output_time += time.perf_counter() - tp
-            except CompileError as e:
-                produced = e.diags
-                outputs.append("")  # a failed chunk prints nothing, as in mlir-opt
-                if not verify:
-                    failures.append(e)
+            with collect() if verify else contextlib.nullcontext([]) as emitted:
+                try:
+                    tp = time.perf_counter()
+                    module = parse(padded, name, source=source)
+                    parse_time += time.perf_counter() - tp
+                    pm = PassManager(opts.passes, instr, source)
+                    managers.append(pm)
+                    pm.run(module, context())
+                    tp = time.perf_counter()
+                    if f.get("print-source-map"):
+                        from ttc.source_map import render_source_map
+
+                        outputs.append(render_source_map(module, source))
+                    else:
+                        outputs.append(
+                            print_ir(
+                                module,
+                                debuginfo=bool(f.get("mlir-print-debuginfo")),
+                                generic=bool(f.get("mlir-print-op-generic")),
+                                name_locs=bool(f.get("mlir-use-nameloc-as-prefix")),
+                            )
+                            + "\n"
+                        )
+                    output_time += time.perf_counter() - tp
+                except CompileError as e:
+                    produced = e.diags
+                    outputs.append("")  # a failed chunk prints nothing, as in mlir-opt
+                    if not verify:
+                        failures.append(e)
+            produced = emitted + produced
             if verify:
                 problems = check(name, expectations(chunk, start), produced)
                 if problems:

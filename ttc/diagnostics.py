@@ -2,11 +2,17 @@
 
 Errors carry a location: the op's own `loc(...)` when it has a file location (as MLIR does), else the place
 in the input where the op was parsed. `CompileError` is what every tool catches to print and exit 1.
+
+Warnings and remarks do not stop a command: passes `emit` them, and the handler in force prints them on stderr
+when `MLIR_ENABLE_DIAGNOSTICS` asks for them (as Triton: `warnings` shows warnings, `remarks` warnings and
+remarks; errors always show), or `collect` gathers them (`--verify-diagnostics`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
@@ -106,3 +112,44 @@ class Source:
     @classmethod
     def of(cls, name: str, text: str) -> Source:
         return cls(name, text, {})
+
+
+# ---------------------------------------------------------------- warnings and remarks
+
+_collectors: list[list[Diagnostic]] = []
+
+
+def enabled_diagnostics() -> set[str]:
+    """The options of MLIR_ENABLE_DIAGNOSTICS (comma-separated): warnings, remarks, operations, stacktraces."""
+    return {w.strip().lower() for w in os.environ.get("MLIR_ENABLE_DIAGNOSTICS", "").split(",") if w.strip()}
+
+
+def shown(severity: str) -> bool:
+    """Whether a diagnostic of this severity is printed: errors always, warnings with `warnings` or
+    `remarks`, remarks with `remarks`."""
+    if severity in ("error", "note"):
+        return True
+    wanted = enabled_diagnostics()
+    if severity == "warning":
+        return bool(wanted & {"warnings", "remarks"})
+    return "remarks" in wanted
+
+
+def emit(diag: Diagnostic) -> None:
+    """Report a warning or remark: to the innermost `collect`, else to stderr when MLIR_ENABLE_DIAGNOSTICS
+    shows its severity."""
+    if _collectors:
+        _collectors[-1].append(diag)
+    elif shown(diag.severity):
+        sys.stderr.write(diag.render() + "\n")
+
+
+@contextlib.contextmanager
+def collect():
+    """Gather what `emit` reports inside the block, instead of printing it."""
+    found: list[Diagnostic] = []
+    _collectors.append(found)
+    try:
+        yield found
+    finally:
+        _collectors.pop()
