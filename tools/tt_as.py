@@ -3,10 +3,12 @@
     tt-as IN.ptx [-o OUT.cubin] [--sm 90] [--maxrregcount N] [--lineinfo] [--opt-level N] [--ptxas PATH] [--sass]
 
 `--sm` defaults to the PTX's `.target`. `--ptxas PATH` (or `$TRITON_PTXAS_PATH`) runs that ptxas instead of
-nvJitLink. Assembler errors are printed as the assembler reports them, and the exit status is 1. `--sass` prints
+nvJitLink. Assembler errors point at the PTX line (`file:line:col: error: ...`, else printed as the assembler
+reports them), and the exit status is 1. `--sass` prints
 the CUBIN's SASS (cuobjdump or nvdisasm) instead of writing the CUBIN to stdout. The CUBIN is binary: it goes to
 `-o`, or to stdout when that is not a terminal. Kernel metadata is read from `IN.json` or the PTX's
-`// ttc.metadata:` line and written to `OUT.json`.
+`// ttc.metadata:` line and written to `OUT.json`. The CUBIN is a stage of TRITON_KERNEL_DUMP and
+TRITON_KERNEL_OVERRIDE (`<dir>/<hash>/<kernel>.cubin`, with `<kernel>.json` beside it; see `ttc.stages`).
 """
 
 from __future__ import annotations
@@ -49,7 +51,9 @@ def assemble(
     show_sass: bool = typer.Option(False, "--sass", help="Print the SASS disassembly"),
 ):
     def main(_argv) -> int:
-        from ttc.lowering.cubin import AsmOptions, AssemblerError
+        from ttc import stages
+        from ttc.diagnostics import CompileError, Diagnostic
+        from ttc.lowering.cubin import AsmOptions, AssemblerError, located
         from ttc.lowering.cubin import assemble as do_assemble
         from ttc.lowering.target import TargetError, cpu_name
 
@@ -66,12 +70,24 @@ def assemble(
             arch = m.group(1)
         options = AsmOptions(arch=arch, opt_level=opt_level, maxrregcount=maxrregcount, lineinfo=lineinfo)
         tool = ptxas or os.environ.get("TRITON_PTXAS_PATH") or None
-        try:
-            cubin = do_assemble(text, os.path.basename(path), options, tool)
-        except AssemblerError as e:
-            sys.stderr.write(str(e).rstrip("\n") + "\n")
-            return 1
         meta = _metadata(path, text, arch)
+        kernel = stages.Kernel(meta.name, meta.hash)
+        replaced = stages.override("tt-as", kernel, "cubin")
+        if replaced is not None:
+            cubin = stages.read_override(replaced, binary=True)
+            if not cubin.startswith(b"\x7fELF"):
+                raise CompileError(Diagnostic(replaced, 0, 0, "override file is not a CUBIN (an ELF file)"))
+        else:
+            try:
+                cubin = do_assemble(text, os.path.basename(path), options, tool)
+            except AssemblerError as e:
+                diags = located(str(e), path, text)
+                if diags:
+                    raise CompileError(*diags) from None
+                sys.stderr.write(str(e).rstrip("\n") + "\n")
+                return 1
+        stages.dump("tt-as", kernel, "cubin", cubin)
+        stages.dump("tt-as", kernel, "json", meta.to_json() + "\n")
         if show_sass:
             from ttc.lowering.disasm import DisassemblerNotFound, sass
 

@@ -4,12 +4,16 @@
 
 Flags follow LLVM's cl::opt conventions (one or two dashes, `=` or a following argument for values), so the
 command line is parsed here rather than by typer, whose POSIX rules would read `-cse` as `-c -s -e`.
-Environment: MLIR_ENABLE_DUMP=1|<kernel>, MLIR_DUMP_PATH=<file>, MLIR_ENABLE_TIMING=1.
+Environment: MLIR_ENABLE_DUMP=1|<kernel>, MLIR_DUMP_PATH=<file>, MLIR_ENABLE_TIMING=1, MLIR_ENABLE_DIAGNOSTICS;
+TRITON_KERNEL_DUMP/TRITON_DUMP_DIR and TRITON_KERNEL_OVERRIDE/TRITON_OVERRIDE_DIR for the stages `-make-ttir` and
+`-make-ttgir` produce (`ttc.stages`); TRITON_REPRODUCER_PATH for the reproducer a failing pass leaves
+(`ttc.reproducer`, replayed by `--run-reproducer FILE`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import sys
 import time
@@ -36,6 +40,7 @@ FLAGS = {  # flag -> (takes a value, help)
     "mlir-print-ir-module-scope": (False, "Name the operation in IR dump headers (as Triton's dumps do)"),
     "mlir-disable-threading": (False, "Run single-threaded (tt-opt always does; accepted for mlir-opt scripts)"),
     "mlir-timing": (False, "Print a per-pass timing report (stderr)"),
+    "run-reproducer": (True, "Replay a reproducer file: its IR through the pipeline it names"),
     "print-source-map": (False, "Print the IR grouped by the Python source line each op came from"),
     "list-passes": (False, "List the passes with their summaries and options"),
     "version": (False, "Print the version"),
@@ -114,6 +119,11 @@ def _help() -> str:
         "  MLIR_DUMP_PATH=<file>        write those dumps to <file> instead of stderr",
         "  MLIR_ENABLE_TIMING=1         per-pass timing report on stderr",
         "  MLIR_ENABLE_DIAGNOSTICS=warnings|remarks[,operations,stacktraces]  show warnings/remarks (errors always)",
+        "  TRITON_KERNEL_DUMP=1         write the stages -make-ttir/-make-ttgir produce to",
+        "                               $TRITON_DUMP_DIR/<hash>/<kernel>.ttir|.ttgir (default ~/.triton/dump)",
+        "  TRITON_KERNEL_OVERRIDE=1     use $TRITON_OVERRIDE_DIR/<hash>/<kernel>.ttir|.ttgir instead of producing",
+        "                               that stage, when the file exists (default ~/.triton/override)",
+        "  TRITON_REPRODUCER_PATH=<file>  where a failing pass leaves its reproducer (else a temporary file)",
     ]
     return "\n".join(lines) + "\n"
 
@@ -156,13 +166,17 @@ def main(argv: list[str]) -> int:
         sys.stdout.write(_list_passes())
         return 0
 
-    from ttc.diagnostics import CompileError, Source, collect
+    from ttc import stages
+    from ttc.diagnostics import CompileError, Diagnostic, Source, collect
     from ttc.expected_diagnostics import check, expectations
     from ttc.ir import context, parse, print_ir
     from ttc.passmanager import PassManager
 
     t0 = time.perf_counter()
-    name, text = read_input(opts.input)
+    replay = f.get("run-reproducer")
+    if replay and (opts.input is not None or opts.passes):
+        raise UsageError("--run-reproducer takes the input and the pipeline from the reproducer file; give neither")
+    name, text = read_input(replay or opts.input)
     instr = _instrumentation(f)
     dump_file = None
     if _dump_enabled() and os.environ.get("MLIR_DUMP_PATH"):
@@ -180,18 +194,22 @@ def main(argv: list[str]) -> int:
     parse_time = output_time = 0.0
     managers = []
     try:
-        for start, chunk in chunks:
+        for index, (start, chunk) in enumerate(chunks):
             padded = "\n" * start + chunk
             source = Source.of(name, padded)
             produced = []
+            pm = None
             with collect() if verify else contextlib.nullcontext([]) as emitted:
                 try:
                     tp = time.perf_counter()
-                    module = parse(padded, name, source=source)
+                    resources = {}
+                    module = parse(padded, name, source=source, resources=resources)
                     parse_time += time.perf_counter() - tp
-                    pm = PassManager(opts.passes, instr, source)
+                    passes = _reproducer_passes(replay, resources) if replay else opts.passes
+                    stage_hash = hashlib.sha256(padded.encode()).hexdigest() if stages.active() else ""
+                    pm = PassManager(passes, instr, source, stage_hash)
                     managers.append(pm)
-                    pm.run(module, context())
+                    module = pm.run(module, context())
                     tp = time.perf_counter()
                     if f.get("print-source-map"):
                         from ttc.source_map import render_source_map
@@ -212,7 +230,19 @@ def main(argv: list[str]) -> int:
                     produced = e.diags
                     outputs.append("")  # a failed chunk prints nothing, as in mlir-opt
                     if not verify:
+                        if pm is not None and pm.running is not None and not replay:
+                            e.diags.append(_save_reproducer(name, padded, pm, index))
                         failures.append(e)
+                except Exception as e:  # an internal error inside a pass: still a reproducer
+                    if pm is None or pm.running is None or verify or replay:
+                        raise
+                    note = _save_reproducer(name, padded, pm, index)
+                    if os.environ.get("TTC_DEBUG") == "1":
+                        sys.stderr.write(note.render() + "\n")
+                        raise
+                    outputs.append("")
+                    msg = f"internal error in pass '{pm.running.name}': {type(e).__name__}: {e} (set TTC_DEBUG=1 for a traceback)"
+                    failures.append(CompileError(Diagnostic(name, 0, 0, msg), note))
             produced = emitted + produced
             if verify:
                 problems = check(name, expectations(chunk, start), produced)
@@ -230,6 +260,30 @@ def main(argv: list[str]) -> int:
     write_output(opts.output, result)
     _timing(timing, timing_flag, managers, t0, parse_time, output_time)
     return 0
+
+
+def _reproducer_passes(path: str, resources: dict) -> list:
+    from ttc.passmanager import PassError, parse_pipeline
+    from ttc.reproducer import pipeline_of
+
+    try:
+        return parse_pipeline(pipeline_of(path, resources))
+    except PassError as e:
+        raise UsageError(f"'{path}': {e}") from None
+
+
+def _save_reproducer(name: str, text: str, pm, index: int):
+    """Write the reproducer of a failed pipeline (the input as parsed, with its locations, and the pipeline);
+    returns the note that names it."""
+    from ttc import reproducer
+    from ttc.diagnostics import Diagnostic
+    from ttc.ir import parse, print_ir
+    from ttc.passmanager import pipeline_text
+
+    module = parse(text, name, verify=False)
+    path = reproducer.write(print_ir(module, debuginfo=True), pipeline_text(pm.passes), index)
+    where = f"pipeline failed while executing '{pm.running.name}'"
+    return Diagnostic(name, 0, 0, f"{where}: reproducer generated at '{path}' (replay: tt-opt --run-reproducer {path})", "note")
 
 
 def _timing(enabled, with_io, managers, t0, parse_time, output_time):

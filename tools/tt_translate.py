@@ -9,6 +9,8 @@ the newer of 8.0 and the oldest version supporting the GPU.
 
 Kernel metadata (name, num_warps, threads_per_warp, shared, hash, target) is written to `OUT.json` with `-o`,
 read from `IN.json` when present, and kept inside the output (`!ttc.metadata`, `// ttc.metadata:`).
+The LLVM IR (`.llir`) and the PTX are stages of TRITON_KERNEL_DUMP and TRITON_KERNEL_OVERRIDE
+(`<dir>/<hash>/<kernel>.<ext>`; see `ttc.stages`).
 Environment: LLVM_IR_ENABLE_DUMP=1 prints the LLVM IR before and after O3, NVPTX_ENABLE_DUMP=1 the PTX (stderr).
 """
 
@@ -43,6 +45,26 @@ def parse_ptx_version(text: str | None) -> int | None:
         raise UsageError(f"invalid PTX version '{text}' (expected e.g. 8.0 or 80)") from None
 
 
+def _override_ptx(path: str, meta) -> str:
+    """The PTX of an override file, checked by assembling it (errors point into the file), with the kernel's
+    metadata line added when the file has none."""
+    from ttc import stages
+    from ttc.diagnostics import CompileError
+    from ttc.lowering.cubin import AsmOptions, AssemblerError, assemble, located
+    from ttc.lowering.metadata import KernelMetadata
+
+    text = stages.read_override(path)
+    try:
+        assemble(text, path, AsmOptions(arch="sm_" + meta.target.split(":")[-1]))
+    except AssemblerError as e:
+        diags = located(str(e), path, text)
+        if diags:
+            raise CompileError(*diags) from None
+        if "not available" not in str(e):  # no assembler here: tt-as will check it
+            raise UsageError(f"override file '{path}' does not assemble: {e}") from None
+    return text if KernelMetadata.from_ptx(text) else meta.ptx_line() + "\n" + text
+
+
 @app.command(context_settings={"help_option_names": ["-h", "--help"]})
 def translate(
     file: str = typer.Argument("-", help="TTGIR or LLVM IR input ('-' for stdin)"),
@@ -52,6 +74,7 @@ def translate(
     output: Optional[str] = typer.Option(None, "-o", "--output", help="Output file (default: stdout); written only on success, with OUT.json beside it"),
 ):
     def main(_argv) -> int:
+        from ttc import stages
         from ttc.lowering import pipeline
         from ttc.lowering.metadata import KernelMetadata
         from ttc.lowering.target import TargetError
@@ -64,12 +87,23 @@ def translate(
                 raise UsageError(f"'{path}' is PTX already (assemble it with tt-as)")
             if kind == "ttgir":
                 mod, meta, tm = pipeline.to_llvm(text, path, options)
+                kernel = stages.Kernel(meta.name, meta.hash)
+                replaced = stages.override("tt-translate", kernel, "llir")
+                if replaced is not None:
+                    mod, meta, tm = pipeline.parse_llvm(stages.read_override(replaced), replaced, options, meta)
+                stages.dump("tt-translate", kernel, "llir", str(mod))
             else:
                 sidecar = KernelMetadata.read_sidecar(None if file == "-" else file)
                 mod, meta, tm = pipeline.parse_llvm(text, path, options, sidecar)
         except TargetError as e:
             raise UsageError(str(e)) from None
-        result = str(mod) if target is Target.llvmir else pipeline.to_ptx(mod, meta, tm)
+        if target is Target.llvmir:
+            result = str(mod)
+        else:
+            kernel = stages.Kernel(meta.name, meta.hash)
+            replaced = stages.override("tt-translate", kernel, "ptx")
+            result = _override_ptx(replaced, meta) if replaced else pipeline.to_ptx(mod, meta, tm)
+            stages.dump("tt-translate", kernel, "ptx", result)
         write_output(output, result)
         if output not in (None, "-"):
             meta.write_sidecar(output)

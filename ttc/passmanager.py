@@ -169,9 +169,15 @@ class Instrumentation:
 
 
 class PassManager:
-    def __init__(self, passes: list[Pass], instr: Instrumentation | None = None, source=None):
+    """Runs passes in order, verifying after each. With `stage_hash` (the dump/override directories are on:
+    see `ttc.stages`), the passes that produce a stage (`-make-ttir`, `-make-ttgir`) dump their result, or are
+    replaced by the override file; `stage_hash` identifies IR that carries no `ttc.source_hash`."""
+
+    def __init__(self, passes: list[Pass], instr: Instrumentation | None = None, source=None, stage_hash: str = ""):
         self.passes, self.instr, self.source = passes, instr or Instrumentation(), source
+        self.stage_hash = stage_hash
         self.times: list[tuple[str, float]] = []
+        self.running: Pass | None = None  # the pass that failed, after run() raised
 
     def _wanted(self, which: set[str], p: Pass) -> bool:
         return "*" in which or p.name in which
@@ -191,22 +197,37 @@ class PassManager:
         self.instr.stream.write(header + "\n" + text + "\n\n")
         self.instr.stream.flush()
 
-    def run(self, module, ctx) -> None:
+    def run(self, module, ctx):
+        """Run the passes over `module`; returns the module (another one where an override file replaced it)."""
+        from ttc import stages
         from ttc.ir import print_ir, verify_module
 
         instr = self.instr
         dumping = self._dumps(module)
         for p in self.passes:
+            stage = stages.PASS_STAGES.get(p.name) if self.stage_hash else None
+            if stage:
+                kernel = stages.module_kernel(module, self.stage_hash)
+                replaced = stages.override_module("tt-opt", kernel, stage)
+                if replaced is not None:
+                    module, self.source = replaced
+                    stages.dump_module("tt-opt", kernel, stage, module)
+                    continue
             if dumping and self._wanted(instr.before, p):
                 self._print("Before", p, module)
             before_text = print_ir(module) if instr.after_change else None
             t0 = time.perf_counter()
+            self.running = p
             p.apply(ctx, module)
             self.times.append((p.display or p.name, time.perf_counter() - t0))
             verify_module(module, self.source)
+            self.running = None
             if dumping and self._wanted(instr.after, p):
                 if not instr.after_change or print_ir(module) != before_text:
                     self._print("After", p, module)
+            if stage:
+                stages.dump_module("tt-opt", kernel, stage, module)
+        return module
 
     def timing_report(self, total: float, extra: list[tuple[str, float]] | None = None) -> str:
         """MLIR's execution time report; `extra` adds entries such as Parser and Output around the passes."""

@@ -1,4 +1,5 @@
-"""lit configuration: RUN lines are written as in Triton's tests; `FileCheck` runs the `filecheck` package."""
+"""lit configuration: RUN lines are written as in Triton's tests; `FileCheck` runs the `filecheck` package.
+Tests that need a GPU say `REQUIRES: cuda-gpu` (set by TTC_LIT_GPU=1/0, else by asking the CUDA driver)."""
 
 import os
 
@@ -14,3 +15,18 @@ config.substitutions.append(("FileCheck", "filecheck"))
 for var in ("PATH", "HOME", "TTC_DEBUG", "PYTHONPATH", "VIRTUAL_ENV"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+
+
+def _has_gpu() -> bool:
+    if os.environ.get("TTC_LIT_GPU") in ("0", "1"):
+        return os.environ["TTC_LIT_GPU"] == "1"
+    try:
+        from cuda.bindings import driver
+
+        return driver.cuInit(0)[0] == driver.CUresult.CUDA_SUCCESS and driver.cuDeviceGetCount()[1] > 0
+    except Exception:
+        return False
+
+
+if _has_gpu():
+    config.available_features.add("cuda-gpu")

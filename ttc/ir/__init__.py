@@ -27,9 +27,10 @@ def context() -> Context:
     return ctx
 
 
-def parse(text: str, filename: str = "<stdin>", verify: bool = True, source=None) -> ModuleOp:
+def parse(text: str, filename: str = "<stdin>", verify: bool = True, source=None, resources: dict | None = None) -> ModuleOp:
     """Parse (and verify) one module of textual IR; errors raise `ttc.diagnostics.CompileError`.
-    `source` (a `ttc.diagnostics.Source`) collects where each op was parsed, for later diagnostics."""
+    `source` (a `ttc.diagnostics.Source`) collects where each op was parsed, for later diagnostics;
+    `resources` receives the file's `{-# external_resources: ... #-}` groups."""
     from xdsl.utils.exceptions import ParseError
 
     from ttc.diagnostics import CompileError, Source, at_position
@@ -37,7 +38,10 @@ def parse(text: str, filename: str = "<stdin>", verify: bool = True, source=None
 
     source = source or Source.of(filename, text)
     try:
-        module = TTParser(context(), text, filename, source.positions).parse_module()
+        parser = TTParser(context(), text, filename, source.positions)
+        module = parser.parse_module()
+        if resources is not None:
+            resources.update(parser.external_resources)
     except ParseError as e:
         from ttc.ir.parser import TypeConflict
 

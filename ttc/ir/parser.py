@@ -2,7 +2,8 @@
 
 What this adds to xDSL's parser: ops in the custom syntax registered in `ttc.ir.format`; `#loc` aliases that
 are defined after their use (Triton prints them at the end of the file); hexadecimal float elements in dense
-literals (`dense<0xFF800000> : tensor<4xf32>` is -inf, not 4.29e9).
+literals (`dense<0xFF800000> : tensor<4xf32>` is -inf, not 4.29e9); the `external_resources` of a file's
+`{-# ... #-}` metadata (where MLIR's reproducers keep their pipeline), kept in `external_resources`.
 """
 
 from __future__ import annotations
@@ -36,7 +37,37 @@ class TTParser(Parser):
         self._loc_ended_at = -1
         self._line_starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
         self._predefined: set[str] = set()
+        self.external_resources: dict[str, dict[str, object]] = {}  # {-# external_resources: {key: {k: v}} #-}
         self._preload_aliases(text)
+
+    # -------------------------------------------------------------- {-# external_resources: ... #-}
+    def _parse_external_resources(self) -> None:
+        """`{ key: { name: "string" | true | false | integer, ... }, ... }`, as MLIR writes them."""
+        from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+        def value():
+            tok = self._current_token
+            if tok.kind == MLIRTokenKind.STRING_LIT:
+                return self.parse_str_literal()
+            if tok.text in ("true", "false"):
+                self._consume_token()
+                return tok.text == "true"
+            if tok.kind == MLIRTokenKind.INTEGER_LIT:
+                return self.parse_integer()
+            self.raise_error("expected a string, a boolean or an integer")
+
+        def entry(into: dict):
+            key = self._parse_token(MLIRTokenKind.BARE_IDENT, "expected a resource key").text
+            self._parse_token(MLIRTokenKind.COLON, "expected `:`")
+            into[key] = value()
+
+        def group():
+            key = self._parse_token(MLIRTokenKind.BARE_IDENT, "expected a resource group key").text
+            self._parse_token(MLIRTokenKind.COLON, "expected `:`")
+            entries = self.external_resources.setdefault(key, {})
+            self.parse_comma_separated_list(self.Delimiter.BRACES, lambda: entry(entries))
+
+        self.parse_comma_separated_list(self.Delimiter.BRACES, group)
 
     # -------------------------------------------------------------- aliases defined after use
     def _preload_aliases(self, text: str):

@@ -7,6 +7,7 @@ Assembler errors come back as `AssemblerError` carrying the assembler's own log.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -96,3 +97,21 @@ def with_ptxas(ptx: str, name: str, o: AsmOptions, ptxas: str) -> bytes:
 
 def assemble(ptx: str, name: str, o: AsmOptions, ptxas: str | None = None) -> bytes:
     return with_ptxas(ptx, name, o, ptxas) if ptxas else with_nvjitlink(ptx, name, o)
+
+
+_PTXAS_LINE = re.compile(r"^ptxas[^,\n]*, line (\d+); (error|warning)\s*: (.*)$", re.M)
+
+
+def located(log: str, filename: str, text: str, line_offset: int = 0) -> list | None:
+    """The assembler's `..., line N; error : message` lines as `filename:N:col` diagnostics (column of the
+    line's first character, with the line and a caret), or None when the log has no such line. `line_offset`
+    is subtracted from the assembler's line numbers (lines the assembler saw before the file's own)."""
+    from ttc.diagnostics import Diagnostic, source_line
+
+    found = []
+    for m in _PTXAS_LINE.finditer(log):
+        line = int(m.group(1)) - line_offset
+        src = source_line(text, line)
+        col = len(src) - len(src.lstrip()) + 1 if src else 1
+        found.append(Diagnostic(filename, line, col, m.group(3).strip(), m.group(2), src))
+    return found or None

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects.builtin import StringAttr
 
-from ttc.diagnostics import CompileError, Diagnostic, Source
+from ttc.diagnostics import CompileError, Diagnostic, Source, source_line
 from ttc.lowering import libdevice, target
 from ttc.lowering.metadata import KernelMetadata, source_hash
 
@@ -100,6 +100,10 @@ def parse_llvm(text: str, filename: str, options: Options, sidecar: KernelMetada
         mod = b.parse_assembly(text)
         mod.verify()
     except RuntimeError as e:
+        m = re.search(r"<string>:(\d+):(\d+): error: (.*)", str(e))
+        if m:  # LLVM's own file:line:col, onto the input's name and line
+            line, col = int(m.group(1)), int(m.group(2))
+            raise CompileError(Diagnostic(filename, line, col, m.group(3), "error", source_line(text, line))) from None
         raise _error(filename, f"invalid LLVM IR: {e}".strip()) from None
     meta = KernelMetadata.from_llvm_ir(text) or sidecar
     if meta is None:

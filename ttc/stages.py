@@ -1,0 +1,132 @@
+"""Triton's kernel dump and override directories, for the commands that produce a stage.
+
+Stages and their files: `.ttir` (`tt-opt -make-ttir`), `.ttgir` (`-make-ttgir`), `.llir` (`tt-translate
+--target=llvmir`), `.ptx` (`--target=ptx`), `.cubin` (`tt-as`). A kernel's files are `<dir>/<hash>/<kernel>.<ext>`:
+the hash is the `ttc.source_hash` that tt-frontend records and every stage keeps (for IR from elsewhere, a sha256
+of the text the first command read), the kernel is the public `tt.func`.
+
+- `TRITON_KERNEL_DUMP=1` (`TRITON_DUMP_DIR`, default `~/.triton/dump`): each produced stage is also written there.
+- `TRITON_KERNEL_OVERRIDE=1` (`TRITON_OVERRIDE_DIR`, default `~/.triton/override`): when the stage's file exists
+  there, the command emits that file instead of producing the stage, and says so in one line on stderr. MLIR
+  stages are parsed and verified first (errors point into the override file); later stages run from it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+
+from ttc.cli import UsageError, write_output
+
+HASH_ATTRIBUTE = "ttc.source_hash"
+PASS_STAGES = {"make-ttir": "ttir", "make-ttgir": "ttgir"}  # the tt-opt passes that produce a stage
+
+
+def _on(var: str) -> bool:
+    return os.environ.get(var, "").strip().lower() in ("1", "true", "on", "yes")
+
+
+def dump_dir() -> str | None:
+    if not _on("TRITON_KERNEL_DUMP"):
+        return None
+    return os.path.expanduser(os.environ.get("TRITON_DUMP_DIR") or "~/.triton/dump")
+
+
+def override_dir() -> str | None:
+    if not _on("TRITON_KERNEL_OVERRIDE"):
+        return None
+    return os.path.expanduser(os.environ.get("TRITON_OVERRIDE_DIR") or "~/.triton/override")
+
+
+def active() -> bool:
+    return dump_dir() is not None or override_dir() is not None
+
+
+@dataclass
+class Kernel:
+    name: str
+    hash: str
+
+    def file(self, ext: str) -> str:
+        return os.path.join(self.hash, f"{self.name}.{ext}")
+
+
+def dump(tool: str, kernel: Kernel, ext: str, data: str | bytes) -> None:
+    directory = dump_dir()
+    if directory is None or not kernel.name:
+        return
+    path = os.path.join(directory, kernel.file(ext))
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+    except OSError as e:
+        raise UsageError(f"cannot create dump directory '{os.path.dirname(path)}': {e.strerror}") from None
+    write_output(path, data)
+
+
+def override(tool: str, kernel: Kernel, ext: str) -> str | None:
+    """The override file for this stage, announced on stderr, or None."""
+    directory = override_dir()
+    if directory is None or not kernel.name:
+        return None
+    path = os.path.join(directory, kernel.file(ext))
+    if not os.path.isfile(path):
+        return None
+    sys.stderr.write(f"{tool}: overriding {kernel.name}.{ext} with {path}\n")
+    return path
+
+
+def read_override(path: str, binary: bool = False) -> str | bytes:
+    try:
+        with open(path, "rb" if binary else "r", **({} if binary else {"encoding": "utf-8"})) as f:
+            return f.read()
+    except OSError as e:
+        raise UsageError(f"cannot read override file '{path}': {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"override file '{path}' is not UTF-8 text") from None
+
+
+# ---------------------------------------------------------------- MLIR stages (tt-opt)
+
+
+def module_kernel(module, fallback_hash: str) -> Kernel:
+    """The module's kernel: its public tt.func and its source hash (recorded on the module when it has none,
+    so that later stages find the same directory)."""
+    from xdsl.dialects.builtin import StringAttr
+
+    name = ""
+    for op in module.body.ops:
+        vis = getattr(op, "sym_visibility", None)
+        if op.name == "tt.func" and (vis is None or vis.data == "public"):
+            name = op.sym_name.data
+            break
+    h = module.attributes.get(HASH_ATTRIBUTE)
+    if not isinstance(h, StringAttr):
+        h = module.attributes[HASH_ATTRIBUTE] = StringAttr(fallback_hash)
+    return Kernel(name, h.data)
+
+
+def override_module(tool: str, kernel: Kernel, ext: str):
+    """(module, source) parsed and verified from the override file of this stage, or None."""
+    from xdsl.dialects.builtin import StringAttr
+
+    from ttc.diagnostics import Source
+    from ttc.ir import parse
+
+    path = override(tool, kernel, ext)
+    if path is None:
+        return None
+    text = read_override(path)
+    source = Source.of(path, text)
+    module = parse(text, path, source=source)
+    module.attributes.setdefault(HASH_ATTRIBUTE, StringAttr(kernel.hash))
+    return module, source
+
+
+def dump_module(tool: str, kernel: Kernel, ext: str, module) -> None:
+    """The stage as Triton's dumps print it: with locations, NameLocs as SSA names."""
+    if dump_dir() is None:
+        return
+    from ttc.ir import print_ir
+
+    dump(tool, kernel, ext, print_ir(module, debuginfo=True, name_locs=True) + "\n")
