@@ -10,3 +10,20 @@ def test_ci_runs_the_readme_test_command():
     ci = (ROOT / ".ci" / "run").read_text().strip().splitlines()[-1]
     assert ci in readme, f".ci/run's command {ci!r} is not the README's"
     assert "pytest" in ci
+
+
+def test_debugging_workflow_example_runs(tmp_path):
+    """The README's dump/edit/re-run example works as pasted (from a copy of the repository's kernels)."""
+    import shutil
+    import subprocess
+
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split("Copy, paste and run this", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    shutil.copytree(ROOT / "kernels", tmp_path / "kernels")
+    proc = subprocess.run(["bash", "-c", block], cwd=tmp_path, capture_output=True, text=True)
+    assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-3000:]  # the last check finds x - y
+    assert "error" not in proc.stderr, proc.stderr
+    assert "tt-opt: overriding add_kernel.ttgir with" in proc.stderr
+    assert "sub.f32" in proc.stdout and "out: MISMATCH" in proc.stdout
+    assert sorted(p.name for p in (tmp_path / "dump").glob("*/*")) == [
+        "add_kernel.cubin", "add_kernel.json", "add_kernel.llir", "add_kernel.ptx", "add_kernel.ttgir", "add_kernel.ttir"]
