@@ -15,6 +15,13 @@ tensor of pointers, the axis analysis (`ttc.analysis.axis_info`) of the pointer 
 The access is rewritten with that layout: each tensor operand is converted to it, and results are converted
 back to the layout the rest of the function expects (`-tritongpu-remove-layout-conversions` then propagates
 the new layouts and removes the conversions).
+
+Each rewritten access gets a remark (MLIR_ENABLE_DIAGNOSTICS=remarks shows them) with the vector width it will
+be issued with, as LLVM's optimization remarks tell a loop's vectorization width: `tt.load: 4 x f32 (128 bits)
+per access, 2 accesses per thread`, and, when narrower than 128 bits, what limits it (the pointer's
+divisibility, its contiguity, the tensor's size). The width is the layout's contiguous elements per thread
+within what the access's own pointers allow (a load may take a wider layout from its slice than its pointers
+can use), as the lowering vectorizes it; atomics report the contiguous elements per thread instead.
 """
 
 from __future__ import annotations
@@ -26,8 +33,10 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, Operation
 
 from ttc.analysis.axis_info import AxisInfoAnalysis
+from ttc.diagnostics import at_op, emit, reported
 from ttc.ir.layout_utils import blocked_for_shape, num_warps_of, pointee_bitwidth, threads_per_warp_of, with_encoding
 from ttc.ir.layouts import NVMMASharedEncoding, SwizzledSharedEncoding
+from ttc.ir.printer import attr_text
 from ttc.ir.ttg import ConvertLayoutOp
 from ttc.ir.types import PointerType, encoding
 from ttc.passmanager import Pass
@@ -50,17 +59,25 @@ def order_from_contiguity(contiguity) -> list[int]:
     return sorted(range(len(contiguity)), key=lambda d: -contiguity[d])
 
 
-def elements_per_thread(op: Operation, order, axis: AxisInfoAnalysis, shape) -> int:
-    """Triton's getNumElementsPerThread: the widest aligned, contiguous vector along order[0] (128 bits max)."""
+def vector_limits(op: Operation, order, axis: AxisInfoAnalysis, shape) -> list[tuple[int, str]]:
+    """What bounds the vector along order[0], in elements, each with its reason for the remark."""
     ptr = mem_access_ptr(op)
     info = axis.get(ptr)
     bits = pointee_bitwidth(ptr.type)
     elem_bytes = max(bits // 8, 1)
     div_bytes = info.divisibility[order[0]] & 0xFFFFFFFF  # Triton keeps it in an unsigned (32-bit) int
-    max_multiple = max(div_bytes // elem_bytes, 1)
-    max_contig = min(info.contiguity[order[0]], shape[order[0]])
-    alignment = min(max_multiple, max_contig)
-    return min(alignment, MAX_VECTOR_BITS // bits)
+    contiguity = info.contiguity[order[0]]
+    return [
+        (max(div_bytes // elem_bytes, 1), f"the pointer divisibility: {_plural(div_bytes, 'byte')}"),
+        (contiguity, f"the pointer contiguity: {_plural(contiguity, 'element')} along dimension {order[0]}"),
+        (shape[order[0]], f"the tensor's extent along dimension {order[0]}"),
+        (MAX_VECTOR_BITS // bits, f"{MAX_VECTOR_BITS} bits"),
+    ]
+
+
+def elements_per_thread(op: Operation, order, axis: AxisInfoAnalysis, shape) -> int:
+    """Triton's getNumElementsPerThread: the widest aligned, contiguous vector along order[0] (128 bits max)."""
+    return min(n for n, _ in vector_limits(op, order, axis, shape))
 
 
 def def_use_slice(op: Operation) -> list[Operation]:
@@ -126,7 +143,36 @@ def coalesced_layout(op: Operation, axis: AxisInfoAnalysis, num_warps: int, thre
     return blocked_for_shape(shape, spt, order, num_warps, threads_per_warp)
 
 
-def coalesce_op(op: Operation, layout) -> None:
+def _plural(n: int, word: str, suffix: str = "s") -> str:
+    return f"{n} {word}{suffix if n != 1 else ''}"
+
+
+def access_remark(op: Operation, layout, axis: AxisInfoAnalysis) -> str:
+    """The remark for an access given `layout`: its vector width, accesses per thread, and what limits it."""
+    ptr = mem_access_ptr(op)
+    shape = tuple(ptr.type.get_shape())
+    order, spt = list(layout["order"]), list(layout["sizePerThread"])
+    tpw, wpc = list(layout["threadsPerWarp"]), list(layout["warpsPerCTA"])
+    elem = ptr.type.element_type.pointee
+    bits = pointee_bitwidth(ptr.type)
+    limits = vector_limits(op, order, axis, shape)
+    num_threads = math.prod(tpw) * math.prod(wpc)
+    limits.append((spt[order[0]], f"the tensor's size: {math.prod(shape)} elements for {num_threads} threads"))
+    vec = min(n for n, _ in limits)
+    per_thread = math.prod(-(-shape[d] // (spt[d] * tpw[d] * wpc[d])) * spt[d] for d in range(len(shape)))
+    what = f"{vec} x {attr_text(elem)} ({vec * bits} bits)"
+    if op.name in ("tt.atomic_rmw", "tt.atomic_cas"):
+        text = f"{op.name}: {what} contiguous per thread"
+    else:
+        text = f"{op.name}: {what} per access, {_plural(max(per_thread // vec, 1), 'access', 'es')} per thread"
+    if vec * bits < MAX_VECTOR_BITS:
+        reason = next(r for n, r in limits if n == vec)
+        text += f" (limited by {reason})"
+    return text
+
+
+def coalesce_op(op: Operation, layout) -> Operation:
+    """Rewrite `op` with `layout`; returns the new op."""
     block = op.parent
     args = []
     for v in op.operands:
@@ -156,6 +202,7 @@ def coalesce_op(op: Operation, layout) -> None:
         old.replace_all_uses_with(value)
     op.detach()
     op.erase()
+    return new
 
 
 @dataclass(frozen=True)
@@ -179,5 +226,9 @@ class Coalesce(Pass):
             if encoding(t) is None:
                 continue
             layouts.append((op, coalesced_layout(op, axis, num_warps_of(op), threads_per_warp_of(op))))
+        remarks = reported("remark")
         for op, layout in layouts:
-            coalesce_op(op, layout)
+            remark = access_remark(op, layout, axis) if remarks else None
+            new = coalesce_op(op, layout)
+            if remark is not None:
+                emit(at_op(new, None, remark, "remark"))

@@ -17,19 +17,30 @@ skipped; for kernels without `tt.dot` and without tensor descriptors they leave 
 For other targets (below sm80) Triton runs loop-invariant-code-motion alone in place of the sm80/sm90 group.
 `num-stages` is accepted for Triton's interface (it configures the skipped pipeliner). Shared memory is not
 allocated here: Triton does that in make_llir (`-allocate-shared-memory`).
+
+Because accelerate-matmul is skipped, every `tt.dot` stays on a blocked layout and runs on FMA units. On sm80
+and later, where Triton would give it a tensor-core (MMA) layout, the pipeline warns at each such dot, once,
+after its passes (MLIR_ENABLE_DIAGNOSTICS=warnings shows it). Dots that Triton also keeps on FMA (f32 with
+ieee input precision, f64, targets before sm80) get no warning.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, IntegerType
+
+from ttc.diagnostics import at_op, emit, reported
+from ttc.ir.printer import attr_text
+from ttc.ir.tt import INPUT_PRECISION
+from ttc.ir.types import elt, shape_of
 from ttc.passmanager import Pass, make_pass, option
 from ttc.passes.convert_triton_to_tritongpu import check_counts, check_target
 
 
 def pipeline(target: str, num_warps: int, num_ctas: int) -> list[tuple[str, str]]:
     """(pass name, options) of the pipeline for `target`."""
-    capability = int(target.split(":")[1]) if target.startswith("cuda:") else 0
+    capability = capability_of(target)
     conv = f"target={target} num-warps={num_warps} threads-per-warp=32 num-ctas={num_ctas}"
     steps = [
         ("convert-triton-to-tritongpu", conv),
@@ -63,6 +74,39 @@ def pipeline(target: str, num_warps: int, num_ctas: int) -> list[tuple[str, str]
     return steps
 
 
+def capability_of(target: str) -> int:
+    return int(target.split(":")[1]) if target.startswith("cuda:") else 0
+
+
+def triton_uses_mma(dot, capability: int) -> bool:
+    """Whether Triton's accelerate-matmul would give `dot` a tensor-core layout (its supportMMA): sm80 and
+    later; fp8, f16, bf16 or i8 operands, or f32 ones with a tf32/bf16 input precision (f32-dot-tc splits the
+    x3/x6 ones into such dots); not f32 with ieee precision, nor f64."""
+    if capability < 80:
+        return False
+    a = elt(dot.a.type)
+    if isinstance(a, Float32Type):
+        return dot.inputPrecision.value.data != INPUT_PRECISION["ieee"]
+    if isinstance(a, (Float16Type, BFloat16Type)):
+        return True
+    if isinstance(a, IntegerType):
+        return a.width.data == 8
+    return attr_text(a).startswith("f8")
+
+
+def fma_dot_message(dot) -> str:
+    a, b, d = shape_of(dot.a.type), shape_of(dot.b.type), shape_of(dot.d.type)
+    types = " x ".join(attr_text(elt(v.type)) for v in (dot.a, dot.b)) + " -> " + attr_text(elt(dot.d.type))
+    if isinstance(elt(dot.a.type), Float32Type):
+        names = {v: k for k, v in INPUT_PRECISION.items()}
+        types += ", " + names.get(dot.inputPrecision.value.data, "?")
+    batch = f"{d[0]}x" if len(d) == 3 else ""
+    return (
+        f"tt.dot {batch}{a[-2]}x{b[-1]}x{a[-1]} ({types}) runs on FMA units: tensor-core layouts "
+        "(tritongpu-accelerate-matmul) are not implemented, so make-ttgir keeps it on a blocked layout"
+    )
+
+
 @dataclass(frozen=True)
 class MakeTTGIR(Pass):
     """Triton's make_ttgir: TTIR to optimized TTGIR for memory-bound kernels."""
@@ -90,3 +134,9 @@ class MakeTTGIR(Pass):
     def apply(self, ctx, module) -> None:
         for p in self.passes():
             p.apply(ctx, module)
+        if not reported("warning"):
+            return
+        capability = capability_of(self.target)
+        for op in module.walk():
+            if op.name == "tt.dot" and triton_uses_mma(op, capability):
+                emit(at_op(op, None, fma_dot_message(op), "warning"))

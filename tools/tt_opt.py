@@ -234,15 +234,15 @@ def main(argv: list[str]) -> int:
                             e.diags.append(_save_reproducer(name, padded, pm, index))
                         failures.append(e)
                 except Exception as e:  # an internal error inside a pass: still a reproducer
-                    if pm is None or pm.running is None or verify or replay:
+                    if pm is None or pm.running is None or verify:
                         raise
-                    note = _save_reproducer(name, padded, pm, index)
+                    notes = [] if replay else [_save_reproducer(name, padded, pm, index)]
                     if os.environ.get("TTC_DEBUG") == "1":
-                        sys.stderr.write(note.render() + "\n")
+                        sys.stderr.write("".join(n.render() + "\n" for n in notes))
                         raise
                     outputs.append("")
                     msg = f"internal error in pass '{pm.running.name}': {type(e).__name__}: {e} (set TTC_DEBUG=1 for a traceback)"
-                    failures.append(CompileError(Diagnostic(name, 0, 0, msg), note))
+                    failures.append(CompileError(Diagnostic(name, 0, 0, msg), *notes))
             produced = emitted + produced
             if verify:
                 problems = check(name, expectations(chunk, start), produced)

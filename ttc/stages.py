@@ -117,8 +117,9 @@ def override_module(tool: str, kernel: Kernel, ext: str):
     if path is None:
         return None
     text = read_override(path)
-    source = Source.of(path, text)
+    source = Source(path, text, {}, by_position=True)
     module = parse(text, path, source=source)
+    source.by_position = False  # later passes report at the ops' own locations, as for any input
     module.attributes.setdefault(HASH_ATTRIBUTE, StringAttr(kernel.hash))
     return module, source
 

@@ -1,0 +1,164 @@
+"""Dump/override directories (ttc.stages) and reproducers (ttc.reproducer) through tt-opt, run in process."""
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from ttc.cli import run
+
+ROOT = Path(__file__).resolve().parents[2]
+VECTOR_ADD_TTIR = ROOT / "test" / "fixtures" / "triton" / "vector_add.ttir"
+MAKE_TTGIR = "-make-ttgir=target=cuda:90 num-warps=4"
+
+
+def tt_opt(*argv, capsys):
+    from tools.tt_opt import main
+
+    code = run("tt-opt", main, [str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch, tmp_path):
+    for var in ("TRITON_KERNEL_DUMP", "TRITON_DUMP_DIR", "TRITON_KERNEL_OVERRIDE", "TRITON_OVERRIDE_DIR",
+                "TRITON_REPRODUCER_PATH", "TTC_DEBUG", "MLIR_ENABLE_DUMP"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+
+
+def test_dump_defaults_to_home_and_hashes_foreign_ir(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("TRITON_KERNEL_DUMP", "1")
+    code, out, err = tt_opt(VECTOR_ADD_TTIR, MAKE_TTGIR, capsys=capsys)
+    assert code == 0, err
+    digest = hashlib.sha256(VECTOR_ADD_TTIR.read_text().encode()).hexdigest()
+    dumped = tmp_path / "home" / ".triton" / "dump" / digest / "add_kernel.ttgir"
+    assert dumped.is_file()
+    assert f'ttc.source_hash = "{digest}"' in out  # later stages find the same directory
+    assert "loc(" in dumped.read_text()  # dumps carry locations, as Triton's do
+
+
+def test_without_the_environment_nothing_changes(tmp_path, capsys):
+    code, out, _ = tt_opt(VECTOR_ADD_TTIR, MAKE_TTGIR, capsys=capsys)
+    assert code == 0 and "ttc.source_hash" not in out
+    assert not (tmp_path / "home" / ".triton").exists()
+
+
+def test_ttir_override_feeds_the_next_pass_of_the_same_command(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("TRITON_KERNEL_DUMP", "1")
+    monkeypatch.setenv("TRITON_DUMP_DIR", str(tmp_path / "dump"))
+    assert tt_opt(VECTOR_ADD_TTIR, "-make-ttir", capsys=capsys)[0] == 0
+    (ttir,) = (tmp_path / "dump").glob("*/add_kernel.ttir")
+    override = tmp_path / "override" / ttir.parent.name / "add_kernel.ttir"
+    override.parent.mkdir(parents=True)
+    override.write_text(ttir.read_text().replace("arith.addf", "arith.mulf"))
+    monkeypatch.setenv("TRITON_KERNEL_DUMP", "0")
+    monkeypatch.setenv("TRITON_KERNEL_OVERRIDE", "1")
+    monkeypatch.setenv("TRITON_OVERRIDE_DIR", str(tmp_path / "override"))
+    code, out, err = tt_opt(VECTOR_ADD_TTIR, "-make-ttir", MAKE_TTGIR, capsys=capsys)
+    assert code == 0, err
+    assert err == f"tt-opt: overriding add_kernel.ttir with {override}\n"
+    assert "arith.mulf" in out and "#ttg.blocked" in out and "arith.addf" not in out
+
+
+def test_override_verifier_error_points_into_the_override_file(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("TRITON_KERNEL_DUMP", "1")
+    monkeypatch.setenv("TRITON_DUMP_DIR", str(tmp_path / "dump"))
+    assert tt_opt(VECTOR_ADD_TTIR, "-make-ttir", "--mlir-print-debuginfo", capsys=capsys)[0] == 0
+    (ttir,) = (tmp_path / "dump").glob("*/add_kernel.ttir")
+    override = tmp_path / "override" / ttir.parent.name / "add_kernel.ttir"
+    override.parent.mkdir(parents=True)
+    lines = ttir.read_text().splitlines()
+    # an op that parses but does not verify: a range whose end is before its start
+    bad = next(i for i, line in enumerate(lines) if "tt.make_range" in line)
+    lines[bad] = lines[bad].replace("end = 1024", "end = 0")
+    override.write_text("\n".join(lines) + "\n")
+    monkeypatch.setenv("TRITON_KERNEL_DUMP", "0")
+    monkeypatch.setenv("TRITON_KERNEL_OVERRIDE", "1")
+    monkeypatch.setenv("TRITON_OVERRIDE_DIR", str(tmp_path / "override"))
+    code, _, err = tt_opt(VECTOR_ADD_TTIR, "-make-ttir", "-o", tmp_path / "out.ttir", capsys=capsys)
+    assert code == 1
+    assert f"{override}:{bad + 1}:" in err and "tt.make_range" in err, err
+    assert not (tmp_path / "out.ttir").exists()
+
+
+def test_modules_without_a_kernel_are_not_dumped(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("TRITON_KERNEL_DUMP", "1")
+    monkeypatch.setenv("TRITON_DUMP_DIR", str(tmp_path / "dump"))
+    src = tmp_path / "helpers.mlir"
+    src.write_text("module {\n  tt.func private @helper() {\n    tt.return\n  }\n}\n")
+    assert tt_opt(src, "-make-ttir", capsys=capsys)[0] == 0
+    assert not (tmp_path / "dump").exists()
+
+
+FAILING = """module {
+  tt.func public @k(%arg0: !tt.ptr<tensor<128xf32>>, %out: !tt.ptr<f32>) {
+    %0 = tt.load %arg0 : !tt.ptr<tensor<128xf32>>
+    %1 = "tt.reduce"(%0) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.addf %a, %b : f32
+      tt.reduce.return %s : f32
+    }) : (tensor<128xf32>) -> f32
+    tt.store %out, %1 : !tt.ptr<f32>
+    tt.return
+  }
+}
+"""
+
+
+def test_a_raising_pass_leaves_a_reproducer(monkeypatch, tmp_path, capsys):
+    from ttc.passes.cse import CSE
+
+    def boom(self, ctx, module):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(CSE, "apply", boom)
+    src = tmp_path / "in.mlir"
+    src.write_text(FAILING)
+    repro = tmp_path / "repro.mlir"
+    monkeypatch.setenv("TRITON_REPRODUCER_PATH", str(repro))
+    code, out, err = tt_opt(src, "-canonicalize", "-cse", capsys=capsys)
+    assert code == 1 and out == ""
+    assert "internal error in pass 'cse': RuntimeError: boom" in err and "Traceback" not in err
+    assert f"reproducer generated at '{repro}'" in err
+    assert 'pipeline: "builtin.module(canonicalize{max-iterations=10 region-simplify=normal},cse)"' in repro.read_text()
+    code, _, err2 = tt_opt("--run-reproducer", repro, capsys=capsys)
+    assert code == 1 and "internal error in pass 'cse': RuntimeError: boom" in err2
+    assert "reproducer generated" not in err2  # a replay does not write another one
+
+    monkeypatch.setenv("TTC_DEBUG", "1")
+    code, _, err3 = tt_opt(src, "-cse", capsys=capsys)
+    assert code == 1 and "Traceback" in err3 and "RuntimeError: boom" in err3
+    assert "reproducer generated at" in err3
+
+
+def test_split_input_file_numbers_the_reproducers(monkeypatch, tmp_path, capsys):
+    src = tmp_path / "in.mlir"
+    src.write_text(FAILING + "// -----\n" + FAILING)
+    repro = tmp_path / "repro.mlir"
+    monkeypatch.setenv("TRITON_REPRODUCER_PATH", str(repro))
+    code, _, err = tt_opt(src, "--split-input-file", "-triton-rewrite-tensor-pointer", capsys=capsys)
+    assert code == 1
+    assert repro.is_file() and (tmp_path / "repro.mlir.1").is_file()
+    assert err.count("reproducer generated at") == 2
+
+
+def test_expected_failures_leave_no_reproducer(monkeypatch, tmp_path, capsys):
+    src = tmp_path / "in.mlir"
+    src.write_text(FAILING.replace("%0 = tt.load %arg0 : !tt.ptr<tensor<128xf32>>",
+                                   "%0 = tt.load %arg0 : !tt.ptr<tensor<128xf32>> // expected-error {{not rewritten}}"))
+    monkeypatch.setenv("TRITON_REPRODUCER_PATH", str(tmp_path / "repro.mlir"))
+    code, _, err = tt_opt(src, "--verify-diagnostics", "-triton-rewrite-tensor-pointer", capsys=capsys)
+    assert code == 0, err
+    assert not (tmp_path / "repro.mlir").exists()
+
+
+def test_unwritable_dump_directory_is_a_clean_error(monkeypatch, tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    monkeypatch.setenv("TRITON_KERNEL_DUMP", "1")
+    monkeypatch.setenv("TRITON_DUMP_DIR", str(blocker))
+    code, _, err = tt_opt(VECTOR_ADD_TTIR, "-make-ttir", "-o", tmp_path / "out.ttir", capsys=capsys)
+    assert code == 1 and "tt-opt: error: cannot create dump directory" in err
+    assert not (tmp_path / "out.ttir").exists()
