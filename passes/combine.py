@@ -22,14 +22,14 @@ erases dead ops, as every `applyPatternsGreedily` pass does):
 Triton's `RankedReduceDescriptorLoads` pattern is not ported: it matches `tt.descriptor_load`, which this IR
 does not have.
 
-The greedy driver (`GreedyDriver`, also used by `-triton-reorder-broadcast`) follows MLIR's
-GreedyPatternRewriteDriver in the configuration `applyPatternsGreedily` has by default (the canonicalizer
-instead runs it top-down): ops are queued bottom-up (post-order, the last op popped first); at the start of
-every iteration constants are hoisted to the function entry and de-duplicated; a popped op is erased when
-trivially dead, else folded with `ttc.fold` (new constants placed before the folded op, hoisted by the next
+`apply_patterns_greedily` (also used by `-triton-reorder-broadcast`) runs the patterns with
+`ttc.greedy_rewrite.GreedyDriver` in the configuration `applyPatternsGreedily` has by default (the
+canonicalizer instead runs it top-down): ops are queued bottom-up (post-order, the last op popped first); at the
+start of every iteration constants are hoisted to the function entry and de-duplicated; a popped op is erased
+when trivially dead, else folded with `ttc.fold` (new constants placed before the folded op, hoisted by the next
 iteration) or by one of MLIR's in-place folds (`fold_in_place`), else rewritten by the first xDSL
-`RewritePattern` that changes it; after each iteration unreachable blocks and dead values are removed (with
-`-canonicalize`'s helpers), and iterations stop once one changes nothing (at most 10).
+`RewritePattern` that changes it; after each iteration unreachable blocks and dead values are removed, and
+iterations stop once one changes nothing (at most 10).
 """
 
 from __future__ import annotations
@@ -55,235 +55,29 @@ from xdsl.dialects.builtin import (
     f32,
     i32,
 )
-from xdsl.ir import Attribute, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriterListener,
     RewritePattern,
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
 
 from ttc.fold import (
-    ConstantTable,
     constant_attr,
     elements_of,
-    fold_in_ir,
     int_width,
     is_constant_op,
     is_float_value,
     is_int_value,
-    make_constant,
     to_signed,
 )
+from ttc.greedy_rewrite import GreedyDriver, xdsl_pattern
 from ttc.ir import std, tt
 from ttc.ir.types import elt, shape_of
-from ttc.passes.canonicalize import Worklist
 from ttc.passmanager import Pass
 
-# ----------------------------------------------------------------------------- the greedy driver
-
-
-def post_order(op: Operation):
-    """`op` and every op nested in it, each after the ops of its regions."""
-    for r in op.regions:
-        for b in r.blocks:
-            for o in list(b.ops):
-                yield from post_order(o)
-    yield op
-
-
-def _walk(region: Region, pre_order: bool) -> list[Operation]:
-    """Every op nested in `region`, each before (pre-order) or after (post-order) the ops of its regions."""
-    out: list[Operation] = []
-
-    def visit(r: Region) -> None:
-        for b in r.blocks:
-            for o in b.ops:
-                if pre_order:
-                    out.append(o)
-                for nested in o.regions:
-                    visit(nested)
-                if not pre_order:
-                    out.append(o)
-
-    visit(region)
-    return out
-
-
-class GreedyDriver:
-    """MLIR's GreedyPatternRewriteDriver over one region (see the module docstring), with xDSL patterns.
-
-    It also serves as the listener of its constant table and of the region simplification helpers of
-    `-canonicalize` (`inserted`, `modified`, `replaced`, `erased`, `worklist`, `table`)."""
-
-    def __init__(self, patterns: Sequence[RewritePattern], top_down: bool = False, max_iterations: int = 10,
-                 region_simplify: bool = True):
-        self.patterns = list(patterns)
-        self.top_down = top_down
-        self.max_iterations = max_iterations
-        self.region_simplify = region_simplify
-        self.worklist = Worklist()
-        self.table = ConstantTable(self)
-        self.scope: Region | None = None
-        self.listener = PatternRewriterListener(
-            operation_insertion_handler=[self.inserted],
-            operation_removal_handler=[self._removed],
-            operation_modification_handler=[self.modified],
-        )
-
-    # ---- notifications
-    def add(self, op: Operation) -> None:
-        """Queue `op` and its ancestors inside the scope (the outermost is popped first)."""
-        chain = []
-        while op is not None:
-            chain.append(op)
-            region = op.parent_region()
-            if region is self.scope:
-                for o in chain:
-                    self.worklist.push(o)
-                return
-            if region is None:
-                return
-            op = region.parent_op()
-
-    def inserted(self, op: Operation) -> None:
-        self.add(op)
-
-    def modified(self, op: Operation) -> None:
-        self.add(op)
-
-    def replaced(self, op: Operation, value: SSAValue) -> None:
-        for r in op.results:
-            for u in list(r.uses):
-                self.add(u.operation)
-
-    def erased(self, op: Operation) -> None:
-        """`op` is about to be erased: the defining ops of its operands that keep at most one other user
-        may simplify further."""
-        for v in op.operands:
-            d = v.owner
-            if not isinstance(d, Operation):
-                continue
-            others = set()
-            for u in v.uses:
-                if u.operation is not op:
-                    others.add(u.operation)
-                    if len(others) > 1:
-                        break
-            if len(others) <= 1:
-                self.add(d)
-        self.worklist.remove(op)
-        self.table.forget(op)
-
-    def _removed(self, op: Operation) -> None:
-        for nested in post_order(op):
-            self.erased(nested)
-
-    # ---- the loop
-    def run(self, region: Region) -> bool:
-        """Rewrite `region` to a fixed point; False when `max_iterations` ran out first."""
-        from ttc.passes.canonicalize import erase_unreachable_blocks, region_dce
-
-        self.scope = region
-        iteration = 0
-        while True:
-            iteration += 1
-            if 0 <= self.max_iterations < iteration:
-                return False
-            self.worklist = Worklist()
-            self.table = ConstantTable(self)
-            changed = False
-            if self.region_simplify:
-                changed |= erase_unreachable_blocks(region, self)
-            for op in _walk(region, self.top_down):
-                if op.parent is None:
-                    continue
-                if is_constant_op(op) and not self.table.insert_known(op):
-                    continue
-                self.add(op)
-            if self.top_down:
-                self.worklist.reverse()
-            changed |= self._process()
-            if self.region_simplify:
-                changed |= erase_unreachable_blocks(region, self)
-                changed |= region_dce(region, self)
-            if not changed:
-                return True
-
-    def _reachable(self, op: Operation) -> bool:
-        while True:
-            block = op.parent
-            if block is None:
-                return False
-            region = block.parent
-            if block is not region.blocks.first and block.first_use is None:
-                return False
-            if region is self.scope:
-                return True
-            op = region.parent_op()
-            if op is None:
-                return True
-
-    def _erase(self, op: Operation) -> None:
-        self._removed(op)
-        op.detach()
-        op.erase()
-
-    def _fold(self, op: Operation) -> bool:
-        folded = fold_in_ir(op)
-        if folded is None:
-            return False
-        values = []
-        for r, v in zip(op.results, folded):
-            if isinstance(v, SSAValue):
-                values.append(v)
-                continue
-            c = make_constant(v, r.type)
-            c.location = op.location
-            op.parent.insert_op_before(c, op)
-            self.inserted(c)
-            values.append(c.results[0])
-        for r, v in zip(op.results, values):
-            users = [u.operation for u in r.uses]
-            r.replace_all_uses_with(v)
-            for u in users:
-                self.modified(u)
-        self._erase(op)
-        return True
-
-    def _fold_in_place(self, op: Operation) -> bool:
-        """MLIR's folds that change an op's operands instead of replacing it (see `fold_in_place`)."""
-        operands = fold_in_place(op)
-        if operands is None:
-            return False
-        op.operands = operands
-        self.modified(op)
-        return True
-
-    def _process(self) -> bool:
-        from ttc.passes.canonicalize import is_trivially_dead
-
-        changed = False
-        while (op := self.worklist.pop()) is not None:
-            if op.parent is None or not self._reachable(op):
-                continue
-            if is_trivially_dead(op):
-                self._erase(op)
-                changed = True
-                continue
-            if not is_constant_op(op) and (self._fold(op) or self._fold_in_place(op)):
-                changed = True
-                continue
-            for pattern in self.patterns:
-                rewriter = PatternRewriter(op)
-                rewriter.extend_from_listener(self.listener)
-                pattern.match_and_rewrite(op, rewriter)
-                if rewriter.has_done_action:
-                    changed = True
-                    break
-        return changed
-
+# ----------------------------------------------------------------------------- MLIR's in-place folds
 
 COMMUTATIVE = frozenset({
     "arith.addi", "arith.muli", "arith.andi", "arith.ori", "arith.xori", "arith.maxsi", "arith.minsi",
@@ -345,9 +139,11 @@ def _representable_by(small: Attribute, big: Attribute) -> bool:
 
 
 def apply_patterns_greedily(module: Operation, patterns: Sequence[RewritePattern]) -> None:
-    """MLIR's `applyPatternsGreedily(module, patterns)`: each region of `module` rewritten to a fixed point."""
+    """MLIR's `applyPatternsGreedily(module, patterns)` with xDSL patterns: each region of `module` rewritten to
+    a fixed point (bottom-up, with region simplification and the in-place folds above)."""
+    fns = [xdsl_pattern(p) for p in patterns]
     for region in module.regions:
-        GreedyDriver(patterns).run(region)
+        GreedyDriver(fns, fold_in_place=fold_in_place).run(region)
 
 
 # ----------------------------------------------------------------------------- helpers

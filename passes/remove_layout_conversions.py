@@ -18,7 +18,8 @@ around them (Triton's TritonGPURemoveLayoutConversions).
 5. Final cleanup: dead `scf.for` iteration arguments, conversion patterns, then `scf.for`/`scf.if`
    canonicalization.
 
-The greedy driver here (`Greedy`) is also what the other TritonGPU passes use to apply their patterns.
+`apply_greedily` (the driver of `ttc.greedy_rewrite`, configured as below) is also what the other TritonGPU
+passes use to apply their patterns.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import IntegerType, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 
-from ttc.fold import ConstantTable, attr_of, constant_attr, fold_in_ir, is_constant_op, make_constant, splat_value
+from ttc.fold import attr_of, constant_attr, make_constant, splat_value
+from ttc.greedy_rewrite import GreedyDriver, walk, would_be_trivially_dead
 from ttc.ir.layout_utils import (
     can_fold_into_conversion,
     infer_dst_encoding,
@@ -50,161 +52,13 @@ from ttc.passmanager import Pass
 # ============================================================================= the greedy driver
 
 
-class Greedy:
-    """MLIR's GreedyPatternRewriteDriver as `applyPatternsGreedily` runs it: each iteration walks the IR
-    (post-order for the default bottom-up traversal, pre-order for top-down), uniquing and hoisting constants
-    (`ttc.fold.ConstantTable`) and queueing the other ops; ops are popped one at a time: dead ones are erased,
-    foldable ones folded (`ttc.fold`), else the first pattern of `patterns[op.name]` that applies rewrites it.
-    Patterns take `(op, rewriter)` with the rewriter of `ttc.passes.canonicalize`. Stops when an iteration
-    changes nothing (or after `max_iterations`)."""
-
-    def __init__(self, patterns: dict, top_down: bool = False, max_iterations: int = 10, fold: bool = True):
-        from ttc.passes.canonicalize import Rewriter
-
-        self.patterns, self.top_down, self.max_iterations, self.fold = patterns, top_down, max_iterations, fold
-        self.worklist: list[Operation | None] = []
-        self.index: dict[Operation, int] = {}
-        self.table = ConstantTable(self)
-        self.rewriter = Rewriter(self)
-        self.scope: Region | None = None
-
-    # ---- the worklist
-    def _push(self, op: Operation) -> None:
-        if op not in self.index:
-            self.index[op] = len(self.worklist)
-            self.worklist.append(op)
-
-    def _pop(self) -> Operation | None:
-        while self.worklist:
-            op = self.worklist.pop()
-            if op is not None:
-                del self.index[op]
-                return op
-        return None
-
-    def add(self, op: Operation) -> None:
-        chain = []
-        while op is not None:
-            chain.append(op)
-            region = op.parent_region()
-            if region is self.scope:
-                for o in chain:
-                    self._push(o)
-                return
-            if region is None:
-                return
-            op = region.parent_op()
-
-    # ---- notifications (from the rewriter and the constant table)
-    def inserted(self, op: Operation) -> None:
-        self.add(op)
-
-    def modified(self, op: Operation) -> None:
-        self.add(op)
-
-    def replaced(self, op: Operation, value: SSAValue) -> None:
-        for r in op.results:
-            for u in list(r.uses):
-                self.add(u.operation)
-
-    def erased(self, op: Operation) -> None:
-        for v in op.operands:
-            d = v.owner
-            if not isinstance(d, Operation):
-                continue
-            others = {u.operation for u in v.uses if u.operation is not op}
-            if len(others) <= 1:
-                self.add(d)
-        i = self.index.pop(op, None)
-        if i is not None:
-            self.worklist[i] = None
-        self.table.forget(op)
-
-    # ---- the loop
-    def run(self, region: Region) -> bool:
-        from ttc.passes.canonicalize import is_trivially_dead
-
-        self.scope = region
-        changed_any = False
-        for _ in range(self.max_iterations):
-            self.worklist, self.index = [], {}
-            ops = _pre_order(region) if self.top_down else _post_order_region(region)
-            for op in ops:
-                if op.parent is None:
-                    continue
-                if is_constant_op(op) and not self.table.insert_known(op):
-                    continue
-                self._push(op)
-            if self.top_down:
-                self.worklist.reverse()
-                self.index = {op: i for i, op in enumerate(self.worklist)}
-            changed = False
-            rw = self.rewriter
-            while (op := self._pop()) is not None:
-                if op.parent is None:
-                    continue
-                if is_trivially_dead(op):
-                    rw.erase(op)
-                    changed = True
-                    continue
-                if self.fold and not is_constant_op(op):
-                    folded = fold_in_ir(op)
-                    if folded is not None:
-                        values = []
-                        for r, v in zip(op.results, folded):
-                            if isinstance(v, SSAValue):
-                                values.append(v)
-                            else:
-                                c = make_constant(v, r.type)
-                                c.location = op.location
-                                rw.insert_before(c, op)
-                                values.append(c.results[0])
-                        rw.replace_op(op, values)
-                        changed = True
-                        continue
-                for pattern in self.patterns.get(op.name, ()):
-                    if pattern(op, rw):
-                        changed = True
-                        break
-            changed_any |= changed
-            if not changed:
-                break
-        return changed_any
-
-
-def _pre_order(region: Region) -> list[Operation]:
-    out: list[Operation] = []
-
-    def visit(r: Region) -> None:
-        for b in r.blocks:
-            for o in b.ops:
-                out.append(o)
-                for nested in o.regions:
-                    visit(nested)
-
-    visit(region)
-    return out
-
-
-def _post_order_region(region: Region) -> list[Operation]:
-    out: list[Operation] = []
-
-    def visit(r: Region) -> None:
-        for b in r.blocks:
-            for o in b.ops:
-                for nested in o.regions:
-                    visit(nested)
-                out.append(o)
-
-    visit(region)
-    return out
-
-
-def apply_greedily(module: Operation, patterns: dict, top_down: bool = False) -> bool:
-    changed = False
+def apply_greedily(module: Operation, patterns: dict, top_down: bool = False) -> None:
+    """MLIR's `applyPatternsGreedily` for the TritonGPU passes: `patterns[op.name]` take `(op, rewriter)`
+    (`ttc.greedy_rewrite.Rewriter`); no region simplification, ops in unreachable blocks processed too, one
+    constant table for all iterations."""
     for region in module.regions:
-        changed |= Greedy(patterns, top_down).run(region)
-    return changed
+        GreedyDriver(patterns, top_down=top_down, region_simplify=False, skip_unreachable=False,
+                     keep_constants=True).run(region)
 
 
 # ============================================================================= convert_layout canonicalization
@@ -912,7 +766,7 @@ class Rematerialization:
                     add(y)
         slice_ = [v for v in slice_ if v not in skip]
         in_slice = set(slice_)
-        order = {o: i for i, o in enumerate(_pre_order(self.func.body))}
+        order = {o: i for i, o in enumerate(walk(self.func.body, pre_order=True))}
         ops.sort(key=lambda o: order.get(o, -1))
 
         replacements: list[tuple[SSAValue, SSAValue]] = []
@@ -997,7 +851,7 @@ class Rematerialization:
             self.mapped[new] = enc
 
     def _converts(self) -> list[Operation]:
-        return [o for o in _post_order_region(self.func.body) if o.name == "ttg.convert_layout"]
+        return [o for o in walk(self.func.body, pre_order=False) if o.name == "ttg.convert_layout"]
 
     def run_backward(self) -> bool:
         changed = False
@@ -1238,12 +1092,6 @@ def _if_with_new_results(op: Operation, new_types: list, replacements: list) -> 
 # ============================================================================= 5. final cleanup
 
 
-def _would_be_dead(op: Operation) -> bool:
-    from ttc.passes.canonicalize import would_be_trivially_dead
-
-    return would_be_trivially_dead(op)
-
-
 def for_dead_arg_elimination(op: Operation, rw) -> bool:
     """Triton's ForOpDeadArgElimination: iteration arguments whose values only feed themselves (and no side
     effect) are made to yield their own argument, so canonicalization drops them."""
@@ -1275,8 +1123,8 @@ def for_dead_arg_elimination(op: Operation, rw) -> bool:
             mark(y.operands[i])
     if len(alive) == len(op.results):
         return False
-    for o in _post_order_region(op.body):
-        if o.name not in ("scf.yield", "scf.for") and not _would_be_dead(o):
+    for o in walk(op.body, pre_order=False):
+        if o.name not in ("scf.yield", "scf.for") and not would_be_trivially_dead(o):
             for v in o.operands:
                 mark(v)
     while queue:

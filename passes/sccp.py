@@ -26,8 +26,8 @@ from xdsl.dialects.builtin import IntegerAttr, StringAttr, SymbolRefAttr
 from xdsl.ir import Block, Operation, SSAValue
 
 from ttc.fold import ConstantTable, constant_attr, fold, folds_in_place, is_constant_op
+from ttc.greedy_rewrite import erase_unreachable_blocks, would_be_trivially_dead
 from ttc.passmanager import Pass, option
-from ttc.passes.canonicalize import erase_unreachable_blocks, would_be_trivially_dead
 
 OVERDEFINED = "overdefined"
 

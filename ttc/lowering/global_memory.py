@@ -127,6 +127,52 @@ def mask_width(ctx, mask_value, order0: int, vec: int) -> int:
     return max(1, min(vec, ctx.axis.get(mask_value).constancy[order0]))
 
 
+# ---------------------------------------------------------------------------- what loads and stores share
+
+
+def _mods(op, caches: dict) -> str:
+    """The state space and cache modifiers of a load (`_LOAD_CACHE`) or store (`_STORE_CACHE`)."""
+    if op.name == "tt.load" and op.isVolatile.value.data:
+        return ".volatile.global"
+    cache, evict = op.cache.value.data, op.evict.value.data
+    return ".global" + (caches[cache] if cache in caches else _EVICT.get(evict, ""))
+
+
+def _operands(ctx, op, value, what: str):
+    """(element type, its bits, pointers, mask bits) of a load or store."""
+    if isinstance(elt(op.ptr.type).pointee, TensorType):
+        raise ctx.error(op, f"{what} through block pointers are not supported (run the rewrite-tensor-pointer pass)")
+    t = ctx.type_of(value.type, op)
+    return t, bits_of(t), ctx.get(op.ptr), ctx.get(op.mask) if op.mask is not None else None
+
+
+def _all(b, preds: list[ir.Value]) -> ir.Value:
+    acc = preds[0]
+    for p in preds[1:]:
+        acc = b.and_(acc, p)
+    return acc
+
+
+def _vector_groups(ctx, op, ll, bits: int, masks):
+    """The accesses of a load or store, a group of registers holding consecutive addresses at a time:
+    `(r, n, pred, parts)` for the `n` registers from `r`, `pred` their mask bit (None when unmasked). When the
+    mask is not uniform over the group, `pred` is the AND of its bits (the whole group is accessed under it) and
+    `parts` are the narrow accesses for a partial group, `(i, m, part_pred)` with `part_pred()` emitting
+    `mask_i && !pred`; else `parts` is empty."""
+    b = ctx.b
+    vec, order0 = vector_width(ctx, op, op.ptr, ll, bits)
+    mvec = mask_width(ctx, op.mask, order0, vec) if masks is not None else vec
+    for r in ll.unique_regs:
+        if r % vec:
+            continue
+        if masks is None or mvec == vec:
+            yield r, vec, masks[r] if masks is not None else None, []
+            continue
+        firsts = range(r, r + vec, mvec)
+        full = _all(b, [masks[i] for i in firsts])
+        yield r, vec, full, [(i, mvec, lambda i=i, full=full: b.and_(masks[i], b.not_(full))) for i in firsts]
+
+
 # ---------------------------------------------------------------------------- loads
 
 
@@ -158,82 +204,39 @@ def _load_asm(ctx, ptr: ir.Value, n: int, bits: int, pred: ir.Value | None, othe
     return [res] if words == 1 else [ctx.b.extract_value(res, i) for i in range(words)]
 
 
-def _load_mods(op) -> str:
-    if op.isVolatile.value.data:
-        return ".volatile.global"
-    mods = ".global"
-    cache = op.cache.value.data
-    if cache in _LOAD_CACHE:
-        mods += _LOAD_CACHE[cache]
-    elif op.evict.value.data in _EVICT:
-        mods += _EVICT[op.evict.value.data]
-    return mods
-
-
 @lowering("tt.load")
 def _load(ctx, op):
-    if isinstance(elt(op.ptr.type).pointee, TensorType):
-        raise ctx.error(op, "loads through block pointers are not supported (run the rewrite-tensor-pointer pass)")
-    t = ctx.type_of(op.result.type, op)
-    bits = bits_of(t)
+    t, bits, ptrs, masks = _operands(ctx, op, op.result, "loads")
     b = ctx.b
-    mods = _load_mods(op)
-    ptrs = ctx.get(op.ptr)
-    masks = ctx.get(op.mask) if op.mask is not None else None
+    mods = _mods(op, _LOAD_CACHE)
     others = ctx.get(op.other) if op.other is not None else None
+
+    def load(i: int, n: int, pred, other=True) -> list[ir.Value]:
+        """`n` elements from register `i` under `pred()` (made after `others` are packed)."""
+        _, width = _word_shape(n, bits)
+        oth = _pack(b, others[i:i + n], bits, width) if other and others is not None else None
+        return _unpack(b, _load_asm(ctx, ptrs[i], n, bits, pred(), oth, mods), bits, width, t)
+
     if not isinstance(op.result.type, TensorType):
-        words = _load_asm(ctx, ptrs, 1, bits, masks, None if others is None else _pack(b, [others], bits, _word_shape(1, bits)[1]), mods)
-        ctx.set(op.result, _unpack(b, words, bits, _word_shape(1, bits)[1], t)[0])
+        ptrs, others = [ptrs], None if others is None else [others]
+        ctx.set(op.result, load(0, 1, lambda: masks)[0])
         return
     ll = ctx.layout(op.ptr.type, op)
     n = ll.num_regs
     if others is not None and not isinstance(others, list):
         others = [others] * n
-    vec, order0 = vector_width(ctx, op, op.ptr, ll, bits)
-    mvec = mask_width(ctx, op.mask, order0, vec) if masks is not None else vec
     out: list = [None] * n
-    for r in ll.unique_regs:
-        if r % vec:
-            continue
-        group = range(r, r + vec)
-        oth = None
-        if others is not None:
-            oth = _pack(b, [others[i] for i in group], bits, _word_shape(vec, bits)[1])
-        if masks is None or mvec == vec:
-            pred = masks[r] if masks is not None else None
-            words = _load_asm(ctx, ptrs[r], vec, bits, pred, oth, mods)
-            vals = _unpack(b, words, bits, _word_shape(vec, bits)[1], t)
+    for r, vec, pred, parts in _vector_groups(ctx, op, ll, bits, masks):
+        if not parts:
+            out[r:r + vec] = load(r, vec, lambda: pred)
         else:
-            vals = _split_load(ctx, ptrs, masks, others, r, vec, mvec, bits, t, mods)
-        for i, v in zip(group, vals):
-            out[i] = v
+            wide = load(r, vec, lambda: pred, other=False)
+            narrow = [v for i, m, part in parts for v in load(i, m, part)]
+            out[r:r + vec] = [b.select(pred, w, x) for w, x in zip(wide, narrow)]
     for r in range(n):  # replicated registers repeat the first register holding their element
         if out[r] is None:
             out[r] = out[ll.first_reg[ll.reg_coords[r]]]
     ctx.set(op.result, out)
-
-
-def _all(b, preds: list[ir.Value]) -> ir.Value:
-    acc = preds[0]
-    for p in preds[1:]:
-        acc = b.and_(acc, p)
-    return acc
-
-
-def _split_load(ctx, ptrs, masks, others, r, vec, mvec, bits, t, mods):
-    """A `vec`-wide load when the group's whole mask is set, `mvec`-wide ones for the parts of a partial group."""
-    b = ctx.b
-    firsts = list(range(r, r + vec, mvec))
-    full = _all(b, [masks[i] for i in firsts])
-    _, width = _word_shape(vec, bits)
-    wide = _unpack(b, _load_asm(ctx, ptrs[r], vec, bits, full, None, mods), bits, width, t)
-    narrow = []
-    _, nwidth = _word_shape(mvec, bits)
-    for i in firsts:
-        oth = None if others is None else _pack(b, others[i:i + mvec], bits, nwidth)
-        pred = b.and_(masks[i], b.not_(full))
-        narrow += _unpack(b, _load_asm(ctx, ptrs[i], mvec, bits, pred, oth, mods), bits, nwidth, t)
-    return [b.select(full, w, x) for w, x in zip(wide, narrow)]
 
 
 # ---------------------------------------------------------------------------- stores
@@ -260,27 +263,12 @@ def _and(b, a, c):
     return b.and_(a, c)
 
 
-def _store_mods(op) -> str:
-    mods = ".global"
-    cache = op.cache.value.data
-    if cache in _STORE_CACHE:
-        mods += _STORE_CACHE[cache]
-    elif op.evict.value.data in _EVICT:
-        mods += _EVICT[op.evict.value.data]
-    return mods
-
-
 @lowering("tt.store")
 def _store(ctx, op):
-    if isinstance(elt(op.ptr.type).pointee, TensorType):
-        raise ctx.error(op, "stores through block pointers are not supported (run the rewrite-tensor-pointer pass)")
-    t = ctx.type_of(op.value.type, op)
-    bits = bits_of(t)
+    _, bits, ptrs, masks = _operands(ctx, op, op.value, "stores")
     b = ctx.b
-    mods = _store_mods(op)
-    ptrs = ctx.get(op.ptr)
+    mods = _mods(op, _STORE_CACHE)
     vals = ctx.get(op.value)
-    masks = ctx.get(op.mask) if op.mask is not None else None
     if not isinstance(op.value.type, TensorType):
         first = b.icmp_unsigned("==", ctx.tid(), ir.Constant(i32, 0))
         _store_asm(ctx, ptrs, [vals], bits, _and(b, masks, first), mods)
@@ -289,19 +277,11 @@ def _store(ctx, op):
     if not isinstance(vals, list):
         vals = [vals] * ll.num_regs
     owner = ctx.owner_pred(ll)
-    vec, order0 = vector_width(ctx, op, op.ptr, ll, bits)
-    mvec = mask_width(ctx, op.mask, order0, vec) if masks is not None else vec
-    for r in ll.unique_regs:
-        if r % vec:
-            continue
-        elems = vals[r:r + vec]
-        if masks is None or mvec == vec:
-            _store_asm(ctx, ptrs[r], elems, bits, _and(b, masks[r] if masks is not None else None, owner), mods)
-            continue
-        firsts = list(range(r, r + vec, mvec))
-        full = _all(b, [masks[i] for i in firsts])
-        _store_asm(ctx, ptrs[r], elems, bits, _and(b, full, owner), mods)
-        for i in firsts:
-            pred = _and(b, b.and_(masks[i], b.not_(full)), owner)
-            _store_asm(ctx, ptrs[i], vals[i:i + mvec], bits, pred, mods)
 
+    def store(i: int, n: int, pred) -> None:
+        _store_asm(ctx, ptrs[i], vals[i:i + n], bits, _and(b, pred, owner), mods)
+
+    for r, vec, pred, parts in _vector_groups(ctx, op, ll, bits, masks):
+        store(r, vec, pred)
+        for i, m, part in parts:
+            store(i, m, part())

@@ -1,0 +1,592 @@
+"""MLIR's GreedyPatternRewriteDriver and region simplification, shared by the passes that rewrite to a fixed point
+(canonicalize, triton-combine, triton-reorder-broadcast, the TritonGPU passes) and by dce and sccp.
+
+The driver (`GreedyDriver`) rewrites one region: each iteration walks the IR (post-order, MLIR's default
+bottom-up traversal, or pre-order for top-down), hoisting every constant to the start of its insertion region's
+entry block and merging duplicates (MLIR's OperationFolder, `ttc.fold.ConstantTable`) and queueing every op;
+then it pops ops one at a time: an op with no uses and no side effects is erased, an op that folds
+(`ttc.fold.fold_in_ir`) is replaced by the folded values (new constants are created just before it and hoisted
+by the next iteration), else the first pattern that applies rewrites it. Every change is reported to the
+driver (`inserted`, `modified`, `replaced`, `erased`), which queues the ops concerned. With region
+simplification, each iteration also erases unreachable blocks and runs region DCE (dead ops, dead cycles, dead
+block arguments of branch targets). Iterations stop when one changes nothing, or after `max_iterations`.
+
+A pattern is a function `(op, rewriter) -> bool` (True when it changed the IR) that changes the IR through
+`Rewriter`; `xdsl_pattern` adapts an xDSL `RewritePattern`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from xdsl.dialects import cf
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriterListener, RewritePattern
+from xdsl.traits import IsTerminator, MemoryEffect, MemoryEffectKind, RecursiveMemoryEffect
+
+from ttc.fold import ConstantTable, fold_in_ir, is_constant_op, make_constant
+
+# ----------------------------------------------------------------------------- side effects
+
+
+def _effects_allow_removal(op: Operation) -> bool:
+    """MLIR's wouldOpBeTriviallyDead without the terminator check: no effect other than reads (nested ops
+    included for ops whose effects are those of their regions)."""
+    name = op.name
+    if name.startswith("arith.") or name.startswith("math.") or name == "ub.poison":
+        return True  # MLIR: all of them are free of memory effects (xDSL omits the trait on a few)
+    if name == "tt.load":
+        return not op.isVolatile.value.data
+    if name in ("tt.extern_elementwise", "tt.elementwise_inline_asm"):
+        return bool(op.pure.value.data)
+    if name == "ttg.local_alloc":
+        # Triton: an immutable allocation has no effects until memory offsets are assigned
+        return not op.result.type.mutable.data and "allocation.offset" not in op.attributes
+    own = [t for t in op.get_traits_of_type(MemoryEffect) if not isinstance(t, RecursiveMemoryEffect)]
+    recursive = op.has_trait(RecursiveMemoryEffect)
+    if not own and not recursive:
+        return False  # unknown effects
+    for t in own:
+        effects = t.get_effects(op)
+        if effects is None or any(e.kind != MemoryEffectKind.READ for e in effects):
+            return False
+    if recursive:
+        return all(_effects_allow_removal(o) for r in op.regions for b in r.blocks for o in b.ops)
+    return True
+
+
+def would_be_trivially_dead(op: Operation) -> bool:
+    return not op.has_trait(IsTerminator) and _effects_allow_removal(op)
+
+
+def is_trivially_dead(op: Operation) -> bool:
+    return all(r.first_use is None for r in op.results) and would_be_trivially_dead(op)
+
+
+# ----------------------------------------------------------------------------- walks and the worklist
+
+
+def post_order(op: Operation):
+    """`op` and every op nested in it, each after the ops of its regions."""
+    for r in op.regions:
+        for b in r.blocks:
+            for o in list(b.ops):
+                yield from post_order(o)
+    yield op
+
+
+def walk(region: Region, pre_order: bool) -> list[Operation]:
+    """Every op nested in `region`, each before (pre-order) or after (post-order) the ops of its regions."""
+    out: list[Operation] = []
+
+    def visit(r: Region) -> None:
+        for b in r.blocks:
+            for o in b.ops:
+                if pre_order:
+                    out.append(o)
+                for nested in o.regions:
+                    visit(nested)
+                if not pre_order:
+                    out.append(o)
+
+    visit(region)
+    return out
+
+
+class Worklist:
+    """MLIR's Worklist: a LIFO stack of unique ops; removal leaves a hole."""
+
+    def __init__(self):
+        self.items: list[Operation | None] = []
+        self.index: dict[Operation, int] = {}
+
+    def push(self, op: Operation) -> None:
+        if op not in self.index:
+            self.index[op] = len(self.items)
+            self.items.append(op)
+
+    def pop(self) -> Operation | None:
+        while self.items:
+            op = self.items.pop()
+            if op is not None:
+                del self.index[op]
+                return op
+        return None
+
+    def remove(self, op: Operation) -> None:
+        i = self.index.pop(op, None)
+        if i is not None:
+            self.items[i] = None
+
+    def reverse(self) -> None:
+        self.items.reverse()
+        self.index = {op: i for i, op in enumerate(self.items) if op is not None}
+
+    def clear(self) -> None:
+        self.items, self.index = [], {}
+
+
+# ----------------------------------------------------------------------------- the rewriter and the driver
+
+
+class Rewriter:
+    """What patterns change the IR with; every change is reported to the driver, which queues the ops
+    concerned (the ones that may now simplify further)."""
+
+    def __init__(self, driver: GreedyDriver):
+        self.driver = driver
+
+    def insert_before(self, new: Operation, anchor: Operation) -> Operation:
+        anchor.parent.insert_op_before(new, anchor)
+        self.driver.inserted(new)
+        return new
+
+    def modified(self, op: Operation) -> None:
+        self.driver.modified(op)
+
+    def set_operands(self, op: Operation, operands) -> None:
+        op.operands = list(operands)
+        self.driver.modified(op)
+
+    def replace_value(self, old: SSAValue, new: SSAValue) -> None:
+        if old is new:
+            return
+        users = [u.operation for u in old.uses]
+        old.replace_all_uses_with(new)
+        for user in users:
+            self.driver.modified(user)
+
+    def replace_op(self, op: Operation, values) -> None:
+        for r, v in zip(op.results, values, strict=True):
+            self.replace_value(r, v)
+        self.erase(op)
+
+    def replace_with_new(self, op: Operation, new: Operation) -> Operation:
+        new.location = op.location
+        self.insert_before(new, op)
+        self.replace_op(op, new.results)
+        return new
+
+    def erase(self, op: Operation) -> None:
+        self.driver.removed(op)
+        op.detach()
+        op.erase()
+
+    def inline_block_before(self, block: Block, anchor: Operation, values) -> None:
+        """Move `block`'s ops before `anchor`, its arguments replaced by `values`; the block is erased."""
+        for arg, v in zip(block.args, values, strict=True):
+            self.replace_value(arg, v)
+        ops = list(block.ops)
+        for o in ops:
+            o.detach()
+            anchor.parent.insert_op_before(o, anchor)
+            self.driver.inserted(o)  # MLIR reports each moved op as inserted
+        block.parent.detach_block(block)
+        block.erase()
+
+    def replace_with_region(self, op: Operation, region: Region, values=()) -> None:
+        """MLIR's replaceOpWithRegion: inline the single block of `region` before `op`, whose results become
+        the operands of the block's terminator."""
+        block = region.blocks.first
+        term = block.last_op
+        results = list(term.operands)
+        self.inline_block_before(block, op, values)
+        self.replace_op(op, results)
+        self.erase(term)
+
+
+Pattern = Callable[[Operation, Rewriter], bool]
+
+
+def xdsl_pattern(pattern: RewritePattern) -> Pattern:
+    """An xDSL `RewritePattern` as a driver pattern: it rewrites through its own `PatternRewriter`, whose
+    changes reach the driver through the driver's listener."""
+
+    def apply(op: Operation, rw: Rewriter) -> bool:
+        rewriter = PatternRewriter(op)
+        rewriter.extend_from_listener(rw.driver.listener)
+        pattern.match_and_rewrite(op, rewriter)
+        return rewriter.has_done_action
+
+    return apply
+
+
+class GreedyDriver:
+    """MLIR's GreedyPatternRewriteDriver over one region (see the module docstring).
+
+    `patterns`: {op name: [pattern]} (those of the popped op's name are tried in order), or [pattern] (all
+    tried on every op). What the passes configure differently:
+    - `top_down`: walk in pre-order and reverse the worklist (canonicalize), else post-order (MLIR's default);
+    - `max_iterations`: -1 for no limit;
+    - `region_simplify`: erase unreachable blocks before and after each iteration and run region DCE after it;
+    - `fold_in_place`: `op -> new operands or None`, folds that keep the op (combine's, see `fold_in_place`
+      there), tried after `ttc.fold`;
+    - `skip_unreachable`: ops in blocks that no branch reaches are not processed;
+    - `keep_constants`: one constant table for all iterations, else a new one per iteration.
+
+    The driver is also the listener of its constant table, of the region simplification below and (`listener`)
+    of xDSL's `PatternRewriter`."""
+
+    def __init__(self, patterns: dict[str, Sequence[Pattern]] | Sequence[Pattern], *, top_down: bool = False,
+                 max_iterations: int = 10, region_simplify: bool = True,
+                 fold_in_place: Callable[[Operation], list[SSAValue] | None] | None = None,
+                 skip_unreachable: bool = True, keep_constants: bool = False):
+        self.patterns, self.top_down, self.max_iterations = patterns, top_down, max_iterations
+        self.region_simplify, self.fold_in_place = region_simplify, fold_in_place
+        self.skip_unreachable, self.keep_constants = skip_unreachable, keep_constants
+        self.worklist = Worklist()
+        self.table = ConstantTable(self)
+        self.rewriter = Rewriter(self)
+        self.scope: Region | None = None
+        self.listener = PatternRewriterListener(operation_insertion_handler=[self.inserted],
+                                                operation_removal_handler=[self.removed],
+                                                operation_modification_handler=[self.modified])
+
+    # ---- notifications
+    def add(self, op: Operation) -> None:
+        """Queue `op` and its ancestors inside the scope (the ancestors are popped first)."""
+        chain = []
+        while op is not None:
+            chain.append(op)
+            region = op.parent_region()
+            if region is self.scope:
+                for o in chain:
+                    self.worklist.push(o)
+                return
+            if region is None:
+                return
+            op = region.parent_op()
+
+    inserted = modified = add
+
+    def replaced(self, op: Operation, value: SSAValue) -> None:
+        for r in op.results:
+            for u in list(r.uses):
+                self.add(u.operation)
+
+    def erased(self, op: Operation) -> None:
+        """`op` is about to be erased: the defining ops of its operands that keep at most one other user may
+        simplify further."""
+        for v in op.operands:
+            d = v.owner
+            if not isinstance(d, Operation):
+                continue
+            others = set()
+            for u in v.uses:
+                if u.operation is not op:
+                    others.add(u.operation)
+                    if len(others) > 1:
+                        break
+            if len(others) <= 1:
+                self.add(d)
+        self.worklist.remove(op)
+        self.table.forget(op)
+
+    def removed(self, op: Operation) -> None:
+        """`op` is about to be erased with everything nested in it."""
+        for nested in post_order(op):
+            self.erased(nested)
+
+    # ---- the loop
+    def run(self, region: Region) -> bool:
+        """Rewrite `region` to a fixed point; False when `max_iterations` ran out first."""
+        self.scope = region
+        iteration = 0
+        while True:
+            iteration += 1
+            if 0 <= self.max_iterations < iteration:
+                return False
+            self.worklist.clear()
+            if not self.keep_constants:
+                self.table = ConstantTable(self)
+            changed = self.region_simplify and erase_unreachable_blocks(region, self)
+            for op in walk(region, self.top_down):
+                if op.parent is None:
+                    continue
+                if is_constant_op(op) and not self.table.insert_known(op):
+                    continue
+                self.add(op)
+            if self.top_down:
+                self.worklist.reverse()
+            changed |= self._process()
+            if self.region_simplify:
+                changed |= erase_unreachable_blocks(region, self)
+                changed |= region_dce(region, self)
+            if not changed:
+                return True
+
+    def _reachable(self, op: Operation) -> bool:
+        while True:
+            block = op.parent
+            if block is None:
+                return False
+            region = block.parent
+            if block is not region.blocks.first and block.first_use is None:
+                return False
+            if region is self.scope:
+                return True
+            op = region.parent_op()
+            if op is None:
+                return True
+
+    def _fold(self, op: Operation) -> bool:
+        if (folded := fold_in_ir(op)) is not None:
+            values = []
+            for r, v in zip(op.results, folded):
+                if not isinstance(v, SSAValue):
+                    c = make_constant(v, r.type)
+                    c.location = op.location
+                    v = self.rewriter.insert_before(c, op).results[0]
+                values.append(v)
+            self.rewriter.replace_op(op, values)
+            return True
+        if self.fold_in_place is not None and (operands := self.fold_in_place(op)) is not None:
+            self.rewriter.set_operands(op, operands)
+            return True
+        return False
+
+    def _process(self) -> bool:
+        changed = False
+        rw = self.rewriter
+        while (op := self.worklist.pop()) is not None:
+            if op.parent is None or (self.skip_unreachable and not self._reachable(op)):
+                continue
+            if is_trivially_dead(op):
+                rw.erase(op)
+                changed = True
+            elif not is_constant_op(op) and self._fold(op):
+                changed = True
+            else:
+                patterns = self.patterns.get(op.name, ()) if isinstance(self.patterns, dict) else self.patterns
+                changed |= any(pattern(op, rw) for pattern in patterns)
+        return changed
+
+
+# ----------------------------------------------------------------------------- region simplification
+
+
+def _successor_operands(term: Operation, index: int) -> list[SSAValue] | None:
+    """The values `term` passes to its `index`-th successor's arguments, for the branches we can rewrite."""
+    if term.name == "cf.br":
+        return list(term.operands)
+    if term.name == "cf.cond_br":
+        return list(term.then_arguments if index == 0 else term.else_arguments)
+    return None
+
+
+def erase_unreachable_blocks(region: Region, driver: GreedyDriver | None = None) -> bool:
+    """Erase the blocks no path from their region's entry reaches, in `region` and every nested region."""
+    changed = False
+    regions = [region]
+    while regions:
+        r = regions.pop()
+        blocks = list(r.blocks)
+        if not blocks:
+            continue
+        if len(blocks) > 1:
+            reachable = {blocks[0]}
+            stack = [blocks[0]]
+            while stack:
+                b = stack.pop()
+                term = b.last_op
+                for s in (term.successors if term is not None else ()):
+                    if s not in reachable:
+                        reachable.add(s)
+                        stack.append(s)
+            dead = [b for b in blocks if b not in reachable]
+            for b in dead:
+                if driver is not None:
+                    for o in b.ops:
+                        for nested in post_order(o):
+                            driver.worklist.remove(nested)
+                            driver.table.forget(nested)
+                r.detach_block(b)
+            for b in dead:
+                for o in b.ops:
+                    o.drop_all_references()
+            for b in dead:
+                b.erase(safe_erase=False)
+            changed |= bool(dead)
+            blocks = [b for b in blocks if b in reachable]
+        for b in blocks:
+            for o in b.ops:
+                regions.extend(o.regions)
+    return changed
+
+
+def _block_post_order(region: Region) -> list[Block]:
+    entry = region.blocks.first
+    if entry is None:
+        return []
+    seen, order = {entry}, []
+    stack = [(entry, iter(entry.last_op.successors if entry.last_op is not None else ()))]
+    while stack:
+        b, it = stack[-1]
+        nxt = next(it, None)
+        if nxt is None:
+            stack.pop()
+            order.append(b)
+        elif nxt not in seen and nxt.parent is region:
+            seen.add(nxt)
+            stack.append((nxt, iter(nxt.last_op.successors if nxt.last_op is not None else ())))
+    return order
+
+
+class _Liveness:
+    """MLIR's region DCE liveness: an op is live when it has effects (`removable(op)` is False) or a live use; a
+    successor operand of a branch is used only if the block argument it feeds is live. With `strict`, ops nested
+    in an op that is not live are not live either (so what a dead loop's body yields keeps nothing alive)."""
+
+    def __init__(self, removable: Callable[[Operation], bool], strict: bool):
+        self.removable, self.strict = removable, strict
+        self.ops: set[Operation] = set()
+        self.values: set[SSAValue] = set()
+        self.changed = False
+
+    def op_live(self, op: Operation) -> bool:
+        return op in self.ops or any(r in self.values for r in op.results)
+
+    def mark_op(self, op):
+        if op not in self.ops:
+            self.ops.add(op)
+            self.changed = True
+
+    def mark_value(self, v):
+        if v not in self.values:
+            self.values.add(v)
+            self.changed = True
+
+    def _use_known_dead(self, use) -> bool:
+        owner = use.operation
+        if not owner.has_trait(IsTerminator):
+            return False
+        arg = _successor_arg(owner, use.index)
+        return arg is not None and arg not in self.values
+
+    def process_value(self, v: SSAValue) -> None:
+        if v in self.values:
+            return
+        for use in v.uses:
+            if not self._use_known_dead(use) and self.op_live(use.operation):
+                self.mark_value(v)
+                return
+
+    def region(self, region: Region, parent_live: bool = True) -> None:
+        for block in _block_post_order(region):
+            for op in reversed(list(block.ops)):
+                self.op(op, parent_live)
+            if block is region.blocks.first or not parent_live:
+                continue
+            for a in block.args:
+                self.process_value(a)
+
+    def op(self, op: Operation, parent_live: bool = True) -> None:
+        for r in op.regions:
+            self.region(r, parent_live and (not self.strict or self.op_live(op)))
+        if not parent_live:
+            return
+        if op.has_trait(IsTerminator):
+            self.mark_op(op)
+            for i, succ in enumerate(op.successors):
+                if _successor_operands(op, i) is None or not _all_preds_rewritable(succ):
+                    for a in succ.args:
+                        self.mark_value(a)
+            return
+        if self.op_live(op):
+            return
+        if not self.removable(op):
+            self.mark_op(op)
+            return
+        for r in op.results:
+            self.process_value(r)
+
+
+def _all_preds_rewritable(block: Block) -> bool:
+    return all(u.operation.name in ("cf.br", "cf.cond_br") for u in block.uses)
+
+
+def _successor_arg(term: Operation, operand_index: int):
+    """The block argument that operand `operand_index` of branch `term` feeds, if any."""
+    if term.name == "cf.br":
+        return term.successor.args[operand_index] if operand_index < len(term.successor.args) else None
+    if term.name == "cf.cond_br":
+        n_then = len(term.then_arguments)
+        if operand_index == 0:
+            return None
+        i = operand_index - 1
+        if i < n_then:
+            return term.then_block.args[i]
+        return term.else_block.args[i - n_then]
+    return None
+
+
+def region_dce(region: Region, driver: GreedyDriver | None = None,
+               removable: Callable[[Operation], bool] = would_be_trivially_dead, strict: bool = False) -> bool:
+    """MLIR's runRegionDCE over `region`: erase the ops, and the block arguments of branch targets, that nothing
+    live uses, dead cycles included (see `_Liveness` for `removable` and `strict`)."""
+    live = _Liveness(removable, strict)
+    live.changed = True
+    while live.changed:
+        live.changed = False
+        live.region(region)
+    return _delete_dead(region, live, driver)
+
+
+def _delete_dead(region: Region, live: _Liveness, driver: GreedyDriver | None) -> bool:
+    erased = False
+    if region.blocks.first is None:
+        return False
+    multi = region.blocks.first is not region.blocks.last
+    for block in _block_post_order(region):
+        if multi and block.last_op is not None:
+            erased |= _drop_dead_successor_operands(block.last_op, live)
+        for op in reversed(list(block.ops)):
+            if not live.op_live(op) and not op.has_trait(IsTerminator):
+                _force_erase(op, driver)
+                erased = True
+            else:
+                for r in op.regions:
+                    erased |= _delete_dead(r, live, driver)
+    for block in list(region.blocks)[1:]:
+        for a in reversed(block.args):
+            if a not in live.values and _all_preds_rewritable(block):
+                if a.first_use is None:
+                    block.erase_arg(a)
+                    erased = True
+    return erased
+
+
+def _force_erase(op: Operation, driver: GreedyDriver | None) -> None:
+    """Erase a dead op; any remaining users are dead too (a dead cycle) and are erased in turn."""
+    if driver is not None:
+        driver.removed(op)
+    op.detach()
+    op.erase(safe_erase=False)
+
+
+def _drop_dead_successor_operands(term: Operation, live: _Liveness) -> bool:
+    if term.name not in ("cf.br", "cf.cond_br"):
+        return False
+    changed = False
+    succ_args = []
+    for i, succ in enumerate(term.successors):
+        ops = _successor_operands(term, i)
+        if not _all_preds_rewritable(succ):
+            succ_args.append(ops)
+            continue
+        kept = [v for v, a in zip(ops, succ.args) if a in live.values]
+        changed |= len(kept) != len(ops)
+        succ_args.append(kept)
+    if not changed:
+        return False
+    if term.name == "cf.br":
+        term.operands = succ_args[0]
+    else:
+        new = cf.ConditionalBranchOp(term.cond, term.then_block, succ_args[0], term.else_block, succ_args[1])
+        new.attributes.update(term.attributes)
+        new.location = term.location
+        live.mark_op(new)
+        term.parent.insert_op_before(new, term)
+        term.detach()
+        term.erase()
+    return True
