@@ -39,8 +39,9 @@ class Diagnostic:
     def _render(self, with_source: bool = True) -> str:
         where = f"{self.file}:{self.line}:{self.col}: " if self.line else (f"{self.file}: " if self.file else "")
         text = f"{where}{self.severity}: {self.message}"
-        if with_source and self.source is not None:
-            text += "\n" + self.source + "\n" + " " * max(0, self.col - 1) + "^"
+        if with_source and self.source is not None:  # tabs expanded, as LLVM's SourceMgr prints the line
+            caret = len(self.source[: max(0, self.col - 1)].expandtabs(8))
+            text += "\n" + self.source.expandtabs(8) + "\n" + " " * caret + "^"
         return text
 
     def render(self) -> str:
