@@ -4,8 +4,8 @@
 the element it needs *in the same thread*: possible when the two layouts give lanes and warps the same elements
 (after mapping the destination's coordinates to the source's by a linear map: identity for `convert_layout`, a
 permutation for `tt.trans`, a projection for `tt.broadcast`, ...). Otherwise `exchange` goes through shared memory:
-every thread writes the elements it holds at their row-major index, a barrier, every thread reads the elements it
-needs. `ttg.convert_layout` is lowered here.
+every thread writes the elements it holds at their row-major index (rows padded by one bank, against bank
+conflicts), a barrier, every thread reads the elements it needs. `ttg.convert_layout` is lowered here.
 """
 
 from __future__ import annotations
@@ -42,17 +42,28 @@ def exchange(ctx, op, values: list, src: LinearLayout, dst: LinearLayout, to_src
     b = ctx.b
     t = values[0].type
     elem_bytes = max(1, bits_of(ctx.stored_type(t)) // 8)
-    ctx.use_scratch(math.prod(src.shape) * elem_bytes)
+    buffer = padded_shape(src.shape, elem_bytes)
+    ctx.use_scratch(math.prod(buffer) * elem_bytes)
     ctx.barrier()
     coords = ctx.coords(src)
     for r in src.unique_regs:
-        ctx.smem_store(indexing.linearize(b, coords[r], src.shape), values[r])
+        ctx.smem_store(indexing.linearize(b, coords[r], buffer), values[r])
     ctx.barrier()
     out = []
     for c in ctx.coords(dst):
         sc = to_src(c) if to_src is not None else c
-        out.append(ctx.smem_load(indexing.linearize(b, sc, src.shape), t))
+        out.append(ctx.smem_load(indexing.linearize(b, sc, buffer), t))
     return out
+
+
+def padded_shape(shape, elem_bytes: int) -> list[int]:
+    """The shared-memory buffer of an exchange: the tensor row-major, each row padded by one 4-byte bank when a
+    row spans whole rows of the 32 banks (128 bytes), so that threads walking down a column (a transpose) hit
+    different banks instead of one."""
+    shape = list(shape)
+    if len(shape) > 1 and (shape[-1] * elem_bytes) % 128 == 0:
+        shape[-1] += max(1, 4 // elem_bytes)
+    return shape
 
 
 def rearrange(ctx, op, values: list, src: LinearLayout, dst: LinearLayout, f: Callable[[tuple], tuple],
