@@ -77,6 +77,8 @@ def assemble(
             cubin = stages.read_override(replaced, binary=True)
             if not cubin.startswith(b"\x7fELF"):
                 raise CompileError(Diagnostic(replaced, 0, 0, "override file is not a CUBIN (an ELF file)"))
+            if kernel.name and kernel.name.encode() + b"\0" not in cubin:
+                raise CompileError(Diagnostic(replaced, 0, 0, f"override file does not define the kernel '{kernel.name}'"))
         else:
             try:
                 cubin = do_assemble(text, os.path.basename(path), options, tool)
@@ -89,11 +91,11 @@ def assemble(
         stages.dump("tt-as", kernel, "cubin", cubin)
         stages.dump("tt-as", kernel, "json", meta.to_json() + "\n")
         if show_sass:
-            from ttc.lowering.disasm import DisassemblerNotFound, sass
+            from ttc.lowering.disasm import DisassemblerFailed, DisassemblerNotFound, sass
 
             try:
                 listing = sass(cubin)
-            except DisassemblerNotFound as e:
+            except (DisassemblerNotFound, DisassemblerFailed) as e:
                 raise UsageError(str(e)) from None
             if output not in (None, "-"):
                 write_output(output, cubin)

@@ -280,9 +280,12 @@ def _save_reproducer(name: str, text: str, pm, index: int):
     from ttc.ir import parse, print_ir
     from ttc.passmanager import pipeline_text
 
-    module = parse(text, name, verify=False)
-    path = reproducer.write(print_ir(module, debuginfo=True), pipeline_text(pm.passes), index)
     where = f"pipeline failed while executing '{pm.running.name}'"
+    module = parse(text, name, verify=False)
+    try:
+        path = reproducer.write(print_ir(module, debuginfo=True), pipeline_text(pm.passes), index)
+    except (UsageError, OSError) as e:  # the pass's own error matters more: report it, and say why there is none
+        return Diagnostic(name, 0, 0, f"{where}: no reproducer: {e}", "note")
     return Diagnostic(name, 0, 0, f"{where}: reproducer generated at '{path}' (replay: tt-opt --run-reproducer {path})", "note")
 
 

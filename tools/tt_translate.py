@@ -45,15 +45,53 @@ def parse_ptx_version(text: str | None) -> int | None:
         raise UsageError(f"invalid PTX version '{text}' (expected e.g. 8.0 or 80)") from None
 
 
-def _override_ptx(path: str, meta) -> str:
-    """The PTX of an override file, checked by assembling it (errors point into the file), with the kernel's
-    metadata line added when the file has none."""
+def _own_metadata(path: str, read, stage_meta, kernel):
+    """The metadata an override file carries (else the stage's), with the stage's kernel name and hash: the file's
+    place in the override directory says which kernel it is."""
+    from dataclasses import replace
+
+    try:
+        own = read()
+    except ValueError as e:
+        raise UsageError(f"override file '{path}': bad ttc.metadata: {e}") from None
+    return replace(own or stage_meta, name=kernel.name, hash=kernel.hash)
+
+
+def _not_the_kernel(path: str, kernel):
+    from ttc.diagnostics import CompileError, Diagnostic
+
+    return CompileError(Diagnostic(path, 0, 0, f"override file does not define the kernel '{kernel.name}'"))
+
+
+def _override_llir(path: str, kernel, stage_meta, options):
+    """(module, metadata, target machine) of an LLVM IR override file: parsed and verified (errors point into
+    the file), defining the kernel, its `!ttc.metadata` naming this kernel and hash."""
+    from ttc import stages
+    from ttc.lowering import pipeline
+    from ttc.lowering.metadata import KernelMetadata
+
+    text = stages.read_override(path)
+    meta = _own_metadata(path, lambda: KernelMetadata.from_llvm_ir(text), stage_meta, kernel)
+    mod, meta, tm = pipeline.parse_llvm(meta.into_llvm_ir(text), path, options, meta)
+    if not any(f.name == kernel.name and not f.is_declaration for f in mod.functions):
+        raise _not_the_kernel(path, kernel)
+    return mod, meta, tm
+
+
+def _override_ptx(path: str, kernel, stage_meta) -> str:
+    """The PTX of an override file: defining the kernel, checked by assembling it (errors point into the file),
+    with a metadata line naming this kernel and hash."""
+    import re
+
     from ttc import stages
     from ttc.diagnostics import CompileError
     from ttc.lowering.cubin import AsmOptions, AssemblerError, assemble, located
     from ttc.lowering.metadata import KernelMetadata
 
     text = stages.read_override(path)
+    meta = _own_metadata(path, lambda: KernelMetadata.from_ptx(text), stage_meta, kernel)
+    if not re.search(rf"^\s*\.(visible\s+)?\.entry\s+{re.escape(kernel.name)}\s*\(", text, re.M):
+        raise _not_the_kernel(path, kernel)
     try:
         assemble(text, path, AsmOptions(arch="sm_" + meta.target.split(":")[-1]))
     except AssemblerError as e:
@@ -62,7 +100,7 @@ def _override_ptx(path: str, meta) -> str:
             raise CompileError(*diags) from None
         if "not available" not in str(e):  # no assembler here: tt-as will check it
             raise UsageError(f"override file '{path}' does not assemble: {e}") from None
-    return text if KernelMetadata.from_ptx(text) else meta.ptx_line() + "\n" + text
+    return meta.into_ptx(text)
 
 
 @app.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -90,7 +128,7 @@ def translate(
                 kernel = stages.Kernel(meta.name, meta.hash)
                 replaced = stages.override("tt-translate", kernel, "llir")
                 if replaced is not None:
-                    mod, meta, tm = pipeline.parse_llvm(stages.read_override(replaced), replaced, options, meta)
+                    mod, meta, tm = _override_llir(replaced, kernel, meta, options)
                 stages.dump("tt-translate", kernel, "llir", str(mod))
             else:
                 sidecar = KernelMetadata.read_sidecar(None if file == "-" else file)
@@ -102,7 +140,7 @@ def translate(
         else:
             kernel = stages.Kernel(meta.name, meta.hash)
             replaced = stages.override("tt-translate", kernel, "ptx")
-            result = _override_ptx(replaced, meta) if replaced else pipeline.to_ptx(mod, meta, tm)
+            result = _override_ptx(replaced, kernel, meta) if replaced else pipeline.to_ptx(mod, meta, tm)
             stages.dump("tt-translate", kernel, "ptx", result)
         write_output(output, result)
         if output not in (None, "-"):

@@ -64,6 +64,8 @@ def write_output(path: str | None, data: str | bytes) -> None:
             sys.stdout.write(data)
         sys.stdout.flush()
         return
+    if os.path.isdir(path):
+        raise UsageError(f"cannot write '{path}': it is a directory")
     directory = os.path.dirname(os.path.abspath(path))
     try:
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=os.path.basename(path))
@@ -76,7 +78,8 @@ def write_output(path: str | None, data: str | bytes) -> None:
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # as a plain open() would have made it, not mkstemp's 0600
         os.replace(tmp, path)
-    except BaseException:
+    except OSError as e:
+        raise UsageError(f"cannot write '{path}': {e.strerror}") from None
+    finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
-        raise

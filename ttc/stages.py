@@ -70,8 +70,10 @@ def override(tool: str, kernel: Kernel, ext: str) -> str | None:
     if directory is None or not kernel.name:
         return None
     path = os.path.join(directory, kernel.file(ext))
-    if not os.path.isfile(path):
+    if not os.path.exists(path):
         return None
+    if not os.path.isfile(path):
+        raise UsageError(f"override path '{path}' is not a file")
     sys.stderr.write(f"{tool}: overriding {kernel.name}.{ext} with {path}\n")
     return path
 
@@ -89,28 +91,32 @@ def read_override(path: str, binary: bool = False) -> str | bytes:
 # ---------------------------------------------------------------- MLIR stages (tt-opt)
 
 
-def module_kernel(module, fallback_hash: str) -> Kernel:
-    """The module's kernel: its public tt.func and its source hash (recorded on the module when it has none,
-    so that later stages find the same directory)."""
-    from xdsl.dialects.builtin import StringAttr
-
-    name = ""
+def kernel_func(module):
+    """The module's kernel: its first public tt.func, or None."""
     for op in module.body.ops:
         vis = getattr(op, "sym_visibility", None)
         if op.name == "tt.func" and (vis is None or vis.data == "public"):
-            name = op.sym_name.data
-            break
+            return op
+    return None
+
+
+def module_kernel(module, fallback_hash: str) -> Kernel:
+    """The module's kernel and its source hash (recorded on the module when it has none, so that later stages
+    find the same directory)."""
+    from xdsl.dialects.builtin import StringAttr
+
+    func = kernel_func(module)
     h = module.attributes.get(HASH_ATTRIBUTE)
     if not isinstance(h, StringAttr):
         h = module.attributes[HASH_ATTRIBUTE] = StringAttr(fallback_hash)
-    return Kernel(name, h.data)
+    return Kernel(func.sym_name.data if func is not None else "", h.data)
 
 
 def override_module(tool: str, kernel: Kernel, ext: str):
     """(module, source) parsed and verified from the override file of this stage, or None."""
     from xdsl.dialects.builtin import StringAttr
 
-    from ttc.diagnostics import Source
+    from ttc.diagnostics import CompileError, Diagnostic, Source, at_op
     from ttc.ir import parse
 
     path = override(tool, kernel, ext)
@@ -119,8 +125,14 @@ def override_module(tool: str, kernel: Kernel, ext: str):
     text = read_override(path)
     source = Source(path, text, {}, by_position=True)
     module = parse(text, path, source=source)
+    func = kernel_func(module)
+    if func is None or func.sym_name.data != kernel.name:
+        found = f"defines '{func.sym_name.data}'" if func is not None else "defines no kernel (public tt.func)"
+        where = at_op(func, source, "") if func is not None else Diagnostic(path, 0, 0, "")
+        where.message = f"override file {found}, not the kernel '{kernel.name}'"
+        raise CompileError(where)
     source.by_position = False  # later passes report at the ops' own locations, as for any input
-    module.attributes.setdefault(HASH_ATTRIBUTE, StringAttr(kernel.hash))
+    module.attributes[HASH_ATTRIBUTE] = StringAttr(kernel.hash)  # its directory says which kernel it is
     return module, source
 
 

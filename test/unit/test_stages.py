@@ -162,3 +162,35 @@ def test_unwritable_dump_directory_is_a_clean_error(monkeypatch, tmp_path, capsy
     code, _, err = tt_opt(VECTOR_ADD_TTIR, "-make-ttir", "-o", tmp_path / "out.ttir", capsys=capsys)
     assert code == 1 and "tt-opt: error: cannot create dump directory" in err
     assert not (tmp_path / "out.ttir").exists()
+
+
+def test_an_override_takes_the_hash_of_its_directory(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("TRITON_KERNEL_DUMP", "1")
+    monkeypatch.setenv("TRITON_DUMP_DIR", str(tmp_path / "dump"))
+    assert tt_opt(VECTOR_ADD_TTIR, "-make-ttir", capsys=capsys)[0] == 0
+    (ttir,) = (tmp_path / "dump").glob("*/add_kernel.ttir")
+    digest = ttir.parent.name
+    override = tmp_path / "override" / digest / "add_kernel.ttir"
+    override.parent.mkdir(parents=True)
+    override.write_text(ttir.read_text().replace(digest, "1" * 64))  # copied from another kernel's dump
+    monkeypatch.setenv("TRITON_KERNEL_OVERRIDE", "1")
+    monkeypatch.setenv("TRITON_OVERRIDE_DIR", str(tmp_path / "override"))
+    code, out, err = tt_opt(VECTOR_ADD_TTIR, "-make-ttir", MAKE_TTGIR, capsys=capsys)
+    assert code == 0, err
+    assert f'ttc.source_hash = "{digest}"' in out and "1" * 64 not in out
+    assert sorted(p.name for p in (tmp_path / "dump").iterdir()) == [digest]  # nothing dumped elsewhere
+
+
+def test_output_to_a_directory_is_a_clean_error(tmp_path, capsys):
+    code, _, err = tt_opt(VECTOR_ADD_TTIR, "-cse", "-o", tmp_path, capsys=capsys)
+    assert code == 1 and err == f"tt-opt: error: cannot write '{tmp_path}': it is a directory\n"
+
+
+def test_an_unwritable_reproducer_path_keeps_the_error(monkeypatch, tmp_path, capsys):
+    src = tmp_path / "in.mlir"
+    src.write_text(FAILING)
+    monkeypatch.setenv("TRITON_REPRODUCER_PATH", str(tmp_path / "missing" / "repro.mlir"))
+    code, _, err = tt_opt(src, "-triton-rewrite-tensor-pointer", capsys=capsys)
+    assert code == 1
+    assert "error: 'tt.load' op uses a block pointer" in err
+    assert "no reproducer: cannot write" in err and "Traceback" not in err

@@ -64,7 +64,7 @@ def verify_module(module, source=None) -> None:
 
     from ttc.diagnostics import CompileError, at_op
 
-    diags = _symbol_redefinitions(module, source)
+    diags = _symbol_redefinitions(module, source) + _layout_errors(module, source)
     skip: set = set()
     for op in module.walk():
         if op is module and diags:
@@ -82,6 +82,52 @@ def verify_module(module, source=None) -> None:
             skip.add(op)
     if diags:
         raise CompileError(*diags)
+
+
+def _layout_errors(module, source) -> list:
+    """TritonGPU's check of the blocked layouts on op results: their rank is the tensor's, `order` is a
+    permutation, and they spread a tensor over the threads and warps the module (or function) has."""
+    from math import prod
+
+    from xdsl.dialects.builtin import IntegerAttr
+
+    from ttc.diagnostics import at_op
+    from ttc.ir.layouts import BlockedEncoding
+    from ttc.ir.types import encoding, shape_of
+
+    def attr(op, name):
+        while op is not None:
+            a = op.attributes.get(name)
+            if isinstance(a, IntegerAttr):
+                return a.value.data
+            op = op.parent_op()
+        return None
+
+    diags = []
+    for op in module.walk():
+        for r in op.results:
+            enc = encoding(r.type)
+            if not isinstance(enc, BlockedEncoding):
+                continue
+            rank = len(shape_of(r.type))
+            fields = [tuple(enc[k]) for k in ("sizePerThread", "threadsPerWarp", "warpsPerCTA", "order")]
+            problem = None
+            if any(len(f) != rank for f in fields):
+                bad = next(len(f) for f in fields if len(f) != rank)
+                problem = f"Layout has rank {bad}, but the tensor it's attached to has rank {rank}."
+            elif sorted(fields[3]) != list(range(rank)):
+                problem = f"Layout's order {list(fields[3])} is not a permutation of the dimensions 0..{rank - 1}."
+            else:
+                for what, key, have in (("threads per warp", "ttg.threads-per-warp", prod(fields[1])),
+                                        ("warps per CTA", "ttg.num-warps", prod(fields[2]))):
+                    want = attr(op, key)
+                    if want is not None and have != want:
+                        problem = f"Layout has a total of {have} {what}, but the context requires {want} {what}."
+                        break
+            if problem:
+                diags.append(at_op(op, source, f"'{op.name}' op result has an invalid layout: {problem}"))
+                break
+    return diags
 
 
 def _symbol_redefinitions(module, source) -> list:

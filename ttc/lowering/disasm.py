@@ -10,6 +10,10 @@ import subprocess
 import tempfile
 
 
+class DisassemblerFailed(Exception):
+    """The disassembler rejected the CUBIN (its message)."""
+
+
 class DisassemblerNotFound(Exception):
     pass
 
@@ -43,5 +47,5 @@ def sass(cubin: bytes) -> str:
         cmd = [path, "-sass", f] if tool == "cuobjdump" else [path, "-c", f]
         proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
-        raise RuntimeError(f"{tool} failed: {proc.stderr.strip()}")
+        raise DisassemblerFailed(f"{tool} failed: {proc.stderr.strip()}")
     return proc.stdout

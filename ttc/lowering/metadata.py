@@ -68,7 +68,29 @@ class KernelMetadata:
                 return cls.from_dict(json.loads(line[len(PTX_PREFIX):]))
         return None
 
+    def into_ptx(self, text: str) -> str:
+        """`text` with its metadata line replaced by this metadata's (prepended when it has none)."""
+        lines = text.split("\n")
+        for i, line in enumerate(lines):
+            if line.startswith(PTX_PREFIX):
+                lines[i] = self.ptx_line()
+                return "\n".join(lines)
+        return self.ptx_line() + "\n" + text
+
     # ---------------------------------------------------------------- inside LLVM IR
+
+    def into_llvm_ir(self, text: str) -> str:
+        """`text` with its `!ttc.metadata` string replaced by this metadata (appended when it has none); the
+        other lines keep their numbers."""
+        value = escape_llvm_string(self.to_json())
+        m = re.search(r"^!ttc\.metadata = !\{\s*(![0-9]+)\s*\}", text, re.M)
+        if m:
+            node = re.compile(rf"^({re.escape(m.group(1))} = !\{{\s*!\")(?:[^\"\\]|\\[0-9A-Fa-f]{{2}}|\\\\)*(\"\s*\}})", re.M)
+            new, n = node.subn(lambda mm: mm.group(1) + value + mm.group(2), text, count=1)
+            if n:
+                return new
+        k = max((int(x) for x in re.findall(r"^!(\d+) = ", text, re.M)), default=-1) + 1
+        return text.rstrip("\n") + f"\n\n!ttc.metadata = !{{!{k}}}\n!{k} = !{{!\"{value}\"}}\n"
 
     @classmethod
     def from_llvm_ir(cls, text: str) -> KernelMetadata | None:
@@ -79,6 +101,11 @@ class KernelMetadata:
         if not node:
             return None
         return cls.from_dict(json.loads(unescape_llvm_string(node.group(1))))
+
+
+def escape_llvm_string(s: str) -> str:
+    """Text as the inside of an LLVM IR string (`"` and `\\` and non-printable bytes as `\\XX`)."""
+    return "".join(chr(c) if 0x20 <= c < 0x7F and c not in (0x22, 0x5C) else f"\\{c:02X}" for c in s.encode("utf-8"))
 
 
 def unescape_llvm_string(s: str) -> str:

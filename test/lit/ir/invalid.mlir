@@ -477,3 +477,36 @@ tt.func @f16_out_of_range() {
   %0 = arith.constant 1.0e10 : f16
   tt.return
 }
+
+// -----
+
+// Blocked layouts must fit the tensor and the module's warps and threads (TritonGPU's layout verifier).
+#rank2 = #ttg.blocked<{sizePerThread = [4, 2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#warps3 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [3], order = [0]}>
+#threads16 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}>
+#order = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 1]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @layouts() {
+    // expected-error @below {{Layout has rank 2, but the tensor it's attached to has rank 1.}}
+    %0 = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #rank2>
+    // expected-error @below {{Layout has a total of 3 warps per CTA, but the context requires 4 warps per CTA.}}
+    %1 = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #warps3>
+    // expected-error @below {{Layout has a total of 16 threads per warp, but the context requires 32 threads per warp.}}
+    %2 = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #threads16>
+    // expected-error @below {{Layout's order [1, 1] is not a permutation of the dimensions 0..1.}}
+    %3 = arith.constant dense<0> : tensor<16x16xi32, #order>
+    tt.return
+  }
+}
+
+// -----
+
+// A function's own ttg.num-warps is the context of its layouts.
+#warps4 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @function_scope() attributes {"ttg.num-warps" = 8 : i32} {
+    // expected-error @below {{Layout has a total of 4 warps per CTA, but the context requires 8 warps per CTA.}}
+    %0 = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #warps4>
+    tt.return
+  }
+}

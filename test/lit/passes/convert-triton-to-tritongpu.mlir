@@ -1,5 +1,5 @@
 // RUN: tt-opt %s -split-input-file -convert-triton-to-tritongpu='target=cuda:90 num-warps=4 threads-per-warp=32 num-ctas=1' | FileCheck %s
-// RUN: tt-opt %s -split-input-file -convert-triton-to-tritongpu='target=cuda:90 num-warps=8' | FileCheck %s --check-prefix=W8
+// RUN: env TRITON_REPRODUCER_PATH=%t.repro not tt-opt %s -split-input-file -convert-triton-to-tritongpu='target=cuda:90 num-warps=8' 2>&1 | FileCheck %s --check-prefix=W8
 // RUN: not tt-opt %s -convert-triton-to-tritongpu 2>&1 | FileCheck %s --check-prefix=NO-TARGET
 // RUN: not tt-opt %s -convert-triton-to-tritongpu='target=sm90' 2>&1 | FileCheck %s --check-prefix=BAD-TARGET
 // RUN: not tt-opt %s -convert-triton-to-tritongpu='target=cuda:90 num-ctas=2' 2>&1 | FileCheck %s --check-prefix=CTAS
@@ -123,7 +123,9 @@ module {
 
 // -----
 
-// Not changed: tensors that already have layouts.
+// Not changed: tensors that already have layouts. (With num-warps=8 the module's 4-warp layouts no longer fit
+// its warps: an error, as in Triton, whose verifier checks layouts against ttg.num-warps.)
+// W8: error: 'arith.addf' op result has an invalid layout: Layout has a total of 4 warps per CTA, but the context requires 8 warps per CTA.
 // CHECK-LABEL: tt.func public @already_converted
 // CHECK-NEXT: arith.addf %arg0, %arg0 : tensor<1024xf32, #blocked>
 // CHECK-NEXT: tt.return
