@@ -39,7 +39,14 @@ def _metadata(path: str, text: str, arch: str):
     return meta
 
 
-@app.command(context_settings={"help_option_names": ["-h", "--help"]})
+ENVIRONMENT = (
+    "Environment: TRITON_KERNEL_DUMP=1 writes the stage this command produces, .cubin (with <kernel>.json), to "
+    "$TRITON_DUMP_DIR/<hash>/<kernel>.<ext> (default ~/.triton/dump); TRITON_KERNEL_OVERRIDE=1 uses "
+    "$TRITON_OVERRIDE_DIR/<hash>/<kernel>.<ext> instead when it exists (default ~/.triton/override)."
+)
+
+
+@app.command(context_settings={"help_option_names": ["-h", "--help"]}, epilog=ENVIRONMENT)
 def assemble(
     file: str = typer.Argument("-", help="PTX input ('-' for stdin)"),
     output: Optional[str] = typer.Option(None, "-o", "--output", help="Output CUBIN (default: stdout if not a terminal)"),
