@@ -478,10 +478,13 @@ class _Names:
             entry = block is region.blocks.first
             for arg in block.args:
                 name = self._name_loc(arg.location)
-                if name is None and self.name_locs and arg.name_hint and entry and _hides_arg_locs(region):
+                hint = arg.name_hint
+                if name is None and self.name_locs and hint and entry and _hides_arg_locs(region) \
+                        and not re.fullmatch(r"arg\d+(_\d+)?", hint):
                     # scf.for/scf.while print no locations for their region arguments, so in a Triton dump
-                    # the argument's NameLoc survives only as its name in the text: keep that name
-                    name = re.sub(r"_\d+$", "", arg.name_hint)
+                    # the argument's NameLoc survives only as its name in the text: keep that name (but not
+                    # a positional `%argN`, which names a place, not a value, and moves when arguments do)
+                    name = re.sub(r"_\d+$", "", hint)
                 if entry:  # entry arguments take an argument number even when a NameLoc names them
                     self.values[arg] = self._unique(name if name is not None else f"arg{self._arg_id}")
                     self._arg_id += 1
