@@ -26,14 +26,14 @@ app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, help=__d
 
 
 def _metadata(path: str, text: str, arch: str):
-    from ttc.lowering.metadata import KernelMetadata, source_hash
+    from ttc.lowering.metadata import KernelMetadata, ptx_entries, source_hash
 
-    meta = KernelMetadata.read_sidecar(None if path == "<stdin>" else path) or KernelMetadata.from_ptx(text)
+    meta = KernelMetadata.read_sidecar(None if path == "<stdin>" else path) or KernelMetadata.from_ptx(text, path)
     if meta is None:
-        entry = re.search(r"^\s*\.(?:visible\s+)?\.entry\s+([A-Za-z_$][\w$]*)", text, re.M)
+        entries = ptx_entries(text)
         threads = re.search(r"^\s*\.(?:reqntid|maxntid)\s+(\d+)", text, re.M)
         n = int(threads.group(1)) if threads else 128
-        meta = KernelMetadata(name=entry.group(1) if entry else "", num_warps=max(1, n // 32), threads_per_warp=32,
+        meta = KernelMetadata(name=entries[0] if entries else "", num_warps=max(1, n // 32), threads_per_warp=32,
                               shared=0, hash=source_hash(text), target="")
     meta.target = f"cuda:{arch[3:]}"
     return meta
@@ -84,7 +84,7 @@ def assemble(
             cubin = stages.read_override(replaced, binary=True)
             if not cubin.startswith(b"\x7fELF"):
                 raise CompileError(Diagnostic(replaced, 0, 0, "override file is not a CUBIN (an ELF file)"))
-            if kernel.name and kernel.name.encode() + b"\0" not in cubin:
+            if kernel.name and b"\0" + kernel.name.encode() + b"\0" not in cubin:  # a symbol of the ELF
                 raise CompileError(Diagnostic(replaced, 0, 0, f"override file does not define the kernel '{kernel.name}'"))
         else:
             try:
@@ -95,8 +95,8 @@ def assemble(
                     raise CompileError(*diags) from None
                 sys.stderr.write(str(e).rstrip("\n") + "\n")
                 return 1
-        stages.dump("tt-as", kernel, "cubin", cubin)
-        stages.dump("tt-as", kernel, "json", meta.to_json() + "\n")
+        stages.dump(kernel, "cubin", cubin)
+        stages.dump(kernel, "json", meta.file_text())
         if show_sass:
             from ttc.lowering.disasm import DisassemblerFailed, DisassemblerNotFound, sass
 

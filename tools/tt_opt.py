@@ -13,7 +13,6 @@ TRITON_KERNEL_DUMP/TRITON_DUMP_DIR and TRITON_KERNEL_OVERRIDE/TRITON_OVERRIDE_DI
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import sys
 import time
@@ -168,6 +167,7 @@ def main(argv: list[str]) -> int:
 
     from ttc import stages
     from ttc.diagnostics import CompileError, Diagnostic, Source, collect
+    from ttc.lowering.metadata import source_hash
     from ttc.expected_diagnostics import check, expectations
     from ttc.ir import context, parse, print_ir
     from ttc.passmanager import PassManager
@@ -206,7 +206,7 @@ def main(argv: list[str]) -> int:
                     module = parse(padded, name, source=source, resources=resources)
                     parse_time += time.perf_counter() - tp
                     passes = _reproducer_passes(replay, resources) if replay else opts.passes
-                    stage_hash = hashlib.sha256(padded.encode()).hexdigest() if stages.active() else ""
+                    stage_hash = source_hash(padded) if stages.active() else ""
                     pm = PassManager(passes, instr, source, stage_hash)
                     managers.append(pm)
                     module = pm.run(module, context())
@@ -214,7 +214,7 @@ def main(argv: list[str]) -> int:
                     if f.get("print-source-map"):
                         from ttc.source_map import render_source_map
 
-                        outputs.append(render_source_map(module, source))
+                        outputs.append(render_source_map(module, pm.source))
                     else:
                         outputs.append(
                             print_ir(
@@ -230,18 +230,18 @@ def main(argv: list[str]) -> int:
                     produced = e.diags
                     outputs.append("")  # a failed chunk prints nothing, as in mlir-opt
                     if not verify:
-                        if pm is not None and pm.running is not None and not replay:
+                        if pm is not None and pm.current is not None and not replay:
                             e.diags.append(_save_reproducer(name, padded, pm, index))
                         failures.append(e)
                 except Exception as e:  # an internal error inside a pass: still a reproducer
-                    if pm is None or pm.running is None or verify:
+                    if pm is None or pm.current is None or verify:
                         raise
                     notes = [] if replay else [_save_reproducer(name, padded, pm, index)]
                     if os.environ.get("TTC_DEBUG") == "1":
                         sys.stderr.write("".join(n.render() + "\n" for n in notes))
                         raise
                     outputs.append("")
-                    msg = f"internal error in pass '{pm.running.name}': {type(e).__name__}: {e} (set TTC_DEBUG=1 for a traceback)"
+                    msg = f"internal error in pass '{pm.current.name}': {type(e).__name__}: {e} (set TTC_DEBUG=1 for a traceback)"
                     failures.append(CompileError(Diagnostic(name, 0, 0, msg), *notes))
             produced = emitted + produced
             if verify:
@@ -280,7 +280,9 @@ def _save_reproducer(name: str, text: str, pm, index: int):
     from ttc.ir import parse, print_ir
     from ttc.passmanager import pipeline_text
 
-    where = f"pipeline failed while executing '{pm.running.name}'"
+    where = f"pipeline failed while executing '{pm.current.name}'"
+    if pm.overridden:
+        where += " (on a stage read from TRITON_OVERRIDE_DIR: replay with TRITON_KERNEL_OVERRIDE=1)"
     module = parse(text, name, verify=False)
     try:
         path = reproducer.write(print_ir(module, debuginfo=True), pipeline_text(pm.passes), index)

@@ -45,15 +45,11 @@ def parse_ptx_version(text: str | None) -> int | None:
         raise UsageError(f"invalid PTX version '{text}' (expected e.g. 8.0 or 80)") from None
 
 
-def _own_metadata(path: str, read, stage_meta, kernel):
+def _own_metadata(own, stage_meta, kernel):
     """The metadata an override file carries (else the stage's), with the stage's kernel name and hash: the file's
     place in the override directory says which kernel it is."""
     from dataclasses import replace
 
-    try:
-        own = read()
-    except ValueError as e:
-        raise UsageError(f"override file '{path}': bad ttc.metadata: {e}") from None
     return replace(own or stage_meta, name=kernel.name, hash=kernel.hash)
 
 
@@ -71,7 +67,7 @@ def _override_llir(path: str, kernel, stage_meta, options):
     from ttc.lowering.metadata import KernelMetadata
 
     text = stages.read_override(path)
-    meta = _own_metadata(path, lambda: KernelMetadata.from_llvm_ir(text), stage_meta, kernel)
+    meta = _own_metadata(KernelMetadata.from_llvm_ir(text, path), stage_meta, kernel)
     mod, meta, tm = pipeline.parse_llvm(meta.into_llvm_ir(text), path, options, meta)
     if not any(f.name == kernel.name and not f.is_declaration for f in mod.functions):
         raise _not_the_kernel(path, kernel)
@@ -81,16 +77,14 @@ def _override_llir(path: str, kernel, stage_meta, options):
 def _override_ptx(path: str, kernel, stage_meta) -> str:
     """The PTX of an override file: defining the kernel, checked by assembling it (errors point into the file),
     with a metadata line naming this kernel and hash."""
-    import re
-
     from ttc import stages
     from ttc.diagnostics import CompileError
     from ttc.lowering.cubin import AsmOptions, AssemblerError, assemble, located
-    from ttc.lowering.metadata import KernelMetadata
+    from ttc.lowering.metadata import KernelMetadata, ptx_entries
 
     text = stages.read_override(path)
-    meta = _own_metadata(path, lambda: KernelMetadata.from_ptx(text), stage_meta, kernel)
-    if not re.search(rf"^\s*\.(visible\s+)?\.entry\s+{re.escape(kernel.name)}\s*\(", text, re.M):
+    meta = _own_metadata(KernelMetadata.from_ptx(text, path), stage_meta, kernel)
+    if kernel.name not in ptx_entries(text):
         raise _not_the_kernel(path, kernel)
     try:
         assemble(text, path, AsmOptions(arch="sm_" + meta.target.split(":")[-1]))
@@ -130,13 +124,16 @@ def translate(
         try:
             if kind == "ptx":
                 raise UsageError(f"'{path}' is PTX already (assemble it with tt-as)")
-            if kind == "ttgir":
-                mod, meta, tm = pipeline.to_llvm(text, path, options)
-                kernel = stages.Kernel(meta.name, meta.hash)
+            if kind == "ttgir":  # the .llir stage: lowered here, unless an override file stands in for it
+                ttgir = pipeline.parse_ttgir(text, path, options)
+                stage_meta = ttgir.metadata()
+                kernel = stages.Kernel(stage_meta.name, stage_meta.hash)
                 replaced = stages.override("tt-translate", kernel, "llir")
                 if replaced is not None:
-                    mod, meta, tm = _override_llir(replaced, kernel, meta, options)
-                stages.dump("tt-translate", kernel, "llir", str(mod))
+                    mod, meta, tm = _override_llir(replaced, kernel, stage_meta, options)
+                else:
+                    mod, meta, tm = pipeline.lower(ttgir)
+                stages.dump(kernel, "llir", str(mod))
             else:
                 sidecar = KernelMetadata.read_sidecar(None if file == "-" else file)
                 mod, meta, tm = pipeline.parse_llvm(text, path, options, sidecar)
@@ -148,7 +145,7 @@ def translate(
             kernel = stages.Kernel(meta.name, meta.hash)
             replaced = stages.override("tt-translate", kernel, "ptx")
             result = _override_ptx(replaced, kernel, meta) if replaced else pipeline.to_ptx(mod, meta, tm)
-            stages.dump("tt-translate", kernel, "ptx", result)
+            stages.dump(kernel, "ptx", result)
         write_output(output, result)
         if output not in (None, "-"):
             meta.write_sidecar(output)

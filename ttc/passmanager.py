@@ -173,11 +173,13 @@ class PassManager:
     see `ttc.stages`), the passes that produce a stage (`-make-ttir`, `-make-ttgir`) dump their result, or are
     replaced by the override file; `stage_hash` identifies IR that carries no `ttc.source_hash`."""
 
-    def __init__(self, passes: list[Pass], instr: Instrumentation | None = None, source=None, stage_hash: str = ""):
+    def __init__(self, passes: list[Pass], instr: Instrumentation | None = None, source=None, stage_hash: str = "",
+                 tool: str = "tt-opt"):
         self.passes, self.instr, self.source = passes, instr or Instrumentation(), source
-        self.stage_hash = stage_hash
+        self.stage_hash, self.tool = stage_hash, tool  # the tool names itself in "overriding ..." lines
         self.times: list[tuple[str, float]] = []
-        self.running: Pass | None = None  # the pass that failed, after run() raised
+        self.current: Pass | None = None  # the pass running; after run() raised, the one that failed
+        self.overridden = False  # whether an override file replaced the module
 
     def _wanted(self, which: set[str], p: Pass) -> bool:
         return "*" in which or p.name in which
@@ -208,25 +210,26 @@ class PassManager:
             stage = stages.PASS_STAGES.get(p.name) if self.stage_hash else None
             if stage:
                 kernel = stages.module_kernel(module, self.stage_hash)
-                replaced = stages.override_module("tt-opt", kernel, stage)
+                replaced = stages.override_module(self.tool, kernel, stage)
                 if replaced is not None:
                     module, self.source = replaced
-                    stages.dump_module("tt-opt", kernel, stage, module)
+                    self.overridden = True
+                    stages.dump_module(kernel, stage, module)
                     continue
             if dumping and self._wanted(instr.before, p):
                 self._print("Before", p, module)
             before_text = print_ir(module) if instr.after_change else None
             t0 = time.perf_counter()
-            self.running = p
+            self.current = p
             p.apply(ctx, module)
             self.times.append((p.display or p.name, time.perf_counter() - t0))
             verify_module(module, self.source)
-            self.running = None
+            self.current = None
             if dumping and self._wanted(instr.after, p):
                 if not instr.after_change or print_ir(module) != before_text:
                     self._print("After", p, module)
             if stage:
-                stages.dump_module("tt-opt", kernel, stage, module)
+                stages.dump_module(kernel, stage, module)
         return module
 
     def timing_report(self, total: float, extra: list[tuple[str, float]] | None = None) -> str:

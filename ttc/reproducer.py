@@ -36,7 +36,7 @@ def render(module_text: str, pipeline: str) -> str:
 
 
 def write(module_text: str, pipeline: str, index: int = 0) -> str:
-    """Write a reproducer; returns its path. `index` > 0 (a later failing chunk of --split-input-file) gets
+    """Write a reproducer; returns its path. The one of chunk `index` > 0 of --split-input-file goes to
     `<TRITON_REPRODUCER_PATH>.<index>`."""
     text = render(module_text, pipeline)
     path = os.environ.get("TRITON_REPRODUCER_PATH")

@@ -52,7 +52,7 @@ class Kernel:
         return os.path.join(self.hash, f"{self.name}.{ext}")
 
 
-def dump(tool: str, kernel: Kernel, ext: str, data: str | bytes) -> None:
+def dump(kernel: Kernel, ext: str, data: str | bytes) -> None:
     directory = dump_dir()
     if directory is None or not kernel.name:
         return
@@ -80,7 +80,7 @@ def override(tool: str, kernel: Kernel, ext: str) -> str | None:
 
 def read_override(path: str, binary: bool = False) -> str | bytes:
     try:
-        with open(path, "rb" if binary else "r", **({} if binary else {"encoding": "utf-8"})) as f:
+        with open(path, "rb" if binary else "r", encoding=None if binary else "utf-8") as f:
             return f.read()
     except OSError as e:
         raise UsageError(f"cannot read override file '{path}': {e.strerror}") from None
@@ -126,20 +126,19 @@ def override_module(tool: str, kernel: Kernel, ext: str):
     source = Source(path, text, {}, by_position=True)
     module = parse(text, path, source=source)
     func = kernel_func(module)
-    if func is None or func.sym_name.data != kernel.name:
-        found = f"defines '{func.sym_name.data}'" if func is not None else "defines no kernel (public tt.func)"
-        where = at_op(func, source, "") if func is not None else Diagnostic(path, 0, 0, "")
-        where.message = f"override file {found}, not the kernel '{kernel.name}'"
-        raise CompileError(where)
+    if func is None:
+        raise CompileError(Diagnostic(path, 0, 0, f"override file defines no kernel (public tt.func), not the kernel '{kernel.name}'"))
+    if func.sym_name.data != kernel.name:
+        raise CompileError(at_op(func, source, f"override file defines '{func.sym_name.data}', not the kernel '{kernel.name}'"))
     source.by_position = False  # later passes report at the ops' own locations, as for any input
     module.attributes[HASH_ATTRIBUTE] = StringAttr(kernel.hash)  # its directory says which kernel it is
     return module, source
 
 
-def dump_module(tool: str, kernel: Kernel, ext: str, module) -> None:
+def dump_module(kernel: Kernel, ext: str, module) -> None:
     """The stage as Triton's dumps print it: with locations, NameLocs as SSA names."""
     if dump_dir() is None:
         return
     from ttc.ir import print_ir
 
-    dump(tool, kernel, ext, print_ir(module, debuginfo=True, name_locs=True) + "\n")
+    dump(kernel, ext, print_ir(module, debuginfo=True, name_locs=True) + "\n")

@@ -194,3 +194,48 @@ def test_an_unwritable_reproducer_path_keeps_the_error(monkeypatch, tmp_path, ca
     assert code == 1
     assert "error: 'tt.load' op uses a block pointer" in err
     assert "no reproducer: cannot write" in err and "Traceback" not in err
+
+
+def test_an_llir_override_stands_in_for_a_lowering_that_fails(monkeypatch, tmp_path):
+    """The .llir override is used before lowering, so a hand-written LLVM IR can replace a lowering that fails."""
+    import subprocess
+
+    good = """module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:90"NUMCTAS} {
+  tt.func public @k(%arg0: !tt.ptr<f32>) {
+    tt.return
+  }
+}
+"""
+    ok, bad = tmp_path / "ok.ttgir", tmp_path / "bad.ttgir"
+    ok.write_text(good.replace("NUMCTAS", ""))
+    bad.write_text(good.replace("NUMCTAS", ', "ttg.num-ctas" = 2 : i32'))
+    env = {k: v for k, v in __import__("os").environ.items() if not k.startswith("TRITON_")}
+    first = subprocess.run(["tt-translate", bad, "--target=llvmir"], capture_output=True, text=True, env=env)
+    assert first.returncode == 1 and "only one CTA per program" in first.stderr
+    llir = subprocess.run(["tt-translate", ok, "--target=llvmir"], capture_output=True, text=True, env=env, check=True)
+    digest = hashlib.sha256(bad.read_text().encode()).hexdigest()
+    (tmp_path / "override" / digest).mkdir(parents=True)
+    (tmp_path / "override" / digest / "k.llir").write_text(llir.stdout)
+    env.update(TRITON_KERNEL_OVERRIDE="1", TRITON_OVERRIDE_DIR=str(tmp_path / "override"))
+    run = subprocess.run(["tt-translate", bad, "--target=ptx"], capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.startswith("tt-translate: overriding k.llir with")
+    assert ".visible .entry k(" in run.stdout and f'"hash": "{digest}"' in run.stdout
+
+
+def test_bad_metadata_is_a_clean_error(tmp_path):
+    import subprocess
+
+    ptx = tmp_path / "k.ptx"
+    ptx.write_text('// ttc.metadata: {"name": "k", "num_warps": [1]}\n.version 8.0\n.target sm_90\n.address_size 64\n'
+                   ".entry k()\n{\n\tret;\n}\n")
+    p = subprocess.run(["tt-as", ptx, "-o", tmp_path / "k.cubin"], capture_output=True, text=True)
+    assert p.returncode == 1 and "Traceback" not in p.stderr and "internal error" not in p.stderr
+    assert f"tt-as: error: {ptx}: bad ttc.metadata: metadata lacks threads_per_warp, shared, hash, target" in p.stderr
+    assert not (tmp_path / "k.cubin").exists()
+
+
+def test_ptx_kernels_are_found_with_or_without_visible():
+    from ttc.lowering.metadata import ptx_entries
+
+    assert ptx_entries(".entry k(\n.visible .entry add_kernel(\n.weak .entry w ()\n// .entry no(") == ["k", "add_kernel", "w"]

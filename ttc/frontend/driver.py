@@ -22,8 +22,8 @@ from ttc.frontend.options import Options
 from ttc.frontend.signature import parse_signature
 from ttc.frontend.source import SourceModule
 from ttc.frontend.values import Constexpr
+from ttc.stages import HASH_ATTRIBUTE
 
-HASH_ATTRIBUTE = "ttc.source_hash"
 
 
 def compile_source(text: str, path: str, kernel: str, signature: str, module_name: str | None = None,

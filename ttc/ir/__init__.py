@@ -64,8 +64,8 @@ def verify_module(module, source=None) -> None:
 
     from ttc.diagnostics import CompileError, at_op
 
-    diags = _symbol_redefinitions(module, source) + _layout_errors(module, source)
-    skip: set = set()
+    layout_diags, skip = _layout_errors(module, source)
+    diags = _symbol_redefinitions(module, source) + layout_diags
     for op in module.walk():
         if op is module and diags:
             continue  # its symbol table check already reported, in MLIR's words
@@ -84,9 +84,10 @@ def verify_module(module, source=None) -> None:
         raise CompileError(*diags)
 
 
-def _layout_errors(module, source) -> list:
+def _layout_errors(module, source) -> tuple[list, set]:
     """TritonGPU's check of the blocked layouts on op results: their rank is the tensor's, `order` is a
-    permutation, and they spread a tensor over the threads and warps the module (or function) has."""
+    permutation, and they spread a tensor over the threads and warps the module (or function) has. Returns the
+    diagnostics and the ops they are about (not verified further)."""
     from math import prod
 
     from xdsl.dialects.builtin import IntegerAttr
@@ -103,7 +104,7 @@ def _layout_errors(module, source) -> list:
             op = op.parent_op()
         return None
 
-    diags = []
+    diags, bad = [], set()
     for op in module.walk():
         for r in op.results:
             enc = encoding(r.type)
@@ -126,8 +127,9 @@ def _layout_errors(module, source) -> list:
                         break
             if problem:
                 diags.append(at_op(op, source, f"'{op.name}' op result has an invalid layout: {problem}"))
+                bad.add(op)
                 break
-    return diags
+    return diags, bad
 
 
 def _symbol_redefinitions(module, source) -> list:

@@ -57,9 +57,9 @@ def exchange(ctx, op, values: list, src: LinearLayout, dst: LinearLayout, to_src
 
 
 def padded_shape(shape, elem_bytes: int) -> list[int]:
-    """The shared-memory buffer of an exchange: the tensor row-major, each row padded by one 4-byte bank when a
-    row spans whole rows of the 32 banks (128 bytes), so that threads walking down a column (a transpose) hit
-    different banks instead of one."""
+    """The shared-memory buffer of an exchange: the tensor row-major, each row padded by 4 bytes (one element
+    when elements are wider) when a row spans whole rows of the 32 banks (128 bytes), so that threads walking
+    down a column (a transpose) hit different banks instead of one."""
     shape = list(shape)
     if len(shape) > 1 and (shape[-1] * elem_bytes) % 128 == 0:
         shape[-1] += max(1, 4 // elem_bytes)

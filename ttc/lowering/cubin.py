@@ -102,16 +102,16 @@ def assemble(ptx: str, name: str, o: AsmOptions, ptxas: str | None = None) -> by
 _PTXAS_LINE = re.compile(r"^ptxas[^,\n]*, line (\d+); (error|warning)\s*: (.*)$", re.M)
 
 
-def located(log: str, filename: str, text: str, line_offset: int = 0) -> list | None:
-    """The assembler's `..., line N; error : message` lines as `filename:N:col` diagnostics (column of the
-    line's first character, with the line and a caret), or None when the log has no such line. `line_offset`
-    is subtracted from the assembler's line numbers (lines the assembler saw before the file's own)."""
+def located(log: str, filename: str, text: str) -> list | None:
+    """The assembler's `..., line N; error : message` lines (and its located warnings) as `filename:N:col`
+    diagnostics (column of the line's first character, with the line and a caret), or None when no error in the
+    log has a line: then the log itself is the message."""
     from ttc.diagnostics import Diagnostic, source_line
 
     found = []
     for m in _PTXAS_LINE.finditer(log):
-        line = int(m.group(1)) - line_offset
+        line = int(m.group(1))
         src = source_line(text, line)
         col = len(src) - len(src.lstrip()) + 1 if src else 1
         found.append(Diagnostic(filename, line, col, m.group(3).strip(), m.group(2), src))
-    return found or None
+    return found if any(d.severity == "error" for d in found) else None

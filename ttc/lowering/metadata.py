@@ -32,19 +32,39 @@ class KernelMetadata:
         return json.dumps(asdict(self), sort_keys=False)
 
     @classmethod
-    def from_dict(cls, d: dict) -> KernelMetadata:
+    def from_dict(cls, d) -> KernelMetadata:
+        if not isinstance(d, dict):
+            raise ValueError("metadata is not a JSON object")
         missing = [k for k in KEYS if k not in d]
         if missing:
             raise ValueError(f"metadata lacks {', '.join(missing)}")
-        return cls(str(d["name"]), int(d["num_warps"]), int(d["threads_per_warp"]), int(d["shared"]),
-                   str(d["hash"]), str(d["target"]))
+        ints = {k: d[k] for k in ("num_warps", "threads_per_warp", "shared")}
+        bad = [k for k, v in ints.items() if isinstance(v, bool) or not isinstance(v, int)]
+        if bad:
+            raise ValueError(f"metadata's {', '.join(bad)} must be integers")
+        return cls(str(d["name"]), ints["num_warps"], ints["threads_per_warp"], ints["shared"], str(d["hash"]),
+                   str(d["target"]))
+
+    @classmethod
+    def _parse(cls, where: str, text: str) -> KernelMetadata:
+        """From JSON text; bad metadata is the user's error, reported against `where`."""
+        from ttc.cli import UsageError
+
+        try:
+            return cls.from_dict(json.loads(text))
+        except ValueError as e:
+            raise UsageError(f"{where}: bad ttc.metadata: {e}") from None
 
     # ---------------------------------------------------------------- sidecar files
+
+    def file_text(self) -> str:
+        """As the `.json` files beside outputs and in dump directories hold it."""
+        return json.dumps(asdict(self), indent=2) + "\n"
 
     def write_sidecar(self, output_path: str) -> None:
         from ttc.cli import write_output
 
-        write_output(sidecar_path(output_path), json.dumps(asdict(self), indent=2) + "\n")
+        write_output(sidecar_path(output_path), self.file_text())
 
     @classmethod
     def read_sidecar(cls, input_path: str | None) -> KernelMetadata | None:
@@ -54,7 +74,7 @@ class KernelMetadata:
         if not os.path.isfile(path):
             return None
         with open(path, encoding="utf-8") as f:
-            return cls.from_dict(json.load(f))
+            return cls._parse(path, f.read())
 
     # ---------------------------------------------------------------- inside PTX
 
@@ -62,10 +82,10 @@ class KernelMetadata:
         return PTX_PREFIX + self.to_json()
 
     @classmethod
-    def from_ptx(cls, text: str) -> KernelMetadata | None:
+    def from_ptx(cls, text: str, where: str = "PTX") -> KernelMetadata | None:
         for line in text.splitlines():
             if line.startswith(PTX_PREFIX):
-                return cls.from_dict(json.loads(line[len(PTX_PREFIX):]))
+                return cls._parse(where, line[len(PTX_PREFIX):])
         return None
 
     def into_ptx(self, text: str) -> str:
@@ -93,14 +113,14 @@ class KernelMetadata:
         return text.rstrip("\n") + f"\n\n!ttc.metadata = !{{!{k}}}\n!{k} = !{{!\"{value}\"}}\n"
 
     @classmethod
-    def from_llvm_ir(cls, text: str) -> KernelMetadata | None:
+    def from_llvm_ir(cls, text: str, where: str = "LLVM IR") -> KernelMetadata | None:
         m = re.search(r"^!ttc\.metadata = !\{\s*(![0-9]+)\s*\}", text, re.M)
         if not m:
             return None
         node = re.search(rf"^{re.escape(m.group(1))} = !\{{\s*!\"((?:[^\"\\]|\\[0-9A-Fa-f]{{2}}|\\\\)*)\"\s*\}}", text, re.M)
         if not node:
             return None
-        return cls.from_dict(json.loads(unescape_llvm_string(node.group(1))))
+        return cls._parse(where, unescape_llvm_string(node.group(1)))
 
 
 def escape_llvm_string(s: str) -> str:
@@ -124,6 +144,14 @@ def unescape_llvm_string(s: str) -> str:
             out.append(c)
             i += 1
     return out.decode("utf-8")
+
+
+_PTX_ENTRY = re.compile(r"^\s*(?:\.(?:visible|weak|extern)\s+)?\.entry\s+([A-Za-z_$%][\w$]*)\s*\(", re.M)
+
+
+def ptx_entries(text: str) -> list[str]:
+    """The names of the kernels (`.entry`) a PTX text defines."""
+    return _PTX_ENTRY.findall(text)
 
 
 def sidecar_path(path: str) -> str:

@@ -1,7 +1,8 @@
 """The back end's stages over text: TTGIR -> LLVM IR (lowered, libraries linked, O3) -> PTX.
 
-`detect_kind` tells TTGIR from LLVM IR by content. `to_llvm` parses and verifies TTGIR, lowers it, verifies the
-LLVM module, links libdevice when called, and runs O3; `to_ptx` runs the NVPTX backend. Metadata rides along
+`detect_kind` tells TTGIR from LLVM IR by content. `to_llvm` (`parse_ttgir`, then `lower`) parses and verifies
+TTGIR, lowers it, verifies the LLVM module, links libdevice when called, and runs O3; `to_ptx` runs the NVPTX
+backend. Metadata rides along
 (see `ttc.lowering.metadata`). Environment, as Triton's: `LLVM_IR_ENABLE_DUMP=1` prints the LLVM IR before and
 after O3, `NVPTX_ENABLE_DUMP=1` prints the PTX, both to stderr.
 """
@@ -18,6 +19,7 @@ from xdsl.dialects.builtin import StringAttr
 from ttc.diagnostics import CompileError, Diagnostic, Source, source_line
 from ttc.lowering import libdevice, target
 from ttc.lowering.metadata import KernelMetadata, source_hash
+from ttc.stages import HASH_ATTRIBUTE
 
 NVPTX_DUMP_HEADER = "// -----// NVPTX Dump //----- //"
 
@@ -51,10 +53,32 @@ def _error(filename: str, message: str) -> CompileError:
     return CompileError(Diagnostic(filename, 0, 0, message))
 
 
-def to_llvm(text: str, filename: str, options: Options):
-    """TTGIR text -> (optimized llvmlite ModuleRef, metadata, target machine)."""
+@dataclass
+class TTGIR:
+    """A parsed TTGIR module with what its lowering needs to know before it starts."""
+
+    module: object
+    source: Source
+    cpu: str  # sm_90
+    ptx_version: int
+    hash: str  # the module's ttc.source_hash, else a sha256 of its text
+
+    def metadata(self) -> KernelMetadata:
+        """The kernel's metadata as the module's attributes say it (the lowering adds its scratch memory)."""
+        from ttc.ir.layout_utils import module_int
+        from ttc.stages import kernel_func
+
+        func = kernel_func(self.module)
+        m = self.module
+        return KernelMetadata(name=func.sym_name.data if func is not None else "",
+                              num_warps=module_int(m, "ttg.num-warps", 4),
+                              threads_per_warp=module_int(m, "ttg.threads-per-warp", 32),
+                              shared=module_int(m, "ttg.shared", 0), hash=self.hash, target=f"cuda:{self.cpu[3:]}")
+
+
+def parse_ttgir(text: str, filename: str, options: Options) -> TTGIR:
     from ttc.ir import parse
-    from ttc.lowering.translate import lower_module, module_target
+    from ttc.lowering.translate import module_target
 
     source = Source.of(filename, text)
     module = parse(text, filename, source=source)
@@ -64,11 +88,23 @@ def to_llvm(text: str, filename: str, options: Options):
         ptx = target.resolve_ptx_version(cpu, options.ptx_version)
     except target.TargetError as e:
         raise _error(filename, str(e)) from None
-    tm = target.target_machine(cpu, ptx)
-    h = module.attributes.get("ttc.source_hash")
-    digest = h.data if isinstance(h, StringAttr) else source_hash(text)
-    lowered = lower_module(module, source=source, data_layout=target.data_layout(tm), target=f"cuda:{cpu[3:]}",
-                           source_hash=digest)
+    h = module.attributes.get(HASH_ATTRIBUTE)
+    return TTGIR(module, source, cpu, ptx, h.data if isinstance(h, StringAttr) else source_hash(text))
+
+
+def to_llvm(text: str, filename: str, options: Options):
+    """TTGIR text -> (optimized llvmlite ModuleRef, metadata, target machine)."""
+    return lower(parse_ttgir(text, filename, options))
+
+
+def lower(ttgir: TTGIR):
+    """Parsed TTGIR -> (optimized llvmlite ModuleRef, metadata, target machine)."""
+    from ttc.lowering.translate import lower_module
+
+    filename, cpu = ttgir.source.name, ttgir.cpu
+    tm = target.target_machine(cpu, ttgir.ptx_version)
+    lowered = lower_module(ttgir.module, source=ttgir.source, data_layout=target.data_layout(tm),
+                           target=f"cuda:{cpu[3:]}", source_hash=ttgir.hash)
     b = target.llvm()
     try:
         mod = b.parse_assembly(lowered.llvm_ir)
@@ -105,7 +141,7 @@ def parse_llvm(text: str, filename: str, options: Options, sidecar: KernelMetada
             line, col = int(m.group(1)), int(m.group(2))
             raise CompileError(Diagnostic(filename, line, col, m.group(3), "error", source_line(text, line))) from None
         raise _error(filename, f"invalid LLVM IR: {e}".strip()) from None
-    meta = KernelMetadata.from_llvm_ir(text) or sidecar
+    meta = KernelMetadata.from_llvm_ir(text, filename) or sidecar
     if meta is None:
         kernels = [f.name for f in mod.functions if not f.is_declaration]
         m = re.search(r'"nvvm\.reqntid"="(\d+)"', text) or re.search(r'!"reqntidx", i32 (\d+)', text)
