@@ -1,14 +1,10 @@
 """canonicalize: MLIR's `-canonicalize` for Triton IR: folding, canonicalization patterns, constant hoisting and
 dead code removal, greedily to a fixed point.
 
-The driver is MLIR's GreedyPatternRewriteDriver (`ttc.greedy_rewrite`), run top-down: each iteration first walks the IR in pre-order,
-hoisting every constant to the start of its function's entry block and merging duplicates (MLIR's
-OperationFolder, `ttc.fold.ConstantTable`), and queues every op; then it pops ops one at a time: an op with no
-uses and no side effects is erased, an op that folds (`ttc.fold.fold`) is replaced by the folded values (new
-constants are created just before it and hoisted by the next iteration), else the first pattern that applies
-rewrites it. Ops touched by a rewrite are queued again. With `region-simplify=normal` (MLIR's default) each
-iteration then erases unreachable blocks and runs region DCE (dead ops, dead cycles, dead block arguments of
-branch targets). Iterations stop when one changes nothing, or after `max-iterations`.
+The driver is `ttc.greedy_rewrite.GreedyDriver` (MLIR's GreedyPatternRewriteDriver, described there) in the
+canonicalizer's configuration: top-down (ops queued in pre-order, popped in that order); at most
+`max-iterations` iterations (10; -1: no limit); `region-simplify=normal` (MLIR's default: unreachable blocks
+erased and region DCE run in every iteration) or `disabled`.
 
 Patterns (besides the folds in `ttc.fold`): constants moved to the right of commutative ops and of `arith.cmpi`;
 ext/trunc chains; MLIR's arith reassociations of scalar constants (`(x + c0) + c1` -> `x + (c0 + c1)` etc.),

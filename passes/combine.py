@@ -22,28 +22,17 @@ erases dead ops, as every `applyPatternsGreedily` pass does):
 Triton's `RankedReduceDescriptorLoads` pattern is not ported: it matches `tt.descriptor_load`, which this IR
 does not have.
 
-`apply_patterns_greedily` (also used by `-triton-reorder-broadcast`) runs the patterns with
-`ttc.greedy_rewrite.GreedyDriver` in the configuration `applyPatternsGreedily` has by default (the
-canonicalizer instead runs it top-down): ops are queued bottom-up (post-order, the last op popped first); at the
-start of every iteration constants are hoisted to the function entry and de-duplicated; a popped op is erased
-when trivially dead, else folded with `ttc.fold` (new constants placed before the folded op, hoisted by the next
-iteration) or by one of MLIR's in-place folds (`fold_in_place`), else rewritten by the first xDSL
-`RewritePattern` that changes it; after each iteration unreachable blocks and dead values are removed, and
-iterations stop once one changes nothing (at most 10).
+The driver is `ttc.greedy_rewrite.apply_xdsl_patterns`: `applyPatternsGreedily`'s default configuration, as in
+Triton (see `ttc.greedy_rewrite`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    BFloat16Type,
-    Float16Type,
-    Float32Type,
-    Float64Type,
     FloatAttr,
     FusedLoc,
     IntegerAttr,
@@ -67,84 +56,14 @@ from ttc.fold import (
     constant_attr,
     elements_of,
     int_width,
-    is_constant_op,
     is_float_value,
     is_int_value,
     to_signed,
 )
-from ttc.greedy_rewrite import GreedyDriver, xdsl_pattern
+from ttc.greedy_rewrite import apply_xdsl_patterns
 from ttc.ir import std, tt
 from ttc.ir.types import elt, shape_of
 from ttc.passmanager import Pass
-
-# ----------------------------------------------------------------------------- MLIR's in-place folds
-
-COMMUTATIVE = frozenset({
-    "arith.addi", "arith.muli", "arith.andi", "arith.ori", "arith.xori", "arith.maxsi", "arith.minsi",
-    "arith.maxui", "arith.minui", "arith.addf", "arith.mulf", "arith.maximumf", "arith.minimumf",
-    "arith.maxnumf", "arith.minnumf", "arith.addui_extended", "arith.mulsi_extended", "arith.mului_extended",
-})
-
-
-def _is_constant(value: SSAValue) -> bool:
-    return isinstance(value.owner, Operation) and is_constant_op(value.owner)
-
-
-def _width(t: Attribute) -> int:
-    e = elt(t)
-    return int_width(e) if isinstance(e, IntegerType) else e.bitwidth
-
-
-def fold_in_place(op: Operation) -> list[SSAValue] | None:
-    """The new operands of `op` when one of MLIR's in-place folds applies (the op then stays, with these
-    operands), else None: constants moved to the right of commutative ops; `extsi(extsi(x))`,
-    `extui(extui(x))`, `trunci(trunci(x))`, `trunci(ext(x))` with `x` wider than the result, and
-    `truncf(extf(x))` with `x` wider than the result, all taking `x` directly."""
-    name = op.name
-    if name in COMMUTATIVE:
-        lhs, rhs = op.operands[0], op.operands[1]
-        if _is_constant(lhs) and not _is_constant(rhs):
-            return [rhs, lhs, *op.operands[2:]]
-        return None
-    if len(op.operands) != 1:
-        return None
-    inner = op.operands[0].owner
-    if not isinstance(inner, Operation) or len(inner.operands) != 1:
-        return None
-    src = inner.operands[0]
-    if name in ("arith.extsi", "arith.extui") and inner.name == name:
-        return [src]
-    if name == "arith.trunci":
-        if inner.name == "arith.trunci":
-            return [src]
-        if inner.name in ("arith.extsi", "arith.extui") and _width(src.type) > _width(op.results[0].type):
-            return [src]
-    if name == "arith.truncf" and inner.name == "arith.extf":
-        s, mid = elt(src.type), elt(inner.results[0].type)
-        if _representable_by(s, mid) and s.bitwidth > elt(op.results[0].type).bitwidth:
-            return [src]
-    return None
-
-
-# (precision in bits including the implicit one, largest exponent) of the float formats the folds know
-_FLOAT_FORMATS = {Float16Type: (11, 15), BFloat16Type: (8, 127), Float32Type: (24, 127), Float64Type: (53, 1023)}
-
-
-def _representable_by(small: Attribute, big: Attribute) -> bool:
-    """APFloat's isRepresentableBy: every value of format `small` is exact in format `big`."""
-    if type(small) not in _FLOAT_FORMATS or type(big) not in _FLOAT_FORMATS:
-        return False
-    (ps, es), (pb, eb) = _FLOAT_FORMATS[type(small)], _FLOAT_FORMATS[type(big)]
-    return ps <= pb and es <= eb
-
-
-def apply_patterns_greedily(module: Operation, patterns: Sequence[RewritePattern]) -> None:
-    """MLIR's `applyPatternsGreedily(module, patterns)` with xDSL patterns: each region of `module` rewritten to
-    a fixed point (bottom-up, with region simplification and the in-place folds above)."""
-    fns = [xdsl_pattern(p) for p in patterns]
-    for region in module.regions:
-        GreedyDriver(fns, fold_in_place=fold_in_place).run(region)
-
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -342,4 +261,4 @@ class TritonCombine(Pass):
     summary = "Combine ops: dot(a, b, 0) + d, addptr chains, select of masked loads, mul-reduce to dot"
 
     def apply(self, ctx, op) -> None:
-        apply_patterns_greedily(op, PATTERNS)
+        apply_xdsl_patterns(op, PATTERNS)

@@ -12,67 +12,30 @@ Three things are dead:
   that feed them (a value that only travels around a CFG loop is dead).
 
 This is `-canonicalize`'s region simplification (`ttc.greedy_rewrite`: `erase_unreachable_blocks` and
-`region_dce`), with two differences: ops nested in a dead op are dead too (`strict`: what a dead loop's body
-yields keeps nothing alive), and what is removable is decided by `removable_if_unused` below. Liveness is
-computed to a fixed point before anything is erased, so chains and cycles of dead ops go in one run. Effects come from the ops' xDSL traits, refined where Triton computes them from properties: a
-volatile `tt.load` also writes, and `tt.extern_elementwise` / `tt.elementwise_inline_asm` have no effect
-when `pure` and read and write otherwise.
+`region_dce`), with `ttc.greedy_rewrite.would_be_trivially_dead` deciding what is removable. It differs in
+two ways:
+- ops nested in a dead op are dead too (`strict`: what a dead loop's body yields keeps nothing alive);
+- effects are those of the ops' xDSL traits, refined only for `tt.load` (a volatile load also writes) and
+  `tt.extern_elementwise` / `tt.elementwise_inline_asm` (no effect when `pure`, read and write otherwise):
+  `arith_pure` and `triton_local_alloc` are off, so an `arith` op without the trait (`arith.remui`) and
+  `ttg.local_alloc` stay.
+Liveness is computed to a fixed point before anything is erased, so chains and cycles of dead ops go in one
+run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from xdsl.ir import Operation
-from xdsl.traits import (
-    EffectInstance,
-    IsTerminator,
-    MemoryEffect,
-    MemoryEffectKind,
-    RecursiveMemoryEffect,
-    SymbolOpInterface,
-)
 
-from ttc.greedy_rewrite import erase_unreachable_blocks, region_dce
-from ttc.ir import tt
+from ttc.greedy_rewrite import erase_unreachable_blocks, region_dce, would_be_trivially_dead
 from ttc.passmanager import Pass
-
-_READ = EffectInstance(MemoryEffectKind.READ)
-_WRITE = EffectInstance(MemoryEffectKind.WRITE)
-
-
-def memory_effects(op: Operation) -> set[EffectInstance] | None:
-    """The effects of `op` (with those of the ops nested in it when it has recursive effects);
-    None when they are unknown."""
-    if isinstance(op, tt.LoadOp):
-        return {_READ, _WRITE} if op.isVolatile.value.data else {_READ}
-    if isinstance(op, (tt.ExternElementwiseOp, tt.ElementwiseInlineAsmOp)):
-        return set() if op.pure.value.data else {_READ, _WRITE}
-    traits = op.get_traits_of_type(MemoryEffect)
-    if not traits:
-        return None
-    effects: set[EffectInstance] = set()
-    for trait in traits:
-        if isinstance(trait, RecursiveMemoryEffect):
-            nested: Iterable[set[EffectInstance] | None] = (
-                memory_effects(child) for region in op.regions for block in region.blocks for child in block.ops
-            )
-        else:
-            nested = (trait.get_effects(op),)
-        for found in nested:
-            if found is None:
-                return None
-            effects |= found
-    return effects
 
 
 def removable_if_unused(op: Operation) -> bool:
-    """True when `op` would be dead if none of its results were used (MLIR's `wouldOpBeTriviallyDead`)."""
-    if op.has_trait(IsTerminator) or op.has_trait(SymbolOpInterface):
-        return False
-    effects = memory_effects(op)
-    return effects is not None and all(e.kind == MemoryEffectKind.READ for e in effects)
+    """True when `op` would be dead if none of its results were used (see the module docstring)."""
+    return would_be_trivially_dead(op, arith_pure=False, triton_local_alloc=False)
 
 
 def eliminate_dead_code(root: Operation) -> bool:

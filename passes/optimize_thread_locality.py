@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import IntegerAttr, TensorType, UnitAttr, i32
 from xdsl.ir import Operation
 
 from ttc.fold import attr_of, make_constant
+from ttc.greedy_rewrite import apply_tritongpu_patterns
 from ttc.ir.layout_utils import (
     blocked,
     blocked_for_shape,
@@ -36,7 +37,7 @@ from ttc.ir.layout_utils import (
 from ttc.ir.layouts import BlockedEncoding
 from ttc.ir.tt import ReshapeOp
 from ttc.ir.types import encoding, tensor
-from ttc.passes.remove_layout_conversions import _cvt, _for_with_new_inits, apply_greedily
+from ttc.passes.remove_layout_conversions import _cvt, _for_with_new_inits
 from ttc.passmanager import Pass
 
 REDUCTION_OPS = ("arith.addf", "arith.mulf", "arith.maximumf", "arith.maxnumf", "arith.minimumf", "arith.minnumf")
@@ -242,7 +243,7 @@ class OptimizeThreadLocality(Pass):
     summary = "Reduce cross-thread communication of reductions"
 
     def apply(self, ctx, module) -> None:
-        apply_greedily(module, {"tt.reshape": [optimize_reshape]})
+        apply_tritongpu_patterns(module, {"tt.reshape": [optimize_reshape]})
         reduces = [op for op in module.walk() if op.name == "tt.reduce" and candidate(op)]
         for r in reduces:
             localize(r)

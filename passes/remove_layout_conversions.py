@@ -18,8 +18,7 @@ around them (Triton's TritonGPURemoveLayoutConversions).
 5. Final cleanup: dead `scf.for` iteration arguments, conversion patterns, then `scf.for`/`scf.if`
    canonicalization.
 
-`apply_greedily` (the driver of `ttc.greedy_rewrite`, configured as below) is also what the other TritonGPU
-passes use to apply their patterns.
+The greedy rewrites run in `ttc.greedy_rewrite.apply_tritongpu_patterns`.
 """
 
 from __future__ import annotations
@@ -33,7 +32,7 @@ from xdsl.dialects.builtin import IntegerType, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from ttc.fold import attr_of, constant_attr, make_constant, splat_value
-from ttc.greedy_rewrite import GreedyDriver, walk, would_be_trivially_dead
+from ttc.greedy_rewrite import apply_tritongpu_patterns, walk, would_be_trivially_dead
 from ttc.ir.layout_utils import (
     can_fold_into_conversion,
     infer_dst_encoding,
@@ -48,18 +47,6 @@ from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding, NvidiaMmaEncodin
 from ttc.ir.ttg import ConvertLayoutOp
 from ttc.ir.types import encoding
 from ttc.passmanager import Pass
-
-# ============================================================================= the greedy driver
-
-
-def apply_greedily(module: Operation, patterns: dict, top_down: bool = False) -> None:
-    """MLIR's `applyPatternsGreedily` for the TritonGPU passes: `patterns[op.name]` take `(op, rewriter)`
-    (`ttc.greedy_rewrite.Rewriter`); no region simplification, ops in unreachable blocks processed too, one
-    constant table for all iterations."""
-    for region in module.regions:
-        GreedyDriver(patterns, top_down=top_down, region_simplify=False, skip_unreachable=False,
-                     keep_constants=True).run(region)
-
 
 # ============================================================================= convert_layout canonicalization
 
@@ -1181,12 +1168,12 @@ def remove_layout_conversions(module: Operation) -> None:
         p.propagate()
         p.resolve_conflicts()
         p.rewrite()
-    apply_greedily(module, CONVERT_PATTERNS)
+    apply_tritongpu_patterns(module, CONVERT_PATTERNS)
     for _ in range(10):
         changed = False
         for f in funcs:
             changed |= Rematerialization(f).run_backward()
-        apply_greedily(module, CONVERT_PATTERNS)
+        apply_tritongpu_patterns(module, CONVERT_PATTERNS)
         if not changed:
             break
     for f in funcs:
@@ -1198,8 +1185,8 @@ def remove_layout_conversions(module: Operation) -> None:
     for f in funcs:
         r = Rematerialization(f)
         r.run_hoist(r.hoist_dot_operand)
-    apply_greedily(module, {**CONVERT_PATTERNS, "scf.for": [for_dead_arg_elimination]})
-    apply_greedily(module, _scf_patterns())
+    apply_tritongpu_patterns(module, {**CONVERT_PATTERNS, "scf.for": [for_dead_arg_elimination]})
+    apply_tritongpu_patterns(module, _scf_patterns())
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,8 @@ and have MLIR's Elementwise trait: every `arith` op but `arith.constant`, every 
 location of the op they replace. Triton's canonicalization patterns of `tt.broadcast`
 (`broadcast(broadcast(x))` -> `broadcast(x)`, `broadcast(splat(x))` -> `splat(x)`) and `tt.expand_dims`
 (`expand_dims(splat(x))` -> `splat(x)`, `expand_dims(broadcast(x))` -> `broadcast(expand_dims(x))` for tensors
-without layouts) run in the same greedy driver as the two patterns above (see `ttc.passes.combine`), which
-also folds, hoists constants and erases dead ops.
+without layouts) run in the same greedy driver as the two patterns above (triton-combine's:
+`ttc.greedy_rewrite.apply_xdsl_patterns`), which also folds, hoists constants and erases dead ops.
 """
 
 from __future__ import annotations
@@ -30,9 +30,10 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from ttc.fold import attr_of, constant_attr, elements_of
+from ttc.greedy_rewrite import apply_xdsl_patterns
 from ttc.ir import tt
 from ttc.ir.types import elt, encoding, shape_of
-from ttc.passes.combine import apply_patterns_greedily, defining
+from ttc.passes.combine import defining
 from ttc.passmanager import Pass
 
 _TT_ELEMENTWISE = {
@@ -228,4 +229,4 @@ class TritonReorderBroadcast(Pass):
     summary = "Move broadcasts and splats after elementwise operations"
 
     def apply(self, ctx, op) -> None:
-        apply_patterns_greedily(op, PATTERNS)
+        apply_xdsl_patterns(op, PATTERNS)

@@ -1,18 +1,31 @@
 """MLIR's GreedyPatternRewriteDriver and region simplification, shared by the passes that rewrite to a fixed point
 (canonicalize, triton-combine, triton-reorder-broadcast, the TritonGPU passes) and by dce and sccp.
 
-The driver (`GreedyDriver`) rewrites one region: each iteration walks the IR (post-order, MLIR's default
-bottom-up traversal, or pre-order for top-down), hoisting every constant to the start of its insertion region's
-entry block and merging duplicates (MLIR's OperationFolder, `ttc.fold.ConstantTable`) and queueing every op;
-then it pops ops one at a time: an op with no uses and no side effects is erased, an op that folds
-(`ttc.fold.fold_in_ir`) is replaced by the folded values (new constants are created just before it and hoisted
-by the next iteration), else the first pattern that applies rewrites it. Every change is reported to the
-driver (`inserted`, `modified`, `replaced`, `erased`), which queues the ops concerned. With region
-simplification, each iteration also erases unreachable blocks and runs region DCE (dead ops, dead cycles, dead
-block arguments of branch targets). Iterations stop when one changes nothing, or after `max_iterations`.
+The driver (`GreedyDriver`) rewrites one region. Each iteration:
+1. with region simplification, erases the blocks no branch reaches;
+2. walks the region, in post-order (bottom-up, MLIR's default) or in pre-order (top-down), hoisting every
+   constant to the start of its insertion region's entry block (the body of the nearest isolated-from-above
+   op: the function) and merging duplicates into the first one seen (MLIR's OperationFolder,
+   `ttc.fold.ConstantTable`; a new table each iteration unless `keep_constants`), and queueing every op but
+   the merged duplicates; the worklist is a stack, so bottom-up the last op walked is popped first and
+   top-down (worklist reversed) the first;
+3. pops ops one at a time (skipping, unless `skip_unreachable` is off, those in blocks no branch reaches): an
+   op with no uses and no side effects (`is_trivially_dead`) is erased; else an op other than a constant that
+   folds (`ttc.fold.fold_in_ir`) is replaced by the folded values (new constants are created just before it
+   and hoisted by the next iteration), or one that folds in place (`fold_in_place`) gets its new operands;
+   else the op's patterns are tried in order until one changes the IR. Every change is reported to the
+   driver (`inserted`, `modified`, `replaced`, `removed` / `erased`), which queues the ops concerned: the op
+   and its ancestors, the users of a replaced value, and the defining ops of an erased op's operands that are
+   left with at most one other user;
+4. with region simplification, erases unreachable blocks again and runs region DCE (dead ops, dead cycles,
+   dead block arguments of branch targets).
+Iterations stop when one changes nothing, or when `max_iterations` (-1: no limit) have run.
 
 A pattern is a function `(op, rewriter) -> bool` (True when it changed the IR) that changes the IR through
-`Rewriter`; `xdsl_pattern` adapts an xDSL `RewritePattern`.
+`Rewriter`; `xdsl_pattern` adapts an xDSL `RewritePattern`. The configurations the passes use:
+`apply_xdsl_patterns` (`applyPatternsGreedily`'s defaults, with xDSL patterns and MLIR's in-place folds:
+triton-combine, triton-reorder-broadcast), `apply_tritongpu_patterns` (the TritonGPU passes), and
+canonicalize's own (top-down, with its options).
 """
 
 from __future__ import annotations
@@ -20,26 +33,31 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import cf
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.dialects.builtin import IntegerType
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriterListener, RewritePattern
-from xdsl.traits import IsTerminator, MemoryEffect, MemoryEffectKind, RecursiveMemoryEffect
+from xdsl.traits import IsTerminator, MemoryEffect, MemoryEffectKind, RecursiveMemoryEffect, SymbolOpInterface
 
-from ttc.fold import ConstantTable, fold_in_ir, is_constant_op, make_constant
+from ttc.fold import ConstantTable, _representable_by, fold_in_ir, int_width, is_constant_op, make_constant
+from ttc.ir.types import elt
 
 # ----------------------------------------------------------------------------- side effects
 
 
-def _effects_allow_removal(op: Operation) -> bool:
-    """MLIR's wouldOpBeTriviallyDead without the terminator check: no effect other than reads (nested ops
-    included for ops whose effects are those of their regions)."""
+def _effects_allow_removal(op: Operation, arith_pure: bool, triton_local_alloc: bool) -> bool:
+    """No effect other than reads, nested ops included for ops whose effects are those of their regions. Effects
+    come from the ops' xDSL traits, refined where Triton computes them from properties (`tt.load`,
+    `tt.extern_elementwise`, `tt.elementwise_inline_asm` and, with `triton_local_alloc`, `ttg.local_alloc`);
+    with `arith_pure`, `arith`, `math` and `ub.poison` ops have none (as in MLIR: xDSL omits the trait on a
+    few); an op without effect traits has unknown effects."""
     name = op.name
-    if name.startswith("arith.") or name.startswith("math.") or name == "ub.poison":
-        return True  # MLIR: all of them are free of memory effects (xDSL omits the trait on a few)
+    if arith_pure and (name.startswith("arith.") or name.startswith("math.") or name == "ub.poison"):
+        return True
     if name == "tt.load":
-        return not op.isVolatile.value.data
+        return not op.isVolatile.value.data  # a volatile load also writes
     if name in ("tt.extern_elementwise", "tt.elementwise_inline_asm"):
-        return bool(op.pure.value.data)
-    if name == "ttg.local_alloc":
+        return bool(op.pure.value.data)  # no effects when pure, reads and writes otherwise
+    if triton_local_alloc and name == "ttg.local_alloc":
         # Triton: an immutable allocation has no effects until memory offsets are assigned
         return not op.result.type.mutable.data and "allocation.offset" not in op.attributes
     own = [t for t in op.get_traits_of_type(MemoryEffect) if not isinstance(t, RecursiveMemoryEffect)]
@@ -51,12 +69,18 @@ def _effects_allow_removal(op: Operation) -> bool:
         if effects is None or any(e.kind != MemoryEffectKind.READ for e in effects):
             return False
     if recursive:
-        return all(_effects_allow_removal(o) for r in op.regions for b in r.blocks for o in b.ops)
+        return all(_effects_allow_removal(o, arith_pure, triton_local_alloc)
+                   for r in op.regions for b in r.blocks for o in b.ops)
     return True
 
 
-def would_be_trivially_dead(op: Operation) -> bool:
-    return not op.has_trait(IsTerminator) and _effects_allow_removal(op)
+def would_be_trivially_dead(op: Operation, *, arith_pure: bool = True, triton_local_alloc: bool = True) -> bool:
+    """MLIR's wouldOpBeTriviallyDead: `op` could be erased if none of its results were used. Terminators and
+    symbols always stay; otherwise `op` may only read (see `_effects_allow_removal`). dce turns `arith_pure`
+    and `triton_local_alloc` off: an unused `arith.remui` (no trait in xDSL) and `ttg.local_alloc` stay."""
+    if op.has_trait(IsTerminator) or op.has_trait(SymbolOpInterface):
+        return False
+    return _effects_allow_removal(op, arith_pure, triton_local_alloc)
 
 
 def is_trivially_dead(op: Operation) -> bool:
@@ -219,8 +243,8 @@ class GreedyDriver:
     - `top_down`: walk in pre-order and reverse the worklist (canonicalize), else post-order (MLIR's default);
     - `max_iterations`: -1 for no limit;
     - `region_simplify`: erase unreachable blocks before and after each iteration and run region DCE after it;
-    - `fold_in_place`: `op -> new operands or None`, folds that keep the op (combine's, see `fold_in_place`
-      there), tried after `ttc.fold`;
+    - `fold_in_place`: `op -> new operands or None`, folds that keep the op (`fold_in_place` below), tried
+      after `ttc.fold`;
     - `skip_unreachable`: ops in blocks that no branch reaches are not processed;
     - `keep_constants`: one constant table for all iterations, else a new one per iteration.
 
@@ -360,6 +384,78 @@ class GreedyDriver:
                 patterns = self.patterns.get(op.name, ()) if isinstance(self.patterns, dict) else self.patterns
                 changed |= any(pattern(op, rw) for pattern in patterns)
         return changed
+
+
+# ----------------------------------------------------------------------------- MLIR's in-place folds
+
+COMMUTATIVE = frozenset({
+    "arith.addi", "arith.muli", "arith.andi", "arith.ori", "arith.xori", "arith.maxsi", "arith.minsi",
+    "arith.maxui", "arith.minui", "arith.addf", "arith.mulf", "arith.maximumf", "arith.minimumf",
+    "arith.maxnumf", "arith.minnumf", "arith.addui_extended", "arith.mulsi_extended", "arith.mului_extended",
+})
+
+
+def _is_constant(value: SSAValue) -> bool:
+    return isinstance(value.owner, Operation) and is_constant_op(value.owner)
+
+
+def _width(t: Attribute) -> int:
+    e = elt(t)
+    return int_width(e) if isinstance(e, IntegerType) else e.bitwidth
+
+
+def fold_in_place(op: Operation) -> list[SSAValue] | None:
+    """The new operands of `op` when one of MLIR's in-place folds applies (the op then stays, with these
+    operands), else None: constants moved to the right of commutative ops; `extsi(extsi(x))`,
+    `extui(extui(x))`, `trunci(trunci(x))`, `trunci(ext(x))` with `x` wider than the result, and
+    `truncf(extf(x))` with `x` wider than the result, all taking `x` directly."""
+    name = op.name
+    if name in COMMUTATIVE:
+        lhs, rhs = op.operands[0], op.operands[1]
+        if _is_constant(lhs) and not _is_constant(rhs):
+            return [rhs, lhs, *op.operands[2:]]
+        return None
+    if len(op.operands) != 1:
+        return None
+    inner = op.operands[0].owner
+    if not isinstance(inner, Operation) or len(inner.operands) != 1:
+        return None
+    src = inner.operands[0]
+    if name in ("arith.extsi", "arith.extui") and inner.name == name:
+        return [src]
+    if name == "arith.trunci":
+        if inner.name == "arith.trunci":
+            return [src]
+        if inner.name in ("arith.extsi", "arith.extui") and _width(src.type) > _width(op.results[0].type):
+            return [src]
+    if name == "arith.truncf" and inner.name == "arith.extf":
+        s, mid = elt(src.type), elt(inner.results[0].type)
+        if _representable_by(s, mid) and s.bitwidth > elt(op.results[0].type).bitwidth:
+            return [src]
+    return None
+
+
+# ----------------------------------------------------------------------------- the passes' configurations
+
+
+def apply_xdsl_patterns(module: Operation, patterns: Sequence[RewritePattern]) -> None:
+    """MLIR's `applyPatternsGreedily(module, patterns)` with its default configuration, for xDSL patterns: each
+    region of `module` rewritten to a fixed point bottom-up, with region simplification, at most 10
+    iterations, and MLIR's in-place folds (`fold_in_place`) after `ttc.fold`'s."""
+    fns = [xdsl_pattern(p) for p in patterns]
+    for region in module.regions:
+        GreedyDriver(fns, fold_in_place=fold_in_place).run(region)
+
+
+def apply_tritongpu_patterns(module: Operation, patterns: dict[str, Sequence[Pattern]],
+                             top_down: bool = False) -> None:
+    """The driver as the TritonGPU passes apply their patterns (`patterns[op.name]`, taking `(op, rewriter)`):
+    each region of `module` rewritten to a fixed point bottom-up (unless `top_down`), at most 10 iterations,
+    without region simplification, ops in unreachable blocks processed too, one constant table for all
+    iterations."""
+    for region in module.regions:
+        GreedyDriver(patterns, top_down=top_down, region_simplify=False, skip_unreachable=False,
+                     keep_constants=True).run(region)
 
 
 # ----------------------------------------------------------------------------- region simplification
