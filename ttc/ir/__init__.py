@@ -104,7 +104,7 @@ def _layout_errors(module, source) -> tuple[list, set]:
             op = op.parent_op()
         return None
 
-    diags, bad = [], set()
+    diags, flagged = [], set()
     for op in module.walk():
         for r in op.results:
             enc = encoding(r.type)
@@ -127,9 +127,9 @@ def _layout_errors(module, source) -> tuple[list, set]:
                         break
             if problem:
                 diags.append(at_op(op, source, f"'{op.name}' op result has an invalid layout: {problem}"))
-                bad.add(op)
+                flagged.add(op)
                 break
-    return diags, bad
+    return diags, flagged
 
 
 def _symbol_redefinitions(module, source) -> list:
