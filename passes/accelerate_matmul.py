@@ -13,9 +13,9 @@ Each `tt.dot` with a `#ttg.blocked` result, f16 or bf16 operands and an f32 accu
 
 with `#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [wm, wn], instrShape = [16, 8]}>`
 (kWidth = 32 / operand bits = 2). `warpsPerCTA` is Triton's warpsPerTileV2: a dot chained with another one
-(found in the def-use slice of the dot within its region, not crossing layout conversions) takes the other's
-MMA warps if it has some, else all warps along its larger dimension; otherwise warps are doubled along M or N,
-whichever has more 16x8 instruction tiles left per warp (M on ties). Batched (3-D) dots put all warps on the
+(found in the def-use slice of the dot within its region, not crossing `tt.trans`) takes the other's MMA warps
+if it has some, else all warps along its larger dimension; otherwise warps are doubled along M while M / 16 per
+warp is at least N / 16 per warp (and M has 16-row tiles left to split), else along N. Batched (3-D) dots put all warps on the
 batch dimension. `tritongpu-remove-layout-conversions` then propagates the MMA layout (into loops, through the
 accumulator) and removes the conversions it can.
 
@@ -63,12 +63,12 @@ def supports_mma_v2(dot: Operation) -> bool:
 
 
 def _slice(dot: Operation) -> list[Operation]:
-    """Triton's multiRootGetSlice(dot) with a filter keeping ops in the dot's region that are not layout
-    conversions (block arguments are not followed)."""
+    """Triton's multiRootGetSlice(dot) with warpsPerTileV2's filter: ops in the dot's region that are not
+    `tt.trans` (block arguments are not followed)."""
     region = dot.parent_region()
 
     def keep(op: Operation) -> bool:
-        return op.parent_region() is region and op.name != "ttg.convert_layout"
+        return op.parent_region() is region and op.name != "tt.trans"
 
     seen = {dot}
     out = [dot]
@@ -109,15 +109,15 @@ def warps_per_tile_v2(dot: Operation, shape, num_warps: int) -> list[int]:
     if chained:
         return [num_warps, 1] if shape[0] >= shape[1] else [1, num_warps]
     warps = [1, 1]
-    reps = [-(-shape[0] // INSTR_SHAPE[0]), -(-shape[1] // INSTR_SHAPE[1])]
+    per_warp = INSTR_SHAPE
     while warps[0] * warps[1] < num_warps:
-        if reps[0] >= reps[1]:
-            warps[0] *= 2
-            if reps[0] != 1:
-                reps[0] //= 2
+        if shape[0] // per_warp[0] // warps[0] >= shape[1] // (per_warp[1] * 2) // warps[1]:
+            if warps[0] < shape[0] // per_warp[0]:
+                warps[0] *= 2
+            else:
+                warps[1] *= 2
         else:
             warps[1] *= 2
-            reps[1] //= 2
     return warps
 
 
