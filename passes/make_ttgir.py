@@ -1,12 +1,13 @@
-"""make-ttgir: Triton's `make_ttgir` stage (backends/nvidia/compiler.py) for memory-bound kernels, as one pass.
+"""make-ttgir: Triton's `make_ttgir` stage (backends/nvidia/compiler.py), as one pass.
 
 The passes, in Triton's order for `cuda:80`..`cuda:99` targets (the ones marked * are Triton passes for
-tensor cores, TMA, warp specialization and software pipelining, which are not part of this pipeline and are
-skipped; for kernels without `tt.dot` and without tensor descriptors they leave the IR unchanged):
+TMA, warp specialization, software pipelining and shared-memory operand staging, which are not part of this
+pipeline and are skipped; for kernels without `tt.dot` and without tensor descriptors they leave the IR
+unchanged):
 
     convert-triton-to-tritongpu{target num-warps threads-per-warp=32 num-ctas}, tritongpu-coalesce,
     *f32-dot-tc, *plan-cta, tritongpu-remove-layout-conversions, tritongpu-optimize-thread-locality,
-    *accelerate-matmul, tritongpu-remove-layout-conversions, *optimize-dot-operands,
+    tritongpu-accelerate-matmul, tritongpu-remove-layout-conversions, *optimize-dot-operands,
     *optimize-descriptor-encoding, cse (Triton's loop-aware CSE), *fuse-nested-loops, canonicalize,
     loop-invariant-code-motion, canonicalize, tritongpu-combine-tensor-select-and-if, *warp-specialization,
     *assign-latencies, *schedule-loops, *pipeline, canonicalize, cse, *prefetch, *optimize-dot-operands,
@@ -18,10 +19,12 @@ For other targets (below sm80) Triton runs loop-invariant-code-motion alone in p
 `num-stages` is accepted for Triton's interface (it configures the skipped pipeliner). Shared memory is not
 allocated here: Triton does that in make_llir (`-allocate-shared-memory`).
 
-Because accelerate-matmul is skipped, every `tt.dot` stays on a blocked layout and runs on FMA units. On sm80
-and later, where Triton would give it a tensor-core (MMA) layout, the pipeline warns at each such dot, once,
-after its passes (MLIR_ENABLE_DIAGNOSTICS=warnings shows it). Dots that Triton also keeps on FMA (f32 with
-ieee input precision, f64, targets before sm80) get no warning.
+tritongpu-accelerate-matmul implements Triton's MMA v2 path only (`mma.sync` m16n8k16; on sm90 too, where
+Triton would use MMA v3 / wgmma): f16 and bf16 dots with f32 accumulators get `#ttg.nvidia_mma` layouts on sm80
+and later. Other dots that Triton would put on tensor cores (tf32, fp8, i8, f16 accumulators) stay on a blocked
+layout and run on FMA units: the pipeline warns at each such dot, once, after its passes
+(MLIR_ENABLE_DIAGNOSTICS=warnings shows it). Dots that Triton also keeps on FMA (f32 with ieee input precision,
+f64, targets before sm80) get no warning.
 """
 
 from __future__ import annotations
@@ -31,9 +34,10 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, IntegerType
 
 from ttc.diagnostics import at_op, emit, reported
+from ttc.ir.layouts import BlockedEncoding
 from ttc.ir.printer import attr_text
 from ttc.ir.tt import INPUT_PRECISION
-from ttc.ir.types import elt, shape_of
+from ttc.ir.types import elt, encoding, shape_of
 from ttc.passmanager import Pass, make_pass, option
 from ttc.passes.convert_triton_to_tritongpu import check_counts, check_target
 
@@ -47,6 +51,7 @@ def pipeline(target: str, num_warps: int, num_ctas: int) -> list[tuple[str, str]
         ("tritongpu-coalesce", ""),
         ("tritongpu-remove-layout-conversions", ""),
         ("tritongpu-optimize-thread-locality", ""),
+        ("tritongpu-accelerate-matmul", ""),
         ("tritongpu-remove-layout-conversions", ""),
         ("cse", ""),
     ]
@@ -102,18 +107,19 @@ def fma_dot_message(dot) -> str:
         types += ", " + names.get(dot.inputPrecision.value.data, "?")
     batch = f"{d[0]}x" if len(d) == 3 else ""
     return (
-        f"tt.dot {batch}{a[-2]}x{b[-1]}x{a[-1]} ({types}) runs on FMA units: tensor-core layouts "
-        "(tritongpu-accelerate-matmul) are not implemented, so make-ttgir keeps it on a blocked layout"
+        f"tt.dot {batch}{a[-2]}x{b[-1]}x{a[-1]} ({types}) runs on FMA units: tritongpu-accelerate-matmul gives "
+        "tensor-core (MMA v2) layouts to f16/bf16 dots with f32 accumulators only, so make-ttgir keeps it on a "
+        "blocked layout"
     )
 
 
 @dataclass(frozen=True)
 class MakeTTGIR(Pass):
-    """Triton's make_ttgir: TTIR to optimized TTGIR for memory-bound kernels."""
+    """Triton's make_ttgir: TTIR to optimized TTGIR (memory-bound passes and MMA v2 tensor-core layouts)."""
 
     name = "make-ttgir"
     display = "MakeTTGIR"
-    summary = "Triton's make_ttgir pass pipeline (memory-bound part): TTIR -> TTGIR"
+    summary = "Triton's make_ttgir pass pipeline (no pipelining/TMA; MMA v2 dots): TTIR -> TTGIR"
 
     target: str = option("cuda:90", "the target, e.g. cuda:90")
     num_warps: int = option(4, "number of warps")
@@ -138,5 +144,6 @@ class MakeTTGIR(Pass):
             return
         capability = capability_of(self.target)
         for op in module.walk():
-            if op.name == "tt.dot" and triton_uses_mma(op, capability):
+            if (op.name == "tt.dot" and isinstance(encoding(op.d.type), BlockedEncoding)
+                    and triton_uses_mma(op, capability)):
                 emit(at_op(op, None, fma_dot_message(op), "warning"))

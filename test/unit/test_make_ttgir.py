@@ -5,9 +5,10 @@ For the memory-bound kernels two levels are checked separately:
   TTGIR (sizePerThread, threadsPerWarp, warpsPerCTA, order, compared as fields);
 - text: the whole output equals Triton's (`<name>.nodebug.ttgir`) exactly.
 Each fixture is listed with the level it reaches (all memory-bound ones reach `text`). Tensor-core kernels
-(matmul, attention) need passes that are not part of this pipeline (accelerate-matmul, pipelining, ...): for
-them the pipeline must run, verify, keep tt.dot on a blocked layout, and coalesce their global loads as Triton
-does before those passes.
+(matmul, attention) need passes that are not part of this pipeline (MMA v3, pipelining, ...): for them the
+pipeline must run, verify, give f16/bf16 dots MMA v2 layouts (with Triton's warpsPerCTA where Triton uses v2
+too: the sm80 fixtures) and other dots blocked ones, and coalesce their global loads as Triton does before
+those passes.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from ttc.ir import context, parse, print_ir
-from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding, SliceEncoding
+from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding, SliceEncoding
+from ttc.ir.printer import attr_text
 from ttc.ir.types import encoding
 from ttc.passmanager import make_pass
 
@@ -120,11 +122,28 @@ def test_tensor_core_kernels_run_and_verify(name):
     dots = [op for op in reparsed.walk() if op.name == "tt.dot"]
     assert dots, "the kernel has a dot"
     for d in dots:
-        assert isinstance(encoding(d.results[0].type), BlockedEncoding)
+        enc = encoding(d.results[0].type)
+        if d.a.type.element_type.name in ("f16", "bf16") and d.d.type.element_type.name == "f32":
+            assert isinstance(enc, NvidiaMmaEncoding) and enc["versionMajor"] == 2
+            assert encoding(d.a.type) == DotOperandEncoding.make(opIdx=0, parent=enc, kWidth=2)
+            assert encoding(d.b.type) == DotOperandEncoding.make(opIdx=1, parent=enc, kWidth=2)
+        else:
+            assert isinstance(enc, BlockedEncoding)
     for op in reparsed.walk():
         for v in list(op.operands) + list(op.results):
             if v.type.name == "tensor":
                 assert encoding(v.type) is not None, f"a tensor without layout in {op.name}"
+
+
+@pytest.mark.parametrize("name", [k for k in TENSOR_CORE if MANIFEST[k]["target"].startswith("cuda:8")])
+def test_mma_v2_layouts_equal_tritons(name):
+    """On sm80 Triton uses MMA v2 too: the same #mma layouts (warpsPerCTA from warpsPerTileV2)."""
+    def mmas(module):
+        return sorted({attr_text(encoding(op.results[0].type)) for op in module.walk() if op.name == "tt.dot"})
+
+    theirs = mmas(expected(name))
+    assert theirs and all("versionMajor = 2" in t for t in theirs)
+    assert mmas(run(name)) == theirs
 
 
 @pytest.mark.parametrize("name", TENSOR_CORE)

@@ -15,6 +15,17 @@ differ only in that bit hold the same element.
   with that dimension dropped and the register bases that became zero removed.
 - `#ttg.dot_op<{opIdx, parent = #blocked}>` (the FMA dot path): each thread holds the whole K extent of its rows
   (A) or columns (B) in registers; lanes and warps along K are replicated.
+- `#ttg.nvidia_mma<{versionMajor = 2, warpsPerCTA, instrShape = [16, 8]}>` (the accumulator of
+  `mma.sync.aligned.m16n8k16`): per warp a 16x8 tile as the PTX ISA's C/D fragment, `c0..c3` = registers 0..3:
+  register bit 0 = column + 1, lane bits 0-1 = columns + 2, + 4 (`2 * (lane & 3)`), lane bits 2-4 = rows + 1, 2,
+  4 (`lane >> 2`), register bit 1 = row + 8. Warps tile the CTA N first (`warpsPerCTA` with order [1, 0]), then
+  the tile repeats in registers, N repeats before M (Triton's nvidiaMmaToLinearLayout, repOrder [1, 0]).
+- `#ttg.dot_op<{opIdx, parent = #mma, kWidth = 2}>` (mma.sync's A and B fragments; Triton's
+  nvidiaDotToLinearLayout): A per warp 16x16 (M x K): register bit 0 = k + 1, lane bits 0-1 = k + 2, + 4,
+  lane bits 2-4 = m + 1, 2, 4, register bit 1 = m + 8, register bit 2 = k + 8 (`a0..a7`); B per warp 16x8
+  (K x N): register bit 0 = k + 1, lane bits 0-1 = k + 2, + 4, lane bits 2-4 = n + 1, 2, 4, register bit 1 =
+  k + 8 (`b0..b3`). Warps as the parent's, except that the warps splitting the other operand's dimension (N for
+  A, M for B) are replicas; repeats in registers K first.
 - `#ttg.linear`: the bases as written.
 
 Register order matters for vectorization: the first registers of a blocked layout are the `sizePerThread`
@@ -29,7 +40,7 @@ from functools import cached_property, lru_cache
 
 from xdsl.ir import Attribute
 
-from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding, LinearEncoding, SliceEncoding
+from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding, LinearEncoding, NvidiaMmaEncoding, SliceEncoding
 
 Basis = tuple[int, ...]
 
@@ -186,10 +197,74 @@ def _blocked(shape, enc: BlockedEncoding) -> LinearLayout:
     return _fit(shape, reg, lane, warp, order)
 
 
+def _unit(rank: int, d: int, v: int) -> Basis:
+    return tuple(v if k == d else 0 for k in range(rank))
+
+
+def _mma_warps(enc: NvidiaMmaEncoding, rank: int, tile: list[int], k_dim: int | None) -> list[Basis]:
+    """The warp bases of an MMA layout (or of a dot operand of it: the warps along `k_dim`, the dimension the
+    operand does not have, are replicas): warpsPerCTA with order [rank-1, ..., 0], after a per-warp tile."""
+    wpc = list(enc["warpsPerCTA"])
+    if len(wpc) != rank:
+        raise UnsupportedLayout(f"a rank-{len(wpc)} #ttg.nvidia_mma layout on a rank-{rank} tensor")
+    out = []
+    for d in reversed(range(rank)):
+        for i in range(_log2(wpc[d], "warpsPerCTA")):
+            out.append(_unit(rank, d, 0 if d == k_dim else tile[d] << i))
+    return out
+
+
+def _check_mma_v2(enc: NvidiaMmaEncoding) -> None:
+    if enc["versionMajor"] != 2:
+        raise UnsupportedLayout(f"#ttg.nvidia_mma version {enc['versionMajor']} is not supported (only 2: mma.sync)")
+    if tuple(enc["instrShape"])[-2:] != (16, 8):
+        raise UnsupportedLayout("#ttg.nvidia_mma v2 layouts are supported with instrShape = [16, 8] only")
+    if any(x != 1 for x in enc.get("CTAsPerCGA", ()) or ()):
+        raise UnsupportedLayout("multi-CTA layouts are not supported")
+
+
+def _mma(shape, enc: NvidiaMmaEncoding) -> LinearLayout:
+    _check_mma_v2(enc)
+    rank = len(shape)
+    m, n = rank - 2, rank - 1
+    reg = [_unit(rank, n, 1), _unit(rank, m, 8)]
+    lane = [_unit(rank, n, 2), _unit(rank, n, 4), _unit(rank, m, 1), _unit(rank, m, 2), _unit(rank, m, 4)]
+    tile = [1] * rank
+    tile[m], tile[n] = 16, 8
+    warp = _mma_warps(enc, rank, tile, None)
+    return _fit(shape, reg, lane, warp, list(reversed(range(rank))))
+
+
+def _mma_operand(shape, enc: DotOperandEncoding) -> LinearLayout:
+    parent = enc["parent"]
+    _check_mma_v2(parent)
+    k_width = enc.get("kWidth", 2)
+    rank = len(shape)
+    op_a = enc["opIdx"] == 0
+    k = rank - 1 if op_a else rank - 2
+    other = rank - 2 if op_a else rank - 1  # M for A, N for B
+    tile = [1] * rank
+    tile[k] = 8 * k_width
+    tile[other] = 16 if op_a else 8
+    # nvidiaMmaTile: kWidth registers along K, 4 lanes along K, 8 lanes along M (N), the rest of M in registers,
+    # then the rest of K in registers
+    reg = [_unit(rank, k, 1 << i) for i in range(_log2(k_width, "kWidth"))]
+    lane = [_unit(rank, k, k_width), _unit(rank, k, 2 * k_width)]
+    lane += [_unit(rank, other, 1 << i) for i in range(3)]
+    reg += [_unit(rank, other, 8 << i) for i in range(_log2(tile[other] // 8, "tile"))]
+    reg += [_unit(rank, k, 4 * k_width << i) for i in range(_log2(tile[k] // (4 * k_width), "tile"))]
+    # the parent's warps: along the dimension the operand does not have (N for A, M for B) they are replicas
+    warp = _mma_warps(parent, rank, tile, rank - 1 if op_a else rank - 2)
+    order = [k, other] + list(reversed(range(rank - 2)))  # repeats: K first
+    return _fit(shape, reg, lane, warp, order)
+
+
 def _dot_operand(shape, enc: DotOperandEncoding) -> LinearLayout:
     parent = enc["parent"]
+    if isinstance(parent, NvidiaMmaEncoding):
+        return _mma_operand(shape, enc)
     if not isinstance(parent, BlockedEncoding):
-        raise UnsupportedLayout("dot operands are supported with a #ttg.blocked parent only (the FMA path)")
+        raise UnsupportedLayout("dot operands are supported with #ttg.blocked and #ttg.nvidia_mma parents only")
     spt, tpw, wpc, order = (list(parent[k]) for k in ("sizePerThread", "threadsPerWarp", "warpsPerCTA", "order"))
     rank = len(order)
     k_dim = rank - 1 if enc["opIdx"] == 0 else rank - 2
@@ -241,6 +316,8 @@ def layout_for(shape: tuple[int, ...], enc: Attribute) -> LinearLayout:
         return _slice(shape, enc)
     if isinstance(enc, DotOperandEncoding):
         return _dot_operand(shape, enc)
+    if isinstance(enc, NvidiaMmaEncoding):
+        return _mma(shape, enc)
     if isinstance(enc, LinearEncoding):
         return _linear(shape, enc)
     raise UnsupportedLayout(f"layout {enc.name} is not supported by the LLVM lowering")

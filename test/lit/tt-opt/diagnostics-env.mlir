@@ -16,39 +16,40 @@
 // `warnings` shows warnings, `remarks` warnings and remarks, `operations` attaches the op a diagnostic is about
 // (printed generically: MLIR's printOpOnDiagnostic), `stacktraces` where in ttc it was emitted.
 //
-// make-ttgir warns once at each tt.dot that Triton would put on tensor cores (the f16 one and the tf32 one,
-// not the ieee f32 one, which Triton also runs on FMA), after its passes; tritongpu-coalesce remarks the
+// make-ttgir warns once at each tt.dot that Triton would put on tensor cores and ttc keeps on FMA (the tf32
+// one; not the f16 one, which gets an MMA v2 layout, nor the ieee f32 one, which Triton also runs on FMA),
+// after its passes; tritongpu-coalesce remarks the
 // vector width it picked for each global access. Targets before sm80 use FMA in Triton too: no warning there.
 
 // DEFAULT-NOT: {{warning|remark|note}}:
 // DEFAULT:     tt.func public @kernel
 // DEFAULT-NOT: {{warning|remark|note}}:
 
-// WARN-NOT: remark:
-// WARN:     diagnostics-env.mlir:[[# @LINE + 53]]:5: warning: tt.dot 16x16x16 (f16 x f16 -> f32) runs on FMA units: tensor-core layouts (tritongpu-accelerate-matmul) are not implemented, so make-ttgir keeps it on a blocked layout
-// WARN-NEXT: {{^}}    %ab = tt.dot %a_tile, %b_tile, %zero
+// WARN-NOT: {{remark:|\(f16 x f16 -> f32\)}}
+// WARN:     diagnostics-env.mlir:[[# @LINE + 55]]:5: warning: tt.dot 16x16x16 (f32 x f32 -> f32, tf32) runs on FMA units: tritongpu-accelerate-matmul gives tensor-core (MMA v2) layouts to f16/bf16 dots with f32 accumulators only, so make-ttgir keeps it on a blocked layout
+// WARN-NEXT: {{^}}    %tf32 = tt.dot %ieee, %ieee, %zero
 // WARN-NEXT: {{^}}    ^
-// WARN-NEXT: diagnostics-env.mlir:[[# @LINE + 52]]:5: warning: tt.dot 16x16x16 (f32 x f32 -> f32, tf32) runs on FMA units
+// (no warning for the f16 dot, which gets an MMA v2 layout, nor for the ieee f32 one)
 // WARN-NOT: {{warning|remark|note}}:
 
 // REMARK:      diagnostics-env.mlir:[[# @LINE + 42]]:5: remark: tt.load: 2 x f16 (32 bits) per access, 1 access per thread (limited by the tensor's size: 256 elements for 128 threads)
 // REMARK:      diagnostics-env.mlir:[[# @LINE + 44]]:5: remark: tt.load: 1 x f16 (16 bits) per access, 2 accesses per thread (limited by the pointer divisibility: 1 byte)
 // REMARK:      diagnostics-env.mlir:[[# @LINE + 50]]:5: remark: tt.store: 2 x f32 (64 bits) per access, 1 access per thread (limited by the tensor's size: 256 elements for 128 threads)
-// REMARK:      diagnostics-env.mlir:[[# @LINE + 44]]:5: warning: tt.dot 16x16x16 (f16 x f16 -> f32)
+// REMARK-NOT: warning: tt.dot 16x16x16 (f16 x f16 -> f32)
 // REMARK:      diagnostics-env.mlir:[[# @LINE + 45]]:5: warning: tt.dot 16x16x16 (f32 x f32 -> f32, tf32)
 // REMARK-NOT:  {{warning|remark|note}}:
 
 // The note follows its diagnostic, at the same location (so without the source line again).
-// OPS:      diagnostics-env.mlir:[[# @LINE + 39]]:5: warning: tt.dot 16x16x16 (f16 x f16 -> f32)
-// OPS-NEXT: {{^}}    %ab = tt.dot
+// OPS:      diagnostics-env.mlir:[[# @LINE + 41]]:5: warning: tt.dot 16x16x16 (f32 x f32 -> f32, tf32)
+// OPS-NEXT: {{^}}    %tf32 = tt.dot
 // OPS-NEXT: {{^}}    ^
-// OPS-NEXT: diagnostics-env.mlir:[[# @LINE + 36]]:5: note: see current operation: %{{[0-9]+}} = "tt.dot"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) <{inputPrecision = 2 : i32, maxNumImpreciseAcc = 0 : i32}> : (tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #ttg.blocked<{{.*}}>}>>, {{.*}}) -> tensor<16x16xf32, #ttg.blocked<{{.*}}>>
-// OPS-NEXT: diagnostics-env.mlir:[[# @LINE + 37]]:5: warning: tt.dot 16x16x16 (f32 x f32 -> f32, tf32)
-// OPS:      note: see current operation: %{{[0-9]+}} = "tt.dot"{{.*}}inputPrecision = 0 : i32
+// OPS-NEXT: diagnostics-env.mlir:[[# @LINE + 38]]:5: note: see current operation: %{{[0-9]+}} = "tt.dot"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) <{inputPrecision = 0 : i32, maxNumImpreciseAcc = 0 : i32}> : (tensor<16x16xf32, #ttg.dot_op<{opIdx = 0, parent = #ttg.blocked<{{.*}}>}>>, {{.*}}) -> tensor<16x16xf32, #ttg.blocked<{{.*}}>>
+// OPS-NOT:  warning:
+// OPS-NOT:  note:
 // OPS-NOT:  remark:
 
-// TRACE:      diagnostics-env.mlir:[[# @LINE + 31]]:5: warning: tt.dot 16x16x16 (f16 x f16 -> f32)
-// TRACE:      diagnostics-env.mlir:[[# @LINE + 30]]:5: note: diagnostic emitted with trace:
+// TRACE:      diagnostics-env.mlir:[[# @LINE + 33]]:5: warning: tt.dot 16x16x16 (f32 x f32 -> f32, tf32)
+// TRACE:      diagnostics-env.mlir:[[# @LINE + 32]]:5: note: diagnostic emitted with trace:
 // TRACE-NEXT: {{^}} #0 {{.*}}make_ttgir.py:{{[0-9]+}} in MakeTTGIR.apply
 // TRACE-NEXT: {{^}} #1 {{.*}}passmanager.py:{{[0-9]+}} in PassManager.run
 

@@ -1,0 +1,171 @@
+"""tritongpu-accelerate-matmul: give `tt.dot` a tensor-core (MMA) layout (Triton's TritonGPUAccelerateMatmul,
+its MMA v2 path: `mma.sync.aligned.m16n8k16`, as Triton uses on sm80; it is used on sm90 too, where Triton
+would pick MMA v3 / wgmma, which is not implemented).
+
+Each `tt.dot` with a `#ttg.blocked` result, f16 or bf16 operands and an f32 accumulator, in a module whose
+`ttg.target` is `cuda:80` or later, is rewritten as Triton's BlockedToMMA pattern does:
+
+    %acc' = ttg.convert_layout %acc : #blocked -> #mma
+    %a'   = ttg.convert_layout %a : #ttg.dot_op<{opIdx = 0, parent = #blocked}> -> #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+    %b'   = ttg.convert_layout %b : ... -> #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+    %d'   = tt.dot %a', %b', %acc' : ... -> #mma
+    %d    = ttg.convert_layout %d' : #mma -> #blocked
+
+with `#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [wm, wn], instrShape = [16, 8]}>`
+(kWidth = 32 / operand bits = 2). `warpsPerCTA` is Triton's warpsPerTileV2: a dot chained with another one
+(found in the def-use slice of the dot within its region, not crossing `tt.trans`) takes the other's MMA warps
+if it has some, else all warps along its larger dimension; otherwise warps are doubled along M while M / 16 per
+warp is at least N / 16 per warp (and M has 16-row tiles left to split), else along N. Batched (3-D) dots put all warps on the
+batch dimension. `tritongpu-remove-layout-conversions` then propagates the MMA layout (into loops, through the
+accumulator) and removes the conversions it can.
+
+Dots are visited in the order of MLIR's greedy pattern driver (last op of the post-order walk first), since the
+chained-dot rule depends on which dot was rewritten before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, StringAttr, TensorType
+from xdsl.ir import Block, Operation
+
+from ttc.ir.layout_utils import num_warps_of, with_encoding
+from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding
+from ttc.ir.types import elt, encoding, shape_of
+from ttc.ir.ttg import ConvertLayoutOp
+from ttc.passmanager import Pass
+
+INSTR_SHAPE = (16, 8)  # mma.sync m16n8(k16): M x N per instruction
+
+
+def target_capability(op: Operation) -> int:
+    """The compute capability of the module's `ttg.target` (`cuda:90` -> 90; 0 when not cuda)."""
+    while op is not None and op.name != "builtin.module":
+        op = op.parent_op()
+    a = op.attributes.get("ttg.target") if op is not None else None
+    if not isinstance(a, StringAttr) or not a.data.startswith("cuda:"):
+        return 0
+    try:
+        return int(a.data.split(":")[1])
+    except ValueError:
+        return 0
+
+
+def supports_mma_v2(dot: Operation) -> bool:
+    """f16 x f16 or bf16 x bf16 -> f32, with a blocked result."""
+    if not isinstance(encoding(dot.d.type), BlockedEncoding):
+        return False
+    a, b, c = elt(dot.a.type), elt(dot.b.type), elt(dot.d.type)
+    if not isinstance(c, Float32Type) or type(a) is not type(b):
+        return False
+    return isinstance(a, (Float16Type, BFloat16Type))
+
+
+def _slice(dot: Operation) -> list[Operation]:
+    """Triton's multiRootGetSlice(dot) with warpsPerTileV2's filter: ops in the dot's region that are not
+    `tt.trans` (block arguments are not followed)."""
+    region = dot.parent_region()
+
+    def keep(op: Operation) -> bool:
+        return op.parent_region() is region and op.name != "tt.trans"
+
+    seen = {dot}
+    out = [dot]
+    i = 0
+    while i < len(out):
+        cur = out[i]
+        i += 1
+        nbrs = []
+        for v in cur.operands:
+            if not isinstance(v.owner, Block):
+                nbrs.append(v.owner)
+        for r in cur.results:
+            for u in r.uses:
+                nbrs.append(u.operation)
+        for n in nbrs:
+            if n not in seen and keep(n):
+                seen.add(n)
+                out.append(n)
+    return out
+
+
+def warps_per_tile_v2(dot: Operation, shape, num_warps: int) -> list[int]:
+    """Triton's warpsPerTileV2."""
+    rank = len(shape)
+    if rank == 3:
+        return [num_warps, 1, 1]
+    chained = False
+    for op in _slice(dot):
+        if op is dot or op.name != "tt.dot":
+            continue
+        t = op.results[0].type
+        if len(shape_of(t)) != rank:
+            continue
+        enc = encoding(t)
+        if isinstance(enc, NvidiaMmaEncoding):
+            return list(enc["warpsPerCTA"])
+        chained = True
+    if chained:
+        return [num_warps, 1] if shape[0] >= shape[1] else [1, num_warps]
+    warps = [1, 1]
+    per_warp = INSTR_SHAPE
+    while warps[0] * warps[1] < num_warps:
+        if shape[0] // per_warp[0] // warps[0] >= shape[1] // (per_warp[1] * 2) // warps[1]:
+            if warps[0] < shape[0] // per_warp[0]:
+                warps[0] *= 2
+            else:
+                warps[1] *= 2
+        else:
+            warps[1] *= 2
+    return warps
+
+
+def mma_v2(warps: list[int]) -> NvidiaMmaEncoding:
+    instr = [1] * (len(warps) - 2) + list(INSTR_SHAPE)
+    return NvidiaMmaEncoding.make(versionMajor=2, versionMinor=0, warpsPerCTA=warps, instrShape=instr)
+
+
+def rewrite(dot: Operation) -> None:
+    shape = shape_of(dot.d.type)
+    mma = mma_v2(warps_per_tile_v2(dot, shape, num_warps_of(dot)))
+    block = dot.parent
+
+    def convert(v, t):
+        cvt = ConvertLayoutOp.create(operands=[v], result_types=[t])
+        cvt.location = dot.location
+        block.insert_op_before(cvt, dot)
+        return cvt.results[0]
+
+    new_t = with_encoding(dot.d.type, mma)
+    acc = convert(dot.c, new_t)
+    k_width = 32 // (16 if isinstance(elt(dot.a.type), (Float16Type, BFloat16Type)) else 32)
+    a = convert(dot.a, with_encoding(dot.a.type, DotOperandEncoding.make(opIdx=0, parent=mma, kWidth=k_width)))
+    b = convert(dot.b, with_encoding(dot.b.type, DotOperandEncoding.make(opIdx=1, parent=mma, kWidth=k_width)))
+    new = dot.clone()
+    new.operands[0], new.operands[1], new.operands[2] = a, b, acc
+    new.results[0]._type = new_t
+    block.insert_op_before(new, dot)
+    back = convert(new.results[0], dot.d.type)
+    dot.results[0].replace_all_uses_with(back)
+    dot.detach()
+    dot.erase()
+
+
+def candidates(module: Operation) -> list[Operation]:
+    """The dots the pass rewrites, in the order it rewrites them."""
+    dots = [op for op in module.walk() if op.name == "tt.dot"]
+    return [d for d in reversed(dots) if target_capability(d) >= 80 and supports_mma_v2(d)]
+
+
+@dataclass(frozen=True)
+class AccelerateMatmul(Pass):
+    """Give f16/bf16 dots MMA v2 (tensor-core) layouts."""
+
+    name = "tritongpu-accelerate-matmul"
+    display = "TritonGPUAccelerateMatmul"
+    summary = "Give tt.dot tensor-core layouts (MMA v2: mma.sync m16n8k16) on sm80 and later"
+
+    def apply(self, ctx, module) -> None:
+        for dot in candidates(module):
+            rewrite(dot)
