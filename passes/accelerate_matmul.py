@@ -27,12 +27,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, StringAttr, TensorType
-from xdsl.ir import Block, Operation
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, StringAttr
+from xdsl.ir import Operation
 
 from ttc.ir.layout_utils import num_warps_of, with_encoding
 from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding
 from ttc.ir.types import elt, encoding, shape_of
+from ttc.ir.slices import def_use_slice
 from ttc.ir.ttg import ConvertLayoutOp
 from ttc.passmanager import Pass
 
@@ -70,24 +71,7 @@ def _slice(dot: Operation) -> list[Operation]:
     def keep(op: Operation) -> bool:
         return op.parent_region() is region and op.name != "tt.trans"
 
-    seen = {dot}
-    out = [dot]
-    i = 0
-    while i < len(out):
-        cur = out[i]
-        i += 1
-        nbrs = []
-        for v in cur.operands:
-            if not isinstance(v.owner, Block):
-                nbrs.append(v.owner)
-        for r in cur.results:
-            for u in r.uses:
-                nbrs.append(u.operation)
-        for n in nbrs:
-            if n not in seen and keep(n):
-                seen.add(n)
-                out.append(n)
-    return out
+    return def_use_slice(dot, keep, block_args=False, regions=False)
 
 
 def warps_per_tile_v2(dot: Operation, shape, num_warps: int) -> list[int]:

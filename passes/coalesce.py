@@ -34,6 +34,7 @@ from xdsl.ir import Block, Operation
 
 from ttc.analysis.axis_info import AxisInfoAnalysis
 from ttc.diagnostics import at_op, emit, reported
+from ttc.ir import slices
 from ttc.ir.layout_utils import blocked_for_shape, num_warps_of, pointee_bitwidth, threads_per_warp_of, with_encoding
 from ttc.ir.layouts import NVMMASharedEncoding, SwizzledSharedEncoding
 from ttc.ir.printer import attr_text
@@ -83,32 +84,7 @@ def elements_per_thread(op: Operation, order, axis: AxisInfoAnalysis, shape) -> 
 def def_use_slice(op: Operation) -> list[Operation]:
     """MLIR's getSlice(op): every op reachable by repeatedly taking backward slices (operand definitions, the
     ops owning block arguments) and forward slices (users of results, ops nested in regions)."""
-    seen = {op}
-    out = [op]
-    i = 0
-    while i < len(out):
-        cur = out[i]
-        i += 1
-        nbrs: list[Operation] = []
-        for v in cur.operands:
-            owner = v.owner
-            if isinstance(owner, Block):
-                p = owner.parent_op()
-                if p is not None:
-                    nbrs.append(p)
-            else:
-                nbrs.append(owner)
-        for r in cur.results:
-            for u in r.uses:
-                nbrs.append(u.operation)
-        for region in cur.regions:
-            for b in region.blocks:
-                nbrs.extend(b.ops)
-        for n in nbrs:
-            if n not in seen and n.name not in ("builtin.module", "tt.func"):
-                seen.add(n)
-                out.append(n)
-    return out
+    return slices.def_use_slice(op, lambda n: n.name not in ("builtin.module", "tt.func"), block_args=True, regions=True)
 
 
 def coalesced_layout(op: Operation, axis: AxisInfoAnalysis, num_warps: int, threads_per_warp: int):
