@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Tensor-core (MMA v2, mma.sync m16n8k16) check on a GPU machine with this repository installed
-# (pip install -e .): every kernel in kernels/ that calls tl.dot, plus variants that exercise other MMA layouts
-# (warpsPerCTA [4, 2] with 8 warps, [4, 1] and [1, 4] tiles, bf16), compiled end to end like kernels/run.sh
-# (Python -> TTIR -> TTGIR for cuda:90 -> LLVM IR -> PTX -> CUBIN) and run with `tt-run X.cubin --spec X.json
-# --check`; then `python3 bench/gpu_bench.py --only matmul` against Triton.
+# Tensor-core (MMA v2, mma.sync m16n8k16) and shared-memory exchange check on a GPU machine with this repository
+# installed (pip install -e .): every kernel in kernels/ (those calling tl.dot and the others), plus variants that
+# exercise other MMA layouts (warpsPerCTA [4, 2] with 8 warps, [4, 1] and [1, 4] tiles, bf16), compiled end to end
+# like kernels/run.sh (Python -> TTIR -> TTGIR for cuda:90 -> LLVM IR -> PTX -> CUBIN) and run with `tt-run
+# X.cubin --spec X.json --check` (plus the benchmark's 64x64 transpose tile); then `python3 bench/gpu_bench.py
+# --only matmul,transpose` against Triton.
 #
 #     bash bench/mma_check.sh            # on the GPU
 #     bash bench/mma_check.sh --interpret  # no GPU: the same TTGIR through tt-run's NumPy interpreter
@@ -45,6 +46,17 @@ variant("matmul_128x128x64_w8", "matmul", [128, 128, 64, 8], 8, grid=["cdiv(M, 1
 variant("matmul_128x32x32_w4", "matmul", [128, 32, 32, 8], 4, grid=["cdiv(M, 128) * cdiv(N, 32)", 1, 1])
 variant("matmul_16x128x16_w4", "matmul", [16, 128, 16, 8], 4, grid=["cdiv(M, 16) * cdiv(N, 128)", 1, 1])
 variant("matmul_bf16", "matmul", [64, 64, 32, 8], 4, dtype="bf16")
+# the benchmark's transpose (64x64 tiles, 4 warps, sizes and strides divisible by 16: the same TTGIR layouts as
+# gpu_bench's): column-walk stores and 128-bit loads through a swizzled exchange buffer
+spec = json.loads(Path("kernels/transpose.json").read_text())
+spec["signature"] = "*fp32:16,*fp32:16,i32:16,i32:16,i32:16,i32:1,i32:16,i32:1,64,64"
+M, N = 128, 192
+spec["grid"] = ["cdiv(M, 64)", "cdiv(N, 64)", 1]
+spec["args"][0]["shape"], spec["args"][1]["shape"] = [M, N], [N, M]
+for a in spec["args"][2:]:
+    a["value"] = {"M": M, "N": N, "stride_xm": N, "stride_xn": 1, "stride_ym": M, "stride_yn": 1}[a["name"]]
+(out / "transpose_64x64.json").write_text(json.dumps(spec, indent=2))
+(out / "transpose_64x64.base").write_text("transpose")
 EOF
 
 run_one() {  # name kernel-source spec
@@ -66,13 +78,16 @@ run_one() {  # name kernel-source spec
          tt-as "$out/$k.ptx" -o "$out/$k.cubin"; }; then
     failed+=("$k (compile to CUBIN)"); return
   fi
-  echo "   $(grep -c 'mma.sync.aligned.m16n8k16' "$out/$k.ptx") mma.sync in the PTX"
+  echo "   $(grep -c 'mma.sync.aligned.m16n8k16' "$out/$k.ptx") mma.sync in the PTX; shared accesses:" \
+       $(grep -oE '(ld|st)\.shared[.a-z0-9]*' "$out/$k.ptx" | sort | uniq -c | awk '{printf "%s x%s ", $2, $1}')
   tt-run "$out/$k.cubin" --spec "$spec" --check || failed+=("$k (GPU check)")
 }
 
+# every kernel: the layout exchanges through shared memory (vectorized, swizzled: convert.py, exchange_plan.py)
+# are used by transposes, reductions' conversions and histograms as well as by the dots' operands
 for py in kernels/*.py; do
   k=$(basename "$py" .py)
-  grep -q 'tl\.dot' "$py" && [ -f "kernels/$k.json" ] && run_one "$k" "$k" "kernels/$k.json"
+  [ -f "kernels/$k.json" ] && run_one "$k" "$k" "kernels/$k.json"
 done
 for spec in "$out"/*.json; do
   k=$(basename "$spec" .json)
@@ -80,8 +95,8 @@ for spec in "$out"/*.json; do
 done
 
 if [ "$mode" = gpu ]; then
-  echo "== bench: matmul against Triton"
-  python3 bench/gpu_bench.py --only matmul --json "$out/bench.json" || failed+=("gpu_bench matmul")
+  echo "== bench: matmul and transpose against Triton"
+  python3 bench/gpu_bench.py --only matmul,transpose --json "$out/bench.json" || failed+=("gpu_bench matmul,transpose")
 fi
 echo "stages in $out"
 if [ ${#failed[@]} -gt 0 ]; then

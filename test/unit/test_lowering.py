@@ -91,7 +91,7 @@ def test_histogram_uses_global_atomics_and_converts_through_shared_memory():
 
 def test_transpose_converts_layout_through_shared_memory():
     _, ptx, meta = compile_fixture("transpose")
-    assert meta.shared == 32 * (32 + 1) * 4  # rows padded by one bank
+    assert meta.shared == 32 * 32 * 4  # XOR-swizzled rows (exchange_plan), no padding
     assert "bar.sync" in ptx
 
 

@@ -197,6 +197,27 @@ class Lowering:
             v = b.trunc(v, t) if isinstance(t, ir.IntType) else b.inttoptr(v, t)
         return v
 
+    def smem_store_vector(self, byte_offset: ir.Value, values: list[ir.Value]) -> None:
+        """Store `values` (of one type, already in their stored type) at consecutive slots from `byte_offset`, as
+        one access aligned to its size (the caller guarantees the alignment)."""
+        b = self.b
+        if len(values) == 1:
+            b.store(values[0], self.smem_ptr(byte_offset), align=bits_of(values[0].type) // 8)
+            return
+        vt = ir.VectorType(values[0].type, len(values))
+        vec = ir.Constant(vt, ir.Undefined)
+        for i, v in enumerate(values):
+            vec = b.insert_element(vec, v, ir.Constant(i32, i))
+        b.store(vec, self.smem_ptr(byte_offset), align=len(values) * bits_of(values[0].type) // 8)
+
+    def smem_load_vector(self, byte_offset: ir.Value, st: ir.Type, n: int) -> list[ir.Value]:
+        """`n` consecutive values of (stored) type `st` from `byte_offset`, as one access aligned to its size."""
+        b = self.b
+        if n == 1:
+            return [b.load(self.smem_ptr(byte_offset), typ=st, align=bits_of(st) // 8)]
+        vec = b.load(self.smem_ptr(byte_offset), typ=ir.VectorType(st, n), align=n * bits_of(st) // 8)
+        return [b.extract_element(vec, ir.Constant(i32, i)) for i in range(n)]
+
     def barrier(self) -> None:
         nvvm.barrier(self.b)
 

@@ -4,19 +4,21 @@
 the element it needs *in the same thread*: possible when the two layouts give lanes and warps the same elements
 (after mapping the destination's coordinates to the source's by a linear map: identity for `convert_layout`, a
 permutation for `tt.trans`, a projection for `tt.broadcast`, ...). Otherwise `exchange` goes through shared memory:
-every thread writes the elements it holds at their row-major index (rows padded by one bank, against bank
-conflicts), a barrier, every thread reads the elements it needs. `ttg.convert_layout` is lowered here.
+every thread writes the elements it holds, a barrier, every thread reads the elements it needs, with vector
+accesses (up to 16 bytes) where a thread's registers are consecutive along the buffer's innermost dimension, and
+a padded or XOR-swizzled buffer against bank conflicts (`exchange_plan`). `ttg.convert_layout` is lowered here.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Callable
 
-from ttc.lowering import indexing
+import llvmlite.ir as ir
+
+from ttc.lowering.exchange_plan import exchange_plan, mapped_layout
 from ttc.lowering.linear_layout import LinearLayout
 from ttc.lowering.registry import lowering
-from ttc.lowering.types import bits_of
+from ttc.lowering.types import bits_of, i32
 
 
 def register_map(src: LinearLayout, dst: LinearLayout, f: Callable[[tuple], tuple]) -> list[int] | None:
@@ -36,44 +38,100 @@ def register_map(src: LinearLayout, dst: LinearLayout, f: Callable[[tuple], tupl
     return out
 
 
-def exchange(ctx, op, values: list, src: LinearLayout, dst: LinearLayout, to_src: Callable | None = None) -> list:
-    """Through shared memory: the source tensor's elements, rearranged into the destination layout. `to_src` maps
-    destination coordinates (LLVM values) to source coordinates (identity by default)."""
+def exchange(ctx, op, values: list, src: LinearLayout, dst: LinearLayout, f: Callable[[tuple], tuple]) -> list:
+    """Through shared memory: the source tensor's elements, rearranged into the destination layout. `f` maps
+    destination coordinates to source coordinates (linear over GF(2) in their bits; see `mapped_layout`). Where
+    each element goes and which vector accesses every thread issues: `exchange_plan.exchange_plan`."""
     b = ctx.b
     t = values[0].type
-    elem_bytes = max(1, bits_of(ctx.stored_type(t)) // 8)
-    buffer = padded_shape(src.shape, elem_bytes)
-    ctx.use_scratch(math.prod(buffer) * elem_bytes)
+    st = ctx.stored_type(t)
+    elem_bytes = max(1, bits_of(st) // 8)
+    dst_in_src = mapped_layout(dst, src.shape, f)
+    plan = exchange_plan(src, dst_in_src, elem_bytes)
+    ctx.use_scratch(plan.nbytes)
+    ops = IROps(b)
     ctx.barrier()
     coords = ctx.coords(src)
-    for r in src.unique_regs:
-        ctx.smem_store(indexing.linearize(b, coords[r], buffer), values[r])
+    for r in plan.stores:
+        vals = [_to_stored(b, values[r + i], st) for i in range(plan.store_vec)]
+        ctx.smem_store_vector(ops.value(plan.byte_offset(coords[r], ops)), vals)
     ctx.barrier()
-    out = []
-    for c in ctx.coords(dst):
-        sc = to_src(c) if to_src is not None else c
-        out.append(ctx.smem_load(indexing.linearize(b, sc, buffer), t))
+    out = [None] * dst.num_regs
+    coords = ctx.coords(dst_in_src)
+    for r in plan.loads:
+        vals = ctx.smem_load_vector(ops.value(plan.byte_offset(coords[r], ops)), st, plan.load_vec)
+        for i, v in enumerate(vals):
+            out[r + i] = _from_stored(b, v, t)
+    for r in range(dst.num_regs):
+        if out[r] is None:
+            out[r] = out[dst_in_src.first_reg[dst_in_src.reg_coords[r]]]
     return out
 
 
-def padded_shape(shape, elem_bytes: int) -> list[int]:
-    """The shared-memory buffer of an exchange: the tensor row-major, each row padded by 4 bytes (one element
-    when elements are wider) when a row spans whole rows of the 32 banks (128 bytes), so that threads walking
-    down a column (a transpose) hit different banks instead of one."""
-    shape = list(shape)
-    if len(shape) > 1 and (shape[-1] * elem_bytes) % 128 == 0:
-        shape[-1] += max(1, 4 // elem_bytes)
-    return shape
+def _to_stored(b, v, st):
+    if v.type == st:
+        return v
+    return b.zext(v, st) if isinstance(v.type, ir.IntType) else b.ptrtoint(v, st)
 
 
-def rearrange(ctx, op, values: list, src: LinearLayout, dst: LinearLayout, f: Callable[[tuple], tuple],
-              to_src: Callable | None = None) -> list:
+def _from_stored(b, v, t):
+    if v.type == t:
+        return v
+    return b.trunc(v, t) if isinstance(t, ir.IntType) else b.inttoptr(v, t)
+
+
+class IROps:
+    """`ExchangePlan.byte_offset`'s arithmetic as i32 LLVM IR; ints stay ints (folded) until `value`."""
+
+    def __init__(self, b):
+        self.b = b
+
+    @staticmethod
+    def value(x):
+        return ir.Constant(i32, x) if isinstance(x, int) else x
+
+    def _bin(self, name, x, y, fold):
+        if isinstance(x, int) and isinstance(y, int):
+            return fold(x, y)
+        return getattr(self.b, name)(self.value(x), self.value(y))
+
+    def shl(self, x, k):
+        return x if k == 0 else self._bin("shl", x, k, lambda p, q: p << q)
+
+    def lshr(self, x, k):
+        return x if k == 0 else self._bin("lshr", x, k, lambda p, q: p >> q)
+
+    def and_(self, x, m):
+        return self._bin("and_", x, m, lambda p, q: p & q)
+
+    def or_(self, x, y):
+        if isinstance(y, int) and y == 0:
+            return x
+        if isinstance(x, int) and x == 0:
+            return y
+        return self._bin("or_", x, y, lambda p, q: p | q)
+
+    def xor(self, x, y):
+        if isinstance(y, int) and y == 0:
+            return x
+        return self._bin("xor", x, y, lambda p, q: p ^ q)
+
+    def mul(self, x, k):
+        return self._bin("mul", x, k, lambda p, q: p * q)
+
+    def add(self, x, y):
+        if isinstance(y, int) and y == 0:
+            return x
+        return self._bin("add", x, y, lambda p, q: p + q)
+
+
+def rearrange(ctx, op, values: list, src: LinearLayout, dst: LinearLayout, f: Callable[[tuple], tuple]) -> list:
     """Registers of `dst` from those of `src`: by register renaming when possible, else through shared memory.
-    `f` maps destination coordinates (ints) to source coordinates; `to_src` is the same map on LLVM values."""
+    `f` maps destination coordinates to source coordinates (linear over GF(2) in their bits)."""
     m = register_map(src, dst, f)
     if m is not None:
         return [values[r] for r in m]
-    return exchange(ctx, op, values, src, dst, to_src)
+    return exchange(ctx, op, values, src, dst, f)
 
 
 @lowering("ttg.convert_layout")

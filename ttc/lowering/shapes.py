@@ -12,7 +12,6 @@ from __future__ import annotations
 import llvmlite.ir as ir
 
 from ttc.ir.types import shape_of
-from ttc.lowering import indexing
 from ttc.lowering.convert import rearrange, register_map
 from ttc.lowering.registry import lowering
 from ttc.lowering.types import i32
@@ -37,11 +36,9 @@ def _splat(ctx, op):
 def _broadcast(ctx, op):
     s, d = shape_of(op.src.type), shape_of(op.result.type)
     keep = [not (s[i] == 1 and d[i] != 1) for i in range(len(d))]
-    zero = ir.Constant(i32, 0)
     ctx.set(op.result, rearrange(
         ctx, op, ctx.get(op.src), ctx.layout(op.src.type, op), ctx.layout(op.result.type, op),
-        lambda c: tuple(x if k else 0 for x, k in zip(c, keep)),
-        lambda c: [x if k else zero for x, k in zip(c, keep)]))
+        lambda c: tuple(x if k else 0 for x, k in zip(c, keep))))
 
 
 @lowering("tt.expand_dims")
@@ -49,7 +46,7 @@ def _expand_dims(ctx, op):
     a = op.axis.value.data
     ctx.set(op.result, rearrange(
         ctx, op, ctx.get(op.src), ctx.layout(op.src.type, op), ctx.layout(op.result.type, op),
-        lambda c: tuple(c[:a]) + tuple(c[a + 1:]), lambda c: c[:a] + c[a + 1:]))
+        lambda c: tuple(c[:a]) + tuple(c[a + 1:])))
 
 
 def _unlinearize(shape, index: int) -> tuple:
@@ -70,19 +67,9 @@ def _linear(shape, c) -> int:
 @lowering("tt.reshape")
 def _reshape(ctx, op):
     s, d = shape_of(op.src.type), shape_of(op.result.type)
-    b = ctx.b
-
-    def to_src(c):
-        lin = indexing.linearize(b, c, d)
-        out = []
-        for n in reversed(s):
-            out.append(b.and_(lin, ir.Constant(i32, n - 1)))
-            lin = b.lshr(lin, ir.Constant(i32, n.bit_length() - 1))
-        return list(reversed(out))
-
     ctx.set(op.result, rearrange(
         ctx, op, ctx.get(op.src), ctx.layout(op.src.type, op), ctx.layout(op.result.type, op),
-        lambda c: _unlinearize(s, _linear(d, c)), to_src))
+        lambda c: _unlinearize(s, _linear(d, c))))
 
 
 @lowering("tt.trans")
@@ -91,8 +78,7 @@ def _trans(ctx, op):
     inverse = [order.index(i) for i in range(len(order))]  # source dim j is result dim inverse[j]
     ctx.set(op.result, rearrange(
         ctx, op, ctx.get(op.src), ctx.layout(op.src.type, op), ctx.layout(op.result.type, op),
-        lambda c: tuple(c[inverse[j]] for j in range(len(c))),
-        lambda c: [c[inverse[j]] for j in range(len(c))]))
+        lambda c: tuple(c[inverse[j]] for j in range(len(c)))))
 
 
 @lowering("tt.join")

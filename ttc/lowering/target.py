@@ -29,6 +29,9 @@ def llvm():
                           f"the NVPTX lowering needs LLVM {MIN_LLVM} or newer (llvmlite >= 0.45)")
     binding.initialize_all_targets()
     binding.initialize_all_asmprinters()
+    # 32-bit shared (addrspace 3), const, local pointers, as Triton: shared-memory addresses stay in 32-bit
+    # registers (no mul.wide / 64-bit adds); the target machine's data layout then says p3:32:32
+    binding.set_option("", "--nvptx-short-ptr")
     return binding
 
 

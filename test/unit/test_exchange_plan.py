@@ -1,0 +1,206 @@
+"""Layout exchanges through shared memory (`convert.exchange`), simulated at the address level from the same plan
+the lowering uses (`exchange_plan.exchange_plan`, `ExchangePlan.byte_offset` evaluated on ints): for every thread
+(lane, warp) and every vector access it issues, the bytes written and read. Checked for many layout pairs:
+
+(a) every destination register reads exactly the bytes where its source element was written (and no two source
+    elements share a byte); registers the plan does not load repeat a loaded one holding the same element;
+(b) every access is aligned to its width (the element size times the vector length, at most 16 bytes);
+(c) every byte lies inside the plan's buffer (`nbytes`, the scratch size the lowering reports).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding, SliceEncoding
+from ttc.lowering.exchange_plan import INT, _wavefronts, exchange_plan, mapped_layout
+from ttc.lowering.linear_layout import layout_for
+
+
+def blocked(spt, tpw, wpc, order):
+    return BlockedEncoding.make(sizePerThread=list(spt), threadsPerWarp=list(tpw), warpsPerCTA=list(wpc),
+                                order=list(order))
+
+
+def mma(warps):
+    return NvidiaMmaEncoding.make(versionMajor=2, versionMinor=0, warpsPerCTA=list(warps), instrShape=[16, 8])
+
+
+def operand(idx, parent):
+    return DotOperandEncoding.make(opIdx=idx, parent=parent, kWidth=2)
+
+
+def identity(c):
+    return tuple(c)
+
+
+def swap(c):
+    return (c[1], c[0])
+
+
+def simulate(src, dst, f, elem_bytes):
+    """Run the exchange's plan for every thread; returns the plan. Asserts (a), (b), (c)."""
+    plan = exchange_plan(src, mapped_layout(dst, src.shape, f), elem_bytes)
+    dst_in_src = mapped_layout(dst, src.shape, f)
+    E = elem_bytes
+    mem: dict[int, tuple] = {}
+    for w, l in itertools.product(range(src.num_warps), range(src.num_lanes)):
+        for r in plan.stores:
+            addr = plan.byte_offset(list(src.apply(r, l, w)), INT)
+            assert addr % (plan.store_vec * E) == 0, ("store misaligned", r, l, w, addr)
+            for i in range(plan.store_vec):
+                elem = src.apply(r + i, l, w)
+                for k in range(E):
+                    a = addr + i * E + k
+                    assert 0 <= a < plan.nbytes, ("store out of the buffer", a, plan.nbytes)
+                    assert mem.setdefault(a, (elem, k)) == (elem, k), ("two elements share a byte", a)
+    for w, l in itertools.product(range(dst.num_warps), range(dst.num_lanes)):
+        loaded = {}
+        for r in plan.loads:
+            addr = plan.byte_offset(list(dst_in_src.apply(r, l, w)), INT)
+            assert addr % (plan.load_vec * E) == 0, ("load misaligned", r, l, w, addr)
+            for i in range(plan.load_vec):
+                want = tuple(f(dst.apply(r + i, l, w)))
+                for k in range(E):
+                    a = addr + i * E + k
+                    assert 0 <= a < plan.nbytes, ("load out of the buffer", a, plan.nbytes)
+                    assert mem.get(a) == (want, k), ("wrong bytes", r + i, l, w, a, mem.get(a), want)
+                loaded[r + i] = want
+        for r in range(dst.num_regs):
+            want = tuple(f(dst.apply(r, l, w)))
+            if r not in loaded:
+                r0 = dst_in_src.first_reg[dst_in_src.reg_coords[r]]
+                assert loaded[r0] == want, ("repeated register holds another element", r, r0)
+    return plan
+
+
+A_BLOCKED = blocked([1, 8], [8, 4], [4, 1], [1, 0])
+B_BLOCKED = blocked([1, 8], [4, 8], [4, 1], [1, 0])
+T_ROWS = blocked([1, 4], [2, 16], [4, 1], [1, 0])
+T_COLS = blocked([4, 1], [16, 2], [1, 4], [0, 1])
+
+CASES = [
+    # (name, shape, src encoding, dst encoding, elem bytes)
+    ("matmul A", (64, 32), A_BLOCKED, operand(0, mma([2, 2])), 2),
+    ("matmul B", (32, 64), B_BLOCKED, operand(1, mma([2, 2])), 2),
+    ("matmul epilogue f16", (64, 64), mma([2, 2]), B_BLOCKED, 2),
+    ("matmul epilogue f32", (64, 64), mma([2, 2]), blocked([1, 4], [4, 8], [4, 1], [1, 0]), 4),
+    ("w8 A", (128, 64), A_BLOCKED, operand(0, mma([4, 2])), 2),
+    ("w8 B", (64, 128), B_BLOCKED, operand(1, mma([4, 2])), 2),
+    ("[1,4] A", (16, 16), blocked([1, 8], [16, 2], [4, 1], [1, 0]), operand(0, mma([1, 4])), 2),
+    ("[4,1] B", (32, 32), B_BLOCKED, operand(1, mma([4, 1])), 2),
+    ("transpose convert 64", (64, 64), T_COLS, T_ROWS, 4),
+    ("transpose convert 32", (32, 32), blocked([1, 1], [32, 1], [1, 4], [0, 1]),
+     blocked([1, 1], [1, 32], [4, 1], [1, 0]), 4),
+    ("blocked f32 -> blocked", (64, 64), blocked([1, 4], [8, 4], [2, 2], [1, 0]),
+     blocked([4, 1], [4, 8], [1, 4], [0, 1]), 4),
+    ("blocked i8", (32, 64), blocked([1, 16], [8, 4], [4, 1], [1, 0]), blocked([2, 2], [8, 4], [2, 2], [0, 1]), 1),
+    ("blocked i64", (32, 32), blocked([1, 2], [4, 8], [4, 1], [1, 0]), blocked([2, 1], [8, 4], [1, 4], [0, 1]), 8),
+    ("replicated source", (16, 16), blocked([1, 4], [8, 4], [4, 1], [1, 0]),
+     blocked([1, 1], [1, 32], [4, 1], [1, 0]), 4),
+    ("3-d", (2, 16, 32), blocked([1, 1, 4], [1, 4, 8], [2, 2, 1], [2, 1, 0]),
+     blocked([1, 4, 1], [2, 8, 2], [1, 1, 4], [1, 2, 0]), 4),
+]
+
+
+@pytest.mark.parametrize("name,shape,src_enc,dst_enc,E", CASES, ids=[c[0] for c in CASES])
+def test_convert_layout_exchange(name, shape, src_enc, dst_enc, E):
+    simulate(layout_for(shape, src_enc), layout_for(shape, dst_enc), identity, E)
+
+
+def test_trans_exchange():
+    """tt.trans of the transpose kernel's tile (the result's coordinates are the source's swapped)."""
+    src = layout_for((64, 64), T_ROWS)
+    dst = layout_for((64, 64), T_COLS)
+    simulate(src, layout_for((64, 64), blocked([1, 1], [32, 1], [1, 4], [0, 1])), swap, 4)
+    simulate(src, dst, swap, 4)
+
+
+def test_broadcast_expand_dims_reshape():
+    # broadcast (64, 1) -> (64, 32): the destination's column is dropped
+    src = layout_for((64, 1), blocked([1, 1], [32, 1], [4, 1], [1, 0]))
+    dst = layout_for((64, 32), blocked([1, 4], [4, 8], [4, 1], [1, 0]))
+    simulate(src, dst, lambda c: (c[0], 0), 4)
+    # expand_dims (32,) sliced -> (32, 1)
+    src = layout_for((32,), SliceEncoding.make(dim=1, parent=blocked([1, 1], [1, 32], [4, 1], [1, 0])))
+    dst = layout_for((32, 1), blocked([1, 1], [32, 1], [4, 1], [1, 0]))
+    simulate(src, dst, lambda c: (c[0],), 4)
+    # reshape (32, 64) -> (2048,)
+    src = layout_for((32, 64), blocked([4, 1], [8, 4], [1, 4], [0, 1]))
+    dst = layout_for((2048,), blocked([4], [32], [4], [0]))
+    simulate(src, dst, lambda c: (c[0] // 64, c[0] % 64), 2)
+
+
+def _random_blocked(rng, shape, warps):
+    rank = len(shape)
+    order = list(range(rank))
+    rng.shuffle(order)
+    lanes_left, warps_left = 32, warps
+    spt, tpw, wpc = [1] * rank, [1] * rank, [1] * rank
+    for d in order:
+        spt[d] = rng.choice([1, 2, 4, 8])
+    for d in order:
+        t = rng.choice([x for x in (1, 2, 4, 8, 16, 32) if x <= lanes_left])
+        tpw[d] = t
+        lanes_left //= t
+    tpw[order[-1]] *= lanes_left
+    for d in order:
+        t = rng.choice([x for x in (1, 2, 4) if x <= warps_left])
+        wpc[d] = t
+        warps_left //= t
+    wpc[order[-1]] *= warps_left
+    return blocked(spt, tpw, wpc, order)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_blocked_pairs(seed):
+    rng = random.Random(seed)
+    shape = (rng.choice([8, 16, 32, 64]), rng.choice([8, 16, 32, 64]))
+    warps = rng.choice([1, 2, 4])
+    E = rng.choice([1, 2, 4, 8])
+    src = layout_for(shape, _random_blocked(rng, shape, warps))
+    dst = layout_for(shape, _random_blocked(rng, shape, warps))
+    simulate(src, dst, identity, E)
+    if shape[0] == shape[1]:
+        simulate(src, dst, swap, E)
+
+
+def test_vector_widths_and_conflicts():
+    """What the plan promises the matmul and transpose kernels: 128-bit stores and conflict-free 32-bit loads for
+    A, 128-bit loads for the transpose, whose column-walk stores stay at most 2-way conflicted (as with the
+    one-bank padding before) in 4-byte stores."""
+    a = exchange_plan(layout_for((64, 32), A_BLOCKED), layout_for((64, 32), operand(0, mma([2, 2]))), 2)
+    assert (a.store_vec * 2, a.load_vec * 2) == (16, 4)
+    assert a.nbytes == 64 * 32 * 2
+    b = exchange_plan(layout_for((32, 64), B_BLOCKED), layout_for((32, 64), operand(1, mma([2, 2]))), 2)
+    assert b.store_vec * 2 == 16
+    src, dst = layout_for((64, 64), T_COLS), layout_for((64, 64), T_ROWS)
+    t = exchange_plan(src, dst, 4)
+    assert t.load_vec * 4 == 16 and t.store_vec == 1
+
+    def wavefronts(ll, starts, width):
+        return _wavefronts([[t.byte_offset(list(ll.apply(r, lane, 0))) for lane in range(32)] for r in starts], width)
+
+    assert wavefronts(src, t.stores, 4) <= 2 * len(t.stores)
+    assert wavefronts(dst, t.loads, 16) == 4 * len(t.loads)
+    lds = layout_for((64, 32), operand(0, mma([2, 2])))
+    assert _wavefronts([[a.byte_offset(list(lds.apply(r, lane, 0))) for lane in range(32)] for r in a.loads],
+                       4) == len(a.loads)
+
+
+def test_xor_layouts_fall_back_to_narrower_accesses():
+    """Registers 0..3 hold columns 0..3 in lane 0, but lane 1 holds 5, 4, 7, 6 (its basis 5 is not a multiple
+    of 4): a 4-wide vector would be misplaced there, so the accesses must narrow (to one element)."""
+    from ttc.lowering.exchange_plan import vector_width
+    from ttc.lowering.linear_layout import LinearLayout
+
+    odd = LinearLayout((4, 32), ((0, 1), (0, 2)), ((0, 5), (0, 8), (0, 16), (1, 0), (2, 0)), ())
+    plain = LinearLayout((4, 32), ((0, 1), (0, 2)), ((0, 4), (0, 8), (0, 16), (1, 0), (2, 0)), ())
+    assert vector_width(odd, 1, 4) == 1 and vector_width(plain, 1, 4) == 4
+    cols = LinearLayout((4, 32), ((1, 0), (2, 0)), tuple((0, 1 << i) for i in range(5)), ())
+    for src, dst in ((odd, cols), (cols, odd), (odd, plain), (plain, odd)):
+        for E in (1, 2, 4):
+            simulate(src, dst, identity, E)

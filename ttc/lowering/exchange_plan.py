@@ -1,0 +1,226 @@
+"""The shared-memory plan of a layout exchange (`convert.exchange`): where each element lives in the buffer, and
+which vector accesses every thread issues to write the source layout's registers and read the destination's.
+
+Pure Python (with NumPy for the bank-conflict estimate), so that the lowering and the unit tests use the same
+decisions: the lowering builds LLVM IR from `ExchangePlan.byte_offset` with `IROps`, the tests evaluate the same
+function on integers (`INT`) for every thread and check that the exchange is a correct permutation
+(test/unit/test_exchange_plan.py).
+
+The buffer holds the tensor (in the source's coordinates) with one dimension, `inner`, innermost; the other
+dimensions, slowest first, make the row index. An element's byte offset is
+
+    E * (row * row_elems + (col ^ (phase(row) << log2(unit))))    phase(row) = (row >> per_phase_log) & (max_phase - 1)
+
+with `col` its coordinate along `inner`, `E` the element's size, `row_elems` = the row's length plus padding. The
+XOR (a swizzle, as Triton's shared layouts' vec/perPhase/maxPhase) only permutes whole `unit`-element blocks
+within a row, and padding is a multiple of `unit` elements: every vector access of at most `unit` elements that
+starts at a coordinate aligned to its length stays contiguous and aligned to its width in bytes.
+
+Vectors: registers `r, r + 1, ..., r + v - 1` of a layout form one access when its first log2(v) register bases
+are the unit steps 1, 2, 4, ... along `inner` and every other basis (register, lane, warp) is zero in those low
+bits of `inner` (then the first element's coordinate along `inner` is a multiple of v in every thread: aligned by
+construction). At most 16 bytes per access.
+
+The plan is chosen among candidates (each dimension as `inner`; no padding, padding by one vector or by one
+4-byte bank, XOR swizzles) by a bank-conflict model of warp 0 (shared memory wavefronts: 32 banks of 4 bytes,
+an access of 8 (16) bytes per thread served in 2 (4) phases of 16 (8) threads) plus the instruction count; the
+choice affects speed only, the checks above make every candidate correct.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from ttc.lowering.linear_layout import LinearLayout
+
+MAX_VECTOR_BYTES = 16
+
+
+def _log2(n: int) -> int:
+    return n.bit_length() - 1
+
+
+def vector_width(ll: LinearLayout, inner: int, max_elems: int) -> int:
+    """The number of consecutive registers of `ll` that hold elements consecutive along `inner`, starting at an
+    aligned coordinate in every thread (a power of two, at most `max_elems`)."""
+    rank = ll.rank
+    k = 0
+    while (k < len(ll.reg) and (2 << k) <= max_elems
+           and ll.reg[k] == tuple((1 << k) if d == inner else 0 for d in range(rank))):
+        k += 1
+    while k:
+        low = (1 << k) - 1
+        if all(not (b[inner] & low) for b in ll.reg[k:] + ll.lane + ll.warp):
+            break
+        k -= 1
+    return 1 << k
+
+
+def vector_starts(ll: LinearLayout, v: int) -> tuple[int, ...]:
+    """The first registers of the v-wide accesses covering `ll`'s distinct registers."""
+    return tuple(r for r in ll.unique_regs if r % v == 0)
+
+
+class _IntOps:
+    """`byte_offset`'s arithmetic on Python ints (or NumPy integer arrays)."""
+
+    @staticmethod
+    def shl(x, k):
+        return x << k
+
+    @staticmethod
+    def lshr(x, k):
+        return x >> k
+
+    @staticmethod
+    def and_(x, m):
+        return x & m
+
+    @staticmethod
+    def or_(x, y):
+        return x | y
+
+    @staticmethod
+    def xor(x, y):
+        return x ^ y
+
+    @staticmethod
+    def mul(x, k):
+        return x * k
+
+    @staticmethod
+    def add(x, y):
+        return x + y
+
+
+INT = _IntOps()
+
+
+@dataclass(frozen=True)
+class ExchangePlan:
+    shape: tuple[int, ...]     # the source tensor's shape (the buffer's coordinates)
+    inner: int                 # the buffer's innermost dimension
+    elem_bytes: int
+    unit: int                  # swizzle (and alignment) unit, in elements
+    row_elems: int             # row stride in elements: shape[inner] + padding
+    per_phase_log: int
+    max_phase: int             # 1: no swizzle
+    store_vec: int             # elements per store
+    load_vec: int              # elements per load
+    stores: tuple[int, ...]    # first source registers of the stores
+    loads: tuple[int, ...]     # first destination registers of the loads
+
+    @property
+    def outer(self) -> tuple[int, ...]:
+        return tuple(d for d in range(len(self.shape)) if d != self.inner)
+
+    @property
+    def rows(self) -> int:
+        n = 1
+        for d in self.outer:
+            n *= self.shape[d]
+        return n
+
+    @property
+    def nbytes(self) -> int:
+        return self.rows * self.row_elems * self.elem_bytes
+
+    def byte_offset(self, c, ops=INT):
+        """The byte offset of the element at coordinates `c` (ints, arrays, or LLVM values with `IROps`)."""
+        row = None
+        for d in self.outer:
+            if self.shape[d] == 1:
+                continue
+            row = c[d] if row is None else ops.or_(ops.shl(row, _log2(self.shape[d])), c[d])
+        col = c[self.inner]
+        if row is None:
+            return ops.shl(col, _log2(self.elem_bytes))
+        if self.max_phase > 1:
+            phase = ops.and_(ops.lshr(row, self.per_phase_log) if self.per_phase_log else row, self.max_phase - 1)
+            col = ops.xor(col, ops.shl(phase, _log2(self.unit)) if self.unit > 1 else phase)
+        if self.row_elems & (self.row_elems - 1) == 0:
+            elem = ops.or_(ops.shl(row, _log2(self.row_elems)), col)
+        else:
+            elem = ops.add(ops.mul(row, self.row_elems), col)
+        return ops.shl(elem, _log2(self.elem_bytes))
+
+
+def _access_coords(ll: LinearLayout, starts, lanes: range) -> np.ndarray:
+    """[access, lane, dim]: the coordinates of each access's first element in warp 0's lanes."""
+    base = np.array([ll.apply(0, l, 0) for l in lanes], dtype=np.int64)            # [lane, dim]
+    regs = np.array([ll.reg_coords[r] for r in starts], dtype=np.int64).reshape(len(starts), ll.rank)
+    return regs[:, None, :] ^ base[None, :, :]
+
+
+def _wavefronts(addr: np.ndarray, width: int) -> int:
+    """Shared-memory wavefronts of accesses `addr` [access, lane] of `width` bytes each."""
+    words_per = max(1, width // 4)
+    per_phase = max(1, 32 // words_per)
+    total = 0
+    for row in addr:
+        for p in range(0, len(row), per_phase):
+            words = set()
+            for a in row[p:p + per_phase]:
+                for w in range(int(a) // 4, (int(a) + width - 1) // 4 + 1):
+                    words.add(w)
+            banks: dict[int, int] = {}
+            for w in words:
+                banks[w % 32] = banks.get(w % 32, 0) + 1
+            total += max(banks.values())
+    return total
+
+
+@lru_cache(maxsize=256)
+def exchange_plan(src: LinearLayout, dst: LinearLayout, elem_bytes: int) -> ExchangePlan:
+    """The plan of an exchange from `src` to `dst`; `dst`'s coordinates are the source's (its bases mapped to
+    the source tensor's coordinates: zero bases where it broadcasts)."""
+    rank = len(src.shape)
+    max_elems = max(1, MAX_VECTOR_BYTES // elem_bytes)
+    lanes = range(src.num_lanes)
+    best = None
+    dims = [d for d in range(rank) if src.shape[d] > 1] or [rank - 1]
+    for inner in dims:
+        n = src.shape[inner]
+        vs = vector_width(src, inner, min(max_elems, n))
+        vl = vector_width(dst, inner, min(max_elems, n))
+        stores, loads = vector_starts(src, vs), vector_starts(dst, vl)
+        unit = max(vs, vl)
+        s_coords = _access_coords(src, stores, lanes)
+        l_coords = _access_coords(dst, loads, lanes)
+        rows = 1
+        for d in range(rank):
+            if d != inner:
+                rows *= src.shape[d]
+        layouts = [(n, 0, 1)]
+        if rows > 1:
+            for pad in sorted({unit, max(1, 4 // elem_bytes)}):
+                if pad % unit == 0:
+                    layouts.append((n + pad, 0, 1))
+            slots = n // unit
+            mp = 2
+            while mp <= min(slots, 32):
+                for shift in range(_log2(rows)):
+                    layouts.append((n, shift, mp))
+                mp *= 2
+        for row_elems, shift, mp in layouts:
+            plan = ExchangePlan(tuple(src.shape), inner, elem_bytes, unit, row_elems, shift, mp, vs, vl, stores, loads)
+            sa = plan.byte_offset([s_coords[..., d] for d in range(rank)])
+            la = plan.byte_offset([l_coords[..., d] for d in range(rank)])
+            cost = (_wavefronts(sa, vs * elem_bytes) + _wavefronts(la, vl * elem_bytes) + len(stores) + len(loads))
+            key = (cost, plan.nbytes, inner != rank - 1, mp, row_elems, shift)
+            if best is None or key < best[0]:
+                best = (key, plan)
+    return best[1]
+
+
+def mapped_layout(dst: LinearLayout, shape, f) -> LinearLayout:
+    """`dst` with its bases mapped by `f` (destination coordinates -> source coordinates, linear over GF(2) in
+    the coordinates' bits: a permutation, projection, dimension insertion or removal, power-of-two reshape) into a
+    layout over the source tensor of `shape`."""
+    def m(bases):
+        return tuple(tuple(f(b)) for b in bases)
+
+    return LinearLayout(tuple(shape), m(dst.reg), m(dst.lane), m(dst.warp))
