@@ -25,16 +25,12 @@ from typing import Callable
 
 from xdsl.dialects import arith, cf, scf
 from xdsl.dialects.builtin import (
-    ArrayAttr,
     DenseArrayBase,
     FloatAttr,
-    FusedLoc,
     IntegerType,
-    NoneAttr,
     IntegerAttr,
     TensorType,
     UnitAttr,
-    UnknownLoc,
     i1,
     i32,
     i64,
@@ -53,7 +49,7 @@ from ttc.fold import (
     splat_value,
     wrap,
 )
-from ttc.greedy_rewrite import GreedyDriver, Rewriter
+from ttc.greedy_rewrite import GreedyDriver, Rewriter, fused_location
 from ttc.ir.types import elt, encoding, shape_of
 from ttc.passmanager import Pass, option
 
@@ -75,20 +71,7 @@ def _scalar_int(v: SSAValue) -> IntegerAttr | None:
     return a if isinstance(a, IntegerAttr) else None
 
 
-def _fused(*ops: Operation):
-    """MLIR's FusedLoc::get of the ops' locations: unknown ones dropped, duplicates merged."""
-    locs = []
-    for o in ops:
-        loc = o.location
-        parts = loc.locations.data if isinstance(loc, FusedLoc) and isinstance(loc.metadata, NoneAttr) else [loc]
-        for loc in parts:
-            if not isinstance(loc, UnknownLoc) and loc not in locs:
-                locs.append(loc)
-    if not locs:
-        return UnknownLoc()
-    if len(locs) == 1:
-        return locs[0]
-    return FusedLoc(ArrayAttr(locs), NoneAttr())
+
 
 
 def _new_const(rw: Rewriter, attr: Attribute, anchor: Operation, loc) -> SSAValue:
@@ -176,7 +159,7 @@ def _cmpi_of_exts(op: Operation, rw: Rewriter) -> bool:
         a, b = _def(op.operands[0], ext), _def(op.operands[1], ext)
         if a and b and a.operands[0].type == b.operands[0].type:
             new = _clone_with(op, [a.operands[0], b.operands[0]])
-            rw.replace_with_new(op, new).location = _fused(op, a, b)
+            rw.replace_with_new(op, new).location = fused_location(op, a, b)
             return True
     return False
 
@@ -195,7 +178,7 @@ def _extsi_of_extui(op: Operation, rw: Rewriter) -> bool:
     if inner is None:
         return False
     new = rw.replace_with_new(op, _cast("arith.extui", inner.operands[0], op.results[0].type))
-    new.location = _fused(op, inner)
+    new.location = fused_location(op, inner)
     return True
 
 
@@ -211,7 +194,7 @@ def _bitcast_of_bitcast(op: Operation, rw: Rewriter) -> bool:
     if inner is None:
         return False
     new = rw.replace_with_new(op, _cast("arith.bitcast", inner.operands[0], op.results[0].type))
-    new.location = _fused(op, inner)
+    new.location = fused_location(op, inner)
     return True
 
 
@@ -230,7 +213,7 @@ def _trunci_chain(op: Operation, rw: Rewriter) -> bool:
     if _width(src.type) < _width(op.results[0].type):
         # trunci(ext(x)) that only drops extension bits -> ext(x)
         new = rw.replace_with_new(op, _cast(inner.name, src, op.results[0].type))
-        new.location = _fused(op, inner)
+        new.location = fused_location(op, inner)
         return True
     return False
 
@@ -257,7 +240,7 @@ def _reassociate_addi(op: Operation, rw: Rewriter) -> bool:
     if inner is None:
         return False
     x, y = inner.operands
-    loc = _fused(op, inner)
+    loc = fused_location(op, inner)
     if inner.name == "arith.addi" and (c0 := _scalar_int(y)) is not None:
         # addi(addi(x, c0), c1) -> addi(x, c0 + c1)
         new = _int_op("arith.addi", x, _new_const(rw, _int_attr(c1, c0.value.data + c1.value.data), op, loc),
@@ -286,12 +269,12 @@ def _addi_of_neg(op: Operation, rw: Rewriter) -> bool:
     mul = _def(rhs, "arith.muli")
     if mul is not None and _is_minus_one(mul.operands[1]):
         new = rw.replace_with_new(op, _int_op("arith.subi", lhs, mul.operands[0]))
-        new.location = _fused(op, mul)
+        new.location = fused_location(op, mul)
         return True
     mul = _def(lhs, "arith.muli")
     if mul is not None and _is_minus_one(mul.operands[1]):
         new = rw.replace_with_new(op, _int_op("arith.subi", rhs, mul.operands[0]))
-        new.location = _fused(op, mul)
+        new.location = fused_location(op, mul)
         return True
     return False
 
@@ -302,7 +285,7 @@ def _reassociate_subi(op: Operation, rw: Rewriter) -> bool:
     new = None
     if c_rhs is not None and (inner := _def(lhs, "arith.addi", "arith.subi")) is not None:
         x, y = inner.operands
-        loc = _fused(op, inner)
+        loc = fused_location(op, inner)
         c1 = c_rhs
         if inner.name == "arith.addi" and (c0 := _scalar_int(y)) is not None:
             # subi(addi(x, c0), c1) -> addi(x, c0 - c1)
@@ -317,7 +300,7 @@ def _reassociate_subi(op: Operation, rw: Rewriter) -> bool:
                           _merge_flags(inner, op))
     elif c_lhs is not None and (inner := _def(rhs, "arith.addi", "arith.subi")) is not None:
         x, y = inner.operands
-        loc = _fused(op, inner)
+        loc = fused_location(op, inner)
         c1 = c_lhs
         if inner.name == "arith.addi" and (c0 := _scalar_int(y)) is not None:
             # subi(c1, addi(x, c0)) -> subi(c1 - c0, x)
@@ -336,7 +319,7 @@ def _reassociate_subi(op: Operation, rw: Rewriter) -> bool:
         if inner is None or inner.operands[0] is not rhs:
             return False
         # subi(subi(a, b), a) -> subi(0, b)
-        loc = _fused(op, inner)
+        loc = fused_location(op, inner)
         zero = _new_const(rw, attr_of(rhs.type, [0]), op, loc)
         new = _int_op("arith.subi", zero, inner.operands[1], _merge_flags(inner, op))
     rw.replace_with_new(op, new).location = loc
@@ -350,7 +333,7 @@ def _reassociate_muli(op: Operation, rw: Rewriter) -> bool:
         return False
     if c0.type != op.results[0].type or c1.type != op.results[0].type:
         return False
-    loc = _fused(op, inner)
+    loc = fused_location(op, inner)
     new = _int_op("arith.muli", inner.operands[0],
                   _new_const(rw, _int_attr(c1, c0.value.data * c1.value.data), op, loc), _merge_flags(inner, op))
     rw.replace_with_new(op, new).location = loc
@@ -365,7 +348,7 @@ def _xori_not_cmpi(op: Operation, rw: Rewriter) -> bool:
         return False
     new = _clone_with(cmp, cmp.operands)
     _set_pred(new, _INVERT_PRED[CMPI[cmp.predicate.value.data]])
-    rw.replace_with_new(op, new).location = _fused(op, cmp)
+    rw.replace_with_new(op, new).location = fused_location(op, cmp)
     return True
 
 
@@ -461,7 +444,7 @@ def _negf_pair(op: Operation, rw: Rewriter) -> bool:
     if a is None or b is None or a.operands[0].type != b.operands[0].type:
         return False
     new = _clone_with(op, [a.operands[0], b.operands[0]])
-    rw.replace_with_new(op, new).location = _fused(op, a, b)
+    rw.replace_with_new(op, new).location = fused_location(op, a, b)
     return True
 
 
@@ -492,16 +475,16 @@ def _select_patterns(op: Operation, rw: Rewriter) -> bool:
     # select(not(c), a, b) -> select(c, b, a)
     x = _def(cond, "arith.xori")
     if x is not None and _is_minus_one(x.operands[1]):
-        rw.replace_with_new(op, _clone_with(op, [x.operands[0], b, a])).location = _fused(op, x)
+        rw.replace_with_new(op, _clone_with(op, [x.operands[0], b, a])).location = fused_location(op, x)
         return True
     # select(c, select(c, a, b), d) -> select(c, a, d) and the mirror
     inner = _def(a, "arith.select")
     if inner is not None and inner.operands[0] is cond:
-        rw.replace_with_new(op, _clone_with(op, [cond, inner.operands[1], b])).location = _fused(op, inner)
+        rw.replace_with_new(op, _clone_with(op, [cond, inner.operands[1], b])).location = fused_location(op, inner)
         return True
     inner = _def(b, "arith.select")
     if inner is not None and inner.operands[0] is cond:
-        rw.replace_with_new(op, _clone_with(op, [cond, a, inner.operands[2]])).location = _fused(op, inner)
+        rw.replace_with_new(op, _clone_with(op, [cond, a, inner.operands[2]])).location = fused_location(op, inner)
         return True
     # select(c, false, true) -> xori(c, true)
     ta, tb = _scalar_int(a), _scalar_int(b)
@@ -570,7 +553,7 @@ def _broadcast_patterns(op: Operation, rw: Rewriter) -> bool:
         return False
     # broadcast(splat(x)) -> splat(x); broadcast(broadcast(x)) -> broadcast(x)
     new = _new_like(inner.name, inner.operands[0], op.results[0].type)
-    rw.replace_with_new(op, new).location = _fused(op, inner)
+    rw.replace_with_new(op, new).location = fused_location(op, inner)
     return True
 
 

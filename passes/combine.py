@@ -32,19 +32,15 @@ from dataclasses import dataclass
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
-    ArrayAttr,
     FloatAttr,
-    FusedLoc,
     IntegerAttr,
     IntegerType,
-    NoneAttr,
     TensorType,
     UnitAttr,
-    UnknownLoc,
     f32,
     i32,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
@@ -60,7 +56,7 @@ from ttc.fold import (
     is_int_value,
     to_signed,
 )
-from ttc.greedy_rewrite import apply_xdsl_patterns
+from ttc.greedy_rewrite import apply_xdsl_patterns, fused_location
 from ttc.ir import std, tt
 from ttc.ir.types import elt, shape_of
 from ttc.passmanager import Pass
@@ -74,20 +70,7 @@ def defining(value: SSAValue, cls):
     return op if isinstance(op, cls) else None
 
 
-def fused_location(*ops: Operation) -> Attribute:
-    """MLIR's FusedLoc::get of the ops' locations: unknown ones dropped, duplicates merged."""
-    locs: list[Attribute] = []
-    for o in ops:
-        loc = o.location
-        parts = loc.locations.data if isinstance(loc, FusedLoc) and isinstance(loc.metadata, NoneAttr) else [loc]
-        for part in parts:
-            if not isinstance(part, UnknownLoc) and part not in locs:
-                locs.append(part)
-    if not locs:
-        return UnknownLoc()
-    if len(locs) == 1:
-        return locs[0]
-    return FusedLoc(ArrayAttr(locs), NoneAttr())
+
 
 
 def _is_zero(value: SSAValue) -> bool:

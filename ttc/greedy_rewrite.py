@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import cf
-from xdsl.dialects.builtin import IntegerType
+from xdsl.dialects.builtin import ArrayAttr, FusedLoc, IntegerType, NoneAttr, UnknownLoc
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriterListener, RewritePattern
 from xdsl.traits import IsTerminator, MemoryEffect, MemoryEffectKind, RecursiveMemoryEffect, SymbolOpInterface
@@ -686,3 +686,19 @@ def _drop_dead_successor_operands(term: Operation, live: _Liveness) -> bool:
         term.detach()
         term.erase()
     return True
+
+
+def fused_location(*ops: Operation) -> Attribute:
+    """MLIR's FusedLoc::get of the ops' locations: unknown ones dropped, duplicates merged."""
+    locs: list[Attribute] = []
+    for o in ops:
+        loc = o.location
+        parts = loc.locations.data if isinstance(loc, FusedLoc) and isinstance(loc.metadata, NoneAttr) else [loc]
+        for part in parts:
+            if not isinstance(part, UnknownLoc) and part not in locs:
+                locs.append(part)
+    if not locs:
+        return UnknownLoc()
+    if len(locs) == 1:
+        return locs[0]
+    return FusedLoc(ArrayAttr(locs), NoneAttr())
