@@ -21,6 +21,7 @@ from typing import Optional
 import typer
 
 from ttc.cli import UsageError, read_input, run, write_output
+from ttc.stages import environment_help
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, help=__doc__.split("\n\n")[0])
 
@@ -39,14 +40,7 @@ def _metadata(path: str, text: str, arch: str):
     return meta
 
 
-ENVIRONMENT = (
-    "Environment: TRITON_KERNEL_DUMP=1 writes the stage this command produces, .cubin (with <kernel>.json), to "
-    "$TRITON_DUMP_DIR/<hash>/<kernel>.<ext> (default ~/.triton/dump); TRITON_KERNEL_OVERRIDE=1 uses "
-    "$TRITON_OVERRIDE_DIR/<hash>/<kernel>.<ext> instead when it exists (default ~/.triton/override)."
-)
-
-
-@app.command(context_settings={"help_option_names": ["-h", "--help"]}, epilog=ENVIRONMENT)
+@app.command(context_settings={"help_option_names": ["-h", "--help"]}, epilog=environment_help(".cubin (with <kernel>.json)"))
 def assemble(
     file: str = typer.Argument("-", help="PTX input ('-' for stdin)"),
     output: Optional[str] = typer.Option(None, "-o", "--output", help="Output CUBIN (default: stdout if not a terminal)"),

@@ -22,6 +22,7 @@ from typing import Optional
 import typer
 
 from ttc.cli import UsageError, read_input, run, write_output
+from ttc.stages import environment_help
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, help=__doc__.split("\n\n")[0])
 
@@ -97,14 +98,7 @@ def _override_ptx(path: str, kernel, stage_meta) -> str:
     return meta.into_ptx(text)
 
 
-ENVIRONMENT = (
-    "Environment: TRITON_KERNEL_DUMP=1 writes the stage this command produces, .llir (--target=llvmir from TTGIR) and .ptx, to "
-    "$TRITON_DUMP_DIR/<hash>/<kernel>.<ext> (default ~/.triton/dump); TRITON_KERNEL_OVERRIDE=1 uses "
-    "$TRITON_OVERRIDE_DIR/<hash>/<kernel>.<ext> instead when it exists (default ~/.triton/override)."
-)
-
-
-@app.command(context_settings={"help_option_names": ["-h", "--help"]}, epilog=ENVIRONMENT)
+@app.command(context_settings={"help_option_names": ["-h", "--help"]}, epilog=environment_help(".llir (--target=llvmir from TTGIR) and .ptx"))
 def translate(
     file: str = typer.Argument("-", help="TTGIR or LLVM IR input ('-' for stdin)"),
     target: Target = typer.Option(..., "--target", help="What to produce: llvmir or ptx"),

@@ -41,6 +41,11 @@ def run(tool: str, main, argv: list[str] | None = None) -> int:
         return 1
 
 
+def env_on(name: str) -> bool:
+    """Whether an environment switch such as TRITON_KERNEL_DUMP is on (1, true, on, yes)."""
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "on", "yes")
+
+
 def read_input(path: str | None) -> tuple[str, str]:
     """(name for diagnostics, text) of a file, or of stdin for `-` or no path."""
     if path in (None, "-"):

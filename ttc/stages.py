@@ -17,26 +17,29 @@ import os
 import sys
 from dataclasses import dataclass
 
-from ttc.cli import UsageError, write_output
+from ttc.cli import UsageError, env_on, write_output
 
 HASH_ATTRIBUTE = "ttc.source_hash"
 PASS_STAGES = {"make-ttir": "ttir", "make-ttgir": "ttgir"}  # the tt-opt passes that produce a stage
 
 
-def _on(var: str) -> bool:
-    return os.environ.get(var, "").strip().lower() in ("1", "true", "on", "yes")
-
-
 def dump_dir() -> str | None:
-    if not _on("TRITON_KERNEL_DUMP"):
+    if not env_on("TRITON_KERNEL_DUMP"):
         return None
     return os.path.expanduser(os.environ.get("TRITON_DUMP_DIR") or "~/.triton/dump")
 
 
 def override_dir() -> str | None:
-    if not _on("TRITON_KERNEL_OVERRIDE"):
+    if not env_on("TRITON_KERNEL_OVERRIDE"):
         return None
     return os.path.expanduser(os.environ.get("TRITON_OVERRIDE_DIR") or "~/.triton/override")
+
+
+def environment_help(produces: str) -> str:
+    """The --help epilog of a command that produces the stages `produces` names."""
+    return (f"Environment: TRITON_KERNEL_DUMP=1 writes the stage this command produces, {produces}, to "
+            "$TRITON_DUMP_DIR/<hash>/<kernel>.<ext> (default ~/.triton/dump); TRITON_KERNEL_OVERRIDE=1 uses "
+            "$TRITON_OVERRIDE_DIR/<hash>/<kernel>.<ext> instead when it exists (default ~/.triton/override).")
 
 
 def active() -> bool:

@@ -9,23 +9,19 @@ after O3, `NVPTX_ENABLE_DUMP=1` prints the PTX, both to stderr.
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import StringAttr
 
+from ttc.cli import env_on
 from ttc.diagnostics import CompileError, Diagnostic, Source, source_line
 from ttc.lowering import libdevice, target
 from ttc.lowering.metadata import KernelMetadata, source_hash
 from ttc.stages import HASH_ATTRIBUTE
 
 NVPTX_DUMP_HEADER = "// -----// NVPTX Dump //----- //"
-
-
-def _env_on(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in ("1", "on", "true", "yes")
 
 
 def detect_kind(text: str) -> str:
@@ -120,10 +116,10 @@ def lower(ttgir: TTGIR):
     libs += sorted(set(lowered.externs.values()))
     if libs:
         libdevice.link(mod, libs, keep={lowered.metadata.name})
-    if _env_on("LLVM_IR_ENABLE_DUMP"):
+    if env_on("LLVM_IR_ENABLE_DUMP"):
         sys.stderr.write("; *** IR Dump Before O3 ***\n" + str(mod) + "\n")
     target.optimize(mod, tm)
-    if _env_on("LLVM_IR_ENABLE_DUMP"):
+    if env_on("LLVM_IR_ENABLE_DUMP"):
         sys.stderr.write("; *** IR Dump After O3 ***\n" + str(mod) + "\n")
     return mod, lowered.metadata, tm
 
@@ -160,6 +156,6 @@ def parse_llvm(text: str, filename: str, options: Options, sidecar: KernelMetada
 
 def to_ptx(mod, meta: KernelMetadata, tm) -> str:
     ptx = meta.ptx_line() + "\n" + target.emit_ptx(mod, tm)
-    if _env_on("NVPTX_ENABLE_DUMP"):
+    if env_on("NVPTX_ENABLE_DUMP"):
         sys.stderr.write(NVPTX_DUMP_HEADER + "\n" + ptx + "\n")
     return ptx
