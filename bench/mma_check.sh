@@ -79,7 +79,7 @@ run_one() {  # name kernel-source spec
     failed+=("$k (compile to CUBIN)"); return
   fi
   echo "   $(grep -c 'mma.sync.aligned.m16n8k16' "$out/$k.ptx") mma.sync in the PTX; shared accesses:" \
-       $(grep -oE '(ld|st)\.shared[.a-z0-9]*' "$out/$k.ptx" | sort | uniq -c | awk '{printf "%s x%s ", $2, $1}')
+       $(grep -oE '(ld|st)\.shared[.a-z0-9]*|ldmatrix[.a-z0-9]*' "$out/$k.ptx" | sort | uniq -c | awk '{printf "%s x%s ", $2, $1}')
   tt-run "$out/$k.cubin" --spec "$spec" --check || failed+=("$k (GPU check)")
 }
 

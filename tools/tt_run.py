@@ -134,7 +134,8 @@ def tt_run(
         if outcome.bench is not None:
             b = outcome.bench
             lines.append(f"bench: median {b['median_ms']:.4f} ms over {b['rep']} launches, {b['gbps']:.1f} GB/s "
-                         f"({b['bytes']} bytes of pointer arguments)")
+                         f"({b['bytes']} bytes of pointer arguments); {b['n_regs']} registers per thread, "
+                         f"{b['spill_bytes']} bytes of local memory, {b['blocks_per_sm']} blocks per SM")
         lines += [f"wrote {p}" for p in written.values()]
         sys.stdout.write("\n".join(lines) + "\n")
     return 0 if ok else 1

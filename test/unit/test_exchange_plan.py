@@ -57,6 +57,9 @@ def simulate(src, dst, f, elem_bytes):
                     a = addr + i * E + k
                     assert 0 <= a < plan.nbytes, ("store out of the buffer", a, plan.nbytes)
                     assert mem.setdefault(a, (elem, k)) == (elem, k), ("two elements share a byte", a)
+    if plan.ldmatrix is not None:
+        simulate_ldmatrix(plan, dst, f, mem)
+        return plan
     for w, l in itertools.product(range(dst.num_warps), range(dst.num_lanes)):
         loaded = {}
         for r in plan.loads:
@@ -77,6 +80,42 @@ def simulate(src, dst, f, elem_bytes):
     return plan
 
 
+def simulate_ldmatrix(plan, dst, f, mem):
+    """The plan's ldmatrix.x4 loads as the PTX ISA defines them: lane L passes the address of row L % 8 of matrix
+    L // 8 (16 bytes, aligned); thread l's register j then holds matrix j's elements (row l // 4, columns
+    2 (l % 4) + e), or with .trans (rows 2 (l % 4) + e, column l // 4), for e = 0, 1. Every destination
+    register must get its element, and every unique register must be loaded."""
+    ldm = plan.ldmatrix
+    E = 2
+    assert plan.elem_bytes == E
+    for w in range(dst.num_warps):
+        loaded = {}
+        for g in ldm.groups:
+            matrices = [[None] * 8 for _ in range(4)]
+            for L in range(32):
+                addr = plan.byte_offset(list(ldm.rows.apply(g, L, w)), INT)
+                assert addr % 16 == 0 and 0 <= addr and addr + 16 <= plan.nbytes, ("bad row address", g, L, w, addr)
+                row = []
+                for c in range(8):
+                    elem = mem.get(addr + c * E)
+                    assert elem is not None and elem[1] == 0 and mem.get(addr + c * E + 1) == (elem[0], 1)
+                    row.append(elem[0])
+                matrices[L // 8][L % 8] = row
+            for l, j, e in itertools.product(range(32), range(4), range(2)):
+                if ldm.trans:
+                    got = matrices[j][2 * (l % 4) + e][l // 4]
+                else:
+                    got = matrices[j][l // 4][2 * (l % 4) + e]
+                r = g + 2 * j + e
+                want = tuple(f(dst.apply(r, l, w)))
+                assert got == want, ("ldmatrix delivers another element", g, j, e, l, w, got, want)
+                loaded[(l, r)] = got
+        for l, r in itertools.product(range(32), range(dst.num_regs)):
+            if (l, r) not in loaded:
+                r0 = dst.first_reg[dst.reg_coords[r]]
+                assert loaded[(l, r0)] == tuple(f(dst.apply(r, l, w))), ("repeated register", r, r0)
+
+
 A_BLOCKED = blocked([1, 8], [8, 4], [4, 1], [1, 0])
 B_BLOCKED = blocked([1, 8], [4, 8], [4, 1], [1, 0])
 T_ROWS = blocked([1, 4], [2, 16], [4, 1], [1, 0])
@@ -92,6 +131,7 @@ CASES = [
     ("w8 B", (64, 128), B_BLOCKED, operand(1, mma([4, 2])), 2),
     ("[1,4] A", (16, 16), blocked([1, 8], [16, 2], [4, 1], [1, 0]), operand(0, mma([1, 4])), 2),
     ("[4,1] B", (32, 32), B_BLOCKED, operand(1, mma([4, 1])), 2),
+    ("[1,4] A from 4-byte rows", (16, 16), blocked([1, 2], [4, 8], [4, 1], [1, 0]), operand(0, mma([1, 4])), 2),
     ("transpose convert 64", (64, 64), T_COLS, T_ROWS, 4),
     ("transpose convert 32", (32, 32), blocked([1, 1], [32, 1], [1, 4], [0, 1]),
      blocked([1, 1], [1, 32], [4, 1], [1, 0]), 4),
@@ -189,6 +229,45 @@ def test_vector_widths_and_conflicts():
     lds = layout_for((64, 32), operand(0, mma([2, 2])))
     assert _wavefronts([[a.byte_offset(list(lds.apply(r, lane, 0))) for lane in range(32)] for r in a.loads],
                        4) == len(a.loads)
+
+
+def test_ldmatrix_for_mma_operands():
+    """mma.sync's operands are read with ldmatrix.x4: A (K innermost in the buffer) as is, B (N innermost) with
+    .trans, one instruction per 8 registers, each of its four 8-lane phases reading 8 distinct 16-byte bank
+    groups (conflict-free). Layouts whose lanes do not hold ldmatrix's fragments keep vector loads."""
+    for (M, N, K), warps in (((64, 64, 32), [2, 2]), ((128, 128, 64), [4, 2]), ((32, 32, 32), [4, 1])):
+        a_dst = layout_for((M, K), operand(0, mma(warps)))
+        b_dst = layout_for((K, N), operand(1, mma(warps)))
+        a = exchange_plan(layout_for((M, K), A_BLOCKED), a_dst, 2)
+        b = exchange_plan(layout_for((K, N), B_BLOCKED), b_dst, 2)
+        for plan, dst, trans in ((a, a_dst, False), (b, b_dst, True)):
+            ldm = plan.ldmatrix
+            assert ldm is not None and ldm.trans == trans
+            assert len(ldm.groups) * 8 == len(dst.unique_regs)
+            rows = [[plan.byte_offset(list(ldm.rows.apply(g, L, 0))) for L in range(32)] for g in ldm.groups]
+            assert _wavefronts(rows, 16) == 4 * len(ldm.groups)
+    # a source of 4-byte vectors: the buffer is swizzled in 16-byte units (not the vectors' 4) so that ldmatrix's
+    # rows stay whole
+    narrow = exchange_plan(layout_for((16, 16), blocked([1, 2], [4, 8], [4, 1], [1, 0])),
+                           layout_for((16, 16), operand(0, mma([1, 4]))), 2)
+    assert narrow.store_vec == 2 and narrow.unit == 8 and narrow.ldmatrix is not None
+    # A's lanes with groupID bits 0 and 1 swapped: ldmatrix still fits (the lanes pass their rows' addresses);
+    # with bit 0 of threadID_in_group and of groupID swapped it does not (a thread's pair of columns would lie
+    # in two rows)
+    from ttc.lowering.exchange_plan import ldmatrix_loads
+    from ttc.lowering.linear_layout import LinearLayout
+
+    good = layout_for((64, 32), operand(0, mma([2, 2])))
+    lanes = list(good.lane)
+    lanes[2], lanes[3] = lanes[3], lanes[2]
+    rows_swapped = LinearLayout(good.shape, good.reg, tuple(lanes), good.warp)
+    src = layout_for((64, 32), A_BLOCKED)
+    assert simulate(src, rows_swapped, identity, 2).ldmatrix is not None
+    lanes = list(good.lane)
+    lanes[0], lanes[2] = lanes[2], lanes[0]
+    odd = LinearLayout(good.shape, good.reg, tuple(lanes), good.warp)
+    plan = simulate(src, odd, identity, 2)
+    assert plan.ldmatrix is None and ldmatrix_loads(plan, odd) is None
 
 
 def test_xor_layouts_fall_back_to_narrower_accesses():

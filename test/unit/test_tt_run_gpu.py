@@ -123,6 +123,8 @@ def test_bench_reports_a_timing(compiled):
     assert report["mode"] == "cuda" and report["ok"] is True
     bench = report["bench"]
     assert bench["rep"] == 5 and bench["median_ms"] > 0 and bench["bytes"] == 3 * 50000 * 4 and bench["gbps"] > 0
+    # vector add: a handful of registers, no spills, at least the 16 blocks of 128 threads an SM can hold at once
+    assert 0 < bench["n_regs"] <= 64 and bench["spill_bytes"] == 0 and bench["blocks_per_sm"] >= 8
 
 
 def test_out_of_bounds_is_a_cuda_error(compiled, tmp_path):

@@ -6,7 +6,7 @@ the element it needs *in the same thread*: possible when the two layouts give la
 permutation for `tt.trans`, a projection for `tt.broadcast`, ...). Otherwise `exchange` goes through shared memory:
 every thread writes the elements it holds, a barrier, every thread reads the elements it needs, with vector
 accesses (up to 16 bytes) where a thread's registers are consecutive along the buffer's innermost dimension, and
-a padded or XOR-swizzled buffer against bank conflicts (`exchange_plan`). `ttg.convert_layout` is lowered here.
+a padded or XOR-swizzled buffer against bank conflicts, and `ldmatrix` for mma.sync operands (`exchange_plan`). `ttg.convert_layout` is lowered here.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Callable
 
 import llvmlite.ir as ir
 
+from ttc.lowering import nvvm
 from ttc.lowering.exchange_plan import exchange_plan, mapped_layout
 from ttc.lowering.linear_layout import LinearLayout
 from ttc.lowering.registry import lowering
@@ -57,15 +58,32 @@ def exchange(ctx, op, values: list, src: LinearLayout, dst: LinearLayout, f: Cal
         ctx.smem_store_vector(ops.value(plan.byte_offset(coords[r], ops)), vals)
     ctx.barrier()
     out = [None] * dst.num_regs
-    coords = ctx.coords(dst_in_src)
-    for r in plan.loads:
-        vals = ctx.smem_load_vector(ops.value(plan.byte_offset(coords[r], ops)), st, plan.load_vec)
-        for i, v in enumerate(vals):
-            out[r + i] = _from_stored(b, v, t)
+    if plan.ldmatrix is not None:
+        coords = ctx.coords(plan.ldmatrix.rows)
+        for g in plan.ldmatrix.groups:
+            words = ldmatrix(b, ctx.smem_ptr(ops.value(plan.byte_offset(coords[g], ops))), plan.ldmatrix.trans)
+            for j, word in enumerate(words):
+                pair = b.bitcast(word, ir.VectorType(st, 2))
+                for e in range(2):
+                    out[g + 2 * j + e] = _from_stored(b, b.extract_element(pair, ir.Constant(i32, e)), t)
+    else:
+        coords = ctx.coords(dst_in_src)
+        for r in plan.loads:
+            vals = ctx.smem_load_vector(ops.value(plan.byte_offset(coords[r], ops)), st, plan.load_vec)
+            for i, v in enumerate(vals):
+                out[r + i] = _from_stored(b, v, t)
     for r in range(dst.num_regs):
         if out[r] is None:
             out[r] = out[dst_in_src.first_reg[dst_in_src.reg_coords[r]]]
     return out
+
+
+def ldmatrix(b, ptr, trans: bool) -> list:
+    """The four 32-bit registers of `ldmatrix.sync.aligned.m8n8.x4[.trans].shared.b16` from this lane's row
+    address `ptr` (a 32-bit shared pointer). Side-effecting, so that it stays between the exchange's barriers."""
+    text = f"ldmatrix.sync.aligned.m8n8.x4{'.trans' if trans else ''}.shared.b16 {{$0, $1, $2, $3}}, [$4];"
+    res = nvvm.asm(b, text, "=r,=r,=r,=r,r", ir.LiteralStructType([i32] * 4), [ptr])
+    return [b.extract_value(res, j) for j in range(4)]
 
 
 def _to_stored(b, v, st):

@@ -21,15 +21,21 @@ are the unit steps 1, 2, 4, ... along `inner` and every other basis (register, l
 bits of `inner` (then the first element's coordinate along `inner` is a multiple of v in every thread: aligned by
 construction). At most 16 bytes per access.
 
-The plan is chosen among candidates (each dimension as `inner`; no padding, padding by one vector or by one
-4-byte bank, XOR swizzles) by a bank-conflict model of warp 0 (shared memory wavefronts: 32 banks of 4 bytes,
+16-bit destinations whose registers form whole 8x8 matrices of 16-byte buffer rows are read with
+`ldmatrix.sync.aligned.m8n8.x4[.trans].shared.b16` (mma.sync's operands: `Ldmatrix`), one instruction where
+vector loads would take 4 to 16; the plan proves it by evaluating, for every thread, where each of its registers
+would come from. For them the candidates include swizzles of 16-byte units (whole ldmatrix rows), wider than
+the vectors.
+
+The plan is chosen among candidates (each dimension as `inner`; no padding, padding by one unit or by one
+4-byte bank, XOR swizzles; the unit is the widest vector, or 16 bytes) by a bank-conflict model of warp 0 (shared memory wavefronts: 32 banks of 4 bytes,
 an access of 8 (16) bytes per thread served in 2 (4) phases of 16 (8) threads) plus the instruction count; the
 choice affects speed only, the checks above make every candidate correct.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -100,6 +106,21 @@ INT = _IntOps()
 
 
 @dataclass(frozen=True)
+class Ldmatrix:
+    """Destination registers read by `ldmatrix.sync.aligned.m8n8.x4[.trans].shared.b16` (PTX ISA): each of the
+    32 lanes passes the address of one 16-byte row, lane L row L % 8 of matrix L // 8; then thread l holds, in
+    its 32-bit register j, matrix j's row l // 4, elements 2 (l % 4) and 2 (l % 4) + 1 (with .trans: column
+    l // 4, rows 2 (l % 4) and 2 (l % 4) + 1), the lower one in the low half.
+
+    The load at `g` fills destination registers g .. g + 7, register g + 2j + e from word j's half e. Lane L
+    passes the byte offset of the element `rows.apply(g, L, warp)`: register bits 1-2 pick the matrix, and the
+    destination's lane bits 2-4 (or, transposed, its register bit 0 and lane bits 0-1) the row."""
+    trans: bool
+    groups: tuple[int, ...]
+    rows: LinearLayout
+
+
+@dataclass(frozen=True)
 class ExchangePlan:
     shape: tuple[int, ...]     # the source tensor's shape (the buffer's coordinates)
     inner: int                 # the buffer's innermost dimension
@@ -112,6 +133,7 @@ class ExchangePlan:
     load_vec: int              # elements per load
     stores: tuple[int, ...]    # first source registers of the stores
     loads: tuple[int, ...]     # first destination registers of the loads
+    ldmatrix: Ldmatrix | None = None  # instead of `loads`
 
     @property
     def outer(self) -> tuple[int, ...]:
@@ -146,6 +168,49 @@ class ExchangePlan:
         else:
             elem = ops.add(ops.mul(row, self.row_elems), col)
         return ops.shl(elem, _log2(self.elem_bytes))
+
+
+def _thread_coords(ll: LinearLayout) -> np.ndarray:
+    """[warp, lane, dim]: the thread-dependent part of every thread's coordinates."""
+    out = np.zeros((ll.num_warps, ll.num_lanes, ll.rank), dtype=np.int64)
+    for ids, bases, axis in ((np.arange(ll.num_lanes), ll.lane, 1), (np.arange(ll.num_warps), ll.warp, 0)):
+        for i, basis in enumerate(bases):
+            bit = ((ids >> i) & 1)[:, None] * np.array(basis, dtype=np.int64)
+            out ^= bit[None, :, :] if axis == 1 else bit[:, None, :]
+    return out
+
+
+def ldmatrix_loads(plan: ExchangePlan, dst: LinearLayout) -> Ldmatrix | None:
+    """`dst`'s registers as ldmatrix.x4 loads from `plan`'s buffer, when every thread would get exactly the
+    elements its registers need (checked for every lane and warp); None otherwise."""
+    if plan.elem_bytes != 2 or dst.num_lanes != 32 or len(dst.reg) < 3 or not all(any(b) for b in dst.reg[:3]):
+        return None
+    groups = tuple(g for g in dst.unique_regs if g % 8 == 0)
+    if set(dst.unique_regs) != {g + i for g in groups for i in range(8)}:
+        return None
+    rank = dst.rank
+    regs = np.array(dst.reg_coords, dtype=np.int64)                                # [reg, dim]
+    first = regs[list(groups)]                                                     # [group, dim]
+    want = regs[np.add.outer(groups, np.arange(8))][:, :, None, None, :] ^ _thread_coords(dst)[None, None]
+    want = plan.byte_offset([want[..., d] for d in range(rank)])                   # [group, 2j + e, warp, lane]
+    l = np.arange(32)
+    j, e = np.arange(4)[:, None, None], np.arange(2)[None, :, None]
+    for trans in (False, True):
+        row_lanes = (dst.reg[0], dst.lane[0], dst.lane[1]) if trans else dst.lane[2:5]
+        rows = LinearLayout(dst.shape, dst.reg, tuple(row_lanes) + dst.reg[1:3], dst.warp)
+        c = first[:, None, None, :] ^ _thread_coords(rows)[None]
+        row = plan.byte_offset([c[..., d] for d in range(rank)])                   # [group, warp, lane L]
+        if (row % 16).any():
+            continue
+        if trans:   # register j, half e of lane l: matrix j, row 2 (l % 4) + e, column l // 4
+            lane, off = 8 * j + 2 * (l & 3) + e, 2 * (l >> 2)
+        else:       # matrix j, row l // 4, column 2 (l % 4) + e
+            lane, off = 8 * j + (l >> 2), 4 * (l & 3) + 2 * e
+        lane, off = (np.broadcast_to(x, (4, 2, 32)).reshape(8, 32) for x in (lane, off))
+        got = row[:, :, lane] + off                                                # [group, warp, 2j + e, lane]
+        if (got.transpose(0, 2, 1, 3) == want).all():
+            return Ldmatrix(trans, groups, rows)
+    return None
 
 
 def _access_coords(ll: LinearLayout, starts, lanes: range) -> np.ndarray:
@@ -187,30 +252,41 @@ def exchange_plan(src: LinearLayout, dst: LinearLayout, elem_bytes: int) -> Exch
         vs = vector_width(src, inner, min(max_elems, n))
         vl = vector_width(dst, inner, min(max_elems, n))
         stores, loads = vector_starts(src, vs), vector_starts(dst, vl)
-        unit = max(vs, vl)
         s_coords = _access_coords(src, stores, lanes)
         l_coords = _access_coords(dst, loads, lanes)
         rows = 1
         for d in range(rank):
             if d != inner:
                 rows *= src.shape[d]
-        layouts = [(n, 0, 1)]
-        if rows > 1:
-            for pad in sorted({unit, max(1, 4 // elem_bytes)}):
-                if pad % unit == 0:
-                    layouts.append((n + pad, 0, 1))
-            slots = n // unit
-            mp = 2
-            while mp <= min(slots, 32):
-                for shift in range(_log2(rows)):
-                    layouts.append((n, shift, mp))
-                mp *= 2
-        for row_elems, shift, mp in layouts:
+        units = {max(vs, vl)}
+        if elem_bytes == 2 and len(dst.reg) >= 3 and n >= 8:
+            units.add(max(vs, vl, 8))   # 16-byte blocks: ldmatrix's rows stay whole under the swizzle
+        layouts = []
+        for unit in sorted(units):
+            layouts.append((unit, n, 0, 1))
+            if rows > 1:
+                for pad in sorted({unit, max(1, 4 // elem_bytes)}):
+                    if pad % unit == 0:
+                        layouts.append((unit, n + pad, 0, 1))
+                mp = 2
+                while mp <= min(n // unit, 32):
+                    for shift in range(_log2(rows)):
+                        layouts.append((unit, n, shift, mp))
+                    mp *= 2
+        for unit, row_elems, shift, mp in layouts:
             plan = ExchangePlan(tuple(src.shape), inner, elem_bytes, unit, row_elems, shift, mp, vs, vl, stores, loads)
             sa = plan.byte_offset([s_coords[..., d] for d in range(rank)])
-            la = plan.byte_offset([l_coords[..., d] for d in range(rank)])
-            cost = (_wavefronts(sa, vs * elem_bytes) + _wavefronts(la, vl * elem_bytes) + len(stores) + len(loads))
-            key = (cost, plan.nbytes, inner != rank - 1, mp, row_elems, shift)
+            cost = _wavefronts(sa, vs * elem_bytes) + len(stores)
+            ldm = ldmatrix_loads(plan, dst)
+            if ldm is not None:
+                plan = replace(plan, ldmatrix=ldm)
+                row_coords = _access_coords(ldm.rows, ldm.groups, range(32))
+                la = plan.byte_offset([row_coords[..., d] for d in range(rank)])
+                cost += _wavefronts(la, 16) + len(ldm.groups)
+            else:
+                la = plan.byte_offset([l_coords[..., d] for d in range(rank)])
+                cost += _wavefronts(la, vl * elem_bytes) + len(loads)
+            key = (cost, plan.nbytes, inner != rank - 1, mp, row_elems, shift, unit)
             if best is None or key < best[0]:
                 best = (key, plan)
     return best[1]

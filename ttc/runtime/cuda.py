@@ -6,7 +6,8 @@ or from the PTX text) are matched with the spec's arguments; Triton's trailing s
 profile scratch, Triton >= 3.3) get buffers of the metadata's sizes, or NULL. Launch: blockDim 32 * num_warps,
 dynamic shared memory from the spec or metadata (opted in above 48 KB). Outputs are copied back after the
 first launch; `--bench` then times warm-up + repeated launches with CUDA events (median ms, and GB/s counting
-every pointer argument's bytes once). CUDA errors are reported by name and message.
+every pointer argument's bytes once) and reports the kernel's registers per thread, local-memory (spill) bytes
+and resident blocks per SM. CUDA errors are reported by name and message.
 """
 
 from __future__ import annotations
@@ -225,8 +226,12 @@ def launch(path: str, spec, initial: dict, bench: bool = False, warmup: int = 10
                 drv("cuEventDestroy", begin)
                 drv("cuEventDestroy", end)
             median = statistics.median(times)
+            attr = d.CUfunction_attribute
             timing = {"median_ms": median, "min_ms": min(times), "warmup": warmup, "rep": rep,
-                      "bytes": total_bytes, "gbps": total_bytes / (median * 1e-3) / 1e9 if median > 0 else 0.0}
+                      "bytes": total_bytes, "gbps": total_bytes / (median * 1e-3) / 1e9 if median > 0 else 0.0,
+                      "n_regs": int(drv("cuFuncGetAttribute", attr.CU_FUNC_ATTRIBUTE_NUM_REGS, func)),
+                      "spill_bytes": int(drv("cuFuncGetAttribute", attr.CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, func)),
+                      "blocks_per_sm": int(drv("cuOccupancyMaxActiveBlocksPerMultiprocessor", func, threads, shared))}
         return Outcome(name, grid, outputs, seconds, timing)
     finally:
         for ptr in allocations:
