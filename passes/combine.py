@@ -52,8 +52,7 @@ from ttc.fold import (
     constant_attr,
     elements_of,
     int_width,
-    is_float_value,
-    is_int_value,
+    is_zero,
     to_signed,
 )
 from ttc.greedy_rewrite import apply_xdsl_patterns, fused_location
@@ -71,12 +70,6 @@ def defining(value: SSAValue, cls):
 
 
 
-
-
-def _is_zero(value: SSAValue) -> bool:
-    """MLIR's `m_Zero() || m_AnyZeroFloat()`: an integer 0 or a float +0.0/-0.0, scalar or splat."""
-    attr = constant_attr(value)
-    return is_int_value(attr, 0) or is_float_value(attr, 0.0) or is_float_value(attr, -0.0)
 
 
 def _constant_int(value: SSAValue) -> int | None:
@@ -126,7 +119,7 @@ class CombineDotAdd(RewritePattern):
                 return
         if not dot.d.has_one_use():
             return
-        if not _is_zero(dot.c):
+        if not is_zero(dot.c):
             return
         if isinstance(op, arith.AddfOp) and dot.maxNumImpreciseAcc.value.data != 0:
             return

@@ -212,6 +212,12 @@ def constant_attr(value: SSAValue) -> Attribute | None:
     return None
 
 
+def is_zero(value: SSAValue) -> bool:
+    """MLIR's `m_Zero() || m_AnyZeroFloat()`: an integer 0 or a float +0.0/-0.0, scalar or splat constant."""
+    attr = constant_attr(value)
+    return is_int_value(attr, 0) or is_float_value(attr, 0.0) or is_float_value(attr, -0.0)
+
+
 def _map(type_: Attribute, fn: Callable, *args: Elements):
     """Apply `fn` elementwise (all splats: once); None if any element refuses to fold."""
     if all(a.splat for a in args):

@@ -41,9 +41,10 @@ def swap(c):
     return (c[1], c[0])
 
 
-def simulate(src, dst, f, elem_bytes):
-    """Run the exchange's plan for every thread; returns the plan. Asserts (a), (b), (c)."""
-    plan = exchange_plan(src, mapped_layout(dst, src.shape, f), elem_bytes)
+def simulate(src, dst, f, elem_bytes, plan=None):
+    """Run the exchange's plan (by default the one `exchange_plan` makes) for every thread; returns the plan.
+    Asserts (a), (b), (c)."""
+    plan = plan or exchange_plan(src, mapped_layout(dst, src.shape, f), elem_bytes)
     dst_in_src = mapped_layout(dst, src.shape, f)
     E = elem_bytes
     mem: dict[int, tuple] = {}
@@ -268,6 +269,26 @@ def test_ldmatrix_for_mma_operands():
     odd = LinearLayout(good.shape, good.reg, tuple(lanes), good.warp)
     plan = simulate(src, odd, identity, 2)
     assert plan.ldmatrix is None and ldmatrix_loads(plan, odd) is None
+
+
+def test_swizzled_buffer_roundtrip():
+    """A `#ttg.swizzled_shared` buffer as local_memory.py and async_copy.py use it (Triton's sm80 matmul, 128x128x64,
+    4 warps): the copies' 16-byte vectors and the dot operands' ldmatrix reads meet, for every thread."""
+    from dataclasses import asdict
+
+    from ttc.lowering.exchange_plan import ExchangePlan, ldmatrix_loads, swizzled_buffer, vector_starts, vector_width
+
+    for shape, src_enc, idx in (((128, 64), blocked([1, 8], [4, 8], [4, 1], [1, 0]), 0),
+                                ((64, 128), blocked([1, 8], [2, 16], [4, 1], [1, 0]), 1)):
+        buf = swizzled_buffer(shape, [1, 0], 2, vec=8, per_phase=1, max_phase=8)
+        assert (buf.unit, buf.max_phase, buf.nbytes) == (8, 8, shape[0] * shape[1] * 2)
+        src, dst = layout_for(shape, src_enc), layout_for(shape, operand(idx, mma([2, 2])))
+        vs = vector_width(src, buf.inner, buf.unit)
+        ldm = ldmatrix_loads(buf, dst)
+        assert vs == 8 and ldm is not None and ldm.trans == bool(idx)
+        plan = ExchangePlan(**asdict(buf), store_vec=vs, load_vec=1, stores=vector_starts(src, vs),
+                            loads=vector_starts(dst, 1), ldmatrix=ldm)
+        simulate(src, dst, identity, 2, plan)
 
 
 def test_xor_layouts_fall_back_to_narrower_accesses():

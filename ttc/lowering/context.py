@@ -5,9 +5,16 @@ value per register of its layout (`LinearLayout.reg_coords` says which element e
 runs the same code on its own registers). Op lowerings are registered by name (`registry.lowering`) and called
 with this context; they read operands with `get`, write results with `set`, and build IR with `b`.
 
-Shared memory is one dynamic `extern` array, `@global_smem`, as in Triton. Scratch users (layout conversions,
-cross-warp reductions and scans, broadcasts of atomic results) all start at offset 0 and bracket their use with
-barriers, so they never overlap in time; `scratch_bytes` records the largest need.
+Shared memory is one dynamic `extern` array, `@global_smem`, as in Triton. The kernel's own buffers (mutable
+`ttg.local_alloc`s: `local_memory.assign_buffers`) come first, each at a fixed offset for the whole kernel;
+scratch users (layout conversions, cross-warp reductions and scans, broadcasts of atomic results) all start at
+`scratch_base`, after them, and bracket their use with barriers, so they never overlap in time; `scratch_bytes`
+records the largest need.
+
+Barriers for the buffers (Triton's membar analysis, in program order and conservatively): a read of a buffer
+(`local_load`) after a write by threads (`local_store`) since the last barrier gets one, and so does a write
+(`local_store`, `async_copy_global_to_local`) after a read; `async_wait` always ends with one. Entering or leaving
+a region (but the kernel's entry) counts as both (a loop's back edge brings the accesses of its end).
 """
 
 from __future__ import annotations
@@ -34,6 +41,9 @@ class Lowering:
         self.source = source
         self.axis = axis
         self.scratch_bytes = 0
+        self.scratch_base = 0       # bytes of the kernel's own buffers, before the scratch area
+        self.buffer_written = True  # a buffer written by threads since the last barrier (unknown at entry)
+        self.buffer_read = True     # a buffer read since the last barrier
         self.libdevice: set[str] = set()
         self.externs: dict[str, str] = {}  # function name -> bitcode library to link (tt.extern_elementwise)
         self._smem = None
@@ -158,11 +168,29 @@ class Lowering:
         self.scratch_bytes = max(self.scratch_bytes, nbytes)
 
     def smem_ptr(self, byte_offset) -> ir.Value:
+        """A pointer into the scratch area."""
+        if self.scratch_base:
+            byte_offset = (byte_offset + self.scratch_base if isinstance(byte_offset, int)
+                           else self.b.add(byte_offset, ir.Constant(i32, self.scratch_base)))
+        return self.shared_ptr(byte_offset)
+
+    def shared_ptr(self, byte_offset) -> ir.Value:
+        """A pointer to byte `byte_offset` of shared memory."""
         if isinstance(byte_offset, int):
             byte_offset = ir.Constant(i32, byte_offset)
         p = self.b.gep(self.smem, [ir.Constant(i32, 0), byte_offset], source_etype=self.smem.value_type)
         p.type = sptr  # an opaque pointer, so that any type can be stored through it
         return p
+
+    def buffer_access(self, write: bool) -> None:
+        """Before threads read (`write` False) or write one of the kernel's buffers: a barrier if the last
+        barrier does not separate this access from a conflicting one."""
+        if self.buffer_read if write else self.buffer_written:
+            self.barrier()
+        if write:
+            self.buffer_written = True
+        else:
+            self.buffer_read = True
 
     @staticmethod
     def stored_type(t: ir.Type) -> ir.Type:
@@ -198,28 +226,38 @@ class Lowering:
         return v
 
     def smem_store_vector(self, byte_offset: ir.Value, values: list[ir.Value]) -> None:
-        """Store `values` (of one type, already in their stored type) at consecutive slots from `byte_offset`, as
-        one access aligned to its size (the caller guarantees the alignment)."""
+        """`store_vector` at `byte_offset` of the scratch area."""
+        self.store_vector(self.smem_ptr(byte_offset), values)
+
+    def smem_load_vector(self, byte_offset: ir.Value, st: ir.Type, n: int) -> list[ir.Value]:
+        """`load_vector` from `byte_offset` of the scratch area."""
+        return self.load_vector(self.smem_ptr(byte_offset), st, n)
+
+    def store_vector(self, ptr: ir.Value, values: list[ir.Value]) -> None:
+        """Store `values` (of one type, already in their stored type) at consecutive slots from shared pointer
+        `ptr`, as one access aligned to its size (the caller guarantees the alignment)."""
         b = self.b
         if len(values) == 1:
-            b.store(values[0], self.smem_ptr(byte_offset), align=bits_of(values[0].type) // 8)
+            b.store(values[0], ptr, align=bits_of(values[0].type) // 8)
             return
         vt = ir.VectorType(values[0].type, len(values))
         vec = ir.Constant(vt, ir.Undefined)
         for i, v in enumerate(values):
             vec = b.insert_element(vec, v, ir.Constant(i32, i))
-        b.store(vec, self.smem_ptr(byte_offset), align=len(values) * bits_of(values[0].type) // 8)
+        b.store(vec, ptr, align=len(values) * bits_of(values[0].type) // 8)
 
-    def smem_load_vector(self, byte_offset: ir.Value, st: ir.Type, n: int) -> list[ir.Value]:
-        """`n` consecutive values of (stored) type `st` from `byte_offset`, as one access aligned to its size."""
+    def load_vector(self, ptr: ir.Value, st: ir.Type, n: int) -> list[ir.Value]:
+        """`n` consecutive values of (stored) type `st` from shared pointer `ptr`, as one access aligned to its
+        size."""
         b = self.b
         if n == 1:
-            return [b.load(self.smem_ptr(byte_offset), typ=st, align=bits_of(st) // 8)]
-        vec = b.load(self.smem_ptr(byte_offset), typ=ir.VectorType(st, n), align=n * bits_of(st) // 8)
+            return [b.load(ptr, typ=st, align=bits_of(st) // 8)]
+        vec = b.load(ptr, typ=ir.VectorType(st, n), align=n * bits_of(st) // 8)
         return [b.extract_element(vec, ir.Constant(i32, i)) for i in range(n)]
 
     def barrier(self) -> None:
         nvvm.barrier(self.b)
+        self.buffer_written = self.buffer_read = False
 
     # ------------------------------------------------------------------ lowering ops and regions
 
@@ -228,11 +266,16 @@ class Lowering:
         from ttc.lowering.registry import lower_op
 
         term = None
+        parent = block.parent_op()
+        kernel_entry = parent is not None and parent.name == "tt.func" and block is block.parent.blocks.first
+        self.buffer_written = self.buffer_read = not kernel_entry
         for op in block.ops:
             if op is block.last_op and op.has_trait(IsTerminator):
                 term = op
                 break
             lower_op(self, op)
+            if op.regions:
+                self.buffer_written = self.buffer_read = True
         return term
 
     def combine(self, region, args: list[ir.Value]) -> list[ir.Value]:

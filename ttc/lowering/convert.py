@@ -54,28 +54,33 @@ def exchange(ctx, op, values: list, src: LinearLayout, dst: LinearLayout, f: Cal
     ctx.barrier()
     coords = ctx.coords(src)
     for r in plan.stores:
-        vals = [_to_stored(b, values[r + i], st) for i in range(plan.store_vec)]
+        vals = [to_stored(b, values[r + i], st) for i in range(plan.store_vec)]
         ctx.smem_store_vector(ops.value(plan.byte_offset(coords[r], ops)), vals)
     ctx.barrier()
     out = [None] * dst.num_regs
     if plan.ldmatrix is not None:
         coords = ctx.coords(plan.ldmatrix.rows)
-        for g in plan.ldmatrix.groups:
-            words = ldmatrix(b, ctx.smem_ptr(ops.value(plan.byte_offset(coords[g], ops))), plan.ldmatrix.trans)
-            for j, word in enumerate(words):
-                pair = b.bitcast(word, ir.VectorType(st, 2))
-                for e in range(2):
-                    out[g + 2 * j + e] = _from_stored(b, b.extract_element(pair, ir.Constant(i32, e)), t)
+        load_ldmatrix(b, plan.ldmatrix, lambda g: ctx.smem_ptr(ops.value(plan.byte_offset(coords[g], ops))), t, out)
     else:
         coords = ctx.coords(dst_in_src)
         for r in plan.loads:
             vals = ctx.smem_load_vector(ops.value(plan.byte_offset(coords[r], ops)), st, plan.load_vec)
             for i, v in enumerate(vals):
-                out[r + i] = _from_stored(b, v, t)
+                out[r + i] = from_stored(b, v, t)
     for r in range(dst.num_regs):
         if out[r] is None:
             out[r] = out[dst_in_src.first_reg[dst_in_src.reg_coords[r]]]
     return out
+
+
+def load_ldmatrix(b, ldm, address, t, out: list) -> None:
+    """The registers of `ldm`'s loads into `out` (values of 16-bit type `t`); `address(g)` is this lane's row
+    pointer for the load at register g."""
+    for g in ldm.groups:
+        for j, word in enumerate(ldmatrix(b, address(g), ldm.trans)):
+            pair = b.bitcast(word, ir.VectorType(t, 2))
+            for e in range(2):
+                out[g + 2 * j + e] = b.extract_element(pair, ir.Constant(i32, e))
 
 
 def ldmatrix(b, ptr, trans: bool) -> list:
@@ -86,13 +91,13 @@ def ldmatrix(b, ptr, trans: bool) -> list:
     return [b.extract_value(res, j) for j in range(4)]
 
 
-def _to_stored(b, v, st):
+def to_stored(b, v, st):
     if v.type == st:
         return v
     return b.zext(v, st) if isinstance(v.type, ir.IntType) else b.ptrtoint(v, st)
 
 
-def _from_stored(b, v, t):
+def from_stored(b, v, t):
     if v.type == t:
         return v
     return b.trunc(v, t) if isinstance(t, ir.IntType) else b.inttoptr(v, t)

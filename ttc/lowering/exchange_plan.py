@@ -121,19 +121,16 @@ class Ldmatrix:
 
 
 @dataclass(frozen=True)
-class ExchangePlan:
-    shape: tuple[int, ...]     # the source tensor's shape (the buffer's coordinates)
+class BufferLayout:
+    """Where each element of a tensor lives in a shared-memory buffer (the formula in the module docstring):
+    an exchange's scratch buffer, or a `ttg.local_alloc` (`swizzled_buffer`)."""
+    shape: tuple[int, ...]     # the tensor's shape (the buffer's coordinates)
     inner: int                 # the buffer's innermost dimension
     elem_bytes: int
     unit: int                  # swizzle (and alignment) unit, in elements
     row_elems: int             # row stride in elements: shape[inner] + padding
     per_phase_log: int
     max_phase: int             # 1: no swizzle
-    store_vec: int             # elements per store
-    load_vec: int              # elements per load
-    stores: tuple[int, ...]    # first source registers of the stores
-    loads: tuple[int, ...]     # first destination registers of the loads
-    ldmatrix: Ldmatrix | None = None  # instead of `loads`
 
     @property
     def outer(self) -> tuple[int, ...]:
@@ -170,6 +167,28 @@ class ExchangePlan:
         return ops.shl(elem, _log2(self.elem_bytes))
 
 
+@dataclass(frozen=True)
+class ExchangePlan(BufferLayout):
+    store_vec: int             # elements per store
+    load_vec: int              # elements per load
+    stores: tuple[int, ...]    # first source registers of the stores
+    loads: tuple[int, ...]     # first destination registers of the loads
+    ldmatrix: Ldmatrix | None = None  # instead of `loads`
+
+
+def swizzled_buffer(shape, order, elem_bytes: int, vec: int, per_phase: int, max_phase: int) -> BufferLayout:
+    """The buffer of a `#ttg.swizzled_shared<{vec, perPhase, maxPhase, order}>` tensor: `order[0]` innermost,
+    16-byte-aligned `vec`-element blocks XOR-swizzled by the row's phase (the phase limited to the blocks a row
+    has)."""
+    inner = order[0]
+    n = shape[inner]
+    unit = max(1, min(vec, n))
+    phases = max(1, min(max_phase, n // unit))
+    if len(shape) == 1 or phases == 1 or per_phase < 1:
+        phases = 1
+    return BufferLayout(tuple(shape), inner, elem_bytes, unit, n, _log2(max(per_phase, 1)), phases)
+
+
 def _thread_coords(ll: LinearLayout) -> np.ndarray:
     """[warp, lane, dim]: the thread-dependent part of every thread's coordinates."""
     out = np.zeros((ll.num_warps, ll.num_lanes, ll.rank), dtype=np.int64)
@@ -180,7 +199,7 @@ def _thread_coords(ll: LinearLayout) -> np.ndarray:
     return out
 
 
-def ldmatrix_loads(plan: ExchangePlan, dst: LinearLayout) -> Ldmatrix | None:
+def ldmatrix_loads(plan: BufferLayout, dst: LinearLayout) -> Ldmatrix | None:
     """`dst`'s registers as ldmatrix.x4 loads from `plan`'s buffer, when every thread would get exactly the
     elements its registers need (checked for every lane and warp); None otherwise."""
     if plan.elem_bytes != 2 or dst.num_lanes != 32 or len(dst.reg) < 3 or not all(any(b) for b in dst.reg[:3]):

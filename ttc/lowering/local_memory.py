@@ -1,42 +1,170 @@
-"""Shared-memory tensors as Triton's FMA dot path uses them: `ttg.local_alloc %t` (immutable, from a tensor),
-`ttg.local_load` (into any distributed layout, e.g. a dot operand) and `ttg.local_dealloc`.
+"""Shared-memory tensors: `ttg.local_alloc`, `ttg.memdesc_index`, `ttg.local_store`, `ttg.local_load`,
+`ttg.local_dealloc`.
 
-An immutable allocation's contents are its source tensor, so the lowering keeps the source's registers and
-performs the data movement at each `local_load`, through the shared scratch buffer (`convert.rearrange`); no
-long-lived buffer is needed. Mutable allocations (`local_alloc` without a source, `local_store`), views
-(`memdesc_index`, `memdesc_trans`) and asynchronous copies, which pipelined TTGIR uses, are not supported.
+Two kinds of allocation:
+
+- Immutable (`ttg.local_alloc %t`, as Triton's FMA dot path uses it): its contents are its source tensor, so the
+  lowering keeps the source's registers and performs the data movement at each `local_load`, through the shared
+  scratch buffer (`convert.rearrange`); no long-lived buffer is needed.
+- Mutable (`ttg.local_alloc` without a source, as software-pipelined TTGIR uses it): a buffer of its own at a
+  fixed offset of shared memory for the whole kernel (`assign_buffers`, before the scratch area). Its
+  `#ttg.swizzled_shared<{vec, perPhase, maxPhase, order}>` layout gives each element's byte offset
+  (`exchange_plan.swizzled_buffer`, for the last `len(order)` dimensions; leading dimensions index whole
+  sub-buffers, which `memdesc_index` selects). `local_store` writes registers with vector stores,
+  `async_copy_global_to_local` (async_copy.py) with cp.async, and `local_load` reads with ldmatrix where the
+  destination layout allows it (mma.sync operands), else vector loads. Barriers: `Lowering.buffer_access`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ttc.lowering.convert import rearrange
+import llvmlite.ir as ir
+
+from ttc.ir.layouts import SwizzledSharedEncoding
+from ttc.lowering.convert import IROps, from_stored, load_ldmatrix, rearrange, to_stored
+from ttc.lowering.exchange_plan import BufferLayout, ldmatrix_loads, swizzled_buffer, vector_starts, vector_width
 from ttc.lowering.linear_layout import LinearLayout
 from ttc.lowering.registry import lowering
+from ttc.lowering.types import bits_of, i32, llvm_type
+
+BUFFER_ALIGN = 128
 
 
 @dataclass
 class SharedTensor:
+    """An immutable allocation: its source's registers and layout."""
     values: list
     layout: LinearLayout
+
+
+@dataclass
+class SharedBuffer:
+    """A view of a mutable allocation: its first byte (an int or an i32 value), the layout of one sub-buffer
+    (the last `layout.shape` dimensions) and the leading dimensions still to index."""
+    base: object
+    layout: BufferLayout
+    leading: tuple[int, ...]
+
+
+def _buffer_layout(ctx, op, memdesc) -> tuple[BufferLayout, tuple[int, ...]]:
+    enc = memdesc.encoding
+    if not isinstance(enc, SwizzledSharedEncoding):
+        raise ctx.error(op, f"shared memory layout {enc.name} is not supported (only #ttg.swizzled_shared)")
+    shape = tuple(memdesc.get_shape())
+    order = list(enc["order"])
+    k = len(order)
+    per_phase = enc["perPhase"]
+    if k > len(shape) or per_phase & (per_phase - 1) or any(n & (n - 1) for n in shape[-k:]):
+        raise ctx.error(op, "shared memory buffers need power-of-two shapes and perPhase, and an order no longer "
+                            "than the shape")
+    elem_bytes = max(1, bits_of(llvm_type(memdesc.element_type)) // 8)
+    layout = swizzled_buffer(shape[-k:], order, elem_bytes, enc["vec"], per_phase, enc["maxPhase"])
+    return layout, shape[:-k]
+
+
+def _sub_bytes(layout: BufferLayout) -> int:
+    return -(-layout.nbytes // BUFFER_ALIGN) * BUFFER_ALIGN
+
+
+def assign_buffers(ctx, func) -> None:
+    """Give every mutable `ttg.local_alloc` of `func` its own bytes, from offset 0; the scratch area follows."""
+    offset = 0
+    for op in func.walk():
+        if op.name == "ttg.local_alloc" and op.src is None:
+            layout, leading = _buffer_layout(ctx, op, op.result.type)
+            count = 1
+            for n in leading:
+                count *= n
+            ctx.set(op.result, SharedBuffer(offset, layout, leading))
+            offset += count * _sub_bytes(layout)
+    ctx.scratch_base = offset
 
 
 @lowering("ttg.local_alloc")
 def _local_alloc(ctx, op):
     if op.src is None:
-        raise ctx.error(op, "mutable shared memory allocations are not supported (compile without software "
-                            "pipelining: num_stages = 1)")
+        return  # placed by assign_buffers
     ctx.set(op.result, SharedTensor(ctx.get(op.src), ctx.layout(op.src.type, op)))
+
+
+@lowering("ttg.memdesc_index")
+def _memdesc_index(ctx, op):
+    buf = ctx.get(op.src)
+    if not isinstance(buf, SharedBuffer) or not buf.leading:
+        raise ctx.error(op, "ttg.memdesc_index is supported on mutable ttg.local_alloc buffers with a leading "
+                            "dimension to index")
+    stride = _sub_bytes(buf.layout)
+    for n in buf.leading[1:]:
+        stride *= n
+    b = ctx.b
+    idx = ctx.get(op.index)
+    step = b.mul(idx, ir.Constant(i32, stride))
+    base = b.add(ir.Constant(i32, buf.base), step) if isinstance(buf.base, int) else b.add(buf.base, step)
+    ctx.set(op.result, SharedBuffer(base, buf.layout, buf.leading[1:]))
+
+
+def whole_buffer(ctx, op, value) -> SharedBuffer:
+    """The mutable buffer `value` views, with no leading dimension left."""
+    buf = ctx.get(value)
+    if not isinstance(buf, SharedBuffer) or buf.leading:
+        raise ctx.error(op, f"{op.name} needs a whole buffer of a mutable ttg.local_alloc (index its leading "
+                            "dimensions with ttg.memdesc_index)")
+    return buf
+
+
+def buffer_address(ctx, buf: SharedBuffer, coords, ops: IROps) -> ir.Value:
+    """A pointer to the element of `buf` at `coords` (i32 values)."""
+    return ctx.shared_ptr(ops.add(buf.layout.byte_offset(coords, ops), buf.base))
+
+
+@lowering("ttg.local_store")
+def _local_store(ctx, op):
+    buf = whole_buffer(ctx, op, op.dst)
+    src = ctx.layout(op.src.type, op)
+    values = ctx.get(op.src)
+    if not isinstance(values, list):
+        values = [values] * src.num_regs
+    st = ctx.stored_type(values[0].type)
+    lay = buf.layout
+    vec = vector_width(src, lay.inner, min(lay.unit, max(1, 16 // lay.elem_bytes)))
+    ops = IROps(ctx.b)
+    ctx.buffer_access(write=True)
+    coords = ctx.coords(src)
+    for r in vector_starts(src, vec):  # threads holding copies of an element write the same bytes
+        ctx.store_vector(buffer_address(ctx, buf, coords[r], ops), [to_stored(ctx.b, values[r + i], st)
+                                                                     for i in range(vec)])
 
 
 @lowering("ttg.local_load")
 def _local_load(ctx, op):
     buf = ctx.get(op.src)
-    if not isinstance(buf, SharedTensor):
-        raise ctx.error(op, "ttg.local_load is supported from ttg.local_alloc results only")
     dst = ctx.layout(op.result.type, op)
-    ctx.set(op.result, rearrange(ctx, op, buf.values, buf.layout, dst, lambda c: c))
+    if isinstance(buf, SharedTensor):
+        ctx.set(op.result, rearrange(ctx, op, buf.values, buf.layout, dst, lambda c: c))
+        return
+    buf = whole_buffer(ctx, op, op.src)
+    t = ctx.type_of(op.result.type, op)
+    st = ctx.stored_type(t)
+    lay = buf.layout
+    b = ctx.b
+    ops = IROps(b)
+    ctx.buffer_access(write=False)
+    out = [None] * dst.num_regs
+    ldm = ldmatrix_loads(lay, dst)  # sub-buffers start 128-byte aligned: the plan's offsets hold
+    if ldm is not None:
+        coords = ctx.coords(ldm.rows)
+        load_ldmatrix(b, ldm, lambda g: buffer_address(ctx, buf, coords[g], ops), t, out)
+    else:
+        vec = vector_width(dst, lay.inner, min(lay.unit, max(1, 16 // lay.elem_bytes)))
+        coords = ctx.coords(dst)
+        for r in vector_starts(dst, vec):
+            for i, v in enumerate(ctx.load_vector(buffer_address(ctx, buf, coords[r], ops), st, vec)):
+                out[r + i] = from_stored(b, v, t)
+    for r in range(dst.num_regs):
+        if out[r] is None:
+            out[r] = out[dst.first_reg[dst.reg_coords[r]]]
+    ctx.set(op.result, out)
 
 
 @lowering("ttg.local_dealloc")

@@ -19,6 +19,7 @@ from ttc.diagnostics import CompileError, Diagnostic, at_op
 from ttc.ir.layout_utils import module_int
 from ttc.ir.tt import FuncOp
 from ttc.lowering import (  # noqa: F401  (importing registers the op lowerings)
+    async_copy,
     atomics,
     control_flow,
     convert,
@@ -87,8 +88,9 @@ def lower_module(module: ModuleOp, *, source, data_layout: str, target: str, sou
     entry = func.body.blocks.first
     for a, v in zip(entry.args, fn.args):
         ctx.set(a, v)
+    local_memory.assign_buffers(ctx, func)
     control_flow.lower_function_body(ctx, func.body)
-    shared = ctx.scratch_bytes
+    shared = ctx.scratch_base + ctx.scratch_bytes
     declared = module.attributes.get("ttg.shared")
     if isinstance(declared, IntegerAttr):
         shared = max(shared, declared.value.data)

@@ -13,7 +13,7 @@ import llvmlite.ir as ir
 from llvmlite.ir.types import _BaseFloatType
 from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type, IndexType, IntegerType
 
-from ttc.ir.types import PointerType, elt
+from ttc.ir.types import AsyncTokenType, PointerType, elt
 
 GLOBAL = 1
 SHARED = 3
@@ -60,7 +60,9 @@ class UnsupportedType(Exception):
 
 
 def llvm_type(t) -> ir.Type:
-    """The LLVM type of a scalar, or of one element of a tensor."""
+    """The LLVM type of a scalar, or of one element of a tensor (an async token: an i32 that carries nothing)."""
+    if isinstance(t, AsyncTokenType):
+        return i32
     e = elt(t)
     if isinstance(e, IntegerType):
         return ir.IntType(e.width.data)

@@ -1,0 +1,77 @@
+"""Asynchronous copies from global to shared memory (sm_80's `cp.async`), as software-pipelined TTGIR uses them:
+`ttg.async_copy_global_to_local`, `ttg.async_commit_group`, `ttg.async_wait`.
+
+A copy issues one `cp.async.{cg,ca}.shared.global [dst], [src], N[, src_size]` per group of registers holding
+consecutive addresses in both memories: N = 16 (`.cg`, bypassing L1), 8 or 4 bytes, the widest that the axis
+analysis proves for the pointers (global_memory.vector_width), that the mask is uniform over, and that the
+buffer keeps contiguous (its swizzle unit). A masked-off group copies nothing and zero-fills (src_size 0), so
+`other` must be zero. Copies join a group at `async_commit_group`; `async_wait {num}` waits until at most `num`
+groups are in flight (`cp.async.wait_group`), then a barrier makes every thread's copies visible to all. Tokens
+carry no data (an i32 zero).
+"""
+
+from __future__ import annotations
+
+import llvmlite.ir as ir
+
+from ttc.fold import is_zero
+from ttc.ir.types import elt
+from ttc.lowering import nvvm
+from ttc.lowering.convert import IROps
+from ttc.lowering.exchange_plan import vector_width as buffer_vector_width
+from ttc.lowering.global_memory import mask_width, vector_width
+from ttc.lowering.local_memory import buffer_address, whole_buffer
+from ttc.lowering.registry import lowering
+from ttc.lowering.types import bits_of, i32, llvm_type
+
+NO_TOKEN = ir.Constant(i32, 0)
+
+
+@lowering("ttg.async_copy_global_to_local")
+def _async_copy(ctx, op):
+    buf = whole_buffer(ctx, op, op.result)
+    if op.other is not None and not is_zero(op.other):
+        raise ctx.error(op, "cp.async zero-fills masked-off elements: `other` must be a zero constant")
+    ll = ctx.layout(op.src.type, op)
+    t = llvm_type(elt(op.src.type).pointee)
+    bits = bits_of(t)
+    lay = buf.layout
+    vec, order0 = vector_width(ctx, op, op.src, ll, bits)
+    if op.mask is not None:
+        vec = mask_width(ctx, op.mask, order0, vec)
+    vec = min(vec, buffer_vector_width(ll, lay.inner, min(lay.unit, 128 // bits))) if order0 == lay.inner else 1
+    nbytes = vec * bits // 8
+    if nbytes not in (4, 8, 16):
+        raise ctx.error(op, f"cp.async copies 4, 8 or 16 bytes; these pointers and this buffer allow {nbytes} per "
+                            "access (Triton only pipelines loads of 4 bytes or more)")
+    b = ctx.b
+    ptrs = ctx.get(op.src)
+    masks = ctx.get(op.mask) if op.mask is not None else None
+    ops = IROps(b)
+    ctx.buffer_access(write=True)
+    coords = ctx.coords(ll)
+    cache = ".cg" if nbytes == 16 else ".ca"
+    for r in ll.unique_regs:
+        if r % vec:
+            continue
+        dst = buffer_address(ctx, buf, coords[r], ops)
+        if masks is None:
+            nvvm.asm(b, f"cp.async{cache}.shared.global [$0], [$1], {nbytes};", "r,l", ir.VoidType(), [dst, ptrs[r]])
+        else:
+            size = b.select(masks[r], ir.Constant(i32, nbytes), ir.Constant(i32, 0))
+            nvvm.asm(b, f"cp.async{cache}.shared.global [$0], [$1], {nbytes}, $2;", "r,l,r", ir.VoidType(),
+                     [dst, ptrs[r], size])
+    ctx.set(op.token, NO_TOKEN)
+
+
+@lowering("ttg.async_commit_group")
+def _commit(ctx, op):
+    nvvm.asm(ctx.b, "cp.async.commit_group;", "", ir.VoidType(), [])
+    ctx.set(op.asyncToken, NO_TOKEN)
+
+
+@lowering("ttg.async_wait")
+def _wait(ctx, op):
+    nvvm.asm(ctx.b, f"cp.async.wait_group {op.num.value.data};", "", ir.VoidType(), [])
+    ctx.barrier()
+    ctx.set(op.retToken, NO_TOKEN)
