@@ -3,7 +3,8 @@
 - `triton-sm80-ttgir`: Triton's own pipelined TTGIR for sm80 (test/fixtures/triton/matmul_128x128x64_s3_w4_sm80,
   num_stages=3: cp.async into 2-stage swizzled buffers, ldmatrix, mma.sync) through our back end
   (`tt-translate --sm 90`, `tt-as`);
-- `ours`: kernels/matmul.py through our six commands at the same tile (make-ttgir does not pipeline yet);
+- `ours`: kernels/matmul.py through our six commands at the same tile (make-ttgir's tritongpu-pipeline,
+  num-stages=3);
 - `triton`: the installed Triton compiling kernels/matmul.py at the same tile, num_stages=3 (on sm_90: wgmma).
 
 Each of ours is checked against NumPy and timed with `tt-run --check --bench --json` (the registers, spills and

@@ -28,6 +28,7 @@ REGISTRY: dict[str, str] = {
     "make-ttgir": "make_ttgir:MakeTTGIR",
     "tritongpu-combine-tensor-select-and-if": "combine_tensor_select_and_if:CombineTensorSelectAndIf",
     "tritongpu-optimize-thread-locality": "optimize_thread_locality:OptimizeThreadLocality",
+    "tritongpu-pipeline": "pipeline:Pipeline",
     "tritongpu-reduce-data-duplication": "reduce_data_duplication:ReduceDataDuplication",
     "tritongpu-reorder-instructions": "reorder_instructions:ReorderInstructions",
 }

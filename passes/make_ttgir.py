@@ -10,14 +10,17 @@ unchanged):
     tritongpu-accelerate-matmul, tritongpu-remove-layout-conversions, *optimize-dot-operands,
     *optimize-descriptor-encoding, cse (Triton's loop-aware CSE), *fuse-nested-loops, canonicalize,
     loop-invariant-code-motion, canonicalize, tritongpu-combine-tensor-select-and-if, *warp-specialization,
-    *assign-latencies, *schedule-loops, *pipeline, canonicalize, cse, *prefetch, *optimize-dot-operands,
+    *assign-latencies, *schedule-loops, tritongpu-pipeline{num-stages}, canonicalize, cse, *prefetch,
+    *optimize-dot-operands,
     *coalesce-async-copy, *optimize-tmem-layouts, *tma-lowering, tritongpu-remove-layout-conversions,
     *interleave-tmem, tritongpu-reduce-data-duplication, tritongpu-reorder-instructions, cse, symbol-dce,
     *fence-insertion, *lower-mma, sccp, cse, canonicalize
 
 For other targets (below sm80) Triton runs loop-invariant-code-motion alone in place of the sm80/sm90 group.
-`num-stages` is accepted for Triton's interface (it configures the skipped pipeliner). Shared memory is not
-allocated here: Triton does that in make_llir (`-allocate-shared-memory`).
+`num-stages` configures tritongpu-pipeline, which pipelines the loads that feed MMA dots in the sm80 form
+(cp.async into `num-stages - 1` swizzled shared buffers; Triton uses that form on sm80, and wgmma with TMA or
+cp.async on sm90). Shared memory is not allocated here: Triton does that in make_llir
+(`-allocate-shared-memory`).
 
 tritongpu-accelerate-matmul implements Triton's MMA v2 path only (`mma.sync` m16n8k16; on sm90 too, where
 Triton would use MMA v3 / wgmma): f16 and bf16 dots with f32 accumulators get `#ttg.nvidia_mma` layouts on sm80
@@ -42,7 +45,7 @@ from ttc.passmanager import Pass, make_pass, option
 from ttc.passes.convert_triton_to_tritongpu import check_counts, check_target
 
 
-def pipeline(target: str, num_warps: int, num_ctas: int) -> list[tuple[str, str]]:
+def pipeline(target: str, num_warps: int, num_ctas: int, num_stages: int = 3) -> list[tuple[str, str]]:
     """(pass name, options) of the pipeline for `target`."""
     capability = capability_of(target)
     conv = f"target={target} num-warps={num_warps} threads-per-warp=32 num-ctas={num_ctas}"
@@ -61,6 +64,7 @@ def pipeline(target: str, num_warps: int, num_ctas: int) -> list[tuple[str, str]
             ("loop-invariant-code-motion", ""),
             ("canonicalize", ""),
             ("tritongpu-combine-tensor-select-and-if", ""),
+            ("tritongpu-pipeline", f"num-stages={num_stages}"),
         ]
     else:
         steps += [("loop-invariant-code-motion", "")]
@@ -115,15 +119,16 @@ def fma_dot_message(dot) -> str:
 
 @dataclass(frozen=True)
 class MakeTTGIR(Pass):
-    """Triton's make_ttgir: TTIR to optimized TTGIR (memory-bound passes and MMA v2 tensor-core layouts)."""
+    """Triton's make_ttgir: TTIR to optimized TTGIR (memory-bound passes, MMA v2 tensor-core layouts and
+    software pipelining of their operand loads)."""
 
     name = "make-ttgir"
     display = "MakeTTGIR"
-    summary = "Triton's make_ttgir pass pipeline (no pipelining/TMA; MMA v2 dots): TTIR -> TTGIR"
+    summary = "Triton's make_ttgir pass pipeline (MMA v2 dots, cp.async pipelining, no TMA): TTIR -> TTGIR"
 
     target: str = option("cuda:90", "the target, e.g. cuda:90")
     num_warps: int = option(4, "number of warps")
-    num_stages: int = option(3, "number of software pipelining stages (for the pipeliner, not run here)")
+    num_stages: int = option(3, "number of software pipelining stages (tritongpu-pipeline)")
     num_ctas: int = option(1, "number of CTAs in a cluster")
 
     def __post_init__(self):
@@ -135,7 +140,7 @@ class MakeTTGIR(Pass):
             raise ValueError(f"option 'num-stages' must not be negative, got {self.num_stages}")
 
     def passes(self) -> list[Pass]:
-        return [make_pass(n, o) for n, o in pipeline(self.target, self.num_warps, self.num_ctas)]
+        return [make_pass(n, o) for n, o in pipeline(self.target, self.num_warps, self.num_ctas, self.num_stages)]
 
     def apply(self, ctx, module) -> None:
         for p in self.passes():

@@ -1,0 +1,274 @@
+// RUN: tt-opt %s -split-input-file -tritongpu-pipeline=num-stages=3 -canonicalize | FileCheck %s
+// RUN: tt-opt %s -split-input-file -tritongpu-pipeline=num-stages=4 -canonicalize | FileCheck %s --check-prefix=S4
+// RUN: tt-opt %s -split-input-file -tritongpu-pipeline=num-stages=1 | FileCheck %s --check-prefix=S1
+// RUN: cd %S/../../.. && tt-frontend kernels/matmul.py -k matmul_kernel -s "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,64,64,32,8" \
+// RUN:   | tt-opt -make-ttir | tt-opt -make-ttgir='target=cuda:80 num-warps=4 num-stages=1' -o %t.ttgir
+// RUN: tt-opt %t.ttgir -tritongpu-pipeline=num-stages=3 -o %t.s3.ttgir
+// RUN: cd %S/../../.. && tt-run %t.s3.ttgir --spec kernels/matmul.json --interpret --check | FileCheck %s --check-prefix=INTERP
+// RUN: tt-opt %t.ttgir -tritongpu-pipeline=num-stages=5 -o %t.s5.ttgir
+// RUN: cd %S/../../.. && tt-run %t.s5.ttgir --spec kernels/matmul.json --interpret --check | FileCheck %s --check-prefix=INTERP
+// INTERP: c: ok
+
+// The matmul kernel (kernels/matmul.json: K = 96, three iterations of BLOCK_K = 32, the last one masked) runs
+// in the interpreter pipelined with 3 stages and with 5 (four stages ahead: the prologue's fourth copy is
+// masked off entirely).
+
+// Two loads feeding an MMA dot: each gets a buffer of num-stages - 1 swizzled stages (32x32 f16: 64-byte rows,
+// perPhase 2, maxPhase 4), a prologue copies iterations 0 .. S-2 (masked by "iteration < n"), and the loop
+// waits for its own copies, reads the stage with local_load straight into the dot operand layouts, and copies
+// iteration k + S - 1 into the stage it read; the stage index wraps at S - 1.
+// CHECK: #[[SH:.*]] = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+// CHECK-LABEL: tt.func public @mm
+// CHECK: %[[A:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x32x32xf16, #[[SH]], #smem, mutable>
+// CHECK: %[[B:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x32x32xf16, #[[SH]], #smem, mutable>
+// CHECK: %[[A0:.*]] = ttg.memdesc_index %[[A]][%c0_i32]
+// CHECK: %[[P0:.*]] = arith.cmpi sgt, %arg2, %c0_i32 : i32
+// CHECK: %[[M0:.*]] = tt.splat %[[P0]] : i1 -> tensor<32x32xi1, #blocked>
+// CHECK: ttg.async_copy_global_to_local %{{.*}}, %[[A0]] mask %[[M0]]
+// CHECK-NEXT: ttg.async_commit_group
+// CHECK: ttg.memdesc_index %[[A]][%c1_i32]
+// CHECK: arith.cmpi sgt, %arg2, %c1_i32 : i32
+// CHECK-COUNT-2: ttg.async_commit_group
+// CHECK-NOT: ttg.async_copy_global_to_local
+// CHECK: scf.for %[[K:.*]] = %c0_i32 to %arg2 step %c1_i32 iter_args(%[[ACC:.*]] = %cst, %[[AP:.*]] = %{{.*}}, %[[BP:.*]] = %{{.*}}, %[[IDX:.*]] = %c0_i32)
+// CHECK-NEXT: %[[W:.*]] = ttg.async_wait {num = 2 : i32}
+// CHECK-NEXT: %[[AV:.*]] = ttg.memdesc_index %[[A]][%[[IDX]]]
+// CHECK-NEXT: %[[BV:.*]] = ttg.memdesc_index %[[B]][%[[IDX]]]
+// CHECK-NEXT: %[[X:.*]] = ttg.local_load %[[AV]] token %[[W]] : {{.*}} -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+// CHECK-NEXT: %[[Y:.*]] = ttg.local_load %[[BV]] token %[[W]] : {{.*}} -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+// CHECK-NEXT: %[[D:.*]] = tt.dot %[[X]], %[[Y]], %[[ACC]]
+// CHECK-NEXT: %[[AHEAD:.*]] = arith.addi %[[K]], %c2_i32 : i32
+// CHECK-NEXT: %[[AP2:.*]] = tt.addptr %[[AP]]
+// CHECK-NEXT: %[[BP2:.*]] = tt.addptr %[[BP]]
+// CHECK-NEXT: %[[V:.*]] = arith.cmpi slt, %[[AHEAD]], %arg2 : i32
+// CHECK-NEXT: %[[MA:.*]] = tt.splat %[[V]]
+// CHECK-NEXT: ttg.async_copy_global_to_local %[[AP]], %[[AV]] mask %[[MA]]
+// CHECK-NEXT: ttg.async_commit_group
+// CHECK-NEXT: %[[MB:.*]] = tt.splat %[[V]]
+// CHECK-NEXT: ttg.async_copy_global_to_local %[[BP]], %[[BV]] mask %[[MB]]
+// CHECK-NEXT: ttg.async_commit_group
+// CHECK-NEXT: %[[I1:.*]] = arith.addi %[[IDX]], %c1_i32 : i32
+// CHECK-NEXT: %[[WRAP:.*]] = arith.cmpi sge, %[[I1]], %c2_i32 : i32
+// CHECK-NEXT: %[[NEXT:.*]] = arith.select %[[WRAP]], %c0_i32, %[[I1]] : i32
+// CHECK-NEXT: scf.yield %[[D]], %[[AP2]], %[[BP2]], %[[NEXT]]
+// CHECK-NEXT: }
+// CHECK-NEXT: ttg.async_wait {num = 0 : i32}
+// CHECK-NEXT: ttg.local_dealloc %[[A]]
+// CHECK-NEXT: ttg.local_dealloc %[[B]]
+
+// Four stages: three buffers, a prologue of three iterations, the wait leaves the next two iterations' four
+// groups in flight, the copies run three iterations ahead.
+// S4-LABEL: tt.func public @mm
+// S4: ttg.local_alloc : () -> !ttg.memdesc<3x32x32xf16
+// S4-COUNT-6: ttg.async_commit_group
+// S4: scf.for
+// S4-NEXT: ttg.async_wait {num = 4 : i32}
+// S4: arith.addi %{{.*}}, %c3_i32 : i32
+// S4: arith.cmpi sge, %{{.*}}, %c3_i32 : i32
+
+// num-stages=1: no pipelining.
+// S1-NOT: ttg.async_copy_global_to_local
+// S1-NOT: ttg.local_alloc
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @mm(%pa: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %pb: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %c32 = arith.constant dense<32> : tensor<32x1xi32, #bl>
+    %step = arith.constant dense<1024> : tensor<32x32xi32, #bl>
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>>
+    %c = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>>
+    %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>> -> tensor<32x1xi32, #bl>
+    %rs = arith.muli %r2, %c32 : tensor<32x1xi32, #bl>
+    %rb = tt.broadcast %rs : tensor<32x1xi32, #bl> -> tensor<32x32xi32, #bl>
+    %c2 = tt.expand_dims %c {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>> -> tensor<1x32xi32, #bl>
+    %cb = tt.broadcast %c2 : tensor<1x32xi32, #bl> -> tensor<32x32xi32, #bl>
+    %off = arith.addi %rb, %cb : tensor<32x32xi32, #bl>
+    %as = tt.splat %pa : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %a = tt.addptr %as, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %bs = tt.splat %pb : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %b = tt.addptr %bs, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %res:3 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero, %ap = %a, %bp = %b) -> (tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>)  : i32 {
+      %x = tt.load %ap : tensor<32x32x!tt.ptr<f16>, #bl>
+      %y = tt.load %bp : tensor<32x32x!tt.ptr<f16>, #bl>
+      %xd = ttg.convert_layout %x : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %yd = ttg.convert_layout %y : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %xd, %yd, %acc, inputPrecision = tf32 : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<32x32xf32, #mma>
+      %ap2 = tt.addptr %ap, %step : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      %bp2 = tt.addptr %bp, %step : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      scf.yield %d, %ap2, %bp2 : tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>
+    }
+    tt.return %res#0 : tensor<32x32xf32, #mma>
+  }
+}
+
+// -----
+
+// The loop's own tt.num_stages = 1 (what triton-loop-unroll leaves) wins over the option.
+// CHECK-LABEL: tt.func public @num_stages_attr
+// CHECK-NOT: ttg.local_alloc
+// CHECK: tt.load
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @num_stages_attr(%pa: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %pb: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %c32 = arith.constant dense<32> : tensor<32x1xi32, #bl>
+    %step = arith.constant dense<1024> : tensor<32x32xi32, #bl>
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>>
+    %c = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>>
+    %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>> -> tensor<32x1xi32, #bl>
+    %rs = arith.muli %r2, %c32 : tensor<32x1xi32, #bl>
+    %rb = tt.broadcast %rs : tensor<32x1xi32, #bl> -> tensor<32x32xi32, #bl>
+    %c2 = tt.expand_dims %c {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>> -> tensor<1x32xi32, #bl>
+    %cb = tt.broadcast %c2 : tensor<1x32xi32, #bl> -> tensor<32x32xi32, #bl>
+    %off = arith.addi %rb, %cb : tensor<32x32xi32, #bl>
+    %as = tt.splat %pa : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %a = tt.addptr %as, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %bs = tt.splat %pb : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %b = tt.addptr %bs, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %res:3 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero, %ap = %a, %bp = %b) -> (tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>)  : i32 {
+      %x = tt.load %ap : tensor<32x32x!tt.ptr<f16>, #bl>
+      %y = tt.load %bp : tensor<32x32x!tt.ptr<f16>, #bl>
+      %xd = ttg.convert_layout %x : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %yd = ttg.convert_layout %y : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %xd, %yd, %acc, inputPrecision = tf32 : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<32x32xf32, #mma>
+      %ap2 = tt.addptr %ap, %step : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      %bp2 = tt.addptr %bp, %step : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      scf.yield %d, %ap2, %bp2 : tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>
+    } {tt.num_stages = 1 : i32}
+    tt.return %res#0 : tensor<32x32xf32, #mma>
+  }
+}
+
+// -----
+
+// A load that is also stored is not a dot operand only: the other one is pipelined alone.
+// CHECK-LABEL: tt.func public @stored
+// CHECK: ttg.local_alloc
+// CHECK-NOT: ttg.local_alloc
+// CHECK: scf.for
+// CHECK-NEXT: ttg.async_wait {num = 1 : i32}
+// CHECK: %[[Y:.*]] = tt.load
+// CHECK: tt.store %{{.*}}, %[[Y]]
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @stored(%pa: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %pb: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %c32 = arith.constant dense<32> : tensor<32x1xi32, #bl>
+    %step = arith.constant dense<1024> : tensor<32x32xi32, #bl>
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>>
+    %c = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>>
+    %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>> -> tensor<32x1xi32, #bl>
+    %rs = arith.muli %r2, %c32 : tensor<32x1xi32, #bl>
+    %rb = tt.broadcast %rs : tensor<32x1xi32, #bl> -> tensor<32x32xi32, #bl>
+    %c2 = tt.expand_dims %c {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>> -> tensor<1x32xi32, #bl>
+    %cb = tt.broadcast %c2 : tensor<1x32xi32, #bl> -> tensor<32x32xi32, #bl>
+    %off = arith.addi %rb, %cb : tensor<32x32xi32, #bl>
+    %as = tt.splat %pa : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %a = tt.addptr %as, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %bs = tt.splat %pb : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %b = tt.addptr %bs, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %res:3 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero, %ap = %a, %bp = %b) -> (tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>)  : i32 {
+      %x = tt.load %ap : tensor<32x32x!tt.ptr<f16>, #bl>
+      %y = tt.load %bp : tensor<32x32x!tt.ptr<f16>, #bl>
+      %xd = ttg.convert_layout %x : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %yd = ttg.convert_layout %y : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      tt.store %bp, %y : tensor<32x32x!tt.ptr<f16>, #bl>
+      %d = tt.dot %xd, %yd, %acc, inputPrecision = tf32 : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<32x32xf32, #mma>
+      %ap2 = tt.addptr %ap, %step : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      %bp2 = tt.addptr %bp, %step : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      scf.yield %d, %ap2, %bp2 : tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>
+    }
+    tt.return %res#0 : tensor<32x32xf32, #mma>
+  }
+}
+
+// -----
+
+// The pointers are used after the loop (where they would hold values from iterations ahead): not pipelined.
+// CHECK-LABEL: tt.func public @used_after
+// CHECK-NOT: ttg.local_alloc
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @used_after(%pa: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %pb: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %c32 = arith.constant dense<32> : tensor<32x1xi32, #bl>
+    %step = arith.constant dense<1024> : tensor<32x32xi32, #bl>
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>>
+    %c = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>>
+    %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>> -> tensor<32x1xi32, #bl>
+    %rs = arith.muli %r2, %c32 : tensor<32x1xi32, #bl>
+    %rb = tt.broadcast %rs : tensor<32x1xi32, #bl> -> tensor<32x32xi32, #bl>
+    %c2 = tt.expand_dims %c {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>> -> tensor<1x32xi32, #bl>
+    %cb = tt.broadcast %c2 : tensor<1x32xi32, #bl> -> tensor<32x32xi32, #bl>
+    %off = arith.addi %rb, %cb : tensor<32x32xi32, #bl>
+    %as = tt.splat %pa : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %a = tt.addptr %as, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %bs = tt.splat %pb : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %b = tt.addptr %bs, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %res:3 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero, %ap = %a, %bp = %b) -> (tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>)  : i32 {
+      %x = tt.load %ap : tensor<32x32x!tt.ptr<f16>, #bl>
+      %y = tt.load %bp : tensor<32x32x!tt.ptr<f16>, #bl>
+      %xd = ttg.convert_layout %x : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %yd = ttg.convert_layout %y : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %xd, %yd, %acc, inputPrecision = tf32 : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<32x32xf32, #mma>
+      %ap2 = tt.addptr %ap, %step : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      %bp2 = tt.addptr %bp, %step : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      scf.yield %d, %ap2, %bp2 : tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>
+    }
+    %last = tt.load %res#1 : tensor<32x32x!tt.ptr<f16>, #bl>
+    tt.store %res#2, %last : tensor<32x32x!tt.ptr<f16>, #bl>
+    tt.return %res#0 : tensor<32x32xf32, #mma>
+  }
+}
+
+// -----
+
+// Before sm80 there is no cp.async.
+// CHECK-LABEL: tt.func public @sm75
+// CHECK-NOT: ttg.local_alloc
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:75", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @sm75(%pa: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %pb: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %c32 = arith.constant dense<32> : tensor<32x1xi32, #bl>
+    %step = arith.constant dense<1024> : tensor<32x32xi32, #bl>
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>>
+    %c = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>>
+    %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>> -> tensor<32x1xi32, #bl>
+    %rs = arith.muli %r2, %c32 : tensor<32x1xi32, #bl>
+    %rb = tt.broadcast %rs : tensor<32x1xi32, #bl> -> tensor<32x32xi32, #bl>
+    %c2 = tt.expand_dims %c {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>> -> tensor<1x32xi32, #bl>
+    %cb = tt.broadcast %c2 : tensor<1x32xi32, #bl> -> tensor<32x32xi32, #bl>
+    %off = arith.addi %rb, %cb : tensor<32x32xi32, #bl>
+    %as = tt.splat %pa : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %a = tt.addptr %as, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %bs = tt.splat %pb : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %b = tt.addptr %bs, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %res:3 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero, %ap = %a, %bp = %b) -> (tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>)  : i32 {
+      %x = tt.load %ap : tensor<32x32x!tt.ptr<f16>, #bl>
+      %y = tt.load %bp : tensor<32x32x!tt.ptr<f16>, #bl>
+      %xd = ttg.convert_layout %x : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %yd = ttg.convert_layout %y : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %xd, %yd, %acc, inputPrecision = tf32 : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<32x32xf32, #mma>
+      %ap2 = tt.addptr %ap, %step : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      %bp2 = tt.addptr %bp, %step : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      scf.yield %d, %ap2, %bp2 : tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>
+    }
+    tt.return %res#0 : tensor<32x32xf32, #mma>
+  }
+}
