@@ -8,7 +8,8 @@ analysis proves for the pointers and the mask, as the cp.async lowering will), a
 `ttg.convert_layout` to a `#ttg.dot_op` of an `#ttg.nvidia_mma` layout. The loads' addresses and masks, and
 the loop-carried values they depend on (X: the pointers), must be computed in the loop from X, the induction
 variable and values from outside only (stage 0); the rest of the body (stage 1: the dot, the accumulator) must
-not use X or stage 0, and X's results must be unused after the loop. Then, with D = S - 1:
+not use X or what stage 0 computes from X (stage 0 values of the induction variable alone, such as a mask that
+an unpipelined load shares, stay in place for it), and X's results must be unused after the loop. Then, with D = S - 1:
 
     %buf = ttg.local_alloc : () -> !ttg.memdesc<DxMxK, #shared, #smem, mutable>      (one per load)
     prologue, i = 0 .. D-1: stage 0 for iteration i; per load: memdesc_index %buf[i], async_copy_global_to_local
@@ -128,7 +129,12 @@ def _analyze(loop: scf.ForOp, axis: AxisInfoAnalysis) -> _Loop | None:
         stage0.add(op)
         work.extend(op.operands)
     x_args = {args[i] for i in carried}
-    stage0_values = {r for op in stage0 for r in op.results}
+    # stage 0 values that depend on X hold iteration k + D's values once pipelined: stage 1 must not use them
+    # (the others, from the induction variable and outside values only, stay where they are for stage 1)
+    stage0_values = set()
+    for op in ops:
+        if op in stage0 and any(o in x_args or o in stage0_values for o in op.operands):
+            stage0_values.update(op.results)
     for op in ops:
         if op in stage0 or op in loads:
             continue
@@ -249,11 +255,16 @@ def pipeline_loop(info: _Loop, stages: int) -> None:
     bumped = end.value(arith.AddiOp(idx, end.const(1)))
     wrapped = end.value(arith.CmpiOp(bumped, end.const(depth), "sge"))
     next_idx = end.value(arith.SelectOp(wrapped, zero, bumped))
-    yield_op.operands = [*(mapping.get(v, v) for v in yield_op.operands), next_idx]
-    for op in info.stage0 + info.loads:
+    carried = set(info.carried)
+    yield_op.operands = [*(mapping.get(v, v) if i in carried else v for i, v in enumerate(yield_op.operands)),
+                         next_idx]
+    for op in info.loads:
         op.detach()
-    for op in reversed(info.stage0 + info.loads):
         op.erase()
+    for op in reversed(info.stage0):  # those stage 1 still uses stay, computing iteration k
+        if all(r.first_use is None for r in op.results):
+            op.detach()
+            op.erase()
 
     for old, res in zip(loop.results, new.results):
         old.replace_all_uses_with(res)
