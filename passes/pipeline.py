@@ -153,18 +153,18 @@ def _analyze(loop: scf.ForOp, axis: AxisInfoAnalysis) -> _Loop | None:
 
 
 class _Emitter:
-    """Creates ops before an anchor op, located at a given op."""
+    """Creates ops before an anchor op, located at a given location (or their own: `add(op, op.location)`)."""
 
     def __init__(self, anchor: Operation, loc):
         self.anchor, self.loc = anchor, loc
 
-    def add(self, op: Operation) -> Operation:
-        op.location = self.loc
+    def add(self, op: Operation, loc=None) -> Operation:
+        op.location = loc or self.loc
         self.anchor.parent.insert_op_before(op, self.anchor)
         return op
 
-    def value(self, op: Operation) -> SSAValue:
-        return self.add(op).results[0]
+    def value(self, op: Operation, loc=None) -> SSAValue:
+        return self.add(op, loc).results[0]
 
     def const(self, v: int, t: Attribute = i32) -> SSAValue:
         return self.value(arith.ConstantOp(IntegerAttr(v, t), t))
@@ -174,18 +174,19 @@ def _copy_stage(em: _Emitter, info: _Loop, mapping: dict, iv_value: SSAValue, vi
     """Stage 0 for the iteration at `iv_value` (cloned with `mapping`), then one masked async copy per load into
     its view, each committed as a group."""
     for op in info.stage0:
-        em.add(op.clone(mapping))
+        em.add(op.clone(mapping), op.location)
     valid = em.value(arith.CmpiOp(iv_value, info.loop.ub, "slt"))
     for load, view in zip(info.loads, views):
+        at = load.location
         ptr = mapping.get(load.ptr, load.ptr)
         mask_type = TensorType(i1, shape_of(load.ptr.type), encoding(load.ptr.type))
-        mask = em.value(SplatOp.build(operands=[valid], result_types=[mask_type]))
+        mask = em.value(SplatOp.build(operands=[valid], result_types=[mask_type]), at)
         if load.mask is not None:
-            mask = em.value(arith.AndIOp(mapping.get(load.mask, load.mask), mask))
+            mask = em.value(arith.AndIOp(mapping.get(load.mask, load.mask), mask), at)
         other = [mapping.get(load.other, load.other)] if load.other is not None else []
         copy = em.value(ttg.AsyncCopyGlobalToLocalOp.build(operands=[ptr, view, [mask], other],
-                                                           result_types=[AsyncTokenType()]))
-        em.add(ttg.AsyncCommitGroupOp.build(operands=[[copy]], result_types=[AsyncTokenType()]))
+                                                           result_types=[AsyncTokenType()]), at)
+        em.add(ttg.AsyncCommitGroupOp.build(operands=[[copy]], result_types=[AsyncTokenType()]), at)
 
 
 def _memdesc(shape, element_type, enc) -> MemDescType:
@@ -203,12 +204,16 @@ def pipeline_loop(info: _Loop, stages: int) -> None:
     for load in info.loads:
         shape = shape_of(load.result.type)
         allocs.append(before.value(ttg.LocalAllocOp.build(
-            operands=[[]], result_types=[_memdesc([depth, *shape], elt(load.result.type), shared_layout(load))])))
+            operands=[[]], result_types=[_memdesc([depth, *shape], elt(load.result.type), shared_layout(load))]),
+            load.location))
 
-    def view(em, alloc, index):
-        t = alloc.type
-        sub = _memdesc(t.get_shape()[1:], t.element_type, t.encoding)
-        return em.value(ttg.MemDescIndexOp.build(operands=[alloc, index], result_types=[sub]))
+    def views(em, index):
+        out = []
+        for alloc, load in zip(allocs, info.loads):
+            t = alloc.type
+            sub = _memdesc(t.get_shape()[1:], t.element_type, t.encoding)
+            out.append(em.value(ttg.MemDescIndexOp.build(operands=[alloc, index], result_types=[sub]), load.location))
+        return out
 
     # prologue: iterations 0 .. D-1
     x_values = [loop.iter_args[i] for i in info.carried]
@@ -217,7 +222,7 @@ def pipeline_loop(info: _Loop, stages: int) -> None:
             arith.MuliOp(loop.step, before.const(i, loop.step.type)))))
         mapping = {iv: iv_i, **{args[c]: x for c, x in zip(info.carried, x_values)}}
         index = before.const(i)
-        _copy_stage(before, info, mapping, iv_i, [view(before, a, index) for a in allocs])
+        _copy_stage(before, info, mapping, iv_i, views(before, index))
         x_values = [mapping.get(yield_op.operands[c], yield_op.operands[c]) for c in info.carried]
 
     # the loop: X starts D iterations ahead, plus the stage index
@@ -236,13 +241,13 @@ def pipeline_loop(info: _Loop, stages: int) -> None:
     top = _Emitter(body.first_op, loop.location)
     wait = top.value(ttg.AsyncWaitOp.build(operands=[[]], result_types=[AsyncTokenType()],
                                            properties={"num": IntegerAttr((depth - 1) * len(info.loads), i32)}))
-    views = [view(top, a, idx) for a in allocs]
-    for load, v in zip(info.loads, views):
+    stage_views = views(top, idx)
+    for load, v in zip(info.loads, stage_views):
         for use in list(load.results[0].uses):
             convert = use.operation
             local = ttg.LocalLoadOp.build(operands=[v, [wait]], result_types=[convert.results[0].type])
             local.location = convert.location
-            body.insert_op_before(local, convert)
+            convert.parent.insert_op_before(local, convert)  # the convert may be in a nested region
             convert.results[0].replace_all_uses_with(local.results[0])
             convert.detach()
             convert.erase()
@@ -251,7 +256,7 @@ def pipeline_loop(info: _Loop, stages: int) -> None:
     end = _Emitter(yield_op, loop.location)
     ahead = end.value(arith.AddiOp(iv, end.value(arith.MuliOp(loop.step, end.const(depth, loop.step.type)))))
     mapping = {iv: ahead}
-    _copy_stage(end, info, mapping, ahead, views)
+    _copy_stage(end, info, mapping, ahead, stage_views)
     bumped = end.value(arith.AddiOp(idx, end.const(1)))
     wrapped = end.value(arith.CmpiOp(bumped, end.const(depth), "sge"))
     next_idx = end.value(arith.SelectOp(wrapped, zero, bumped))

@@ -13,7 +13,8 @@ records the largest need.
 
 Barriers for the buffers (Triton's membar analysis, in program order and conservatively): a read of a buffer
 (`local_load`) after a write by threads (`local_store`) since the last barrier gets one, and so does a write
-(`local_store`, `async_copy_global_to_local`) after a read; `async_wait` always ends with one. Entering or leaving
+(`local_store`, `async_copy_global_to_local`) after a read or a write by threads; `async_wait` always ends with
+one (cp.async writes are ordered by it, not by these rules). Entering or leaving
 a region (but the kernel's entry) counts as both (a loop's back edge brings the accesses of its end).
 """
 
@@ -182,15 +183,17 @@ class Lowering:
         p.type = sptr  # an opaque pointer, so that any type can be stored through it
         return p
 
-    def buffer_access(self, write: bool) -> None:
-        """Before threads read (`write` False) or write one of the kernel's buffers: a barrier if the last
-        barrier does not separate this access from a conflicting one."""
-        if self.buffer_read if write else self.buffer_written:
+    def buffer_access(self, write: bool, asynchronous: bool = False) -> None:
+        """Before threads read (`write` False) or write one of the kernel's buffers (`asynchronous`: with
+        cp.async, whose writes `async_wait` orders): a barrier if the last barrier does not separate this
+        access from a conflicting one (a read after a write by threads; a write after a read or a write by
+        threads)."""
+        if (self.buffer_read or self.buffer_written) if write else self.buffer_written:
             self.barrier()
-        if write:
-            self.buffer_written = True
-        else:
+        if not write:
             self.buffer_read = True
+        elif not asynchronous:
+            self.buffer_written = True
 
     @staticmethod
     def stored_type(t: ir.Type) -> ir.Type:

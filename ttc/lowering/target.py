@@ -35,6 +35,18 @@ def llvm():
     return binding
 
 
+# The most shared memory one block may use (opted in above 48 KiB), by compute capability (CUDA's programming
+# guide, "Technical Specifications per Compute Capability").
+MAX_SHARED_BYTES = {70: 98304, 72: 98304, 75: 65536, 80: 166912, 86: 101376, 87: 166912, 89: 101376, 90: 232448,
+                    100: 232448, 103: 232448, 120: 101376}
+
+
+def max_shared_bytes(capability: int) -> int:
+    """Shared memory a block may use on `capability` (the nearest known one at or below it)."""
+    known = [c for c in MAX_SHARED_BYTES if c <= capability]
+    return MAX_SHARED_BYTES[max(known)] if known else 49152
+
+
 def cpu_name(sm: str | int) -> str:
     """`90`, `sm_90`, `90a` -> `sm_90` / `sm_90a`."""
     s = str(sm).strip().lower()

@@ -35,7 +35,7 @@ from ttc.lowering import (  # noqa: F401  (importing registers the op lowerings)
 )
 from ttc.lowering.context import Lowering
 from ttc.lowering.metadata import KernelMetadata
-from ttc.lowering.target import TRIPLE
+from ttc.lowering.target import TRIPLE, max_shared_bytes
 from ttc.lowering.types import UnsupportedType, i32, llvm_type
 
 
@@ -94,6 +94,10 @@ def lower_module(module: ModuleOp, *, source, data_layout: str, target: str, sou
     declared = module.attributes.get("ttg.shared")
     if isinstance(declared, IntegerAttr):
         shared = max(shared, declared.value.data)
+    limit = max_shared_bytes(int("".join(ch for ch in target.split(":")[-1] if ch.isdigit()) or 0))
+    if shared > limit:
+        raise CompileError(at_op(func, source, f"the kernel needs {shared} bytes of shared memory ({ctx.scratch_base} "
+                                               f"in buffers), more than the {limit} a block may use on {target}"))
     meta = KernelMetadata(name=name, num_warps=num_warps, threads_per_warp=tpw, shared=shared, hash=source_hash,
                           target=target)
     annotations = llmod.add_named_metadata("nvvm.annotations")
