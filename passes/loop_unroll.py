@@ -27,9 +27,10 @@ from dataclasses import dataclass
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, i32
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 
 from ttc.fold import int_width, to_signed, wrap
+from ttc.ir.inserter import Inserter
 from ttc.passmanager import Pass
 
 UNROLL_FACTOR = "tt.loop_unroll_factor"
@@ -43,11 +44,6 @@ def _constant_int(value: SSAValue) -> int | None:
     return None
 
 
-def _int_attr(value: int, type_: Attribute) -> IntegerAttr:
-    w = int_width(type_)
-    return IntegerAttr(to_signed(wrap(value, w), w), type_)
-
-
 def static_trip_count(loop: scf.ForOp) -> int | None:
     """MLIR's constantTripCount for a loop with constant bounds and step (signed), else None."""
     lb, ub, step = _constant_int(loop.lb), _constant_int(loop.ub), _constant_int(loop.step)
@@ -56,21 +52,6 @@ def static_trip_count(loop: scf.ForOp) -> int | None:
     if step <= 0 or ub <= lb:
         return 0
     return -((lb - ub) // step)
-
-
-class _Builder:
-    """Creates ops before an anchor op, with the location of a given op."""
-
-    def __init__(self, anchor: Operation, loc: Attribute):
-        self.anchor, self.loc = anchor, loc
-
-    def add(self, op: Operation) -> SSAValue:
-        op.location = self.loc
-        self.anchor.parent.insert_op_before(op, self.anchor)
-        return op.results[0]
-
-    def constant(self, value: int, type_: Attribute) -> SSAValue:
-        return self.add(arith.ConstantOp(_int_attr(value, type_), type_))
 
 
 def promote_if_single_iteration(loop: scf.ForOp) -> bool:
@@ -110,12 +91,11 @@ def _unroll_body(loop: scf.ForOp, factor: int, step: SSAValue) -> None:
     originals = [op for op in body.ops if op is not terminator]
     yielded = list(terminator.operands)
     last = list(yielded)
-    build = _Builder(terminator, loop.location)
+    build = Inserter(terminator, loop.location)
     for k in range(1, factor):
         mapping: dict[SSAValue, SSAValue] = dict(zip(iter_args, last))
         if iv.first_use is not None:
-            stride = build.add(arith.MuliOp(step, build.constant(k, iv.type)))
-            mapping[iv] = build.add(arith.AddiOp(iv, stride))
+            mapping[iv] = build.advance(iv, step, k)
         for op in originals:
             clone = op.clone(mapping)
             body.insert_op_before(clone, terminator)
@@ -128,7 +108,7 @@ def unroll_by_factor(loop: scf.ForOp, factor: int) -> scf.ForOp | None:
     body = loop.body.block
     if body.first_op is body.last_op:
         return None
-    build = _Builder(loop, loop.location)
+    build = Inserter(loop, loop.location)
     lb, ub, step = loop.lb, loop.ub, loop.step
     trip = static_trip_count(loop)
     if trip is not None:

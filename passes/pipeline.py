@@ -44,6 +44,7 @@ from ttc.passes.accelerate_matmul import target_capability
 from ttc.analysis.axis_info import AxisInfoAnalysis
 from ttc.fold import is_zero
 from ttc.ir import ttg
+from ttc.ir.inserter import Inserter
 from ttc.ir.layout_utils import get_order
 from ttc.ir.layouts import (BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding, SharedMemorySpace,
                             SwizzledSharedEncoding)
@@ -138,10 +139,7 @@ def _analyze(loop: scf.ForOp, axis: AxisInfoAnalysis) -> _Loop | None:
     for op in ops:
         if op in stage0 or op in loads:
             continue
-        for operand in op.operands:
-            if operand in x_args or operand in stage0_values:
-                return None
-        for inner in op.walk():
+        for inner in op.walk():  # the op itself and the ops nested in it
             if any(o in x_args or o in stage0_values for o in inner.operands):
                 return None
     for i, y in enumerate(yield_op.operands):
@@ -152,39 +150,21 @@ def _analyze(loop: scf.ForOp, axis: AxisInfoAnalysis) -> _Loop | None:
     return _Loop(loop, loads, [op for op in ops if op in stage0], sorted(carried))
 
 
-class _Emitter:
-    """Creates ops before an anchor op, located at a given location (or their own: `add(op, op.location)`)."""
-
-    def __init__(self, anchor: Operation, loc):
-        self.anchor, self.loc = anchor, loc
-
-    def add(self, op: Operation, loc=None) -> Operation:
-        op.location = loc or self.loc
-        self.anchor.parent.insert_op_before(op, self.anchor)
-        return op
-
-    def value(self, op: Operation, loc=None) -> SSAValue:
-        return self.add(op, loc).results[0]
-
-    def const(self, v: int, t: Attribute = i32) -> SSAValue:
-        return self.value(arith.ConstantOp(IntegerAttr(v, t), t))
-
-
-def _copy_stage(em: _Emitter, info: _Loop, mapping: dict, iv_value: SSAValue, views: list) -> None:
+def _copy_stage(em: Inserter, info: _Loop, mapping: dict, iv_value: SSAValue, views: list) -> None:
     """Stage 0 for the iteration at `iv_value` (cloned with `mapping`), then one masked async copy per load into
     its view, each committed as a group."""
     for op in info.stage0:
         em.add(op.clone(mapping), op.location)
-    valid = em.value(arith.CmpiOp(iv_value, info.loop.ub, "slt"))
+    valid = em.add(arith.CmpiOp(iv_value, info.loop.ub, "slt"))
     for load, view in zip(info.loads, views):
         at = load.location
         ptr = mapping.get(load.ptr, load.ptr)
         mask_type = TensorType(i1, shape_of(load.ptr.type), encoding(load.ptr.type))
-        mask = em.value(SplatOp.build(operands=[valid], result_types=[mask_type]), at)
+        mask = em.add(SplatOp.build(operands=[valid], result_types=[mask_type]), at)
         if load.mask is not None:
-            mask = em.value(arith.AndIOp(mapping.get(load.mask, load.mask), mask), at)
+            mask = em.add(arith.AndIOp(mapping.get(load.mask, load.mask), mask), at)
         other = [mapping.get(load.other, load.other)] if load.other is not None else []
-        copy = em.value(ttg.AsyncCopyGlobalToLocalOp.build(operands=[ptr, view, [mask], other],
+        copy = em.add(ttg.AsyncCopyGlobalToLocalOp.build(operands=[ptr, view, [mask], other],
                                                            result_types=[AsyncTokenType()]), at)
         em.add(ttg.AsyncCommitGroupOp.build(operands=[[copy]], result_types=[AsyncTokenType()]), at)
 
@@ -199,11 +179,11 @@ def pipeline_loop(info: _Loop, stages: int) -> None:
     depth = stages - 1
     body = loop.body.block
     iv, args, yield_op = body.args[0], list(body.args[1:]), body.last_op
-    before = _Emitter(loop, loop.location)
+    before = Inserter(loop, loop.location)
     allocs = []
     for load in info.loads:
         shape = shape_of(load.result.type)
-        allocs.append(before.value(ttg.LocalAllocOp.build(
+        allocs.append(before.add(ttg.LocalAllocOp.build(
             operands=[[]], result_types=[_memdesc([depth, *shape], elt(load.result.type), shared_layout(load))]),
             load.location))
 
@@ -212,16 +192,15 @@ def pipeline_loop(info: _Loop, stages: int) -> None:
         for alloc, load in zip(allocs, info.loads):
             t = alloc.type
             sub = _memdesc(t.get_shape()[1:], t.element_type, t.encoding)
-            out.append(em.value(ttg.MemDescIndexOp.build(operands=[alloc, index], result_types=[sub]), load.location))
+            out.append(em.add(ttg.MemDescIndexOp.build(operands=[alloc, index], result_types=[sub]), load.location))
         return out
 
     # prologue: iterations 0 .. D-1
     x_values = [loop.iter_args[i] for i in info.carried]
     for i in range(depth):
-        iv_i = loop.lb if i == 0 else before.value(arith.AddiOp(loop.lb, before.value(
-            arith.MuliOp(loop.step, before.const(i, loop.step.type)))))
+        iv_i = loop.lb if i == 0 else before.advance(loop.lb, loop.step, i)
         mapping = {iv: iv_i, **{args[c]: x for c, x in zip(info.carried, x_values)}}
-        index = before.const(i)
+        index = before.constant(i, i32)
         _copy_stage(before, info, mapping, iv_i, views(before, index))
         x_values = [mapping.get(yield_op.operands[c], yield_op.operands[c]) for c in info.carried]
 
@@ -229,7 +208,7 @@ def pipeline_loop(info: _Loop, stages: int) -> None:
     inits = list(loop.iter_args)
     for c, x in zip(info.carried, x_values):
         inits[c] = x
-    zero = before.const(0)
+    zero = before.constant(0, i32)
     new = scf.ForOp.create(operands=[loop.lb, loop.ub, loop.step, *inits, zero],
                            result_types=[r.type for r in loop.results] + [i32], regions=[Region()],
                            attributes=dict(loop.attributes), properties=dict(loop.properties))
@@ -238,8 +217,8 @@ def pipeline_loop(info: _Loop, stages: int) -> None:
     loop.body.move_blocks(new.body)
     idx = body.insert_arg(i32, len(body.args))
 
-    top = _Emitter(body.first_op, loop.location)
-    wait = top.value(ttg.AsyncWaitOp.build(operands=[[]], result_types=[AsyncTokenType()],
+    top = Inserter(body.first_op, loop.location)
+    wait = top.add(ttg.AsyncWaitOp.build(operands=[[]], result_types=[AsyncTokenType()],
                                            properties={"num": IntegerAttr((depth - 1) * len(info.loads), i32)}))
     stage_views = views(top, idx)
     for load, v in zip(info.loads, stage_views):
@@ -253,13 +232,13 @@ def pipeline_loop(info: _Loop, stages: int) -> None:
             convert.erase()
 
     # stage 0 moves to the end, for iteration k + D, and copies into the stage just read
-    end = _Emitter(yield_op, loop.location)
-    ahead = end.value(arith.AddiOp(iv, end.value(arith.MuliOp(loop.step, end.const(depth, loop.step.type)))))
+    end = Inserter(yield_op, loop.location)
+    ahead = end.advance(iv, loop.step, depth)
     mapping = {iv: ahead}
     _copy_stage(end, info, mapping, ahead, stage_views)
-    bumped = end.value(arith.AddiOp(idx, end.const(1)))
-    wrapped = end.value(arith.CmpiOp(bumped, end.const(depth), "sge"))
-    next_idx = end.value(arith.SelectOp(wrapped, zero, bumped))
+    bumped = end.add(arith.AddiOp(idx, end.constant(1, i32)))
+    wrapped = end.add(arith.CmpiOp(bumped, end.constant(depth, i32), "sge"))
+    next_idx = end.add(arith.SelectOp(wrapped, zero, bumped))
     carried = set(info.carried)
     yield_op.operands = [*(mapping.get(v, v) if i in carried else v for i, v in enumerate(yield_op.operands)),
                          next_idx]
@@ -273,7 +252,7 @@ def pipeline_loop(info: _Loop, stages: int) -> None:
 
     for old, res in zip(loop.results, new.results):
         old.replace_all_uses_with(res)
-    after = _Emitter(loop, loop.location)
+    after = Inserter(loop, loop.location)
     after.add(ttg.AsyncWaitOp.build(operands=[[]], result_types=[AsyncTokenType()],
                                     properties={"num": IntegerAttr(0, i32)}))
     for a in allocs:

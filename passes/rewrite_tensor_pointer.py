@@ -40,6 +40,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 
 from ttc.diagnostics import CompileError, at_op
 from ttc.ir import std, tt
+from ttc.ir.inserter import Inserter
 from ttc.ir.types import PointerType, is_float
 from ttc.passmanager import Pass
 
@@ -58,16 +59,8 @@ def _fail(op: Operation, message: str):
     raise CompileError(at_op(op, None, f"'{op.name}' op {message}"))
 
 
-class _Builder:
-    """Creates ops right before `anchor`, located at `loc`."""
-
-    def __init__(self, anchor: Operation, loc: Attribute):
-        self.anchor, self.loc = anchor, loc
-
-    def add(self, op: Operation) -> SSAValue:
-        op.location = self.loc
-        self.anchor.parent.insert_op_before(op, self.anchor)
-        return op.results[0] if op.results else None
+class _Builder(Inserter):
+    """An `Inserter` with the casts, splats and compares the rewrite builds."""
 
     def extsi(self, v: SSAValue, t: Attribute) -> SSAValue:
         return self.add(_arith("extsi").create(operands=[v], result_types=[t]))
