@@ -40,8 +40,7 @@ from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, TensorType, i
 from xdsl.ir import Attribute, BlockArgument, Operation, Region, SSAValue
 from xdsl.traits import is_side_effect_free
 
-from ttc.passes.accelerate_matmul import target_capability
-from ttc.analysis.axis_info import AxisInfoAnalysis
+from ttc.analysis.axis_info import AxisInfoAnalysis, access_width, mask_width
 from ttc.fold import is_zero
 from ttc.ir import ttg
 from ttc.ir.inserter import Inserter
@@ -50,6 +49,8 @@ from ttc.ir.layouts import (BlockedEncoding, DotOperandEncoding, NvidiaMmaEncodi
                             SwizzledSharedEncoding)
 from ttc.ir.tt import SplatOp
 from ttc.ir.types import AsyncTokenType, MemDescType, bitwidth, elt, encoding, shape_of
+from ttc.lowering.linear_layout import UnsupportedLayout, layout_for
+from ttc.passes.accelerate_matmul import target_capability
 from ttc.passmanager import Pass, option
 
 
@@ -73,13 +74,13 @@ def _wide_enough(load: Operation, axis: AxisInfoAnalysis) -> bool:
     if not isinstance(enc, BlockedEncoding):
         return False
     order0 = get_order(enc)[0]
-    elem_bytes = max(1, bitwidth(elt(load.result.type)) // 8)
-    info = axis.get(load.ptr)
-    vec = min(info.contiguity[order0], list(enc["sizePerThread"])[order0], 16 // elem_bytes,
-              max(1, info.divisibility[order0] // elem_bytes))
-    if load.mask is not None:
-        vec = min(vec, axis.get(load.mask).constancy[order0])
-    return vec * elem_bytes >= 4
+    bits = max(8, bitwidth(elt(load.result.type)))
+    try:
+        contiguous = layout_for(shape_of(load.ptr.type), enc).contiguous_regs(order0)
+    except UnsupportedLayout:
+        return False
+    vec = mask_width(axis, load.mask, order0, access_width(axis, load.ptr, order0, contiguous, bits))
+    return vec * bits >= 32
 
 
 def _qualifies(load: Operation, axis: AxisInfoAnalysis) -> bool:

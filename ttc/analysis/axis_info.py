@@ -14,7 +14,8 @@ selects, loads and casts; `tt.divisibility`/`tt.contiguity`/`tt.constancy` attri
 point from an optimistic start, as MLIR's sparse data-flow framework does. Anything else is pessimistic (1s).
 
 `AxisInfoAnalysis(module)` runs over every function (callers before callees); `.get(value)` returns the
-`AxisInfo` of a value.
+`AxisInfo` of a value. `access_width` and `mask_width` turn the facts into the width of vector accesses (Triton's
+getVectorSize), for the global-memory lowering and the pipeliner, which must agree on it.
 """
 
 from __future__ import annotations
@@ -750,3 +751,19 @@ class AxisInfoAnalysis:
             mask = ops[1] if op.mask is not None else None
             return _load(op, ops[0], mask)
         return None
+
+
+def access_width(axis: AxisInfoAnalysis, ptr: SSAValue, dim: int, contiguous: int, bits: int) -> int:
+    """Triton's getVectorSize: how many `bits`-wide elements one access through the pointers `ptr` may take along
+    `dim` (the layout's fastest dimension), `contiguous` being how many of a thread's registers run along it:
+    consecutive, aligned to the access, at most 128 bits."""
+    info = axis.get(ptr)
+    max_multiple = max(info.divisibility[dim] // max(1, bits // 8), 1)
+    return max(1, min(max_multiple, info.contiguity[dim], contiguous, max(1, 128 // bits)))
+
+
+def mask_width(axis: AxisInfoAnalysis, mask: SSAValue | None, dim: int, vec: int) -> int:
+    """`vec` narrowed to the runs of equal mask bits along `dim` (unchanged without a mask)."""
+    if mask is None:
+        return vec
+    return max(1, min(vec, axis.get(mask).constancy[dim]))

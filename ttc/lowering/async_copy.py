@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import llvmlite.ir as ir
 
+from ttc.analysis.axis_info import mask_width
 from ttc.fold import is_zero
 from ttc.ir.types import elt
 from ttc.lowering import nvvm
 from ttc.lowering.convert import IROps
 from ttc.lowering.exchange_plan import vector_width as buffer_vector_width
-from ttc.lowering.global_memory import mask_width, vector_width
+from ttc.lowering.global_memory import vector_width
 from ttc.lowering.local_memory import buffer_address, whole_buffer
 from ttc.lowering.registry import lowering
 from ttc.lowering.types import bits_of, i32, llvm_type
@@ -36,9 +37,8 @@ def _async_copy(ctx, op):
     t = llvm_type(elt(op.src.type).pointee)
     bits = bits_of(t)
     lay = buf.layout
-    vec, order0 = vector_width(ctx, op, op.src, ll, bits)
-    if op.mask is not None:
-        vec = mask_width(ctx, op.mask, order0, vec)
+    vec, order0 = vector_width(ctx, op.src, ll, bits)
+    vec = mask_width(ctx.axis, op.mask, order0, vec)
     vec = min(vec, buffer_vector_width(ll, lay.inner, min(lay.unit, 128 // bits))) if order0 == lay.inner else 1
     nbytes = vec * bits // 8
     if nbytes not in (4, 8, 16):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import llvmlite.ir as ir
 from xdsl.dialects.builtin import TensorType
 
+from ttc.analysis.axis_info import access_width, mask_width
 from ttc.ir.layout_utils import get_order
 from ttc.ir.tt import CACHE, EVICT
 from ttc.ir.types import elt, encoding
@@ -111,20 +112,10 @@ def _reg_type(width: int) -> ir.IntType:
 # ---------------------------------------------------------------------------- vector width
 
 
-def vector_width(ctx, op, ptr_value, ll, bits: int) -> tuple[int, int]:
+def vector_width(ctx, ptr_value, ll, bits: int) -> tuple[int, int]:
     """(elements per access allowed by the pointers, the fastest dimension) for a tensor of pointers."""
     order0 = get_order(encoding(ptr_value.type))[0]
-    info = ctx.axis.get(ptr_value)
-    contiguity = min(info.contiguity[order0], ll.contiguous_regs(order0))
-    max_multiple = max(info.divisibility[order0] // max(1, bits // 8), 1)
-    vec = min(max_multiple, contiguity, max(1, 128 // bits))
-    return max(1, vec), order0
-
-
-def mask_width(ctx, mask_value, order0: int, vec: int) -> int:
-    if mask_value is None:
-        return vec
-    return max(1, min(vec, ctx.axis.get(mask_value).constancy[order0]))
+    return access_width(ctx.axis, ptr_value, order0, ll.contiguous_regs(order0), bits), order0
 
 
 # ---------------------------------------------------------------------------- what loads and stores share
@@ -160,8 +151,8 @@ def _vector_groups(ctx, op, ll, bits: int, masks):
     `parts` are the narrow accesses for a partial group, `(i, m, part_pred)` with `part_pred()` emitting
     `mask_i && !pred`; else `parts` is empty."""
     b = ctx.b
-    vec, order0 = vector_width(ctx, op, op.ptr, ll, bits)
-    mvec = mask_width(ctx, op.mask, order0, vec) if masks is not None else vec
+    vec, order0 = vector_width(ctx, op.ptr, ll, bits)
+    mvec = mask_width(ctx.axis, op.mask, order0, vec) if masks is not None else vec
     for r in ll.unique_regs:
         if r % vec:
             continue
