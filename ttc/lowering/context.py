@@ -228,14 +228,6 @@ class Lowering:
             v = b.trunc(v, t) if isinstance(t, ir.IntType) else b.inttoptr(v, t)
         return v
 
-    def smem_store_vector(self, byte_offset: ir.Value, values: list[ir.Value]) -> None:
-        """`store_vector` at `byte_offset` of the scratch area."""
-        self.store_vector(self.smem_ptr(byte_offset), values)
-
-    def smem_load_vector(self, byte_offset: ir.Value, st: ir.Type, n: int) -> list[ir.Value]:
-        """`load_vector` from `byte_offset` of the scratch area."""
-        return self.load_vector(self.smem_ptr(byte_offset), st, n)
-
     def store_vector(self, ptr: ir.Value, values: list[ir.Value]) -> None:
         """Store `values` (of one type, already in their stored type) at consecutive slots from shared pointer
         `ptr`, as one access aligned to its size (the caller guarantees the alignment)."""

@@ -51,25 +51,43 @@ def exchange(ctx, op, values: list, src: LinearLayout, dst: LinearLayout, f: Cal
     plan = exchange_plan(src, dst_in_src, elem_bytes)
     ctx.use_scratch(plan.nbytes)
     ops = IROps(b)
+
+    def address(c):
+        return ctx.smem_ptr(ops.value(plan.byte_offset(c, ops)))
+
     ctx.barrier()
-    coords = ctx.coords(src)
-    for r in plan.stores:
-        vals = [to_stored(b, values[r + i], st) for i in range(plan.store_vec)]
-        ctx.smem_store_vector(ops.value(plan.byte_offset(coords[r], ops)), vals)
+    write_registers(ctx, values, src, plan.stores, plan.store_vec, address)
     ctx.barrier()
-    out = [None] * dst.num_regs
-    if plan.ldmatrix is not None:
-        coords = ctx.coords(plan.ldmatrix.rows)
-        load_ldmatrix(b, plan.ldmatrix, lambda g: ctx.smem_ptr(ops.value(plan.byte_offset(coords[g], ops))), t, out)
+    return read_registers(ctx, dst_in_src, t, plan.loads, plan.load_vec, plan.ldmatrix, address)
+
+
+def write_registers(ctx, values: list, ll: LinearLayout, starts, vec: int, address) -> None:
+    """Store the registers of layout `ll` into shared memory, `vec` of them per access from each of `starts`;
+    `address(coords)` is the pointer of the element at `coords` (i32 values)."""
+    st = ctx.stored_type(values[0].type)
+    coords = ctx.coords(ll)
+    for r in starts:
+        ctx.store_vector(address(coords[r]), [to_stored(ctx.b, values[r + i], st) for i in range(vec)])
+
+
+def read_registers(ctx, ll: LinearLayout, t, starts, vec: int, ldm, address) -> list:
+    """The registers of layout `ll` (element type `t`) read from shared memory: by the ldmatrix loads `ldm` when
+    given, else `vec` per access from each of `starts`; registers repeating an element copy the first holding
+    it. `address(coords)` as for `write_registers`."""
+    b = ctx.b
+    out = [None] * ll.num_regs
+    if ldm is not None:
+        coords = ctx.coords(ldm.rows)
+        load_ldmatrix(b, ldm, lambda g: address(coords[g]), t, out)
     else:
-        coords = ctx.coords(dst_in_src)
-        for r in plan.loads:
-            vals = ctx.smem_load_vector(ops.value(plan.byte_offset(coords[r], ops)), st, plan.load_vec)
-            for i, v in enumerate(vals):
+        st = ctx.stored_type(t)
+        coords = ctx.coords(ll)
+        for r in starts:
+            for i, v in enumerate(ctx.load_vector(address(coords[r]), st, vec)):
                 out[r + i] = from_stored(b, v, t)
-    for r in range(dst.num_regs):
+    for r in range(ll.num_regs):
         if out[r] is None:
-            out[r] = out[dst_in_src.first_reg[dst_in_src.reg_coords[r]]]
+            out[r] = out[ll.first_reg[ll.reg_coords[r]]]
     return out
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import llvmlite.ir as ir
 
 from ttc.ir.layouts import SwizzledSharedEncoding
-from ttc.lowering.convert import IROps, from_stored, load_ldmatrix, rearrange, to_stored
+from ttc.lowering.convert import IROps, read_registers, rearrange, write_registers
 from ttc.lowering.exchange_plan import BufferLayout, ldmatrix_loads, swizzled_buffer, vector_starts, vector_width
 from ttc.lowering.linear_layout import LinearLayout
 from ttc.lowering.registry import lowering
@@ -118,6 +118,12 @@ def buffer_address(ctx, buf: SharedBuffer, coords, ops: IROps) -> ir.Value:
     return ctx.shared_ptr(ops.add(buf.layout.byte_offset(coords, ops), buf.base))
 
 
+def _vector(ll: LinearLayout, lay: BufferLayout) -> int:
+    """Registers per access between layout `ll` and buffer layout `lay`: consecutive along its innermost
+    dimension, within one swizzle unit, at most 16 bytes."""
+    return vector_width(ll, lay.inner, min(lay.unit, max(1, 16 // lay.elem_bytes)))
+
+
 @lowering("ttg.local_store")
 def _local_store(ctx, op):
     buf = whole_buffer(ctx, op, op.dst)
@@ -125,15 +131,11 @@ def _local_store(ctx, op):
     values = ctx.get(op.src)
     if not isinstance(values, list):
         values = [values] * src.num_regs
-    st = ctx.stored_type(values[0].type)
-    lay = buf.layout
-    vec = vector_width(src, lay.inner, min(lay.unit, max(1, 16 // lay.elem_bytes)))
+    vec = _vector(src, buf.layout)
     ops = IROps(ctx.b)
     ctx.buffer_access(write=True)
-    coords = ctx.coords(src)
-    for r in vector_starts(src, vec):  # threads holding copies of an element write the same bytes
-        ctx.store_vector(buffer_address(ctx, buf, coords[r], ops), [to_stored(ctx.b, values[r + i], st)
-                                                                     for i in range(vec)])
+    # threads holding copies of an element write the same bytes
+    write_registers(ctx, values, src, vector_starts(src, vec), vec, lambda c: buffer_address(ctx, buf, c, ops))
 
 
 @lowering("ttg.local_load")
@@ -144,27 +146,12 @@ def _local_load(ctx, op):
         ctx.set(op.result, rearrange(ctx, op, buf.values, buf.layout, dst, lambda c: c))
         return
     buf = whole_buffer(ctx, op, op.src)
-    t = ctx.type_of(op.result.type, op)
-    st = ctx.stored_type(t)
-    lay = buf.layout
-    b = ctx.b
-    ops = IROps(b)
+    ops = IROps(ctx.b)
     ctx.buffer_access(write=False)
-    out = [None] * dst.num_regs
-    ldm = ldmatrix_loads(lay, dst)  # sub-buffers start 128-byte aligned: the plan's offsets hold
-    if ldm is not None:
-        coords = ctx.coords(ldm.rows)
-        load_ldmatrix(b, ldm, lambda g: buffer_address(ctx, buf, coords[g], ops), t, out)
-    else:
-        vec = vector_width(dst, lay.inner, min(lay.unit, max(1, 16 // lay.elem_bytes)))
-        coords = ctx.coords(dst)
-        for r in vector_starts(dst, vec):
-            for i, v in enumerate(ctx.load_vector(buffer_address(ctx, buf, coords[r], ops), st, vec)):
-                out[r + i] = from_stored(b, v, t)
-    for r in range(dst.num_regs):
-        if out[r] is None:
-            out[r] = out[dst.first_reg[dst.reg_coords[r]]]
-    ctx.set(op.result, out)
+    vec = _vector(dst, buf.layout)
+    ldm = ldmatrix_loads(buf.layout, dst)  # sub-buffers start 128-byte aligned: the plan's offsets hold
+    ctx.set(op.result, read_registers(ctx, dst, ctx.type_of(op.result.type, op), vector_starts(dst, vec), vec, ldm,
+                                      lambda c: buffer_address(ctx, buf, c, ops)))
 
 
 @lowering("ttg.local_dealloc")
