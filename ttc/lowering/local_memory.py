@@ -26,7 +26,7 @@ from ttc.lowering.convert import IROps, read_registers, rearrange, write_registe
 from ttc.lowering.exchange_plan import BufferLayout, ldmatrix_loads, swizzled_buffer, vector_starts, vector_width
 from ttc.lowering.linear_layout import LinearLayout
 from ttc.lowering.registry import lowering
-from ttc.lowering.types import bits_of, i32, llvm_type
+from ttc.lowering.types import bits_of, llvm_type
 
 BUFFER_ALIGN = 128
 
@@ -97,10 +97,8 @@ def _memdesc_index(ctx, op):
     stride = _sub_bytes(buf.layout)
     for n in buf.leading[1:]:
         stride *= n
-    b = ctx.b
-    idx = ctx.get(op.index)
-    step = b.mul(idx, ir.Constant(i32, stride))
-    base = b.add(ir.Constant(i32, buf.base), step) if isinstance(buf.base, int) else b.add(buf.base, step)
+    ops = IROps(ctx.b)
+    base = ops.add(ops.value(buf.base), ops.mul(ctx.get(op.index), stride))
     ctx.set(op.result, SharedBuffer(base, buf.layout, buf.leading[1:]))
 
 
