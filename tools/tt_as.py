@@ -79,7 +79,7 @@ def assemble(
             if not cubin.startswith(b"\x7fELF"):
                 raise CompileError(Diagnostic(replaced, 0, 0, "override file is not a CUBIN (an ELF file)"))
             if kernel.name and b"\0" + kernel.name.encode() + b"\0" not in cubin:  # a symbol of the ELF
-                raise CompileError(Diagnostic(replaced, 0, 0, f"override file does not define the kernel '{kernel.name}'"))
+                raise stages.missing_kernel(replaced, kernel)
         else:
             try:
                 cubin = do_assemble(text, os.path.basename(path), options, tool)

@@ -54,12 +54,6 @@ def _own_metadata(own, stage_meta, kernel):
     return replace(own or stage_meta, name=kernel.name, hash=kernel.hash)
 
 
-def _not_the_kernel(path: str, kernel):
-    from ttc.diagnostics import CompileError, Diagnostic
-
-    return CompileError(Diagnostic(path, 0, 0, f"override file does not define the kernel '{kernel.name}'"))
-
-
 def _override_llir(path: str, kernel, stage_meta, options):
     """(module, metadata, target machine) of an LLVM IR override file: parsed and verified (errors point into
     the file), defining the kernel, its `!ttc.metadata` naming this kernel and hash."""
@@ -71,7 +65,7 @@ def _override_llir(path: str, kernel, stage_meta, options):
     meta = _own_metadata(KernelMetadata.from_llvm_ir(text, path), stage_meta, kernel)
     mod, meta, tm = pipeline.parse_llvm(meta.into_llvm_ir(text), path, options, meta)
     if not any(f.name == kernel.name and not f.is_declaration for f in mod.functions):
-        raise _not_the_kernel(path, kernel)
+        raise stages.missing_kernel(path, kernel)
     return mod, meta, tm
 
 
@@ -86,7 +80,7 @@ def _override_ptx(path: str, kernel, stage_meta) -> str:
     text = stages.read_override(path)
     meta = _own_metadata(KernelMetadata.from_ptx(text, path), stage_meta, kernel)
     if kernel.name not in ptx_entries(text):
-        raise _not_the_kernel(path, kernel)
+        raise stages.missing_kernel(path, kernel)
     try:
         assemble(text, path, AsmOptions(arch="sm_" + meta.target.split(":")[-1]))
     except AssemblerError as e:

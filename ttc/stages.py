@@ -94,6 +94,13 @@ def read_override(path: str, binary: bool = False) -> str | bytes:
 # ---------------------------------------------------------------- MLIR stages (tt-opt)
 
 
+def missing_kernel(path: str, kernel: Kernel):
+    """The error for an override file (LLVM IR, PTX, CUBIN) that does not define `kernel`."""
+    from ttc.diagnostics import CompileError, Diagnostic
+
+    return CompileError(Diagnostic(path, 0, 0, f"override file does not define the kernel '{kernel.name}'"))
+
+
 def kernel_func(module):
     """The module's kernel: its first public tt.func, or None."""
     for op in module.body.ops:
