@@ -52,10 +52,8 @@ def assemble(
     show_sass: bool = typer.Option(False, "--sass", help="Print the SASS disassembly"),
 ):
     def main(_argv) -> int:
-        from ttc import stages
-        from ttc.diagnostics import CompileError, Diagnostic
-        from ttc.lowering.cubin import AsmOptions, AssemblerError, located
-        from ttc.lowering.cubin import assemble as do_assemble
+        from ttc import compiler
+        from ttc.lowering.cubin import AsmOptions, AssemblerError
         from ttc.lowering.target import TargetError, cpu_name
 
         path, text = read_input(file)
@@ -65,32 +63,17 @@ def assemble(
             except TargetError as e:
                 raise UsageError(str(e)) from None
         else:
-            m = re.search(r"^\s*\.target\s+(sm_\w+)", text, re.M)
-            if not m:
+            arch = compiler.ptx_arch(text)
+            if arch is None:
                 raise UsageError(f"'{path}' has no .target directive; is it PTX? (or pass --sm)")
-            arch = m.group(1)
         options = AsmOptions(arch=arch, opt_level=opt_level, maxrregcount=maxrregcount, lineinfo=lineinfo)
         tool = ptxas or os.environ.get("TRITON_PTXAS_PATH") or None
         meta = _metadata(path, text, arch)
-        kernel = stages.Kernel(meta.name, meta.hash)
-        replaced = stages.override("tt-as", kernel, "cubin")
-        if replaced is not None:
-            cubin = stages.read_override(replaced, binary=True)
-            if not cubin.startswith(b"\x7fELF"):
-                raise CompileError(Diagnostic(replaced, 0, 0, "override file is not a CUBIN (an ELF file)"))
-            if kernel.name and b"\0" + kernel.name.encode() + b"\0" not in cubin:  # a symbol of the ELF
-                raise stages.missing_kernel(replaced, kernel)
-        else:
-            try:
-                cubin = do_assemble(text, os.path.basename(path), options, tool)
-            except AssemblerError as e:
-                diags = located(str(e), path, text)
-                if diags:
-                    raise CompileError(*diags) from None
-                sys.stderr.write(str(e).rstrip("\n") + "\n")
-                return 1
-        stages.dump(kernel, "cubin", cubin)
-        stages.dump(kernel, "json", meta.file_text())
+        try:
+            cubin = compiler.cubin(text, path, meta, options, "tt-as", tool)
+        except AssemblerError as e:  # a log without a PTX line: printed as the assembler wrote it
+            sys.stderr.write(str(e).rstrip("\n") + "\n")
+            return 1
         if show_sass:
             from ttc.lowering.disasm import DisassemblerFailed, DisassemblerNotFound, sass
 

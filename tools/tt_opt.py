@@ -165,21 +165,21 @@ def main(argv: list[str]) -> int:
         sys.stdout.write(_list_passes())
         return 0
 
-    from ttc import stages
+    from ttc import reproducer, stages
     from ttc.diagnostics import CompileError, Diagnostic, Source, collect
     from ttc.lowering.metadata import source_hash
     from ttc.expected_diagnostics import check, expectations
     from ttc.ir import context, parse, print_ir
-    from ttc.passmanager import PassManager
+    from ttc.passmanager import PassManager, dump_enabled, instrumentation
 
     t0 = time.perf_counter()
     replay = f.get("run-reproducer")
     if replay and (opts.input is not None or opts.passes):
         raise UsageError("--run-reproducer takes the input and the pipeline from the reproducer file; give neither")
     name, text = read_input(replay or opts.input)
-    instr = _instrumentation(f)
+    instr = instrumentation(f)
     dump_file = None
-    if _dump_enabled() and os.environ.get("MLIR_DUMP_PATH"):
+    if dump_enabled() and os.environ.get("MLIR_DUMP_PATH"):
         try:  # each run starts the dump file afresh, as Triton does
             dump_file = open(os.environ["MLIR_DUMP_PATH"], "w", encoding="utf-8")
         except OSError as e:
@@ -231,12 +231,12 @@ def main(argv: list[str]) -> int:
                     outputs.append("")  # a failed chunk prints nothing, as in mlir-opt
                     if not verify:
                         if pm is not None and pm.current is not None and not replay:
-                            e.diags.append(_save_reproducer(name, padded, pm, index))
+                            e.diags.append(reproducer.save(name, padded, pm, index))
                         failures.append(e)
                 except Exception as e:  # an internal error inside a pass: still a reproducer
                     if pm is None or pm.current is None or verify:
                         raise
-                    notes = [] if replay else [_save_reproducer(name, padded, pm, index)]
+                    notes = [] if replay else [reproducer.save(name, padded, pm, index)]
                     if os.environ.get("TTC_DEBUG") == "1":
                         sys.stderr.write("".join(n.render() + "\n" for n in notes))
                         raise
@@ -272,25 +272,6 @@ def _reproducer_passes(path: str, resources: dict) -> list:
         raise UsageError(f"'{path}': {e}") from None
 
 
-def _save_reproducer(name: str, text: str, pm, index: int):
-    """Write the reproducer of a failed pipeline (the input as parsed, with its locations, and the pipeline);
-    returns the note that names it."""
-    from ttc import reproducer
-    from ttc.diagnostics import Diagnostic
-    from ttc.ir import parse, print_ir
-    from ttc.passmanager import pipeline_text
-
-    where = f"pipeline failed while executing '{pm.current.name}'"
-    if pm.overridden:
-        where += " (on a stage read from TRITON_OVERRIDE_DIR: replay with TRITON_KERNEL_OVERRIDE=1)"
-    module = parse(text, name, verify=False)
-    try:
-        path = reproducer.write(print_ir(module, debuginfo=True), pipeline_text(pm.passes), index)
-    except (UsageError, OSError) as e:  # the pass's own error matters more: report it, and say why there is none
-        return Diagnostic(name, 0, 0, f"{where}: no reproducer: {e}", "note")
-    return Diagnostic(name, 0, 0, f"{where}: reproducer generated at '{path}' (replay: tt-opt --run-reproducer {path})", "note")
-
-
 def _timing(enabled, with_io, managers, t0, parse_time, output_time):
     """MLIR's timing report; --mlir-timing (mlir-opt) also times Parser and Output, MLIR_ENABLE_TIMING
     (Triton's pass manager) only the passes."""
@@ -304,32 +285,6 @@ def _timing(enabled, with_io, managers, t0, parse_time, output_time):
         merged.times += pm.times
     extra = [("Parser", parse_time), ("Output", output_time)] if with_io else None
     sys.stderr.write(merged.timing_report(total, extra))
-
-
-def _dump_enabled() -> bool:
-    return os.environ.get("MLIR_ENABLE_DUMP", "0").lower() not in ("", "0", "false", "off")
-
-
-def _instrumentation(f: dict):
-    from ttc.passmanager import Instrumentation
-
-    instr = Instrumentation(debuginfo=bool(f.get("mlir-print-debuginfo")))
-    if f.get("mlir-print-ir-before-all"):
-        instr.before.add("*")
-    if f.get("mlir-print-ir-after-all"):
-        instr.after.add("*")
-    for key, target in (("mlir-print-ir-before", instr.before), ("mlir-print-ir-after", instr.after)):
-        if f.get(key):
-            target.update(n.strip() for n in f[key].split(",") if n.strip())
-    instr.after_change = bool(f.get("mlir-print-ir-after-change"))
-    instr.module_scope = bool(f.get("mlir-print-ir-module-scope"))
-    if _dump_enabled():  # Triton's MLIR_ENABLE_DUMP: before every pass, module scope, with locations
-        dump = os.environ["MLIR_ENABLE_DUMP"]
-        instr.before.add("*")
-        instr.debuginfo = instr.module_scope = True
-        if dump.lower() not in ("1", "true", "on"):
-            instr.dump_filter = dump
-    return instr
 
 
 def entry() -> None:

@@ -46,6 +46,20 @@ def env_on(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in ("1", "true", "on", "yes")
 
 
+def parse_ptx_version(text: str | None) -> int | None:
+    """`80` or `8.0` -> 80."""
+    if text is None:
+        return None
+    t = text.strip()
+    try:
+        if "." in t:
+            major, minor = t.split(".", 1)
+            return int(major) * 10 + int(minor)
+        return int(t)
+    except ValueError:
+        raise UsageError(f"invalid PTX version '{text}' (expected e.g. 8.0 or 80)") from None
+
+
 def read_input(path: str | None) -> tuple[str, str]:
     """(name for diagnostics, text) of a file, or of stdin for `-` or no path."""
     if path in (None, "-"):

@@ -23,8 +23,6 @@ import sysconfig
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
-
 
 @dataclass
 class Diagnostic:
@@ -89,8 +87,10 @@ def at_position(file: str, text: str, pos: int, message: str, severity: str = "e
     return Diagnostic(file, line, col, message, severity, source_line(text, line))
 
 
-def file_location(loc) -> FileLineColLoc | None:
-    """The first file:line:col inside a location (through names, call sites and fusions)."""
+def file_location(loc):
+    """The first file:line:col (a FileLineColLoc) inside a location (through names, call sites and fusions)."""
+    from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
+
     if isinstance(loc, FileLineColLoc):
         return loc
     if isinstance(loc, NameLoc):

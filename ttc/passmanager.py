@@ -248,3 +248,34 @@ class PassManager:
             lines.append(f"  {t:8.4f} ({100 * t / total if total else 0:5.1f}%)  {name}")
         lines.append(f"  {total:8.4f} (100.0%)  Total")
         return "\n".join(lines) + "\n"
+
+
+def dump_enabled() -> bool:
+    """Whether MLIR_ENABLE_DUMP asks for the IR before every pass (1, or a kernel name)."""
+    import os
+
+    return os.environ.get("MLIR_ENABLE_DUMP", "0").lower() not in ("", "0", "false", "off")
+
+
+def instrumentation(flags: dict) -> Instrumentation:
+    """The IR printing that tt-opt's flags (`mlir-print-ir-*`, `mlir-print-debuginfo`) and MLIR_ENABLE_DUMP ask for
+    (MLIR_DUMP_PATH, which needs a file opened for the whole run, is the caller's)."""
+    import os
+
+    instr = Instrumentation(debuginfo=bool(flags.get("mlir-print-debuginfo")))
+    if flags.get("mlir-print-ir-before-all"):
+        instr.before.add("*")
+    if flags.get("mlir-print-ir-after-all"):
+        instr.after.add("*")
+    for key, target in (("mlir-print-ir-before", instr.before), ("mlir-print-ir-after", instr.after)):
+        if flags.get(key):
+            target.update(n.strip() for n in flags[key].split(",") if n.strip())
+    instr.after_change = bool(flags.get("mlir-print-ir-after-change"))
+    instr.module_scope = bool(flags.get("mlir-print-ir-module-scope"))
+    if dump_enabled():  # Triton's MLIR_ENABLE_DUMP: before every pass, module scope, with locations
+        dump = os.environ["MLIR_ENABLE_DUMP"]
+        instr.before.add("*")
+        instr.debuginfo = instr.module_scope = True
+        if dump.lower() not in ("1", "true", "on"):
+            instr.dump_filter = dump
+    return instr

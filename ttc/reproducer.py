@@ -58,3 +58,21 @@ def pipeline_of(path: str, resources: dict) -> str:
         raise UsageError(f"'{path}' is not a reproducer: it has no "
                          "'{-# external_resources: { mlir_reproducer: { pipeline: \"...\" } } #-}'")
     return pipeline
+
+
+def save(name: str, text: str, pm, index: int = 0):
+    """Write the reproducer of a failed pipeline (`text`, its input, as parsed, with its locations, and the
+    pipeline of `pm`); returns the note that names it."""
+    from ttc.diagnostics import Diagnostic
+    from ttc.ir import parse, print_ir
+    from ttc.passmanager import pipeline_text
+
+    where = f"pipeline failed while executing '{pm.current.name}'"
+    if pm.overridden:
+        where += " (on a stage read from TRITON_OVERRIDE_DIR: replay with TRITON_KERNEL_OVERRIDE=1)"
+    module = parse(text, name, verify=False)
+    try:
+        path = write(print_ir(module, debuginfo=True), pipeline_text(pm.passes), index)
+    except (UsageError, OSError) as e:  # the pass's own error matters more: report it, and say why there is none
+        return Diagnostic(name, 0, 0, f"{where}: no reproducer: {e}", "note")
+    return Diagnostic(name, 0, 0, f"{where}: reproducer generated at '{path}' (replay: tt-opt --run-reproducer {path})", "note")

@@ -91,14 +91,73 @@ def read_override(path: str, binary: bool = False) -> str | bytes:
         raise UsageError(f"override file '{path}' is not UTF-8 text") from None
 
 
-# ---------------------------------------------------------------- MLIR stages (tt-opt)
-
-
 def missing_kernel(path: str, kernel: Kernel):
     """The error for an override file (LLVM IR, PTX, CUBIN) that does not define `kernel`."""
     from ttc.diagnostics import CompileError, Diagnostic
 
     return CompileError(Diagnostic(path, 0, 0, f"override file does not define the kernel '{kernel.name}'"))
+
+
+# ---------------------------------------------------------------- back-end stages (tt-translate, tt-as)
+
+
+def _own_metadata(own, stage_meta, kernel):
+    """The metadata an override file carries (else the stage's), with the stage's kernel name and hash: the file's
+    place in the override directory says which kernel it is."""
+    from dataclasses import replace
+
+    return replace(own or stage_meta, name=kernel.name, hash=kernel.hash)
+
+
+def override_llir(path: str, kernel: Kernel, stage_meta, options):
+    """(module, metadata, target machine) of an LLVM IR override file: parsed and verified (errors point into
+    the file), defining the kernel, its `!ttc.metadata` naming this kernel and hash."""
+    from ttc.lowering import pipeline
+    from ttc.lowering.metadata import KernelMetadata
+
+    text = read_override(path)
+    meta = _own_metadata(KernelMetadata.from_llvm_ir(text, path), stage_meta, kernel)
+    mod, meta, tm = pipeline.parse_llvm(meta.into_llvm_ir(text), path, options, meta)
+    if not any(f.name == kernel.name and not f.is_declaration for f in mod.functions):
+        raise missing_kernel(path, kernel)
+    return mod, meta, tm
+
+
+def override_ptx(path: str, kernel: Kernel, stage_meta) -> str:
+    """The PTX of an override file: defining the kernel, checked by assembling it (errors point into the file),
+    with a metadata line naming this kernel and hash."""
+    from ttc.diagnostics import CompileError
+    from ttc.lowering.cubin import AsmOptions, AssemblerError, assemble, located
+    from ttc.lowering.metadata import KernelMetadata, ptx_entries
+
+    text = read_override(path)
+    meta = _own_metadata(KernelMetadata.from_ptx(text, path), stage_meta, kernel)
+    if kernel.name not in ptx_entries(text):
+        raise missing_kernel(path, kernel)
+    try:
+        assemble(text, path, AsmOptions(arch="sm_" + meta.target.split(":")[-1]))
+    except AssemblerError as e:
+        diags = located(str(e), path, text)
+        if diags:
+            raise CompileError(*diags) from None
+        if "not available" not in str(e):  # no assembler here: tt-as will check it
+            raise UsageError(f"override file '{path}' does not assemble: {e}") from None
+    return meta.into_ptx(text)
+
+
+def override_cubin(path: str, kernel: Kernel) -> bytes:
+    """The CUBIN of an override file: an ELF file with the kernel's symbol."""
+    from ttc.diagnostics import CompileError, Diagnostic
+
+    cubin = read_override(path, binary=True)
+    if not cubin.startswith(b"\x7fELF"):
+        raise CompileError(Diagnostic(path, 0, 0, "override file is not a CUBIN (an ELF file)"))
+    if kernel.name and b"\0" + kernel.name.encode() + b"\0" not in cubin:  # a symbol of the ELF
+        raise missing_kernel(path, kernel)
+    return cubin
+
+
+# ---------------------------------------------------------------- MLIR stages (tt-opt)
 
 
 def kernel_func(module):

@@ -1,0 +1,349 @@
+"""Every stage of a kernel in one process (`ttc.compile`, `tt-compile`), through the stage functions that the
+separate commands use, with Triton's kernel cache (`ttc.cache`).
+
+The stages and the commands that run them alone:
+
+    frontend   Python -> TTIR             tt-frontend
+    make-ttir, make-ttgir                 tt-opt (its pass manager, with the environment's dumps and timing)
+    llir       TTGIR -> LLVM IR           tt-translate --target=llvmir
+    ptx        LLVM IR -> PTX             tt-translate --target=ptx
+    cubin      PTX -> CUBIN               tt-as
+
+Modules pass from stage to stage in memory. A stage's text is what `TRITON_KERNEL_DUMP` writes for it (TTIR and
+TTGIR with their locations, SSA values named after them, as Triton prints its dumps), which is also what the pipe
+of separate commands gives with `--mlir-print-debuginfo --mlir-use-nameloc-as-prefix` on each `tt-opt`; LLVM IR,
+PTX, CUBIN and the `.json` metadata are the commands' own outputs. The environment works as for the commands:
+MLIR_ENABLE_DUMP / MLIR_DUMP_PATH / MLIR_ENABLE_TIMING / MLIR_ENABLE_DIAGNOSTICS for the passes,
+LLVM_IR_ENABLE_DUMP, NVPTX_ENABLE_DUMP, TRITON_KERNEL_DUMP / TRITON_KERNEL_OVERRIDE for the stages,
+TRITON_REPRODUCER_PATH for a failing pass's reproducer; TRITON_CACHE_DIR and TRITON_ALWAYS_COMPILE for the cache.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+from dataclasses import asdict, dataclass, field, replace
+
+from ttc import cache, stages
+from ttc.cli import UsageError, env_on
+
+STAGES = ("ttir", "ttgir", "llir", "ptx", "cubin")  # what `stage=` may name, in order
+# Variables under which a compile must run its passes, even when the cache holds the kernel: they ask for output
+# that only running the stages gives (IR before each pass, timings, diagnostics, LLVM and PTX dumps).
+RUN_STAGES_ENV = ("MLIR_ENABLE_DUMP", "MLIR_ENABLE_TIMING", "MLIR_ENABLE_DIAGNOSTICS", "LLVM_IR_ENABLE_DUMP",
+                  "NVPTX_ENABLE_DUMP")
+
+
+@dataclass(frozen=True)
+class Options:
+    """What changes a compile besides the source, the kernel and its signature (each one is in the cache key)."""
+
+    target: str = "cuda:90"
+    num_warps: int = 4
+    num_stages: int = 3
+    num_ctas: int = 1
+    debug: bool = False  # the frontend's tt.assert for device_assert and overflow checks
+    sanitize_overflow: bool = True
+    module_name: str | None = None  # prefix of helper function names (default: the file's stem)
+    ptx_version: int | None = None
+    maxrregcount: int | None = None
+    opt_level: int | None = None  # the assembler's
+    lineinfo: bool = False
+    ptxas: str | None = None  # assemble with this ptxas instead of nvJitLink
+
+    def arch(self) -> int:
+        """The compute capability the target names (`cuda:90` -> 90)."""
+        m = re.fullmatch(r"cuda:(\d+)[af]?", self.target)
+        if not m:
+            raise UsageError(f"invalid target '{self.target}' (expected cuda:<capability>, e.g. cuda:90)")
+        return int(m.group(1))
+
+
+@dataclass
+class Compiled:
+    """A compiled kernel: each stage's text (TTIR and TTGIR as dumps print them), the CUBIN and its metadata.
+    Stages after the one asked for are None. `cache_dir` is the cache entry it came from or went to."""
+
+    name: str
+    ttir: str | None = None
+    ttgir: str | None = None
+    llir: str | None = None
+    ptx: str | None = None
+    cubin: bytes | None = None
+    metadata: object = None  # ttc.lowering.metadata.KernelMetadata, once the kernel is lowered
+    cache_hit: bool = False
+    cache_dir: str | None = None
+    times: dict = field(default_factory=dict)  # seconds per stage (empty on a cache hit)
+
+    def stage(self, name: str):
+        return getattr(self, name)
+
+
+# ---------------------------------------------------------------- the stages, shared with the commands
+
+
+def frontend(text: str, path: str, kernel: str, signature: str, *, module_name: str | None = None,
+             debug: bool = False, sanitize_overflow: bool = True, arch: int = 90):
+    """The TTIR module of `kernel` in the Python source `text` (tt-frontend), verified."""
+    from ttc.frontend import Options as FrontendOptions
+    from ttc.frontend import compile_source
+    from ttc.ir import verify_module
+
+    options = FrontendOptions(debug=debug, sanitize_overflow=sanitize_overflow, arch=arch)
+    module = compile_source(text, path, kernel, signature, module_name, options)
+    verify_module(module)
+    return module
+
+
+def llir(ttgir, tool: str, options=None):
+    """TTGIR (a parsed `ttc.lowering.pipeline.TTGIR`) -> (LLVM module, metadata, target machine): lowered and
+    optimized, or the `.llir` override (read with `options`, a `pipeline.Options`); dumped."""
+    from ttc.lowering import pipeline
+
+    stage_meta = ttgir.metadata()
+    kernel = stages.Kernel(stage_meta.name, stage_meta.hash)
+    replaced = stages.override(tool, kernel, "llir")
+    if replaced is not None:
+        mod, meta, tm = stages.override_llir(replaced, kernel, stage_meta, options or pipeline.Options())
+    else:
+        mod, meta, tm = pipeline.lower(ttgir)
+    stages.dump(kernel, "llir", str(mod))
+    return mod, meta, tm
+
+
+def ptx(mod, meta, tm, tool: str) -> str:
+    """LLVM module -> PTX (with its metadata line), or the `.ptx` override; dumped. The PTX is made from the
+    module's text, as Triton's make_ptx does: the in-memory module can differ from its text in what the text does
+    not keep (the order of each value's uses, which instruction selection sees), so this way the `.llir` stage
+    alone decides the PTX, whether it was lowered in this process or read from a file."""
+    from ttc.lowering import pipeline, target
+
+    kernel = stages.Kernel(meta.name, meta.hash)
+    replaced = stages.override(tool, kernel, "ptx")
+    if replaced:
+        result = stages.override_ptx(replaced, kernel, meta)
+    else:
+        result = pipeline.to_ptx(target.llvm().parse_assembly(str(mod)), meta, tm)
+    stages.dump(kernel, "ptx", result)
+    return result
+
+
+def ptx_arch(text: str) -> str | None:
+    """The `.target` of PTX text (`sm_90a`), or None."""
+    m = re.search(r"^\s*\.target\s+(sm_\w+)", text, re.M)
+    return m.group(1) if m else None
+
+
+def cubin(text: str, path: str, meta, options, tool: str, ptxas: str | None = None) -> bytes:
+    """PTX -> CUBIN with nvJitLink (or `ptxas`), or the `.cubin` override; the CUBIN and its `.json` dumped.
+    Assembler errors with a PTX line are CompileErrors at that line; others raise `AssemblerError`."""
+    from ttc.diagnostics import CompileError
+    from ttc.lowering.cubin import AssemblerError, assemble, located
+
+    kernel = stages.Kernel(meta.name, meta.hash)
+    replaced = stages.override(tool, kernel, "cubin")
+    if replaced is not None:
+        binary = stages.override_cubin(replaced, kernel)
+    else:
+        try:
+            binary = assemble(text, os.path.basename(path), options, ptxas)
+        except AssemblerError as e:
+            diags = located(str(e), path, text)
+            if diags:
+                raise CompileError(*diags) from None
+            raise
+    stages.dump(kernel, "cubin", binary)
+    stages.dump(kernel, "json", meta.file_text())
+    return binary
+
+
+# ---------------------------------------------------------------- one process, with the cache
+
+
+def dump_text(module) -> str:
+    """A TTIR/TTGIR stage as TRITON_KERNEL_DUMP and the cache hold it."""
+    from ttc.ir import print_ir
+
+    return print_ir(module, debuginfo=True, name_locs=True) + "\n"
+
+
+def compile(path: str, kernel: str, signature: str, options: Options | None = None, *, stage: str = "cubin",
+            text: str | None = None, use_cache: bool = True, tool: str = "ttc.compile") -> Compiled:
+    """Compile `kernel` of the Python file `path` (or of `text`, named `path`) for `signature` (tt-frontend's
+    syntax, `"*fp32:16,i32,1024"`) through every stage up to `stage`, or take it from the cache (`use_cache`;
+    only complete compiles, `stage="cubin"`, are stored).
+
+    Raises `ttc.diagnostics.CompileError` for bad input (its `render()` is the `file:line:col: error:` text)."""
+    options = options or Options()
+    if stage not in STAGES:
+        raise UsageError(f"unknown stage '{stage}' (expected one of {', '.join(STAGES)})")
+    arch = options.arch()
+    if options.ptxas is None and os.environ.get("TRITON_PTXAS_PATH"):
+        options = replace(options, ptxas=os.environ["TRITON_PTXAS_PATH"])
+    if text is None:
+        from ttc.cli import read_input
+
+        path, text = read_input(path)
+    key = cache.key(source=text, path=path, kernel=kernel, signature=",".join(e.strip() for e in signature.split(",")),
+                    options=asdict(options), ptxas=cache.file_identity(options.ptxas))
+    if use_cache and not cache.always_compile() and not any(env_on(v) for v in RUN_STAGES_ENV):
+        hit = _from_cache(key, kernel, stage)
+        if hit is not None:
+            return hit
+    from ttc.passmanager import dump_enabled, instrumentation
+
+    instr = instrumentation({})
+    dump_path = os.environ.get("MLIR_DUMP_PATH") if dump_enabled() else None
+    if dump_path:
+        try:  # each compile starts the dump file afresh, as Triton does
+            instr.stream = open(dump_path, "w", encoding="utf-8")
+        except OSError as e:
+            raise UsageError(f"cannot open MLIR_DUMP_PATH '{dump_path}': {e.strerror}") from None
+    try:
+        result = _compile(text, path, kernel, signature, options, arch, stage, tool, instr)
+    finally:
+        if dump_path:
+            instr.stream.close()
+    if use_cache and stage == "cubin" and not result.overridden:
+        files = {"ttir": result.ttir, "ttgir": result.ttgir, "llir": result.llir, "ptx": result.ptx,
+                 "cubin": result.cubin, "json": result.metadata.file_text()}
+        result.cache_dir = cache.store(key, kernel, files)
+    return result
+
+
+def _from_cache(key: str, kernel: str, stage: str) -> Compiled | None:
+    """The cached kernel, dumped where TRITON_KERNEL_DUMP asks; None on a miss, or where an override file of the
+    kernel's exists (the override must win)."""
+    from ttc.lowering.metadata import KernelMetadata
+
+    files = cache.lookup(key, kernel)
+    if files is None:
+        return None
+    try:
+        meta = KernelMetadata._parse(files["json"], cache.read(files["json"]).decode("utf-8"))
+    except (OSError, UsageError, UnicodeDecodeError):
+        return None  # a damaged entry is a miss, and the compile replaces it
+    k = stages.Kernel(meta.name, meta.hash)
+    if stages.override_dir() is not None and any(
+            os.path.exists(os.path.join(stages.override_dir(), k.file(ext))) for ext in STAGES):
+        return None
+    result = Compiled(kernel, metadata=meta, cache_hit=True, cache_dir=os.path.dirname(files["json"]))
+    wanted = STAGES if stages.dump_dir() is not None else STAGES[: STAGES.index(stage) + 1]
+    try:
+        for ext in wanted:
+            data = cache.read(files[ext])
+            setattr(result, ext, data if ext == "cubin" else data.decode("utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return None
+    if stages.dump_dir() is not None:
+        for ext in STAGES:
+            stages.dump(k, ext, result.stage(ext))
+        stages.dump(k, "json", meta.file_text())
+        for ext in STAGES[STAGES.index(stage) + 1:]:
+            setattr(result, ext, None)
+    return result
+
+
+@dataclass
+class _Result(Compiled):
+    overridden: bool = False  # an override file stood in for a stage: the result is not the key's
+
+
+def _compile(text, path, kernel, signature, options: Options, arch: int, stage: str, tool: str, instr) -> _Result:
+    from ttc.diagnostics import Source
+    from ttc.lowering import pipeline, target
+    from ttc.lowering.cubin import AsmOptions
+    from ttc.passmanager import make_pass
+
+    result = _Result(kernel)
+    times = result.times
+
+    def timed(name, fn):
+        t0 = time.perf_counter()
+        value = fn()
+        times[name] = time.perf_counter() - t0
+        return value
+
+    module = timed("frontend", lambda: frontend(text, path, kernel, signature, module_name=options.module_name,
+                                                 debug=options.debug, sanitize_overflow=options.sanitize_overflow,
+                                                 arch=arch))
+    source = Source.of(path, text)
+    pipelines = [("ttir", [make_pass("make-ttir")]),
+                 ("ttgir", [make_pass("make-ttgir", f"target={options.target} num-warps={options.num_warps} "
+                                                    f"num-ctas={options.num_ctas} num-stages={options.num_stages}")])]
+    stage_hash = "-" if stages.active() else ""  # the module carries its source hash: this is never used
+    for ext, passes in pipelines:
+        module, pm = timed(f"make-{ext}", lambda: _passes(module, passes, source, tool, stage_hash, instr, text,
+                                                           path, kernel, signature, options, arch))
+        result.overridden |= pm.overridden
+        source = pm.source
+        setattr(result, ext, dump_text(module))
+        if stage == ext:
+            return result
+    try:
+        cpu = target.cpu_name(arch)
+        ttgir = pipeline.TTGIR(module, source, cpu, target.resolve_ptx_version(cpu, options.ptx_version),
+                               module.attributes[stages.HASH_ATTRIBUTE].data)
+    except target.TargetError as e:
+        raise UsageError(str(e)) from None
+    overrides = stages.override_dir() is not None
+    mod, meta, tm = timed("llir", lambda: llir(ttgir, tool, pipeline.Options(ptx_version=options.ptx_version)))
+    result.llir = str(mod)
+    if stage == "llir":
+        result.metadata = meta
+        return result
+    result.ptx = timed("ptx", lambda: ptx(mod, meta, tm, tool))
+    if stage == "ptx":
+        result.metadata = meta
+        return result
+    arch_name = ptx_arch(result.ptx) or cpu
+    meta.target = f"cuda:{arch_name[3:]}"  # as tt-as records the PTX's own target
+    asm = AsmOptions(arch=arch_name, opt_level=options.opt_level, maxrregcount=options.maxrregcount,
+                     lineinfo=options.lineinfo)
+    result.cubin = timed("cubin", lambda: cubin(result.ptx, f"{kernel}.ptx", meta, asm, tool, options.ptxas))
+    result.metadata = meta
+    if overrides:
+        k = stages.Kernel(meta.name, meta.hash)
+        result.overridden |= any(os.path.exists(os.path.join(stages.override_dir(), k.file(e))) for e in STAGES)
+    return result
+
+
+def _passes(module, passes, source, tool, stage_hash, instr, text, path, kernel, signature, options, arch):
+    """Run a pipeline as tt-opt does, with its reproducer when a pass fails: the pipeline's input is made again
+    (the stages are deterministic) and saved with the pipeline."""
+    from ttc import reproducer
+    from ttc.diagnostics import CompileError, Diagnostic
+    from ttc.ir import context
+    from ttc.passmanager import PassManager
+
+    pm = PassManager(passes, instr, source, stage_hash, tool)
+    try:
+        return pm.run(module, context()), pm
+    except CompileError as e:
+        if pm.current is None:
+            raise
+        e.diags.append(reproducer.save(path, _input_of(passes, text, path, kernel, signature, options, arch), pm))
+        raise
+    except Exception as e:
+        if pm.current is None:
+            raise
+        note = reproducer.save(path, _input_of(passes, text, path, kernel, signature, options, arch), pm)
+        if os.environ.get("TTC_DEBUG") == "1":
+            sys.stderr.write(note.render() + "\n")
+            raise
+        msg = f"internal error in pass '{pm.current.name}': {type(e).__name__}: {e} (set TTC_DEBUG=1 for a traceback)"
+        raise CompileError(Diagnostic(path, 0, 0, msg), note) from None
+
+
+def _input_of(passes, text, path, kernel, signature, options, arch) -> str:
+    """The module that `passes` ran on, made again, printed with its locations (for a reproducer)."""
+    from ttc.ir import context, print_ir
+    from ttc.passmanager import Instrumentation, PassManager, make_pass
+
+    module = frontend(text, path, kernel, signature, module_name=options.module_name, debug=options.debug,
+                      sanitize_overflow=options.sanitize_overflow, arch=arch)
+    if passes[0].name != "make-ttir":
+        PassManager([make_pass("make-ttir")], Instrumentation()).run(module, context())
+    return print_ir(module, debuginfo=True)
