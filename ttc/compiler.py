@@ -75,6 +75,7 @@ class Compiled:
     metadata: object = None  # ttc.lowering.metadata.KernelMetadata, once the kernel is lowered
     cache_hit: bool = False
     cache_dir: str | None = None
+    overridden: bool = False  # a TRITON_KERNEL_OVERRIDE file stood in for a stage (such results are not cached)
     times: dict = field(default_factory=dict)  # seconds per stage (empty on a cache hit)
 
     def stage(self, name: str):
@@ -246,18 +247,13 @@ def _from_cache(key: str, kernel: str, stage: str) -> Compiled | None:
     return result
 
 
-@dataclass
-class _Result(Compiled):
-    overridden: bool = False  # an override file stood in for a stage: the result is not the key's
-
-
-def _compile(text, path, kernel, signature, options: Options, arch: int, stage: str, tool: str, instr) -> _Result:
+def _compile(text, path, kernel, signature, options: Options, arch: int, stage: str, tool: str, instr) -> Compiled:
     from ttc.diagnostics import Source
     from ttc.lowering import pipeline, target
     from ttc.lowering.cubin import AsmOptions
     from ttc.passmanager import make_pass
 
-    result = _Result(kernel)
+    result = Compiled(kernel)
     times = result.times
 
     def timed(name, fn):
@@ -319,8 +315,12 @@ def _passes(module, passes, source, tool, stage_hash, instr, text, path, kernel,
     from ttc.passmanager import PassManager
 
     pm = PassManager(passes, instr, source, stage_hash, tool)
+    t0 = time.perf_counter()
     try:
-        return pm.run(module, context()), pm
+        module = pm.run(module, context())
+        if env_on("MLIR_ENABLE_TIMING"):  # a report per pipeline, as Triton prints one per pass manager
+            sys.stderr.write(pm.timing_report(time.perf_counter() - t0))
+        return module, pm
     except CompileError as e:
         if pm.current is None:
             raise

@@ -224,3 +224,39 @@ def test_errors_are_located_and_write_nothing(kernel_dir):
     assert proc.returncode == 1 and proc.stderr.startswith("tt-compile: error: --num-warps must be a power of two")
     proc = _tt_compile(tmp, env, "--stage", "sass", ok=False)
     assert proc.returncode == 1 and proc.stderr.startswith("tt-compile: error: argument --stage: invalid choice")
+
+
+def test_a_failing_pass_leaves_a_reproducer_that_replays(kernel_dir, monkeypatch):
+    from ttc.diagnostics import CompileError
+    from ttc.passes.coalesce import Coalesce
+
+    tmp, _ = kernel_dir
+    monkeypatch.setenv("TRITON_REPRODUCER_PATH", str(tmp / "repro.mlir"))
+
+    def broken(self, ctx, module):
+        raise RuntimeError("coalesce broke")
+
+    monkeypatch.setattr(Coalesce, "apply", broken)
+    with pytest.raises(CompileError) as failure:
+        ttc.compile("k.py", "bias_gelu_kernel", SIG, text=(tmp / "k.py").read_text(), use_cache=False)
+    text = failure.value.render()
+    assert "k.py: error: internal error in pass 'make-ttgir': RuntimeError: coalesce broke" in text
+    assert f"reproducer generated at '{tmp / 'repro.mlir'}'" in text
+    repro = (tmp / "repro.mlir").read_text()
+    assert "pipeline: \"builtin.module(make-ttgir{target=cuda:90 num-warps=4" in repro
+    assert 'loc("k.py":' in repro and "tt.func public @bias_gelu_kernel" in repro
+    monkeypatch.undo()
+    proc = subprocess.run(["tt-opt", "--run-reproducer", str(tmp / "repro.mlir")], capture_output=True, text=True)
+    assert proc.returncode == 0 and "#ttg.blocked" in proc.stdout, proc.stderr
+
+
+def test_timing_and_ir_dumps_from_the_environment(kernel_dir):
+    tmp, env = kernel_dir
+    proc = _tt_compile(tmp, env, extra_env={"MLIR_ENABLE_TIMING": "1"})
+    assert proc.stderr.count("... Execution time report ...") == 2  # one per pass manager: make-ttir, make-ttgir
+    proc = _tt_compile(tmp, env, extra_env={"MLIR_ENABLE_DUMP": "1", "MLIR_DUMP_PATH": str(tmp / "dump.mlir")})
+    dump = (tmp / "dump.mlir").read_text()
+    assert "// -----// IR Dump Before MakeTTIR (make-ttir) ('builtin.module' operation) //----- //" in dump
+    assert "// -----// IR Dump Before MakeTTGIR (make-ttgir) ('builtin.module' operation) //----- //" in dump
+    proc = _tt_compile(tmp, env, "--stage", "llir", "-o", "k.llir", extra_env={"LLVM_IR_ENABLE_DUMP": "1"})
+    assert "; *** IR Dump After O3 ***" in proc.stderr and (tmp / "k.llir.json").exists()
