@@ -27,3 +27,20 @@ def test_debugging_workflow_example_runs(tmp_path):
     assert "sub.f32" in proc.stdout and "out: MISMATCH" in proc.stdout
     assert sorted(p.name for p in (tmp_path / "dump").glob("*/*")) == [
         "add_kernel.cubin", "add_kernel.json", "add_kernel.llir", "add_kernel.ptx", "add_kernel.ttgir", "add_kernel.ttir"]
+
+
+def test_tt_compile_example_runs(tmp_path):
+    """The README's tt-compile example works as pasted: compiled, then a cache hit, then a stage."""
+    import os
+    import shutil
+    import subprocess
+
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split("## One command for every stage", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    shutil.copytree(ROOT / "kernels", tmp_path / "kernels")
+    env = {**os.environ, "TRITON_CACHE_DIR": str(tmp_path / "cache")}
+    proc = subprocess.run(["bash", "-e", "-c", block], cwd=tmp_path, capture_output=True, text=True, env=env)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "tt-compile: compiled (frontend" in proc.stderr and "tt-compile: cache hit:" in proc.stderr
+    assert (tmp_path / "softmax.cubin").read_bytes()[:4] == b"\x7fELF" and (tmp_path / "softmax.cubin.json").exists()
+    assert proc.stdout.startswith("#blocked")
