@@ -25,6 +25,7 @@ chained-dot rule depends on which dot was rewritten before.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, StringAttr
@@ -63,7 +64,7 @@ def supports_mma_v2(dot: Operation) -> bool:
     return isinstance(a, (Float16Type, BFloat16Type))
 
 
-def _slice(dot: Operation) -> list[Operation]:
+def _slice(dot: Operation) -> Iterator[Operation]:
     """Triton's multiRootGetSlice(dot) with warpsPerTileV2's filter: ops in the dot's region that are not
     `tt.trans` (block arguments are not followed)."""
     region = dot.parent_region()

@@ -732,9 +732,10 @@ def _if_to_select(op: Operation, rw: Rewriter) -> bool:
     new = _new_if(op, op.cond, [op.results[i].type for i in kept])
     rw.insert_before(new, op)
     values = []
+    new_index = {i: k for k, i in enumerate(kept)}
     for i, (t, f) in enumerate(zip(then_vals, else_vals)):
-        if i in kept:
-            values.append(new.results[kept.index(i)])
+        if i in new_index:
+            values.append(new.results[new_index[i]])
         elif t is f:
             values.append(t)
         else:
@@ -1043,12 +1044,13 @@ def _for_iter_args(op: Operation, rw: Rewriter) -> bool:
         body.erase_arg(args[i])
     _set_for_yield(body, [yielded[i] for i in keep], rw)
     values = []
+    new_index = {i: k for k, i in enumerate(keep)}
     for i in range(len(results)):
         if i in replacement:
             kind, what = replacement[i]
-            values.append(what if kind == "init" else new.results[keep.index(what)])
+            values.append(what if kind == "init" else new.results[new_index[what]])
         else:
-            values.append(new.results[keep.index(i)])
+            values.append(new.results[new_index[i]])
     rw.replace_op(op, values)
     return True
 

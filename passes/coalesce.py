@@ -81,35 +81,38 @@ def elements_per_thread(op: Operation, order, axis: AxisInfoAnalysis, shape) -> 
     return min(n for n, _ in vector_limits(op, order, axis, shape))
 
 
-def def_use_slice(op: Operation) -> list[Operation]:
-    """MLIR's getSlice(op): every op reachable by repeatedly taking backward slices (operand definitions, the
-    ops owning block arguments) and forward slices (users of results, ops nested in regions)."""
-    return slices.def_use_slice(op, lambda n: n.name not in ("builtin.module", "tt.func"), block_args=True, regions=True)
+def widest_in_slices(ops: list[Operation], axis: AxisInfoAnalysis) -> dict[Operation, dict[tuple, int]]:
+    """For each access of `ops`, the widest `elements_per_thread` of the accesses in its def-use slice (MLIR's
+    getSlice: every op reachable by repeatedly taking backward slices (operand definitions, the ops owning
+    block arguments) and forward slices (users of results, ops nested in regions)), by (shape, order)."""
+
+    def widest(op: Operation) -> dict[tuple, int] | None:
+        v = mem_access_ptr(op)
+        if v is None or not isinstance(v.type, TensorType):
+            return None
+        shape = tuple(v.type.get_shape())
+        order = order_from_contiguity(axis.get(v).contiguity)
+        return {(shape, tuple(order)): elements_per_thread(op, order, axis, shape)}
+
+    def merge(a: dict, b: dict) -> dict:
+        return {k: max(a.get(k, 0), b.get(k, 0)) for k in a.keys() | b.keys()}
+
+    keep = lambda n: n.name not in ("builtin.module", "tt.func")  # noqa: E731
+    return slices.slice_summaries(ops, keep, widest, merge, block_args=True, regions=True)
 
 
-def coalesced_layout(op: Operation, axis: AxisInfoAnalysis, num_warps: int, threads_per_warp: int):
+def coalesced_layout(op: Operation, axis: AxisInfoAnalysis, num_warps: int, threads_per_warp: int,
+                     widest: dict | None):
+    """The layout for `op`; `widest`: `widest_in_slices` of `op` (None when the pointer is a block argument)."""
     ptr = mem_access_ptr(op)
     ref = ptr.type
     shape = tuple(ref.get_shape())
     order = order_from_contiguity(axis.get(ptr).contiguity)
 
-    same_order = [op]
-    if not isinstance(ptr.owner, Block):
-        for other in def_use_slice(op):
-            if other is op:
-                continue
-            v = mem_access_ptr(other)
-            if v is None or not isinstance(v.type, TensorType) or tuple(v.type.get_shape()) != shape:
-                continue
-            if order_from_contiguity(axis.get(v).contiguity) == order:
-                same_order.append(other)
-
     num_elems = math.prod(shape)
     num_threads = num_warps * threads_per_warp
     own = elements_per_thread(op, order, axis, shape)
-    per_thread = own
-    for other in same_order[1:]:
-        per_thread = max(per_thread, elements_per_thread(other, order, axis, shape))
+    per_thread = own if isinstance(ptr.owner, Block) else widest[(shape, tuple(order))]
     per_thread = min(per_thread, max(num_elems // num_threads, 1))
     if op.name != "tt.load":
         # writes: at most one (128-bit) vector per thread, else the warp's stores leave gaps
@@ -191,7 +194,7 @@ class Coalesce(Pass):
 
     def apply(self, ctx, module) -> None:
         axis = AxisInfoAnalysis(module)
-        layouts = []
+        accesses = []
         for op in module.walk():
             ptr = mem_access_ptr(op)
             if ptr is None:
@@ -201,7 +204,11 @@ class Coalesce(Pass):
                 continue
             if encoding(t) is None:
                 continue
-            layouts.append((op, coalesced_layout(op, axis, num_warps_of(op), threads_per_warp_of(op))))
+            accesses.append(op)
+        # the accesses whose pointer is a block argument keep their own vector width
+        widest = widest_in_slices([op for op in accesses if not isinstance(mem_access_ptr(op).owner, Block)], axis)
+        layouts = [(op, coalesced_layout(op, axis, num_warps_of(op), threads_per_warp_of(op), widest.get(op)))
+                   for op in accesses]
         remarks = reported("remark")
         for op, layout in layouts:
             remark = access_remark(op, layout, axis) if remarks else None

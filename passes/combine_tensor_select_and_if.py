@@ -15,14 +15,15 @@ from dataclasses import dataclass
 from xdsl.dialects import scf
 from xdsl.ir import Block, Operation, Region
 
-from ttc.passes.remove_layout_conversions import _ancestor_in_block, _before
+from ttc.analysis.order import OpOrder
+from ttc.passes.remove_layout_conversions import _ancestor_in_block
 from ttc.passmanager import Pass
 
 
-def _after(op: Operation, user: Operation) -> bool:
+def _after(op: Operation, user: Operation, order: OpOrder) -> bool:
     """`user` runs after `op` finished: it is (nested in) a later op of op's block."""
     anc = _ancestor_in_block(user, op.parent)
-    return anc is not None and anc is not op and _before(op, anc)
+    return anc is not None and anc is not op and order.is_before(op, anc)
 
 
 def _region_of(op: Operation, if_op: Operation):
@@ -104,12 +105,13 @@ class CombineTensorSelectAndIf(Pass):
                 if user.name == "scf.if" and user.parent is op.parent:
                     candidates.append((op, user))
         chosen: dict[Operation, Operation] = {}
+        order = OpOrder()
         for select, if_op in candidates:
             if select in chosen:
                 continue
-            if not _before(select, if_op):
+            if not order.is_before(select, if_op):
                 continue
-            if all(_after(if_op, u.operation) or _region_of(u.operation, if_op) is not None
+            if all(_after(if_op, u.operation, order) or _region_of(u.operation, if_op) is not None
                    for u in select.results[0].uses):
                 chosen[select] = if_op
         replaced: dict[Operation, Operation] = {}

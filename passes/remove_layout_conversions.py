@@ -31,6 +31,7 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import IntegerType, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 
+from ttc.analysis.order import OpOrder
 from ttc.fold import attr_of, constant_attr, make_constant, splat_value
 from ttc.greedy_rewrite import apply_tritongpu_patterns, walk, would_be_trivially_dead
 from ttc.ir.layout_utils import (
@@ -196,18 +197,12 @@ def _before(a: Operation, b: Operation) -> bool:
     return False
 
 
-def properly_dominates(v: SSAValue, op: Operation) -> bool:
+def properly_dominates(v: SSAValue, op: Operation, order: OpOrder) -> bool:
     owner = v.owner
     if isinstance(owner, Block):
         return _ancestor_in_block(op, owner) is not None
     anc = _ancestor_in_block(op, owner.parent)
-    return anc is not None and anc is not owner and _before(owner, anc)
-
-
-def post_dominates(a: Operation, b: Operation) -> bool:
-    """For structured control flow: `a` runs whenever `b` has run (`a` follows `b`'s ancestor in a's block)."""
-    anc = _ancestor_in_block(b, a.parent)
-    return anc is not None and anc is not a and _before(anc, a)
+    return anc is not None and anc is not owner and order.is_before(owner, anc)
 
 
 # ============================================================================= 1. forward propagation
@@ -498,11 +493,13 @@ def can_be_remat(op: Operation) -> bool:
     return True
 
 
-def convert_backward_slice(root: tuple, root_enc, stop=None, existing=None):
+def convert_backward_slice(root: tuple, root_enc, stop=None, existing=None, admit=None):
     """Triton's getConvertBackwardSlice: the tensor values `root` (an (op, operand index) use) depends on, each
     with the layout it needs for `root` to get `root_enc`. None when some value would need two layouts, or a
     dependency cannot change layout (for results, non-loop block arguments, ...). `existing(use, enc)` may
-    return an existing value in that layout for a use; its definition is then not traversed further."""
+    return an existing value in that layout for a use; its definition is then not traversed further. With
+    `admit`, also None as soon as a value defined by an op that `admit` rejects joins the slice (the caller
+    would reject the slice: stopping there keeps a failing search from walking the whole function)."""
     slice_: dict[SSAValue, None] = {}
     layout: dict[SSAValue, object] = {}
     seen: set = set()
@@ -516,6 +513,8 @@ def convert_backward_slice(root: tuple, root_enc, stop=None, existing=None):
         queue.append((use, enc))
 
     def update(v, enc) -> bool:
+        if admit is not None and v not in slice_ and isinstance(v.owner, Operation) and not admit(v.owner):
+            return False
         slice_[v] = None
         old = layout.get(v)
         if old is not None and old != enc:
@@ -613,33 +612,23 @@ def convert_cost(src: SSAValue, dst_enc) -> int:
 def is_remat_beneficial(cvt: Operation, slice_: list, new_cvt_cost: int) -> bool:
     """Triton's isRematBeneficial: recompute the slice only if that costs no more than the conversion. Ops whose
     results are only used within the slice move rather than duplicate, and cost nothing."""
-    ops = []
-    for v in slice_:
-        o = v.owner
-        if isinstance(o, Operation) and o not in ops:
-            ops.append(o)
+    ops = list(dict.fromkeys(v.owner for v in slice_ if isinstance(v.owner, Operation)))
     op_set = set(ops)
     in_slice = set(slice_)
-    outside: list = []
-    for v in slice_:
-        for u in v.uses:
-            if u.operation is cvt or u.operation in op_set:
-                continue
-            outside.append(v)
-            break
-    i = 0
-    while i < len(outside):
-        o = outside[i].owner
-        i += 1
+    # the values used outside the slice, and (transitively) the slice values they are computed from
+    outside = {v for v in slice_ if any(u.operation is not cvt and u.operation not in op_set for u in v.uses)}
+    queue = list(outside)
+    for v in queue:
+        o = v.owner
         if isinstance(o, Operation):
             for x in o.operands:
                 if x in in_slice and x not in outside:
-                    outside.append(x)
-    outside_set = set(outside)
+                    outside.add(x)
+                    queue.append(x)
     cvt_cost = convert_cost(cvt.operands[0], encoding(cvt.results[0].type))
     cost = new_cvt_cost
     for o in ops:
-        if not any(r in outside_set for r in o.results):
+        if not any(r in outside for r in o.results):
             continue
         if o.name == "arith.constant":
             continue
@@ -661,6 +650,7 @@ class Rematerialization:
         self.func = func
         self.remat: dict[tuple, SSAValue] = {}
         self.mapped: dict[SSAValue, object] = {}
+        self.order = OpOrder()
 
     def add_remat(self, old: SSAValue, enc, new: SSAValue) -> None:
         self.remat[(old, enc)] = new
@@ -679,7 +669,7 @@ class Rematerialization:
             r = self.get_remat(v, enc)
             if r is None:
                 return None
-            if properly_dominates(r, user):
+            if properly_dominates(r, user, self.order):
                 found.setdefault((v, enc), r)
                 return r
             found[(v, enc)] = None
@@ -690,15 +680,10 @@ class Rematerialization:
     def slice_for(self, root, enc, stop=None):
         """getRematerializableSlice: a backward slice every op of which can be recomputed."""
         found: dict = {}
-        res = convert_backward_slice(root, enc, stop, self._existing(found))
+        res = convert_backward_slice(root, enc, stop, self._existing(found), can_be_remat)
         if res is None or not res[0]:
             return None
-        slice_, layout = res
-        for v in slice_:
-            o = v.owner
-            if isinstance(o, Operation) and not can_be_remat(o):
-                return None
-        return slice_, layout, found
+        return res[0], res[1], found
 
     def backward(self, cvt: Operation) -> bool:
         target = encoding(cvt.results[0].type)
@@ -706,7 +691,7 @@ class Rematerialization:
             return False
         old = cvt.operands[0]
         new = self.get_remat(old, target)
-        if new is not None and properly_dominates(new, cvt):
+        if new is not None and properly_dominates(new, cvt, self.order):
             cvt.results[0].replace_all_uses_with(new)
             cvt.detach()
             cvt.erase()
@@ -721,13 +706,12 @@ class Rematerialization:
         return True
 
     def rewrite_slice(self, slice_: list, layout: dict, found: dict, cvt: Operation, mapping: dict) -> None:
-        ops: list[Operation] = []
+        found_ops: dict[Operation, None] = {}
         yield_operands: dict[Operation, list[int]] = {}
         skip = set()
 
         def add(o):
-            if o not in ops:
-                ops.append(o)
+            found_ops[o] = None
 
         for v in slice_:
             enc = layout[v]
@@ -753,8 +737,7 @@ class Rematerialization:
                     add(y)
         slice_ = [v for v in slice_ if v not in skip]
         in_slice = set(slice_)
-        order = {o: i for i, o in enumerate(walk(self.func.body, pre_order=True))}
-        ops.sort(key=lambda o: order.get(o, -1))
+        ops = self.order.pre_order(found_ops, self.func)
 
         replacements: list[tuple[SSAValue, SSAValue]] = []
         dead: list[Operation] = []
@@ -989,18 +972,21 @@ class Rematerialization:
         self.rewrite_slice(slice_, layout, found, cvt, mapping)
         return True
 
-    def hoist_dot_operand(self, cvt: Operation) -> bool:
-        target = encoding(cvt.results[0].type)
-        parent = cvt.parent_op()
-        if parent is None:
-            return False
-        dots = []
-        for o in parent.walk():
+    def hoist_dot_operands(self) -> None:
+        """Hoist the conversions that a dot on MMA operands post-dominates (one later in their block: the
+        rewrites neither add nor move dots) next to the loads they convert."""
+        self.last_mma_dot: dict[Block, Operation] = {}
+        for o in walk(self.func.body, pre_order=False):
             if o.name in ("tt.dot", "tt.dot_scaled", "ttng.warp_group_dot"):
                 enc = encoding(o.operands[0].type)
                 if isinstance(enc, DotOperandEncoding) and isinstance(enc["parent"], NvidiaMmaEncoding):
-                    dots.append(o)
-        if not any(post_dominates(d, cvt) for d in dots):
+                    self.last_mma_dot[o.parent] = o
+        self.run_hoist(self.hoist_dot_operand)
+
+    def hoist_dot_operand(self, cvt: Operation) -> bool:
+        target = encoding(cvt.results[0].type)
+        dot = self.last_mma_dot.get(cvt.parent)
+        if cvt.parent_op() is None or dot is None or not self.order.is_before(cvt, dot):
             return False
 
         def no_data_movement(o):
@@ -1183,8 +1169,7 @@ def remove_layout_conversions(module: Operation) -> None:
         r = Rematerialization(f)
         r.run_hoist(r.hoist_into_conditionals)
     for f in funcs:
-        r = Rematerialization(f)
-        r.run_hoist(r.hoist_dot_operand)
+        Rematerialization(f).hoist_dot_operands()
     apply_tritongpu_patterns(module, {**CONVERT_PATTERNS, "scf.for": [for_dead_arg_elimination]})
     apply_tritongpu_patterns(module, _scf_patterns())
 

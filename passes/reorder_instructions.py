@@ -32,17 +32,6 @@ def _move_before(op: Operation, anchor: Operation) -> None:
     anchor.parent.insert_op_before(op, anchor)
 
 
-def first_use(op: Operation) -> Operation | None:
-    """The earliest op of op's block that uses (or contains a use of) op's results."""
-    best = None
-    for r in op.results:
-        for u in r.uses:
-            anc = _ancestor_in_block(u.operation, op.parent)
-            if anc is not None and (best is None or _before(anc, best)):
-                best = anc
-    return best
-
-
 def _enclosing_for(op: Operation) -> Operation | None:
     p = op.parent_op()
     while p is not None and p.name != "scf.for":
@@ -64,13 +53,15 @@ def reorder(module: Operation) -> None:
     ops = list(module.walk())
     # conversions sink below deallocations that precede their first use
     for op in [o for o in ops if o.name == "ttg.convert_layout"]:
-        stop = first_use(op)
-        cur = op.next_op
-        while cur is not None and cur is not stop:
-            nxt = cur.next_op
+        # the ops of its block that use (or hold a use of) its results: one scan up to the first
+        users = {_ancestor_in_block(u.operation, op.parent) for r in op.results for u in r.uses}
+        cur, last_dealloc = op.next_op, None
+        while cur is not None and cur not in users:
             if cur.name == "ttg.local_dealloc":
-                _move_after(op, cur)
-            cur = nxt
+                last_dealloc = cur
+            cur = cur.next_op
+        if last_dealloc is not None:
+            _move_after(op, last_dealloc)
     # ops that make big operands live sink into the loop of their single user
     moves = []
     for op in module.walk():

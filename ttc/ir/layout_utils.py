@@ -8,8 +8,8 @@
 - `infer_dst_encoding` / `infer_src_encoding` are Triton's transfer functions used by layout propagation:
   elementwise ops keep the layout, `tt.reduce` slices it, `tt.expand_dims` un-slices it, `tt.trans` permutes a
   blocked layout, `tt.join`/`tt.split` add/drop a minor dimension of size 2.
-- `owners(type)` says which (warp, lane) pairs hold each element, which decides whether a conversion between two
-  layouts only moves registers within threads (`reorders_registers_only`).
+- `owners(type)` says which (warp, lane) pairs hold each element (factored by dimension), which decides whether a
+  conversion between two layouts only moves registers within threads (`reorders_registers_only`).
 Module options (`ttg.num-warps`, `ttg.threads-per-warp`) are read with `num_warps_of` / `threads_per_warp_of`.
 """
 
@@ -181,46 +181,40 @@ def _dim_owners(extent: int, spt: int, tpw: int, wpc: int) -> list[frozenset]:
 
 @lru_cache(maxsize=256)
 def _owners(shape: tuple, enc: Attribute) -> tuple | None:
-    """Per element (row-major linear index): the frozenset of (warp id, lane id) holding it; None for layouts
-    we do not model."""
+    """Which threads hold each element, factored by dimension: `(common, per_dim)`, (warp id, lane id) offsets
+    in sets: element (c0, c1, ...) is held by every sum of an offset of `common` and one of `per_dim[d][c_d]`
+    for each d, distinct choices giving distinct threads (each dimension of the blocked layout spreads its own
+    lanes and warps). None for layouts we do not model."""
     if isinstance(enc, BlockedEncoding):
         spt, tpw, wpc, order = enc["sizePerThread"], enc["threadsPerWarp"], enc["warpsPerCTA"], enc["order"]
-        rank = len(shape)
-        per_dim = [_dim_owners(shape[d], spt[d], tpw[d], wpc[d]) for d in range(rank)]
-        lane_stride, warp_stride = [0] * rank, [0] * rank
+        lane_stride, warp_stride = [0] * len(shape), [0] * len(shape)
         ls = ws = 1
         for d in order:
             lane_stride[d], warp_stride[d] = ls, ws
             ls *= tpw[d]
             ws *= wpc[d]
-        out = []
-        for idx in range(math.prod(shape)):
-            coords = []
-            rest = idx
-            for d in reversed(range(rank)):
-                coords.append(rest % shape[d])
-                rest //= shape[d]
-            coords.reverse()
-            combos = {(0, 0)}
-            for d in range(rank):
-                combos = {
-                    (w + wd * warp_stride[d], l + ld * lane_stride[d])
-                    for (w, l) in combos
-                    for (ld, wd) in per_dim[d][coords[d]]
-                }
-            out.append(frozenset(combos))
-        return tuple(out)
+        per_dim = tuple(
+            tuple(frozenset((w * warp_stride[d], l * lane_stride[d]) for l, w in s)
+                  for s in _dim_owners(shape[d], spt[d], tpw[d], wpc[d]))
+            for d in range(len(shape)))
+        return frozenset({(0, 0)}), per_dim
     if isinstance(enc, SliceEncoding):
+        # a slice holds each element wherever the parent holds any element of the sliced dimension
         dim, parent = enc["dim"], enc["parent"]
         pshape = list(shape)
         pshape.insert(dim, 1)
-        # a slice holds each element wherever the parent holds any element of the sliced dimension
         p = _owners(tuple(pshape), parent)
-        return p
+        if p is None:
+            return None
+        common, per_dim = p
+        common = frozenset((w + w2, l + l2) for w, l in common for w2, l2 in per_dim[dim][0])
+        return common, per_dim[:dim] + per_dim[dim + 1:]
     return None
 
 
 def owners(t: TensorType):
+    """Which threads hold each element of `t`, factored by dimension (see `_owners`); None for layouts we do
+    not model, and for tensors of more than 65536 elements."""
     enc = encoding(t)
     if enc is None:
         return None
@@ -231,26 +225,32 @@ def owners(t: TensorType):
 
 
 def reorders_registers_only(src: TensorType, dst: TensorType) -> bool:
-    """Triton's cvtReordersRegisters: converting `src` to `dst` only permutes registers within threads. As in
-    Triton (where the conversion, a linear map, must be the identity on warps and lanes), this needs every element
-    held by exactly one thread, the same in both layouts: a tensor smaller than the layout's tile (held by several
-    threads) is never converted for free."""
+    """Triton's cvtReordersRegisters: converting `src` to `dst` (of one shape) only permutes registers within
+    threads. As in Triton (where the conversion, a linear map, must be the identity on warps and lanes), this
+    needs every element held by exactly one thread, the same in both layouts: a tensor smaller than the layout's
+    tile (held by several threads) is never converted for free. With one thread per element, every dimension
+    maps coordinate 0 to offset (0, 0), so the layouts place elements alike exactly when their factors agree."""
     if encoding(src) == encoding(dst):
         return True
     a, b = owners(src), owners(dst)
-    return a is not None and b is not None and a == b and all(len(s) == 1 for s in a)
+    return (a is not None and a == b and len(a[0]) == 1
+            and all(len(s) == 1 for per_coord in a[1] for s in per_coord))
 
 
 def total_elems_per_thread(t: TensorType) -> int:
-    """How many elements each thread holds (Triton's getTotalElemsPerThread), for blocked and slice layouts."""
+    """How many elements each thread holds (Triton's getTotalElemsPerThread), for blocked and slice layouts:
+    the product over dimensions of the most coordinates one offset holds."""
     own = owners(t)
     if own is None:
         return 1
-    counts: dict = {}
-    for s in own:
-        for th in s:
-            counts[th] = counts.get(th, 0) + 1
-    return max(counts.values()) if counts else 1
+    total = 1
+    for per_coord in own[1]:
+        counts: dict = {}
+        for s in per_coord:
+            for off in s:
+                counts[off] = counts.get(off, 0) + 1
+        total *= max(counts.values(), default=0)
+    return max(total, 1)
 
 
 # ----------------------------------------------------------------------------- transfer functions
