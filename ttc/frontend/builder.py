@@ -34,6 +34,9 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.ub import PoisonAttr
 from xdsl.ir import Block, Operation, SSAValue
 
+from ttc.ir import prebuilt
+from ttc.ir.format import build_op
+
 
 @functools.lru_cache(maxsize=1)
 def _op_classes() -> dict:
@@ -47,13 +50,19 @@ def op_class(name: str):
     return _op_classes()[name]
 
 
-def file_loc(filename: str, line: int, col: int) -> FileLineColLoc:
-    return FileLineColLoc(StringAttr(filename), IntAttr(line), IntAttr(col))
+UNKNOWN_LOC = UnknownLoc()
+_NO_CHILD = NoneAttr()  # what a NameLoc naming nothing holds
+
+
+def file_loc(filename: str | StringAttr, line: int, col: int) -> FileLineColLoc:
+    """`loc("filename":line:col)`; `filename` may be given as its StringAttr, which a file's locations share."""
+    name = filename if isinstance(filename, StringAttr) else StringAttr(filename)
+    return prebuilt(FileLineColLoc, name, IntAttr(line), IntAttr(col))
 
 
 def name_loc(name: str, loc) -> NameLoc:
     """`loc("name"(loc))`; naming an unknown location gives `loc("name")`, as in MLIR."""
-    return NameLoc(StringAttr(name), NoneAttr() if isinstance(loc, UnknownLoc) else loc)
+    return prebuilt(NameLoc, StringAttr(name), _NO_CHILD if isinstance(loc, UnknownLoc) else loc)
 
 
 def _wrap_int(value: int, width: int) -> int:
@@ -89,24 +98,24 @@ class Builder:
     def __init__(self):
         self.block: Block | None = None
         self.before: Operation | None = None
-        self.loc = UnknownLoc()
+        self.loc = UNKNOWN_LOC
 
     # ------------------------------------------------------------------ insertion point and location
 
     def set_insertion_point_to_start(self, block: Block):
         self.block, self.before = block, block.first_op
-        self.loc = block.first_op.location if block.first_op is not None else UnknownLoc()
+        self.loc = block.first_op.location if block.first_op is not None else UNKNOWN_LOC
 
     def set_insertion_point_to_end(self, block: Block):
         self.block, self.before = block, None
-        self.loc = block.last_op.location if block.last_op is not None else UnknownLoc()
+        self.loc = block.last_op.location if block.last_op is not None else UNKNOWN_LOC
 
     def save(self):
         return (self.block, self.before)
 
     def restore(self, point):
         self.block, self.before = point
-        self.loc = self.before.location if self.before is not None else UnknownLoc()
+        self.loc = self.before.location if self.before is not None else UNKNOWN_LOC
 
     def create_block(self) -> Block:
         """A new block at the end of the current block's region; the insertion point moves to its end
@@ -129,14 +138,8 @@ class Builder:
 
     def create(self, name: str, operands=(), result_types=(), properties=None, attributes=None, regions=(),
                successors=()):
-        op = op_class(name).build(
-            operands=list(operands),
-            result_types=list(result_types),
-            properties=properties or {},
-            attributes=attributes or {},
-            regions=list(regions),
-            successors=list(successors),
-        )
+        op = build_op(op_class(name), list(operands), list(result_types), properties, attributes, list(regions),
+                      list(successors))
         return self.insert(op)
 
     def value(self, name: str, operands, result_type, properties=None) -> SSAValue:
@@ -184,15 +187,12 @@ class Builder:
             return value
         attr = self._constant_attr(value)
         if isinstance(attr, DenseIntOrFPElementsAttr) and _is_splat(attr):
-            return self.constant(_dense_splat(result_type, attr.get_values()[0]))
+            return self.constant(_dense_splat(result_type, next(attr.iter_values())))
         return self.value("tt.broadcast", [value], result_type)
 
 
 def _dense_splat(result_type: TensorType, scalar) -> DenseIntOrFPElementsAttr:
-    n = 1
-    for d in result_type.get_shape():
-        n *= d
-    return DenseIntOrFPElementsAttr.from_list(result_type, [scalar] * n)
+    return DenseIntOrFPElementsAttr.from_list(result_type, [scalar])  # one element, repeated as bytes
 
 
 def _is_splat(attr: DenseIntOrFPElementsAttr) -> bool:

@@ -22,6 +22,7 @@ from ttc.frontend.options import Options
 from ttc.frontend.signature import parse_signature
 from ttc.frontend.source import SourceModule
 from ttc.frontend.values import Constexpr
+from ttc.ir import building
 from ttc.stages import HASH_ATTRIBUTE
 
 
@@ -59,7 +60,8 @@ def compile_source(text: str, path: str, kernel: str, signature: str, module_nam
     comp = Compilation(module, options)
     generator = CodeGenerator(comp, fn, prototype, fn.name, is_kernel=True, arg_attrs=arg_attrs)
     try:
-        generator.generate()
+        with building():
+            generator.generate()
     except LanguageError as e:
         raise to_compile_error(e) from None
     module.attributes[HASH_ATTRIBUTE] = StringAttr(_source_hash(comp, kernel, signature, specs, source))

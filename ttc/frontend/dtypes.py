@@ -129,7 +129,14 @@ class DType:
     def with_element_ty(self, element: DType) -> DType:
         return element
 
+    _ir = None  # the xDSL type, made on first use (dtypes are immutable values)
+
     def to_ir(self):
+        if self._ir is None:
+            self._ir = self._make_ir()
+        return self._ir
+
+    def _make_ir(self):
         if self.name == "void":
             return NoneType()
         if self.is_int():
@@ -192,7 +199,7 @@ class PointerDType(DType):
     def is_standard_floating(self) -> bool:
         return False
 
-    def to_ir(self):
+    def _make_ir(self):
         return IRPointerType(self.element.to_ir(), self.address_space)
 
     def mangle(self) -> str:
@@ -242,7 +249,7 @@ class BlockType(DType):
     def with_element_ty(self, element: DType) -> BlockType:
         return BlockType(element, self.shape)
 
-    def to_ir(self):
+    def _make_ir(self):
         return ir_tensor(self.shape, self.element.to_ir())
 
     def mangle(self) -> str:

@@ -45,7 +45,7 @@ class JitFunction:
         return [p.name for p in self.params]
 
     def source_text(self) -> str:
-        return ast.get_source_segment(self.module.text, self.node) or ""
+        return self.module.segment(self.node) or ""
 
     def __repr__(self) -> str:
         return f"JITFunction({self.module.name}:{self.name})"

@@ -10,12 +10,16 @@ other global is a placeholder that is an error to use from a kernel.
 from __future__ import annotations
 
 import ast
+import re
 
 from ttc.diagnostics import CompileError, Diagnostic
 from ttc.frontend.jit import JitFunction
 from ttc.frontend.language.namespace import CONSTEXPR, UnknownModule
 from ttc.frontend.static_eval import NotStatic, NotStaticValue, evaluate
 from ttc.frontend.values import Constexpr
+
+
+_PY_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 
 
 class HostFunction:
@@ -35,6 +39,7 @@ class SourceModule:
         self.name = name  # the module name, the prefix of helper function names
         self.library = library  # ttc's own implementation of triton.language
         self.lines = text.split("\n")
+        self._segment_lines = _PY_LINE.findall(text)  # lines as Python splits them, with their ends
         try:
             self.tree = ast.parse(text, filename=path)
         except SyntaxError as e:
@@ -45,6 +50,14 @@ class SourceModule:
         self.functions: dict[str, JitFunction] = {}
         for stmt in self.tree.body:
             self._read(stmt)
+
+    def segment(self, node: ast.AST) -> str:
+        """`ast.get_source_segment(self.text, node)`, without splitting the whole file again on every call."""
+        lines, first, last = self._segment_lines, node.lineno - 1, node.end_lineno - 1
+        if first == last:
+            return lines[first].encode()[node.col_offset : node.end_col_offset].decode()
+        return "".join([lines[first].encode()[node.col_offset :].decode(), *lines[first + 1 : last],
+                        lines[last].encode()[: node.end_col_offset].decode()])
 
     # ------------------------------------------------------------------ top-level statements
 

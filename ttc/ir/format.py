@@ -8,16 +8,19 @@ attribute), `type(...)`, `qualified(type(...))`, `stype(...)` (a dialect type pr
 `operands`, `attr-dict`, `attr-dict-with-keyword`, optional groups `( ... $anchor^ ... )?` and `oilist(...)`.
 Operand and result types the format does not spell out come from `infer` rules (MLIR's TypesMatchWith).
 Ops whose syntax is not declarative (regions, functions) register a `Custom` parse/print pair instead.
+`build_op` builds an op as xDSL's `build` does, creating it directly from its flat operands where the op's
+definition allows (what each op class needs is read once from its definition, in `op_info`).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Callable
 
-from xdsl.dialects.builtin import IntegerAttr, StringAttr, SymbolRefAttr, UnitAttr, i32
-from xdsl.ir import Attribute, Operation
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, StringAttr, SymbolRefAttr, UnitAttr, i32
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 _TOKEN = re.compile(
@@ -67,6 +70,7 @@ class Group:
 @dataclass
 class OIList:
     clauses: list  # list of element lists
+    names: list = field(default_factory=list)  # the variables of each clause
 
 
 def _tokenize(spec: str) -> list[str]:
@@ -123,7 +127,7 @@ def _compile(toks: list[str], i: int, stop: tuple[str, ...]) -> tuple[list, int,
                 if toks[i] == ")":
                     break
                 i += 1
-            elems.append(OIList(clauses))
+            elems.append(OIList(clauses, [_vars(c) for c in clauses]))
         elif t == "(":
             sub, i, sub_anchor = _compile(toks, i + 1, (")?",))
             elems.append(Group(sub, sub_anchor))
@@ -146,28 +150,146 @@ def _vars(elems) -> set[str]:
     return out
 
 
-@dataclass
+class OpInfo:
+    """What building, parsing and printing need to know of one op class, read once from its IRDL definition:
+    which names are operands and results (and which of those are lists), properties, defaults, unit
+    attributes, and whether an op can be created directly from its flat operands and results."""
+
+    def __init__(self, op_type):
+        from xdsl.irdl import AttrSizedOperandSegments, OptionalDef, VarOperandDef, VarResultDef
+
+        get = getattr(op_type, "get_irdl_definition", None)
+        d = get() if get else None
+        groups = (d.operands + d.results) if d else []
+        self.operands = [n for n, _ in d.operands] if d else []
+        self.results = [n for n, _ in d.results] if d else []
+        self.kind = {n: "result" for n in self.results} | {n: "operand" for n in self.operands}
+        self.listed = {n for n, g in groups if isinstance(g, (VarOperandDef, VarResultDef))}  # built from lists
+        self.optional = {n for n, g in groups if isinstance(g, OptionalDef)}
+        self.variadic = self.listed - self.optional
+        self.properties = set(d.properties) if d else set()
+        self.defaults = {n: pd.default_value for n, pd in d.properties.items() if pd.default_value is not None} \
+            if d else {}
+        self.units = {n for n, a in ((d.attributes | d.properties).items() if d else ())
+                      if getattr(a.constr, "attr", None) is UnitAttr}
+        # created directly when the only option is operand segment sizes held as a property (computed here)
+        options = list(d.options) if d else [None]
+        self.segments = any(isinstance(o, AttrSizedOperandSegments) and o.as_property for o in options)
+        self.direct = len(options) == int(self.segments) and not d.regions and not d.successors
+
+        # per operand and result group: (how many values it takes: "one", "opt" or "any"; whether None is one)
+        self.operand_groups = [(self._takes(n), n in self.listed) for n in self.operands]
+        self.result_groups = [(self._takes(n), n in self.optional) for n in self.results]
+
+    def _takes(self, name: str) -> str:
+        return "any" if name in self.variadic else "opt" if name in self.optional else "one"
+
+    def fits(self, names, groups) -> bool:
+        """Whether each group of values has as many as its definition takes (one, at most one, or any)."""
+        return all(n in self.variadic or len(g) == 1 or n in self.optional and not g for n, g in zip(names, groups))
+
+    def create(self, op_type, operands: list[list], result_types: list[list], properties, attributes):
+        """The op, from one list of values per operand and of types per result (as definition takes them)."""
+        if self.segments:
+            properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [len(v) for v in operands])
+        return op_type.create(operands=[v for vs in operands for v in vs],
+                              result_types=[t for ts in result_types for t in ts],
+                              properties=properties, attributes=attributes)
+
+
+_INFOS: dict[type, OpInfo] = {}
+
+
+def op_info(op_type) -> OpInfo:
+    info = _INFOS.get(op_type)
+    if info is None:
+        info = _INFOS[op_type] = OpInfo(op_type)
+    return info
+
+
+def _flatten(groups, args, cls) -> tuple[list, list[int]] | None:
+    """The arguments of a builder (per group: an instance of `cls`, None or a list) as one list and the size
+    of each group; None where they do not fit the groups (as xDSL's builder would report)."""
+    if len(args) != len(groups):
+        return None
+    flat, sizes = [], []
+    for (takes, none_ok), arg in zip(groups, args):
+        if isinstance(arg, cls):
+            flat.append(arg)
+            sizes.append(1)
+        elif arg is None:
+            if not none_ok:
+                return None
+            sizes.append(0)
+        elif isinstance(arg, (list, tuple)):
+            n = len(arg)
+            if n != 1 and takes == "one" or n > 1 and takes == "opt":
+                return None
+            flat.extend(arg)
+            sizes.append(n)
+        else:
+            return None
+    return flat, sizes
+
+
+def build_op(op_type, operands=(), result_types=(), properties=None, attributes=None, regions=(), successors=()):
+    """`op_type.build(...)` (operands and result types given per definition: one, None or a list); created
+    directly when the op's definition allows it, else (and for any argument that does not fit the definition,
+    to report it) through xDSL's generic builder."""
+    info = op_info(op_type)
+    properties, attributes = properties or {}, attributes or {}
+    if info.direct and not regions and not successors:
+        values = _flatten(info.operand_groups, operands, SSAValue)
+        types = _flatten(info.result_groups, result_types, Attribute)
+        if values is not None and types is not None and all(isinstance(v, SSAValue) for v in values[0]):
+            props = {k: v for k, v in properties.items() if v is not None}
+            if info.segments:
+                props["operandSegmentSizes"] = DenseArrayBase.from_list(i32, values[1])
+            attrs = {k: v for k, v in attributes.items() if v is not None} if None in attributes.values() else attributes
+            return op_type.create(operands=values[0], result_types=types[0], properties=props, attributes=attrs)
+    return op_type.build(operands=operands, result_types=result_types, properties=properties,
+                         attributes=attributes, regions=regions, successors=successors)
+
+
 class OpFormat:
-    """A declarative format with its type-inference rules and enum spellings."""
+    """A declarative format with its type-inference rules and enum spellings. The format string is compiled
+    when an op of the kind is first parsed or printed: the dialects register many more formats than a
+    module uses."""
 
-    spec: str
-    infer: dict[str, Callable] = field(default_factory=dict)
-    enums: dict[str, dict[str, int]] = field(default_factory=dict)
-    elems: list = field(init=False)
-    used: set[str] = field(init=False)
+    def __init__(self, spec: str, infer: dict[str, Callable] | None = None, enums: dict | None = None):
+        self.spec, self.infer, self.enums = spec, infer or {}, enums or {}
 
-    def __post_init__(self):
-        self.elems, _, _ = _compile(_tokenize(self.spec), 0, ())
-        self.used = _vars(self.elems)
+    @cached_property
+    def elems(self) -> list:
+        return _compile(_tokenize(self.spec), 0, ())[0]
+
+    @cached_property
+    def used(self) -> set[str]:
+        return _vars(self.elems)
+
+    @cached_property
+    def elided(self) -> frozenset[str]:
+        """What `attr-dict` leaves out (but properties at their default value)."""
+        return frozenset(self.used | {"operandSegmentSizes", "resultSegmentSizes"})
+
+    @cached_property
+    def enum_names(self) -> dict[str, dict[int, str]]:
+        """Enum variable -> stored value -> its keyword (the first one spelling it)."""
+        out: dict[str, dict[int, str]] = {}
+        for name, spec in self.enums.items():
+            names = out[name] = {}
+            for k, v in _enum(spec)[0].items():
+                names.setdefault(v, k)
+        return out
 
     # ------------------------------------------------------------------ printing
     def print(self, op: Operation, p) -> str:
         out: list[str] = []
         st = _PrintState()
-        self._print_elems(self.elems, op, p, out, st)
+        self._print_elems(self.elems, op, op_info(type(op)), p, out, st)
         return "".join(out)
 
-    def _print_elems(self, elems, op, p, out, st):
+    def _print_elems(self, elems, op, info, p, out, st):
         for e in elems:
             if isinstance(e, Lit):
                 v = e.text
@@ -178,19 +300,19 @@ class OpFormat:
                 st.punct = v[0] != "_" and not v[0].isalpha()
             elif isinstance(e, AttrDict):
                 kw = " attributes" if e.keyword else ""
-                text = p.attr_dict(_all_attrs(op), self._elided(op))
+                text = p.attr_dict(_all_attrs(op), self._elided(op, info))
                 if text:
                     out.append(kw + text)
                 st.punct = False
             elif isinstance(e, Group):
-                if _present(op, e.anchor, self.enums):
-                    self._print_elems(e.elems, op, p, out, st)
+                if _present(op, info, e.anchor):
+                    self._print_elems(e.elems, op, info, p, out, st)
             elif isinstance(e, OIList):
-                for clause in e.clauses:
-                    if any(_present(op, n, self.enums) for n in _vars(clause)):
-                        self._print_elems(clause, op, p, out, st)
+                for clause, names in zip(e.clauses, e.names):
+                    if any(_present(op, info, n) for n in names):
+                        self._print_elems(clause, op, info, p, out, st)
             else:
-                text = self._print_var(e, op, p)
+                text = self._print_var(e, op, info, p)
                 if not text:  # a unit attribute prints nothing, not even its space
                     continue
                 if st.space:
@@ -198,35 +320,32 @@ class OpFormat:
                 out.append(text)
                 st.space, st.punct = True, False
 
-    def _print_var(self, e, op, p) -> str:
+    def _print_var(self, e, op, info, p) -> str:
         if isinstance(e, Operands):
             return ", ".join(p.value(v) for v in op.operands)
         if isinstance(e, FuncType):
-            return p.function_type(_types_of(op, e.ins), _types_of(op, e.outs))
+            return p.function_type(_types_of(op, info, e.ins), _types_of(op, info, e.outs))
         if isinstance(e, TypeOf):
-            types = _types_of(op, e.name)
+            types = _types_of(op, info, e.name)
             show = p.stype if e.mode == "stripped" else p.type
             return ", ".join(show(t) for t in types)
-        kind, val = _lookup(op, e.name)
-        if kind in ("operand", "result"):
+        kind, val = _lookup(op, info, e.name)
+        if kind is not None:
             vals = val if isinstance(val, (tuple, list)) else ([] if val is None else [val])
             return ", ".join(p.value(v) for v in vals)
         if e.name in self.enums:
-            return _enum_name(_enum(self.enums[e.name])[0], val)
+            assert isinstance(val, IntegerAttr)
+            return self.enum_names[e.name].get(val.value.data) or str(val.value.data)
         if isinstance(val, SymbolRefAttr):
             return p.symbol(val)
         if isinstance(val, UnitAttr):
             return ""
         return p.attr(val)
 
-    def _elided(self, op) -> set[str]:
-        out = set(self.used) | {"operandSegmentSizes", "resultSegmentSizes"}
-        defs = _defs(op)
-        if defs is not None:
-            for name, pd in defs.properties.items():
-                if pd.default_value is not None and op.properties.get(name) == pd.default_value:
-                    out.add(name)
-        return out
+    def _elided(self, op, info) -> frozenset[str]:
+        props = op.properties
+        defaults = [n for n, v in info.defaults.items() if props.get(n) == v]
+        return self.elided.union(defaults) if defaults else self.elided
 
     # ------------------------------------------------------------------- parsing
     def parse(self, op_type, parser) -> Operation:
@@ -250,53 +369,34 @@ def _space_before(value: str, last_punct: bool) -> bool:
     return value[0] not in "<>(){}[],"
 
 
-def _defs(op):
-    get = getattr(type(op), "get_irdl_definition", None)
-    return get() if get else None
-
-
 def _all_attrs(op) -> dict[str, Attribute]:
     return {**op.properties, **op.attributes}
 
 
-def _lookup(op, name):
-    d = _defs(op)
-    if d is not None:
-        for n, _ in d.operands:
-            if n == name:
-                return "operand", getattr(op, n)
-        for n, _ in d.results:
-            if n == name:
-                return "result", getattr(op, n)
-    if name in op.properties:
-        return "attr", op.properties[name]
-    if name in op.attributes:
-        return "attr", op.attributes[name]
-    return "attr", None
+def _lookup(op, info: OpInfo, name):
+    """(\"operand\" or \"result\", its value(s)) or (None, the property or attribute, None if absent)."""
+    kind = info.kind.get(name)
+    if kind is not None:
+        return kind, getattr(op, name)
+    val = op.properties.get(name)
+    return None, val if val is not None else op.attributes.get(name)
 
 
-def _types_of(op, name) -> list[Attribute]:
+def _types_of(op, info, name) -> list[Attribute]:
     if name == "operands":
         return [v.type for v in op.operands]
     if name == "results":
         return [v.type for v in op.results]
-    kind, val = _lookup(op, name)
+    _, val = _lookup(op, info, name)
     vals = val if isinstance(val, (tuple, list)) else ([] if val is None else [val])
     return [v.type for v in vals]
 
 
-def _present(op, name, enums) -> bool:
-    kind, val = _lookup(op, name)
-    if kind in ("operand", "result"):
+def _present(op, info, name) -> bool:
+    kind, val = _lookup(op, info, name)
+    if kind is not None:
         return bool(val) if isinstance(val, (tuple, list)) else val is not None
-    if val is None:
-        return False
-    d = _defs(op)
-    if d is not None and name in d.properties:
-        default = d.properties[name].default_value
-        if default is not None and val == default:
-            return False
-    return True
+    return val is not None and val != info.defaults.get(name)
 
 
 def _enum(spec) -> tuple[dict[str, int], Attribute]:
@@ -304,22 +404,12 @@ def _enum(spec) -> tuple[dict[str, int], Attribute]:
     return spec if isinstance(spec, tuple) else (spec, i32)
 
 
-def _enum_name(table: dict[str, int], val: Attribute) -> str:
-    assert isinstance(val, IntegerAttr)
-    for k, v in table.items():
-        if v == val.value.data:
-            return k
-    return str(val.value.data)
-
-
 class _ParseState:
     """Collects operands, types and attributes while walking a format, then builds the op."""
 
     def __init__(self, op_type, fmt: OpFormat, parser):
         self.op_type, self.fmt, self.p = op_type, fmt, parser
-        self.defs = op_type.get_irdl_definition()
-        self.operand_names = [n for n, _ in self.defs.operands]
-        self.result_names = [n for n, _ in self.defs.results]
+        self.info = op_info(op_type)
         self.operands: dict[str, list] = {}
         self.types: dict[str, list[Attribute]] = {}
         self.attrs: dict[str, Attribute] = {}
@@ -327,27 +417,7 @@ class _ParseState:
         self.start = parser.pos
 
     def kind(self, name: str) -> str:
-        if name in self.operand_names:
-            return "operand"
-        if name in self.result_names:
-            return "result"
-        return "attr"
-
-    def _def(self, name: str):
-        return dict(self.defs.operands).get(name) or dict(self.defs.results).get(name)
-
-    def variadic(self, name: str) -> bool:
-        """A list-valued operand or result (optional ones hold at most one value, and are not)."""
-        from xdsl.irdl import OptOperandDef, OptResultDef, VarOperandDef, VarResultDef
-
-        d = self._def(name)
-        return isinstance(d, (VarOperandDef, VarResultDef)) and not isinstance(d, (OptOperandDef, OptResultDef))
-
-    def listed(self, name: str) -> bool:
-        """Whether the op builder takes this operand or result as a list (variadic or optional)."""
-        from xdsl.irdl import VarOperandDef, VarResultDef
-
-        return isinstance(self._def(name), (VarOperandDef, VarResultDef))
+        return self.info.kind.get(name, "attr")
 
     def run(self, elems):
         p = self.p
@@ -361,7 +431,7 @@ class _ParseState:
             elif isinstance(e, TypeOf):
                 if e.name == "operands":
                     self.types["__operands__"] = self.type_list()
-                elif self.variadic(e.name):
+                elif e.name in self.info.variadic:
                     self.types[e.name] = self.type_list()
                 elif e.mode == "stripped":
                     self.types[e.name] = [self.stripped_type(e.name)]
@@ -390,8 +460,7 @@ class _ParseState:
 
     def starts(self, e) -> bool:
         """Whether the next token begins element `e` (the first element of an optional group)."""
-        p = self.p
-        tok = p._current_token.text
+        tok = self.p._current_token.text
         if isinstance(e, Lit):
             return tok == e.text
         if isinstance(e, Var):
@@ -439,7 +508,7 @@ class _ParseState:
         p = self.p
         kind = self.kind(name)
         if kind == "operand":
-            if self.variadic(name):
+            if name in self.info.variadic:
                 self.operands[name] = self.operand_list()
             else:
                 self.operands[name] = [p.parse_unresolved_operand()]
@@ -452,14 +521,10 @@ class _ParseState:
         if p._current_token.text.startswith("@"):
             self.attrs[name] = p._parse_optional_symref_attr()  # @f or @m::@f
             return
-        if p._current_token.text in ("", ":") or self.is_unit(name):
+        if p._current_token.text in ("", ":") or name in self.info.units:
             self.attrs[name] = UnitAttr()
             return
         self.attrs[name] = p.parse_attribute()
-
-    def is_unit(self, name: str) -> bool:
-        d = self.defs.properties.get(name) or self.defs.attributes.get(name)
-        return d is not None and getattr(d.constr, "attr", None) is UnitAttr
 
     def assign_types(self, name: str, types: list[Attribute]):
         if name in ("operands", "results"):
@@ -469,30 +534,26 @@ class _ParseState:
             self.types[name] = types
 
     def build(self) -> Operation:
-        p = self.p
-        if self.all_operands is not None:
-            flat = self.all_operands
-        else:
-            flat = [u for n in self.operand_names for u in self.operands.get(n, [])]
+        p, info = self.p, self.info
         # split "operands" type lists / operand lists across the declared operand groups
-        counts = {n: len(self.operands.get(n, [])) for n in self.operand_names}
+        counts = {n: len(self.operands.get(n, [])) for n in info.operands}
         if self.all_operands is not None:
             self._split_all_operands(counts)
         if "__operands__" in self.types:
             it = iter(self.types.pop("__operands__"))
-            for n in self.operand_names:
+            for n in info.operands:
                 self.types[n] = [next(it) for _ in range(counts[n])]
         if "__results__" in self.types:
             res = self.types.pop("__results__")
-            var = [n for n in self.result_names if self.variadic(n)]
+            var = [n for n in info.results if n in info.variadic]
             if var:
-                self.types[var[0]] = res[len(self.result_names) - 1 :] if len(self.result_names) > 1 else res
+                self.types[var[0]] = res[len(info.results) - 1 :] if len(info.results) > 1 else res
             else:
-                for n, t in zip(self.result_names, res):
+                for n, t in zip(info.results, res):
                     self.types[n] = [t]
         self._infer(counts)
         values = []
-        for n in self.operand_names:
+        for n in info.operands:
             types = self.types.get(n, [])
             units = self.operands.get(n, [])
             if len(types) != len(units):
@@ -500,31 +561,31 @@ class _ParseState:
                     f"'{self.op_type.name}' expected {len(units)} types for '{n}', got {len(types)}", self.start
                 )
             values.append([p.resolve_operand(u, t) for u, t in zip(units, types)])
-        operand_args = []
-        for n, v in zip(self.operand_names, values):
-            operand_args.append(v if self.listed(n) else v[0])
         result_types = []
-        for n in self.result_names:
+        for n in info.results:
             t = self.types.get(n)
             if t is None:
                 p.raise_error(f"'{self.op_type.name}': cannot infer the type of result '{n}'", self.start)
-            result_types.append(t if self.listed(n) else t[0])
-        props = {k: v for k, v in self.attrs.items() if k in self.defs.properties}
-        attrs = {k: v for k, v in self.attrs.items() if k not in self.defs.properties}
-        return self.op_type.build(
-            operands=operand_args, result_types=result_types, properties=props, attributes=attrs
+            result_types.append(t)
+        props = {k: v for k, v in self.attrs.items() if k in info.properties}
+        attrs = {k: v for k, v in self.attrs.items() if k not in info.properties}
+        if info.direct and info.fits(info.operands, values) and info.fits(info.results, result_types):
+            return info.create(self.op_type, values, result_types, props, attrs)
+        return self.op_type.build(  # xDSL's builder, which reports what does not fit the definition
+            operands=[v if n in info.listed else v[0] for n, v in zip(info.operands, values)],
+            result_types=[t if n in info.listed else t[0] for n, t in zip(info.results, result_types)],
+            properties=props, attributes=attrs,
         )
 
     def _split_all_operands(self, counts):
         units = self.all_operands
-        n_groups = len(self.operand_names)
-        if n_groups == 1:
-            self.operands[self.operand_names[0]] = units
-            counts[self.operand_names[0]] = len(units)
+        if len(self.info.operands) == 1:
+            self.operands[self.info.operands[0]] = units
+            counts[self.info.operands[0]] = len(units)
 
     def _infer(self, counts):
         view = _TypeView(self.types, self.attrs)
-        pending = [n for n in self.operand_names + self.result_names if n not in self.types]
+        pending = [n for n in self.info.operands + self.info.results if n not in self.types]
         progress = True
         while pending and progress:
             progress = False

@@ -4,20 +4,158 @@ What this adds to xDSL's parser: ops in the custom syntax registered in `ttc.ir.
 are defined after their use (Triton prints them at the end of the file); hexadecimal float elements in dense
 literals (`dense<0xFF800000> : tensor<4xf32>` is -inf, not 4.29e9); the `external_resources` of a file's
 `{-# ... #-}` metadata (where MLIR's reproducers keep their pipeline), kept in `external_resources`.
+
+What it does differently, for speed: common tokens are lexed with one regular expression; types are uniqued by
+their spelling, as MLIR's context uniques them; the common locations (`loc(#alias)`, `loc("file":1:2)`) and
+dense splats are read directly; SSA names live in a scoped table, not copied into every region.
 """
 
 from __future__ import annotations
 
+import math
 import re
 
-from xdsl.dialects.builtin import AnyFloat, BFloat16Type, BytesAttr, DenseIntOrFPElementsAttr
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    BFloat16Type,
+    BytesAttr,
+    ComplexType,
+    DenseIntOrFPElementsAttr,
+    FileLineColLoc,
+    IndexType,
+    IntAttr,
+    IntegerType,
+    LocationAttr,
+    MemRefType,
+    StringAttr,
+    TensorType,
+    VectorType,
+)
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError
+from xdsl.utils.lexer import Span, Token
+from xdsl.utils.mlir_lexer import KIND_BY_PUNCTUATION_SPELLING, MLIRLexer, MLIRTokenKind, StringLiteral
 
+from ttc.ir import prebuilt
 from ttc.ir.format import FORMATS
 
-_ALIAS_DEF = re.compile(r"^(#[A-Za-z_][\w$.-]*)\s*=", re.M)
+_DENSE_ELEMENT = (IntegerType, IndexType, AnyFloat, ComplexType)
+_ALIAS_DEF = re.compile(r"^(#[A-Za-z_][\w$.-]*)\s*=\s*(loc\b)?", re.M)
+_NEWLINE = re.compile("\n")
+
+
+class _Token(Token):
+    """xDSL's token, with its text sliced once (the parser asks for it many times)."""
+
+    text = None
+
+    def __init__(self, kind, span, text):
+        self.kind, self.span, self.text = kind, span, text
+
+
+_PUNCT = KIND_BY_PUNCTUATION_SPELLING
+_IDENT = {"#": MLIRTokenKind.HASH_IDENT, "%": MLIRTokenKind.PERCENT_IDENT, "^": MLIRTokenKind.CARET_IDENT,
+          "!": MLIRTokenKind.EXCLAMATION_IDENT, "@": MLIRTokenKind.AT_IDENT}
+# whitespace and comments, then one token of the forms that make up nearly all of a file; anything else (and
+# the end of the file) is left to xDSL's lexer. Each form is xDSL's, tried in xDSL's order.
+_FAST_TOKEN = re.compile(
+    r"(?>(?://[^\n]*\n?|\s+)*)(?:"
+    r"([a-zA-Z_][a-zA-Z0-9_$.]*)"  # 1: bare identifier
+    r"|(->|\{-\#|\#-\}|[-:,()}\[\]<>=+/*?|{])"  # 2: punctuation
+    r"|([%#!^](?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)|@[a-zA-Z_][a-zA-Z0-9_$.]*)"  # 3: prefixed identifier
+    r"|(0x[0-9a-fA-F]+|[0-9]+(\.[0-9]*(?:[eE][+-]?[0-9]+)?)?)"  # 4: number, 5: its fraction (a float)
+    r'|("[^"\\\n\v\f]*")'  # 6: string without escapes
+    r")",
+    re.ASCII,
+)
+
+
+class _Lexer(MLIRLexer):
+    """xDSL's MLIR lexer, matching the common tokens with one regular expression."""
+
+    def lex(self):
+        m = _FAST_TOKEN.match(self.input.content, self.pos)
+        if m is None:
+            return super().lex()
+        i = m.lastindex  # the outermost group that matched: 5 (a fraction) is inside 4
+        start, end = m.span(i)
+        text = m.group(i)
+        self.pos = end
+        if i == 1:
+            return _Token(MLIRTokenKind.BARE_IDENT, Span(start, end, self.input), text)
+        if i == 2:
+            return _Token(_PUNCT[text], Span(start, end, self.input), text)
+        if i == 3:
+            return _Token(_IDENT[text[0]], Span(start, end, self.input), text)
+        if i == 4:
+            kind = MLIRTokenKind.INTEGER_LIT if m.start(5) < 0 else MLIRTokenKind.FLOAT_LIT
+            return _Token(kind, Span(start, end, self.input), text)
+        return _Token(MLIRTokenKind.STRING_LIT, StringLiteral(start, end, self.input), text)
+
+
+# `loc(#alias)` or `loc("file":line:col)`, after `loc`: the locations nearly all ops have
+_SIMPLE_LOC = re.compile(r'\((?:(#[A-Za-z_][\w$.-]*)|"([^"\\\n]*)":([0-9]+):([0-9]+))\)')
+_SHAPED = frozenset(("tensor", "vector", "memref"))
+_ANGLE = re.compile(r'[<>"]')
+
+
+def _angle_end(text: str, at: int) -> int | None:
+    """Where the `<...>` opening at `at` ends (after its `>`); None if it holds a string or does not close."""
+    depth = 0
+    for m in _ANGLE.finditer(text, at):
+        c = m.group()
+        if c == "<":
+            depth += 1
+        elif c == ">":
+            depth -= 1
+            if depth == 0:
+                return m.end()
+        else:
+            return None
+    return None
+
+
+class _Values:
+    """xDSL's table of SSA names (name -> values), with the names of enclosing regions reached through `outer`
+    instead of copied into each region's table (MLIR's scoped table): xDSL's `old = ssa_values.copy()` on
+    entering a region, restored when it ends, costs nothing however many names are in scope."""
+
+    __slots__ = ("table", "outer")
+
+    def __init__(self, table: dict | None = None, outer: _Values | None = None):
+        self.table, self.outer = table if table is not None else {}, outer
+
+    def get(self, name: str, default=None):
+        scope = self
+        while scope is not None:
+            values = scope.table.get(name)
+            if values is not None:
+                return values
+            scope = scope.outer
+        return default
+
+    def __contains__(self, name: str) -> bool:
+        return self.get(name) is not None
+
+    def __getitem__(self, name: str):
+        values = self.get(name)
+        if values is None:
+            raise KeyError(name)
+        return values
+
+    def __setitem__(self, name: str, values) -> None:
+        self.table[name] = values
+
+    def keys(self):
+        return self  # for `name in ssa_values.keys()`
+
+    def copy(self) -> _Values:
+        """The names so far move to the returned table (which xDSL restores when the region ends); this one
+        goes on, empty, inside it."""
+        old = _Values(self.table, self.outer)
+        self.table, self.outer = {}, old
+        return old
 
 
 class TypeConflict(ParseError):
@@ -31,14 +169,24 @@ class TypeConflict(ParseError):
 class TTParser(Parser):
     def __init__(self, ctx, text: str, name: str = "<stdin>", positions: dict | None = None):
         super().__init__(ctx, text, name)
+        self._parser_state.lexer = _Lexer(self.lexer.input)
+        self.ssa_values = _Values()
+        self._resume_from(0)
         self.positions = positions if positions is not None else {}  # op -> offset where it was parsed
         self._first_use: dict[str, object] = {}  # value name -> span of its first use (for undefined values)
         self._defined_at: dict[str, object] = {}  # value name -> span of its definition
         self._loc_ended_at = -1
-        self._line_starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
-        self._predefined: set[str] = set()
+        self._line_starts = [0] + [m.end() for m in _NEWLINE.finditer(text)]
         self.external_resources: dict[str, dict[str, object]] = {}  # {-# external_resources: {key: {k: v}} #-}
-        self._preload_aliases(text)
+        self._later_aliases: dict[str, int] = {}  # `#name` -> where its definition starts, until parsed
+        self._loc_alias_defs: set[int] = set()  # where the definitions of location aliases start
+        for m in _ALIAS_DEF.finditer(text):
+            self._later_aliases.setdefault(m.group(1), m.start())
+            if m.group(2):
+                self._loc_alias_defs.add(m.start())
+        self._skip_alias_def: dict[int, int] = {}  # definitions parsed ahead: where they start -> end
+        self._files: dict[str, StringAttr] = {}  # file name -> its StringAttr, for locations
+        self._types: dict[str, Attribute] = {}  # the parametrized types parsed so far, by spelling
 
     # -------------------------------------------------------------- {-# external_resources: ... #-}
     def _parse_external_resources(self) -> None:
@@ -70,29 +218,43 @@ class TTParser(Parser):
         self.parse_comma_separated_list(self.Delimiter.BRACES, group)
 
     # -------------------------------------------------------------- aliases defined after use
-    def _preload_aliases(self, text: str):
-        """Parse the top-level `#name = ...` alias definitions first, in dependency order, so that uses
-        before the definition resolve (MLIR defers location aliases to the end of the file)."""
-        pending = [m for m in _ALIAS_DEF.finditer(text)]
-        if not pending:
-            return
+    def _parse_extended_type_or_attribute(self, name: str, is_type: bool):
+        alias = ("!" if is_type else "#") + name
+        if alias in self._later_aliases and self._current_token.text != "<" and alias not in self.attribute_aliases:
+            self._define_later_alias(alias)
+        return super()._parse_extended_type_or_attribute(name, is_type)
+
+    def _define_later_alias(self, alias: str):
+        """Parse the definition of an alias used before it (MLIR defers location aliases to the end of the
+        file), then come back. A definition that does not parse is left for the main parse to report."""
+        start = self._later_aliases.pop(alias)
         here = self._current_token.span.start
-        progress = True
-        while pending and progress:
-            progress = False
-            for m in list(pending):
-                try:
-                    self._resume_from(m.end())
-                    value = self.parse_attribute() if not text[m.end() :].lstrip().startswith("loc(") else self._loc_value()
-                except Exception:
-                    continue
-                self.attribute_aliases[m.group(1)] = value
-                self._predefined.add(m.group(1))
-                pending.remove(m)
-                progress = True
-        for m in pending:  # left for the main parse to report
-            self.attribute_aliases.pop(m.group(1), None)
+        try:
+            self._resume_from(start)
+            self._alias_value(start)
+            self._skip_alias_def[start] = self._current_token.span.start
+        except ParseError:
+            self.attribute_aliases.pop(alias, None)
         self._resume_from(here)
+
+    def _parse_alias_def(self):
+        start = self._current_token.span.start
+        end = self._skip_alias_def.get(start)
+        if end is not None:  # already parsed where it was first used
+            self._resume_from(end)
+            return
+        self._later_aliases.pop(self._current_token.text, None)
+        if start not in self._loc_alias_defs:
+            return super()._parse_alias_def()
+        if self._current_token.text in self.attribute_aliases:
+            self.raise_error(f"re-declaration of alias '{self._current_token.text}'")
+        self._alias_value(start)
+
+    def _alias_value(self, start: int):
+        """`#name = attribute` or `#name = loc(...)` (xDSL's alias definitions take attributes only)."""
+        name = self._consume_token().text
+        self.parse_punctuation("=", "after attribute alias name")
+        self.attribute_aliases[name] = self._loc_value() if start in self._loc_alias_defs else self.parse_attribute()
 
     def _loc_value(self) -> Attribute:
         loc = self.parse_optional_location()
@@ -100,21 +262,8 @@ class TTParser(Parser):
             self.raise_error("expected a location")
         return loc
 
-    def _parse_alias_def(self):
-        name = self._current_token.text
-        if name in self._predefined:
-            self._consume_token()
-            self.parse_punctuation("=")
-            if self._current_token.text == "loc":
-                self._loc_value()
-            else:
-                self.parse_attribute()
-            return
-        super()._parse_alias_def()
-
     def parse_module(self, allow_implicit_module: bool = True):
         from xdsl.dialects.builtin import ModuleOp
-        from xdsl.utils.exceptions import ParseError
 
         if self._current_token.kind.name == "EOF":  # an empty file is an empty module, as in MLIR
             return ModuleOp([])
@@ -158,11 +307,9 @@ class TTParser(Parser):
         """MLIR's location for an op written without `loc(...)`: where it was parsed."""
         import bisect
 
-        from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
-
         line = bisect.bisect_right(self._line_starts, pos)
         col = pos - self._line_starts[line - 1] + 1
-        return FileLineColLoc(StringAttr(self.lexer.input.name), IntAttr(line), IntAttr(col))
+        return prebuilt(FileLineColLoc, self._file_attr(self.lexer.input.name), IntAttr(line), IntAttr(col))
 
     # -------------------------------------------------------------- operations
     def parse_operation(self) -> Operation:
@@ -206,10 +353,32 @@ class TTParser(Parser):
             self.raise_error(f"custom op '{tok.text}' is unknown", tok.span)
 
     def parse_optional_location(self):
-        loc = super().parse_optional_location()
+        tok = self._current_token
+        loc = None
+        if tok.text == "loc" and (m := _SIMPLE_LOC.match(self.lexer.input.content, tok.span.end)) is not None:
+            alias, file, line, col = m.groups()
+            if alias is None:
+                loc = prebuilt(FileLineColLoc, self._file_attr(file), IntAttr(int(line)), IntAttr(int(col)))
+            else:
+                if alias in self._later_aliases and alias not in self.attribute_aliases:
+                    self._define_later_alias(alias)
+                loc = self.attribute_aliases.get(alias)
+                if not isinstance(loc, LocationAttr):
+                    loc = None  # left to xDSL, to report
+            if loc is not None:
+                self._resume_from(m.end())
+        if loc is None:
+            loc = super().parse_optional_location()
         if loc is not None:
             self._loc_ended_at = self._current_token.span.start
         return loc
+
+    def _file_attr(self, name: str) -> StringAttr:
+        """The file name of locations, one attribute per file (locations name a few files many times)."""
+        attr = self._files.get(name)
+        if attr is None:
+            attr = self._files[name] = StringAttr(name)
+        return attr
 
     def _peek_percent(self) -> bool:
         """After a `,`: whether the next token is an SSA value (so the comma continues an operand list)."""
@@ -226,70 +395,71 @@ class TTParser(Parser):
         except OverflowError:
             self.raise_error("float constant out of range for type", start)
 
-    # -------------------------------------------------------------- dense literals with hex floats
+    # -------------------------------------------------------------- types, uniqued by their spelling
+    def parse_optional_type(self):
+        """Types are uniqued, as in MLIR's context: a parametrized type (`tensor<...>`, `!tt.ptr<...>`) spelled
+        as before in this file is the type parsed there (a file spells its few types over and over)."""
+        tok = self._current_token
+        start = tok.span.end
+        text = self.lexer.input.content
+        if text.startswith("<", start) and (tok.kind is MLIRTokenKind.EXCLAMATION_IDENT or tok.text in _SHAPED):
+            end = _angle_end(text, start)
+            if end is not None:
+                key = text[tok.span.start : end]
+                t = self._types.get(key)
+                if t is not None:
+                    self._resume_from(end)
+                    return t
+                t = super().parse_optional_type()
+                if not text[end : self._current_token.span.start].strip():  # it ended where expected
+                    self._types[key] = t
+                return t
+        return super().parse_optional_type()
+
+    # -------------------------------------------------------------- dense literals
+    def _parse_dense_literal_type(self):
+        """xDSL's check of a dense literal's type, without building its type constraint on every call."""
+        type = self.expect(self.parse_optional_type, "Dense attribute must be typed!")
+        if not (isinstance(type, (TensorType, VectorType, MemRefType)) and isinstance(type.element_type, _DENSE_ELEMENT)):
+            self.raise_error("Expected memref, vector or tensor type of integer, index, float, or complex type")
+        if any(dim == -1 for dim in type.get_shape()):
+            self.raise_error("Dense literal attribute should have a static shape.")
+        return type
+
     def parse_dense_int_or_fp_elements_attr(self, type):
+        """xDSL's, but a splat is converted once and repeated as bytes, and hexadecimal elements of a float
+        type are bit patterns (`dense<0xFF800000> : tensor<4xf32>` is -inf)."""
         start = self._current_token.span.start
-        hexed = self._try_hex_float_dense(type)
-        if hexed is not None:
-            return hexed
-        self._resume_from(start)
-        try:
+        self.parse_punctuation("<", " in dense attribute")
+        if self._current_token.text == ">" or self._current_token.text.startswith('"'):
+            self._resume_from(start)  # empty, or a hex string: xDSL's forms
             return super().parse_dense_int_or_fp_elements_attr(type)
+        elems, shape = self._parse_tensor_literal()
+        self.parse_punctuation(">", " in dense attribute")
+        if type is None:
+            self.parse_punctuation(":", " in dense attribute")
+            type = self._parse_dense_literal_type()
+        et, type_shape = type.element_type, list(type.get_shape())
+        count = math.prod(type_shape)
+        if isinstance(et, AnyFloat) and any(e.span.text.lower().startswith(("0x", "-0x")) for e in elems):
+            return self._hex_float_dense(type, et, elems, shape, count)
+        if shape and type_shape != shape:
+            self.raise_error(f"Shape mismatch in dense literal. Expected {type_shape} shape from the type, "
+                             f"but got {shape} shape.")
+        values = [e.to_type(self, et) for e in elems] if count else []
+        try:
+            return DenseIntOrFPElementsAttr.from_list(type, values)  # one value (a splat) is repeated
         except OverflowError:
             self.raise_error("float constant out of range for type", start)
 
-    def _try_hex_float_dense(self, type):
-        if self.parse_optional_punctuation("<") is None:
-            return None
-        elems: list[str] = []
-        nested = self._current_token.text == "["
-        if not self._literal(elems):
-            return None
-        if self.parse_optional_punctuation(">") is None:
-            return None
-        if not any(e.lower().startswith(("0x", "-0x")) for e in elems):
-            return None
-        if type is None:
-            if self.parse_optional_punctuation(":") is None:
-                return None
-            type = self._parse_dense_literal_type()
-        et = type.element_type
-        if not isinstance(et, AnyFloat):
-            return None
+    def _hex_float_dense(self, type, et, elems, shape, count):
         from ttc.ir.printer import float_bits
 
         width = 16 if isinstance(et, BFloat16Type) else et.bitwidth
-        data = b""
-        for e in elems:
-            if e.lower().startswith("0x"):
-                bits = int(e, 16)
-            else:
-                bits = float_bits(float(e), et)[0]
-            data += bits.to_bytes(width // 8, "little")
-        count = 1
-        for d in type.get_shape():
-            count *= d
-        if not nested and len(elems) == 1:
+        data = b"".join((int(e.span.text, 16) if e.span.text.lower().startswith("0x") else
+                         float_bits(float(e.value), et)[0]).to_bytes(width // 8, "little") for e in elems)
+        if not shape and len(elems) == 1:
             data *= count
         if len(data) != count * (width // 8):
             self.raise_error(f"dense literal has {len(elems)} elements, its type needs {count}")
         return DenseIntOrFPElementsAttr(type, BytesAttr(data))
-
-    def _literal(self, out: list[str]) -> bool:
-        if self.parse_optional_punctuation("["):
-            if self.parse_optional_punctuation("]"):
-                return True
-            while True:
-                if not self._literal(out):
-                    return False
-                if self.parse_optional_punctuation("]"):
-                    return True
-                if self.parse_optional_punctuation(",") is None:
-                    return False
-        neg = "-" if self.parse_optional_punctuation("-") else ""
-        tok = self._current_token
-        if tok.kind.name in ("INTEGER_LIT", "FLOAT_LIT"):
-            self._consume_token()
-            out.append(neg + tok.text)
-            return True
-        return False

@@ -56,6 +56,7 @@ from xdsl.traits import IsTerminator
 from ttc.ir.format import FORMATS
 
 LOCATIONS = (UnknownLoc, FileLineColLoc, NameLoc, CallSiteLoc, FusedLoc)
+_LOCATION_CLASSES = frozenset(LOCATIONS)
 
 
 # ----------------------------------------------------------------------------- numbers
@@ -181,20 +182,52 @@ def _dense_float_from_bits(raw: bytes, t: Attribute) -> list[float]:
 
 # ----------------------------------------------------------------------------- types and attributes
 
-_FLOAT_NAMES = {}
+_INT_PREFIX = {Signedness.SIGNLESS: "i", Signedness.SIGNED: "si", Signedness.UNSIGNED: "ui"}
+_TYPE_TESTS = ((IntegerType, "int"), (IndexType, "index"), (NoneType, "none"), (AnyFloat, "float"),
+               (TensorType, "tensor"), (VectorType, "vector"), (FunctionType, "function"))
+_ATTR_TESTS = ((IntegerAttr, "integer"), (FloatAttr, "float"), (StringAttr, "string"), (UnitAttr, "unit"),
+               (ArrayAttr, "array"), (DictionaryAttr, "dict"), (DenseArrayBase, "dense_array"),
+               (DenseIntOrFPElementsAttr, "dense"), (SymbolRefAttr, "symbol"), (NoneAttr, "none"), (IntAttr, "int"),
+               (LOCATIONS, "loc"))
+_TYPE_KIND: dict[type, str] = {}  # class -> which of `AttrPrinter.type`'s cases prints its instances
+_ATTR_KIND: dict[type, str] = {}  # class -> which of `AttrPrinter.attr`'s cases prints its instances
+
+
+def _type_kind(cls: type) -> str:
+    kind = _TYPE_KIND.get(cls)
+    if kind is None:
+        kind = next((k for c, k in _TYPE_TESTS if issubclass(cls, c)), "mlir" if hasattr(cls, "mlir") else "xdsl")
+        _TYPE_KIND[cls] = kind
+    return kind
+
+
+def _attr_kind(cls: type) -> str:
+    kind = _ATTR_KIND.get(cls)
+    if kind is None:
+        if issubclass(cls, TypeAttribute) and not issubclass(cls, LOCATIONS):
+            kind = "type"
+        else:
+            kind = next((k for c, k in _ATTR_TESTS if issubclass(cls, c)), "mlir" if hasattr(cls, "mlir") else "xdsl")
+        _ATTR_KIND[cls] = kind
+    return kind
 
 
 def type_name(t: Attribute) -> str | None:
-    if isinstance(t, IntegerType):
-        prefix = {Signedness.SIGNLESS: "i", Signedness.SIGNED: "si", Signedness.UNSIGNED: "ui"}[t.signedness.data]
-        return f"{prefix}{t.width.data}"
-    if isinstance(t, IndexType):
-        return "index"
-    if isinstance(t, NoneType):
-        return "none"
-    if isinstance(t, AnyFloat):
+    kind = _type_kind(type(t))
+    if kind == "int":
+        return f"{_INT_PREFIX[t.signedness.data]}{t.width.data}"
+    if kind == "float":
         return t.name
-    return None
+    return kind if kind in ("index", "none") else None
+
+
+def _xdsl_text(a: Attribute) -> str:
+    from xdsl.printer import Printer
+    import io
+
+    buf = io.StringIO()
+    Printer(stream=buf).print_attribute(a)
+    return buf.getvalue()
 
 
 class AttrPrinter:
@@ -205,33 +238,34 @@ class AttrPrinter:
         self.visit = visit
 
     def _alias(self, a: Attribute) -> str | None:
-        if self.visit is not None and _alias_base(a) is not None:
+        if _alias_base(a) is None:  # only layouts and locations have aliases
+            return None
+        if self.visit is not None:  # the dry run, which finds the aliases
             self.visit(a)
+            return None
         return self.aliases.get(a)
 
     # types
     def type(self, t: Attribute) -> str:
-        name = type_name(t)
-        if name is not None:
-            return name
-        if isinstance(t, TensorType):
-            shape = t.get_shape()
-            dims = "".join(("?" if d == -1 else str(d)) + "x" for d in shape)
+        kind = _type_kind(type(t))
+        if kind == "tensor":
+            dims = "".join(("?" if d == -1 else str(d)) + "x" for d in t.get_shape())
             enc = "" if isinstance(t.encoding, NoneAttr) else ", " + self.attr(t.encoding)
             return f"tensor<{dims}{self.type(t.element_type)}{enc}>"
-        if isinstance(t, VectorType):
+        if kind == "int":
+            return f"{_INT_PREFIX[t.signedness.data]}{t.width.data}"
+        if kind == "float":
+            return t.name
+        if kind == "index" or kind == "none":
+            return kind
+        if kind == "vector":
             dims = "".join(f"{d}x" for d in t.get_shape())
             return f"vector<{dims}{self.type(t.element_type)}>"
-        if isinstance(t, FunctionType):
+        if kind == "function":
             return self.function_type(t.inputs.data, t.outputs.data)
-        if hasattr(t, "mlir"):
+        if kind == "mlir":
             return t.mlir(self)
-        from xdsl.printer import Printer
-        import io
-
-        buf = io.StringIO()
-        Printer(stream=buf).print_attribute(t)
-        return buf.getvalue()
+        return _xdsl_text(t)
 
     def stype(self, t: Attribute) -> str:
         return t.mlir_stripped(self) if hasattr(t, "mlir_stripped") else self.type(t)
@@ -248,29 +282,30 @@ class AttrPrinter:
         alias = self._alias(a)
         if alias is not None:
             return alias
-        if isinstance(a, TypeAttribute) and not isinstance(a, LOCATIONS):
+        kind = _attr_kind(type(a))
+        if kind == "type":
             return self.type(a)
-        if isinstance(a, IntegerAttr):
+        if kind == "integer":
             t = a.type
             if isinstance(t, IntegerType) and t.width.data == 1 and t.signedness.data == Signedness.SIGNLESS:
                 return "true" if a.value.data else "false"
             if elide_type and isinstance(t, IntegerType) and t.width.data == 64 and t.signedness.data == Signedness.SIGNLESS:
                 return str(a.value.data)
             return f"{a.value.data} : {self.type(t)}"
-        if isinstance(a, FloatAttr):
+        if kind == "float":
             text = format_float(a.value.data, a.type)
             if elide_type and isinstance(a.type, Float64Type):
                 return text
             return f"{text} : {self.type(a.type)}"
-        if isinstance(a, StringAttr):
+        if kind == "string":
             return quote(a.data)
-        if isinstance(a, UnitAttr):
+        if kind == "unit":
             return "unit"
-        if isinstance(a, ArrayAttr):
+        if kind == "array":
             return "[" + ", ".join(self.attr(x, elide_type=True) for x in a.data) + "]"
-        if isinstance(a, DictionaryAttr):
+        if kind == "dict":
             return self.dict_body(dict(a.data))
-        if isinstance(a, DenseArrayBase):
+        if kind == "dense_array":
             vals = a.get_values()
             et = self.type(a.elt_type)
             if not vals:
@@ -282,24 +317,19 @@ class AttrPrinter:
             else:
                 body = ", ".join(str(v) for v in vals)
             return f"array<{et}: {body}>"
-        if isinstance(a, DenseIntOrFPElementsAttr):
+        if kind == "dense":
             return f"dense<{self.dense_body(a)}> : {self.type(a.type)}"
-        if isinstance(a, SymbolRefAttr):
+        if kind == "symbol":
             return self.symbol(a)
-        if isinstance(a, NoneAttr):
+        if kind == "none":
             return "none"
-        if isinstance(a, IntAttr):
+        if kind == "int":
             return str(a.data)
-        if isinstance(a, LOCATIONS):
+        if kind == "loc":
             return "loc(" + self.loc_body(a) + ")"
-        if hasattr(a, "mlir"):
+        if kind == "mlir":
             return a.mlir(self)
-        from xdsl.printer import Printer
-        import io
-
-        buf = io.StringIO()
-        Printer(stream=buf).print_attribute(a)
-        return buf.getvalue()
+        return _xdsl_text(a)
 
     def symbol(self, a) -> str:
         if isinstance(a, StringAttr):
@@ -315,17 +345,15 @@ class AttrPrinter:
         raw = a.data.data
         n = math.prod(shape)
         size = len(raw) // n if n else 0
-        elems = [raw[i * size : (i + 1) * size] for i in range(n)] if size else [raw]
-        splat = n > 0 and all(e == elems[0] for e in elems)
+        if n == 1 and not shape or n > 0 and raw == raw[:size] * n:  # a splat: one element is printed
+            raw, n = raw[:size], 1
         if isinstance(et, AnyFloat):
-            vals = _dense_float_from_bits(raw, et)
-            text = [format_float(v, et) for v in vals]
-        elif isinstance(et, IntegerType) and et.width.data == 1:
-            vals = list(a.get_values())
-            text = ["true" if v else "false" for v in vals]
+            text = [format_float(v, et) for v in _dense_float_from_bits(raw, et)]
         else:
-            text = [str(v) for v in a.get_values()]
-        if splat or n == 1 and not shape:
+            vals = et.unpack(raw, n) if raw else ()
+            text = [("true" if v else "false") for v in vals] if isinstance(et, IntegerType) and et.width.data == 1 \
+                else [str(v) for v in vals]
+        if n == 1:
             return text[0]
         return _nest(text, list(shape))
 
@@ -379,6 +407,8 @@ def _symbol_text(s: str) -> str:
 
 
 def quote(s: str) -> str:
+    if _PLAIN.match(s):
+        return '"' + s + '"'
     out = []
     for ch in s:
         c = ord(ch)
@@ -392,10 +422,12 @@ def quote(s: str) -> str:
     return '"' + "".join(out) + '"'
 
 
+_PLAIN = re.compile(r'[ !#-\[\]-~]*\Z')  # printable ASCII but `"` and `\\`: quoted as is
+
+
 def _alias_base(a: Attribute) -> str | None:
-    if isinstance(a, LOCATIONS):
-        return "loc"
-    return getattr(type(a), "ALIAS", None)
+    t = type(a)
+    return "loc" if t in _LOCATION_CLASSES else getattr(t, "ALIAS", None)
 
 
 def _alias_children(a: Attribute) -> list[Attribute]:
@@ -438,6 +470,9 @@ def _hides_arg_locs(region: Region) -> bool:
     return parent is not None and parent.name in ("scf.for", "scf.while")
 
 
+_NAME_CHARS = re.compile(r"[A-Za-z0-9_$.-]*\Z")  # a name MLIR prints as it is
+
+
 class _Names:
     """MLIR's SSANameState: value and block names for one printed top-level op."""
 
@@ -446,29 +481,34 @@ class _Names:
         self.groups: dict[Operation, str] = {}
         self.blocks: dict[Block, str] = {}
         self.generic, self.name_locs = generic, name_locs
-        # (region, next value id, next arg id, next conflict id, parent used-name set)
-        stack = [(r, 0, 0, 0, frozenset()) for r in reversed(top.regions)]
+        # (region, next value id, next arg id, next conflict id, the used-name sets of the enclosing regions):
+        # a region's names are its own set's and its ancestors' (MLIR's scoped table), never copied
+        stack = [(r, 0, 0, 0, ()) for r in reversed(top.regions)]
         self._value_id = self._arg_id = self._conflict = 0
         while stack:
-            region, self._value_id, self._arg_id, self._conflict, parent_used = stack.pop()
-            self.used = set(parent_used)
+            region, self._value_id, self._arg_id, self._conflict, self._outer = stack.pop()
+            self.used: set[str] = set()
             self._number_region(region)
-            used = frozenset(self.used)
+            scope = self._outer + (self.used,)
             children = [r for block in region.blocks for op in block.ops for r in op.regions]
             for r in reversed(children):
-                stack.append((r, self._value_id, self._arg_id, self._conflict, used))
+                stack.append((r, self._value_id, self._arg_id, self._conflict, scope))
+
+    def _taken(self, name: str) -> bool:
+        return name in self.used or any(name in used for used in self._outer)
 
     def _unique(self, name: str) -> str:
-        name = "".join(c if c.isalnum() or c in "$._-" else "_" for c in name)
+        if not _NAME_CHARS.match(name):
+            name = "".join(c if c.isalnum() or c in "$._-" else "_" for c in name)
         if name[:1].isdigit():
             name = "_" + name
-        if name not in self.used:
+        if not self._taken(name):
             self.used.add(name)
             return name
         while True:
             probe = f"{name}_{self._conflict}"
             self._conflict += 1
-            if probe not in self.used:
+            if not self._taken(probe):
                 self.used.add(probe)
                 return probe
 
@@ -574,12 +614,13 @@ class Printer(AttrPrinter):
 
     def _record(self, a: Attribute):
         # only locations are deferred to the end of the file; other aliases are defined up front
-        deferrable = self._visiting_deferrable and isinstance(a, LOCATIONS)
-        if a not in self._deferrable:
+        deferrable = self._visiting_deferrable and type(a) in _LOCATION_CLASSES
+        seen = self._deferrable
+        n = len(seen)
+        if seen.setdefault(a, deferrable) is not deferrable and not deferrable:
+            seen[a] = False
+        if len(seen) != n:
             self._order.append(a)
-            self._deferrable[a] = deferrable
-        elif not deferrable:
-            self._deferrable[a] = False
         if not deferrable:
             for c in _alias_children(a):
                 if c in self._deferrable:

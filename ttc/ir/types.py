@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import (
     AnyFloat,
+    ArrayAttr,
     IndexType,
     IntAttr,
     IntegerType,
@@ -18,6 +19,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.utils.exceptions import VerifyException
+
+from ttc.ir import prebuilt
+
+NO_ENCODING = NoneAttr()  # the encoding of a tensor type without a layout
 
 
 @irdl_attr_definition
@@ -181,12 +186,14 @@ def encoding(t: Attribute) -> Attribute | None:
 def like(t: Attribute, element: Attribute) -> Attribute:
     """A type with the shape and layout of `t` and the given element type."""
     if isinstance(t, TensorType):
-        return TensorType(element, t.get_shape(), t.encoding)
+        return prebuilt(TensorType, t.shape, element, t.encoding)
     return element
 
 
 def tensor(shape, element: Attribute, enc: Attribute | None = None) -> TensorType:
-    return TensorType(element, list(shape), enc if enc is not None else NoneAttr())
+    """`tensor<SHAPE x element, enc>` (made directly: its parameters are valid by construction)."""
+    dims = ArrayAttr(tuple(IntAttr(d) if isinstance(d, int) else d for d in shape))
+    return prebuilt(TensorType, dims, element, enc if enc is not None else NO_ENCODING)
 
 
 def i1_like(t: Attribute) -> Attribute:

@@ -70,7 +70,8 @@ class CodeGenerator(ast.NodeVisitor, OperatorsMixin, CallsMixin, ControlFlowMixi
         self.function_name = function_name
         self.is_kernel = is_kernel
         self.builder = Builder()
-        self.builder.loc = file_loc(self.source.path, fn.node.lineno, 0)
+        self.file_attr = StringAttr(self.source.path)  # the file of every location, made once
+        self.builder.loc = file_loc(self.file_attr, fn.node.lineno, 0)
         self.semantic = Semantic(self.builder, comp.options)
         self.lscope: dict = {}
         self.local_defs: dict = {}
@@ -102,7 +103,7 @@ class CodeGenerator(ast.NodeVisitor, OperatorsMixin, CallsMixin, ControlFlowMixi
         last_node, last_loc = self.cur_node, self.builder.loc
         self.cur_node = node
         if hasattr(node, "lineno") and hasattr(node, "col_offset"):
-            here = file_loc(self.source.path, node.lineno, node.col_offset)
+            here = file_loc(self.file_attr, node.lineno, node.col_offset)
             if self.name_prefix is not None:
                 here = name_loc(self.name_prefix, here)
             self.builder.loc = here
