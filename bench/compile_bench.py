@@ -6,7 +6,7 @@
     pipe         the six separate commands (tt-frontend, tt-opt -make-ttir, tt-opt -make-ttgir, tt-translate
                  --target=llvmir, tt-translate --target=ptx, tt-as), each a process, through files
 
-each the median of `--runs` runs, with the same signature, num_warps and num_stages; then compile time against
+each the median of `--runs` runs (after one that is not counted), with the same signature, num_warps and num_stages; then compile time against
 module size (bench/module_size.py in its own process) with each stage's growth exponent.
 
     python bench/compile_bench.py [--runs 3] [--only matmul,softmax] [--sizes 100,300,1000,3000] [--json OUT]
@@ -75,6 +75,14 @@ def tool(name: str) -> str:
     return path
 
 
+def clean_environment() -> dict:
+    """The environment without the variables that change what a compile does (dumps, overrides, timing), and
+    with Python writing bytecode as it does for users (PYTHONDONTWRITEBYTECODE would recompile every module of
+    ours at every start)."""
+    return {k: v for k, v in os.environ.items()
+            if not k.startswith(("TRITON_", "MLIR_", "LLVM_IR_", "NVPTX_")) and k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def timed(cmd: list[str], env: dict | None = None) -> tuple[float, str]:
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
@@ -89,7 +97,7 @@ def bench_kernel(name: str, runs: int, python: str, tmp: Path) -> dict:
     kernel, sig = spec["kernel"], spec["signature"]
     warps, stages = spec.get("num_warps", 4), spec.get("num_stages", 3)
     src = f"kernels/{name}.py"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TRITON_", "MLIR_", "LLVM_IR_", "NVPTX_"))}
+    env = clean_environment()
     rows: dict[str, list[float]] = {"triton": [], "triton_call": [], "cold": [], "warm": [], "pipe": []}
     compile_cmd = [tool("tt-compile"), src, "--kernel", kernel, "--signature", sig, "--num-warps", str(warps),
                    "--num-stages", str(stages), "-o", str(tmp / f"{name}.cubin")]
@@ -105,7 +113,7 @@ def bench_kernel(name: str, runs: int, python: str, tmp: Path) -> dict:
         [tool("tt-as"), f"{d}/e.ptx", "-o", f"{d}/f.cubin"],
     ]
     options = json.dumps({"num_warps": warps, "num_stages": stages, "num_ctas": 1})
-    for _ in range(runs):
+    for _ in range(runs + 1):  # the first run warms the file cache and writes bytecode: not counted
         seconds, out = timed([python, "-c", TRITON_DRIVER, str(ROOT), name, options])
         rows["triton"].append(seconds)
         rows["triton_call"].append(float(out.strip().splitlines()[-1]))
@@ -114,7 +122,7 @@ def bench_kernel(name: str, runs: int, python: str, tmp: Path) -> dict:
         rows["cold"].append(timed(compile_cmd, cache_env)[0])
         rows["warm"].append(timed(compile_cmd, cache_env)[0])
         rows["pipe"].append(sum(timed(cmd, env)[0] for cmd in pipe))
-    result = {"kernel": name, **{k: round(statistics.median(v), 3) for k, v in rows.items()}}
+    result = {"kernel": name, **{k: round(statistics.median(v[1:]), 3) for k, v in rows.items()}}
     result["cold_x"] = round(result["cold"] / result["triton"], 2)
     result["pipe_x"] = round(result["pipe"] / result["triton"], 2)
     return result
@@ -152,7 +160,7 @@ def main() -> int:
     if args.sizes != "none":
         with tempfile.NamedTemporaryFile(suffix=".json") as f:
             subprocess.run([sys.executable, str(ROOT / "bench" / "module_size.py"), "--blocks", args.sizes,
-                            "--json", f.name], check=True, cwd=ROOT)
+                            "--json", f.name], check=True, cwd=ROOT, env=clean_environment())
             sizes = json.loads(Path(f.name).read_text())
     if args.json:
         Path(args.json).write_text(json.dumps({"kernels": results, "module_size": sizes}, indent=2) + "\n")

@@ -11,6 +11,7 @@ The pass manager runs passes, verifies after each, and provides IR printing befo
 from __future__ import annotations
 
 import dataclasses
+import gc
 import sys
 import time
 import typing
@@ -200,37 +201,45 @@ class PassManager:
         self.instr.stream.flush()
 
     def run(self, module, ctx):
-        """Run the passes over `module`; returns the module (another one where an override file replaced it)."""
+        """Run the passes over `module`; returns the module (another one where an override file replaced it).
+
+        The module lives through every pass, so Python's cycle collector is told so (`gc.freeze`): its full
+        collections then scan only what the passes allocate, not the whole module each time, which made large
+        modules superlinear. Frozen objects go back to the collector when the passes end."""
         from ttc import stages
         from ttc.ir import print_ir, verify_module
 
-        instr = self.instr
-        dumping = self._dumps(module)
-        for p in self.passes:
-            stage = stages.PASS_STAGES.get(p.name) if self.stage_hash else None
-            if stage:
-                kernel = stages.module_kernel(module, self.stage_hash)
-                replaced = stages.override_module(self.tool, kernel, stage)
-                if replaced is not None:
-                    module, self.source = replaced
-                    self.overridden = True
+        gc.freeze()
+        try:
+            instr = self.instr
+            dumping = self._dumps(module)
+            for p in self.passes:
+                stage = stages.PASS_STAGES.get(p.name) if self.stage_hash else None
+                if stage:
+                    kernel = stages.module_kernel(module, self.stage_hash)
+                    replaced = stages.override_module(self.tool, kernel, stage)
+                    if replaced is not None:
+                        module, self.source = replaced
+                        self.overridden = True
+                        stages.dump_module(kernel, stage, module)
+                        continue
+                if dumping and self._wanted(instr.before, p):
+                    self._print("Before", p, module)
+                before_text = print_ir(module) if instr.after_change else None
+                t0 = time.perf_counter()
+                self.current = p
+                p.apply(ctx, module)
+                self.times.append((p.display or p.name, time.perf_counter() - t0))
+                verify_module(module, self.source)
+                self.current = None
+                if dumping and self._wanted(instr.after, p):
+                    if not instr.after_change or print_ir(module) != before_text:
+                        self._print("After", p, module)
+                if stage:
                     stages.dump_module(kernel, stage, module)
-                    continue
-            if dumping and self._wanted(instr.before, p):
-                self._print("Before", p, module)
-            before_text = print_ir(module) if instr.after_change else None
-            t0 = time.perf_counter()
-            self.current = p
-            p.apply(ctx, module)
-            self.times.append((p.display or p.name, time.perf_counter() - t0))
-            verify_module(module, self.source)
-            self.current = None
-            if dumping and self._wanted(instr.after, p):
-                if not instr.after_change or print_ir(module) != before_text:
-                    self._print("After", p, module)
-            if stage:
-                stages.dump_module(kernel, stage, module)
-        return module
+            return module
+        finally:
+            gc.unfreeze()
 
     def timing_report(self, total: float, extra: list[tuple[str, float]] | None = None) -> str:
         """MLIR's execution time report; `extra` adds entries such as Parser and Output around the passes."""
