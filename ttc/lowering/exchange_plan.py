@@ -30,7 +30,10 @@ the vectors.
 The plan is chosen among candidates (each dimension as `inner`; no padding, padding by one unit or by one
 4-byte bank, XOR swizzles; the unit is the widest vector, or 16 bytes) by a bank-conflict model of warp 0 (shared memory wavefronts: 32 banks of 4 bytes,
 an access of 8 (16) bytes per thread served in 2 (4) phases of 16 (8) threads) plus the instruction count; the
-choice affects speed only, the checks above make every candidate correct.
+choice affects speed only, the checks above make every candidate correct. The candidates of one `inner` are
+evaluated together, as NumPy arrays with a leading candidate axis (`_offsets_each`, `_wavefronts_each`,
+`_LdmatrixFit.fit_each`); where a candidate's offsets are linear over GF(2) (no padding), one access's lanes
+stand for all of them (`_access_costs`).
 """
 
 from __future__ import annotations
@@ -147,13 +150,18 @@ class BufferLayout:
     def nbytes(self) -> int:
         return self.rows * self.row_elems * self.elem_bytes
 
-    def byte_offset(self, c, ops=INT):
-        """The byte offset of the element at coordinates `c` (ints, arrays, or LLVM values with `IROps`)."""
+    def row_index(self, c, ops=INT):
+        """The row of the element at coordinates `c`; None when the buffer has one row."""
         row = None
         for d in self.outer:
             if self.shape[d] == 1:
                 continue
             row = c[d] if row is None else ops.or_(ops.shl(row, _log2(self.shape[d])), c[d])
+        return row
+
+    def byte_offset(self, c, ops=INT):
+        """The byte offset of the element at coordinates `c` (ints, arrays, or LLVM values with `IROps`)."""
+        row = self.row_index(c, ops)
         col = c[self.inner]
         if row is None:
             return ops.shl(col, _log2(self.elem_bytes))
@@ -191,70 +199,134 @@ def swizzled_buffer(shape, order, elem_bytes: int, vec: int, per_phase: int, max
 
 def _thread_coords(ll: LinearLayout) -> np.ndarray:
     """[warp, lane, dim]: the thread-dependent part of every thread's coordinates."""
-    out = np.zeros((ll.num_warps, ll.num_lanes, ll.rank), dtype=np.int64)
+    out = np.zeros((ll.num_warps, ll.num_lanes, ll.rank), dtype=np.int32)
     for ids, bases, axis in ((np.arange(ll.num_lanes), ll.lane, 1), (np.arange(ll.num_warps), ll.warp, 0)):
         for i, basis in enumerate(bases):
-            bit = ((ids >> i) & 1)[:, None] * np.array(basis, dtype=np.int64)
+            bit = ((ids >> i) & 1)[:, None] * np.array(basis, dtype=np.int32)
             out ^= bit[None, :, :] if axis == 1 else bit[:, None, :]
     return out
+
+
+def _dims(c: np.ndarray) -> list[np.ndarray]:
+    """Coordinates [..., dim] as `byte_offset` takes them: one array per dimension."""
+    return [c[..., d] for d in range(c.shape[-1])]
+
+
+def _candidates(layouts) -> np.ndarray:
+    """[candidate, 5]: each (unit, row_elems, per_phase_log, max_phase) and log2 of its unit."""
+    return np.array([(u, n, s, m, _log2(u)) for u, n, s, m in layouts], dtype=np.int32).reshape(-1, 5)
+
+
+def _offsets_each(buf: BufferLayout, cands: np.ndarray, c) -> np.ndarray:
+    """`buf.byte_offset(c)` (per-dimension integer arrays) for each candidate buffer of `cands` (`_candidates`:
+    `buf` with other unit, row_elems, per_phase_log, max_phase): [candidate, *c's shape]."""
+    unit, row_elems, shift, mp, unit_log = (cands[:, i].reshape((-1,) + (1,) * c[0].ndim) for i in range(5))
+    row, col = buf.row_index(c), c[buf.inner]
+    if row is None:
+        return np.broadcast_to(col << _log2(buf.elem_bytes), (len(cands),) + col.shape)
+    col = col ^ (((row >> shift) & (mp - 1)) << unit_log)
+    return (row * row_elems + col) << _log2(buf.elem_bytes)  # col < row_elems: the same as byte_offset's OR
+
+
+class _LdmatrixFit:
+    """`ldmatrix_loads` for destination `dst` (of `elem_bytes` elements), its buffer-independent part computed
+    once: where every thread's registers are, and the lanes' row coordinates of both ldmatrix forms (`fit_each`
+    then evaluates byte offsets, for many candidate buffers at once)."""
+
+    def __init__(self, dst: LinearLayout, elem_bytes: int):
+        self.ok = (elem_bytes == 2 and dst.num_lanes == 32 and len(dst.reg) >= 3
+                   and all(any(b) for b in dst.reg[:3]))
+        if not self.ok:
+            return
+        groups = tuple(g for g in dst.unique_regs if g % 8 == 0)
+        self.ok = set(dst.unique_regs) == {g + i for g in groups for i in range(8)}
+        if not self.ok:
+            return
+        self.groups = groups
+        regs = np.array(dst.reg_coords, dtype=np.int32)                                # [reg, dim]
+        first = regs[list(groups)]                                                     # [group, dim]
+        want = regs[np.add.outer(groups, np.arange(8))][:, None, :, None, :] ^ _thread_coords(dst)[None, :, None]
+        self.want = _dims(want)                                                        # [group, warp, 2j + e, lane]
+        self.forms = []
+        l = np.arange(32)
+        j, e = np.arange(4)[:, None, None], np.arange(2)[None, :, None]
+        for trans in (False, True):
+            row_lanes = (dst.reg[0], dst.lane[0], dst.lane[1]) if trans else dst.lane[2:5]
+            rows = LinearLayout(dst.shape, dst.reg, tuple(row_lanes) + dst.reg[1:3], dst.warp)
+            c = first[:, None, None, :] ^ _thread_coords(rows)[None]                    # [group, warp, lane L, dim]
+            if trans:   # register j, half e of lane l: matrix j, row 2 (l % 4) + e, column l // 4
+                lane, off = 8 * j + 2 * (l & 3) + e, 2 * (l >> 2)
+            else:       # matrix j, row l // 4, column 2 (l % 4) + e
+                lane, off = 8 * j + (l >> 2), 4 * (l & 3) + 2 * e
+            lane, off = (np.broadcast_to(x, (4, 2, 32)).reshape(8, 32) for x in (lane, off))
+            self.forms.append((Ldmatrix(trans, groups, rows), _dims(c), lane, off))
+
+    def fit_each(self, buf: BufferLayout, cands: np.ndarray) -> list:
+        """Per candidate buffer (`_offsets_each`): the loads, and their rows' byte offsets in warp 0
+        [group, lane]; None where ldmatrix does not fit."""
+        out = [None] * len(cands)
+        if not self.ok:
+            return out
+        for ldm, c, lane, off in self.forms:
+            row = _offsets_each(buf, cands, c)                                        # [cand, group, warp, lane L]
+            todo = np.flatnonzero(np.array([f is None for f in out]) & ~(row % 16).reshape(len(cands), -1).any(1))
+            if len(todo):
+                got = row[todo][..., lane] + off                                      # [cand, group, warp, 2j + e, lane]
+                fits = (got == _offsets_each(buf, cands[todo], self.want)).reshape(len(todo), -1).all(1)
+                for i in todo[fits]:
+                    out[i] = (ldm, row[i, :, 0, :])
+        return out
 
 
 def ldmatrix_loads(plan: BufferLayout, dst: LinearLayout) -> Ldmatrix | None:
     """`dst`'s registers as ldmatrix.x4 loads from `plan`'s buffer, when every thread would get exactly the
     elements its registers need (checked for every lane and warp); None otherwise."""
-    if plan.elem_bytes != 2 or dst.num_lanes != 32 or len(dst.reg) < 3 or not all(any(b) for b in dst.reg[:3]):
-        return None
-    groups = tuple(g for g in dst.unique_regs if g % 8 == 0)
-    if set(dst.unique_regs) != {g + i for g in groups for i in range(8)}:
-        return None
-    rank = dst.rank
-    regs = np.array(dst.reg_coords, dtype=np.int64)                                # [reg, dim]
-    first = regs[list(groups)]                                                     # [group, dim]
-    want = regs[np.add.outer(groups, np.arange(8))][:, :, None, None, :] ^ _thread_coords(dst)[None, None]
-    want = plan.byte_offset([want[..., d] for d in range(rank)])                   # [group, 2j + e, warp, lane]
-    l = np.arange(32)
-    j, e = np.arange(4)[:, None, None], np.arange(2)[None, :, None]
-    for trans in (False, True):
-        row_lanes = (dst.reg[0], dst.lane[0], dst.lane[1]) if trans else dst.lane[2:5]
-        rows = LinearLayout(dst.shape, dst.reg, tuple(row_lanes) + dst.reg[1:3], dst.warp)
-        c = first[:, None, None, :] ^ _thread_coords(rows)[None]
-        row = plan.byte_offset([c[..., d] for d in range(rank)])                   # [group, warp, lane L]
-        if (row % 16).any():
-            continue
-        if trans:   # register j, half e of lane l: matrix j, row 2 (l % 4) + e, column l // 4
-            lane, off = 8 * j + 2 * (l & 3) + e, 2 * (l >> 2)
-        else:       # matrix j, row l // 4, column 2 (l % 4) + e
-            lane, off = 8 * j + (l >> 2), 4 * (l & 3) + 2 * e
-        lane, off = (np.broadcast_to(x, (4, 2, 32)).reshape(8, 32) for x in (lane, off))
-        got = row[:, :, lane] + off                                                # [group, warp, 2j + e, lane]
-        if (got.transpose(0, 2, 1, 3) == want).all():
-            return Ldmatrix(trans, groups, rows)
-    return None
+    found = _LdmatrixFit(dst, plan.elem_bytes).fit_each(plan, _candidates([(plan.unit, plan.row_elems, plan.per_phase_log,
+                                                             plan.max_phase)]))[0]
+    return found[0] if found else None
 
 
-def _access_coords(ll: LinearLayout, starts, lanes: range) -> np.ndarray:
-    """[access, lane, dim]: the coordinates of each access's first element in warp 0's lanes."""
-    base = np.array([ll.apply(0, l, 0) for l in lanes], dtype=np.int64)            # [lane, dim]
-    regs = np.array([ll.reg_coords[r] for r in starts], dtype=np.int64).reshape(len(starts), ll.rank)
-    return regs[:, None, :] ^ base[None, :, :]
+def _wavefronts(addr, width: int) -> int:
+    """Shared-memory wavefronts of accesses `addr` [access, lane] of `width` bytes each: per access and phase
+    (the lanes served together), the most distinct 4-byte words any one of the 32 banks holds."""
+    a = np.asarray(addr, dtype=np.int64)
+    return int(_wavefronts_each(a[None], width)[0]) if a.size else 0
 
 
-def _wavefronts(addr: np.ndarray, width: int) -> int:
-    """Shared-memory wavefronts of accesses `addr` [access, lane] of `width` bytes each."""
-    words_per = max(1, width // 4)
-    per_phase = max(1, 32 // words_per)
-    total = 0
-    for row in addr:
-        for p in range(0, len(row), per_phase):
-            words = set()
-            for a in row[p:p + per_phase]:
-                for w in range(int(a) // 4, (int(a) + width - 1) // 4 + 1):
-                    words.add(w)
-            banks: dict[int, int] = {}
-            for w in words:
-                banks[w % 32] = banks.get(w % 32, 0) + 1
-            total += max(banks.values())
-    return total
+def _wavefronts_each(a: np.ndarray, width: int) -> np.ndarray:
+    """`_wavefronts` of each candidate's accesses a [candidate, access, lane], at once."""
+    first, last = a // 4, (a + width - 1) // 4
+    words = np.minimum(first[..., None] + np.arange(int((last - first).max()) + 1), last[..., None])
+    n_cand, n_acc, n_lanes, span = words.shape
+    per_phase = min(n_lanes, max(1, 32 // max(1, width // 4)))
+    if n_lanes % per_phase:  # the last phase is short: repeat its last lane (the same words again)
+        words = np.pad(words, ((0, 0), (0, 0), (0, per_phase - n_lanes % per_phase), (0, 0)), mode="edge")
+    key = np.sort(((words & 31) << 26 | words >> 5).reshape(-1, per_phase * span), axis=1)  # per phase: bank, word
+    new = np.ones(key.shape, dtype=bool)
+    new[:, 1:] = key[:, 1:] != key[:, :-1]                                                 # distinct words
+    slot = (np.arange(len(key))[:, None] << 5) | (key >> 26)                               # (phase, bank)
+    per_bank = np.bincount(slot[new], minlength=len(key) << 5).reshape(len(key), 32)
+    return per_bank.max(axis=1).reshape(n_cand, -1).sum(axis=1)
+
+
+def _access_costs(buf: BufferLayout, cands: np.ndarray, ll: LinearLayout, starts, width: int) -> np.ndarray:
+    """Per candidate buffer: the wavefronts of the `width`-byte accesses at registers `starts` of `ll` in warp
+    0, plus their number. Where the buffer's offsets are linear over GF(2) (row_elems a power of two), an
+    access's address in lane l is L[l] ^ K (the lane's part, the register's part); when both are aligned to the
+    (power-of-two) width, its words are those of L XOR K / 4, which permutes the banks and keeps distinct words
+    distinct: every access costs what L does, and only the others are evaluated access by access."""
+    lanes = _thread_coords(ll)[0]                                                     # [lane, dim]
+    regs = np.array([ll.reg_coords[r] for r in starts], dtype=np.int32).reshape(len(starts), ll.rank)
+    lane_part, reg_part = _offsets_each(buf, cands, _dims(lanes)), _offsets_each(buf, cands, _dims(regs))
+    pow2 = (cands[:, 1] & (cands[:, 1] - 1)) == 0
+    linear = pow2 & ((width & (width - 1)) == 0) & ~(lane_part % width).any(1) & ~(reg_part % width).any(1)
+    cost = np.empty(len(cands), dtype=np.int64)
+    if linear.any():
+        cost[linear] = _wavefronts_each(lane_part[linear][:, None, :], width) * len(starts)
+    if not linear.all():
+        addr = _offsets_each(buf, cands[~linear], _dims(regs[:, None, :] ^ lanes[None, :, :]))
+        cost[~linear] = _wavefronts_each(addr, width)
+    return cost + len(starts)
 
 
 @lru_cache(maxsize=256)
@@ -263,16 +335,14 @@ def exchange_plan(src: LinearLayout, dst: LinearLayout, elem_bytes: int) -> Exch
     the source tensor's coordinates: zero bases where it broadcasts)."""
     rank = len(src.shape)
     max_elems = max(1, MAX_VECTOR_BYTES // elem_bytes)
-    lanes = range(src.num_lanes)
     best = None
     dims = [d for d in range(rank) if src.shape[d] > 1] or [rank - 1]
+    ldm_fit = _LdmatrixFit(dst, elem_bytes)
     for inner in dims:
         n = src.shape[inner]
         vs = vector_width(src, inner, min(max_elems, n))
         vl = vector_width(dst, inner, min(max_elems, n))
         stores, loads = vector_starts(src, vs), vector_starts(dst, vl)
-        s_coords = _access_coords(src, stores, lanes)
-        l_coords = _access_coords(dst, loads, lanes)
         rows = 1
         for d in range(rank):
             if d != inner:
@@ -292,19 +362,17 @@ def exchange_plan(src: LinearLayout, dst: LinearLayout, elem_bytes: int) -> Exch
                     for shift in range(_log2(rows)):
                         layouts.append((unit, n, shift, mp))
                     mp *= 2
-        for unit, row_elems, shift, mp in layouts:
-            plan = ExchangePlan(tuple(src.shape), inner, elem_bytes, unit, row_elems, shift, mp, vs, vl, stores, loads)
-            sa = plan.byte_offset([s_coords[..., d] for d in range(rank)])
-            cost = _wavefronts(sa, vs * elem_bytes) + len(stores)
-            ldm = ldmatrix_loads(plan, dst)
-            if ldm is not None:
-                plan = replace(plan, ldmatrix=ldm)
-                row_coords = _access_coords(ldm.rows, ldm.groups, range(32))
-                la = plan.byte_offset([row_coords[..., d] for d in range(rank)])
-                cost += _wavefronts(la, 16) + len(ldm.groups)
-            else:
-                la = plan.byte_offset([l_coords[..., d] for d in range(rank)])
-                cost += _wavefronts(la, vl * elem_bytes) + len(loads)
+        base = ExchangePlan(tuple(src.shape), inner, elem_bytes, vs, n, 0, 1, vs, vl, stores, loads)
+        cands = _candidates(layouts)
+        store_cost = _access_costs(base, cands, src, stores, vs * elem_bytes)
+        load_cost = _access_costs(base, cands, dst, loads, vl * elem_bytes)
+        fits = ldm_fit.fit_each(base, cands)
+        rows_ldm = [f[1] for f in fits if f is not None]
+        ldm_cost = iter(_wavefronts_each(np.stack(rows_ldm), 16) + len(ldm_fit.groups) if rows_ldm else ())
+        for (unit, row_elems, shift, mp), sc, lc, found in zip(layouts, store_cost, load_cost, fits):
+            plan = replace(base, unit=unit, row_elems=row_elems, per_phase_log=shift, max_phase=mp,
+                           ldmatrix=found[0] if found else None)
+            cost = int(sc) + int(next(ldm_cost) if found else lc)
             key = (cost, plan.nbytes, inner != rank - 1, mp, row_elems, shift, unit)
             if best is None or key < best[0]:
                 best = (key, plan)

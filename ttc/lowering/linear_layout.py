@@ -96,7 +96,10 @@ class LinearLayout:
     @cached_property
     def reg_coords(self) -> tuple[Basis, ...]:
         """Per register: the part of its coordinates that does not depend on the thread."""
-        return tuple(self.apply(r, 0, 0) for r in range(self.num_regs))
+        out = [(0,) * self.rank]
+        for b in self.reg:  # register r + 2^i holds register r's coordinates XOR basis i
+            out += [tuple(x ^ y for x, y in zip(c, b)) for c in out]
+        return tuple(out)
 
     @cached_property
     def first_reg(self) -> dict[Basis, int]:
@@ -133,6 +136,12 @@ class LinearLayout:
     def check_injective(self) -> None:
         """Non-zero bases must be linearly independent (over GF(2)) for the per-thread element lists to be
         meaningful: each (register, lane, warp) combination then names one element, replicas aside."""
+        if self._injectivity_error:
+            raise UnsupportedLayout(self._injectivity_error)
+
+    @cached_property
+    def _injectivity_error(self) -> str | None:
+        """Why `check_injective` fails (decided once per layout), or None."""
         rows = []
         for b in self.reg + self.lane + self.warp:
             if not any(b):
@@ -143,11 +152,12 @@ class LinearLayout:
             for r in rows:
                 v = min(v, v ^ r)
             if v == 0:
-                raise UnsupportedLayout("layout bases are not linearly independent")
+                return "layout bases are not linearly independent"
             rows.append(v)
         covered = math.prod(self.shape)
         if 1 << len(rows) != covered:
-            raise UnsupportedLayout(f"layout covers {1 << len(rows)} elements of a tensor of {covered}")
+            return f"layout covers {1 << len(rows)} elements of a tensor of {covered}"
+        return None
 
 
 def _identity_nd(sizes, order, start, rank) -> list[Basis]:

@@ -13,8 +13,6 @@ import re
 import sys
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import StringAttr
-
 from ttc.cli import env_on
 from ttc.diagnostics import CompileError, Diagnostic, Source, source_line
 from ttc.lowering import libdevice, target
@@ -84,6 +82,8 @@ def parse_ttgir(text: str, filename: str, options: Options) -> TTGIR:
         ptx = target.resolve_ptx_version(cpu, options.ptx_version)
     except target.TargetError as e:
         raise _error(filename, str(e)) from None
+    from xdsl.dialects.builtin import StringAttr  # xDSL only where TTGIR is read: not for LLVM IR -> PTX
+
     h = module.attributes.get(HASH_ATTRIBUTE)
     return TTGIR(module, source, cpu, ptx, h.data if isinstance(h, StringAttr) else source_hash(text))
 
