@@ -33,15 +33,14 @@ an access of 8 (16) bytes per thread served in 2 (4) phases of 16 (8) threads) p
 choice affects speed only, the checks above make every candidate correct. The candidates of one `inner` are
 evaluated together, as NumPy arrays with a leading candidate axis (`_offsets_each`, `_wavefronts_each`,
 `_LdmatrixFit.fit_each`); where a candidate's offsets are linear over GF(2) (no padding), one access's lanes
-stand for all of them (`_access_costs`).
+stand for all of them (`_access_costs`). NumPy is imported by the functions that score candidates, so that
+kernels without exchanges do not pay for its import.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import lru_cache
-
-import numpy as np
 
 from ttc.lowering.linear_layout import LinearLayout
 
@@ -199,6 +198,7 @@ def swizzled_buffer(shape, order, elem_bytes: int, vec: int, per_phase: int, max
 
 def _thread_coords(ll: LinearLayout) -> np.ndarray:
     """[warp, lane, dim]: the thread-dependent part of every thread's coordinates."""
+    import numpy as np
     out = np.zeros((ll.num_warps, ll.num_lanes, ll.rank), dtype=np.int32)
     for ids, bases, axis in ((np.arange(ll.num_lanes), ll.lane, 1), (np.arange(ll.num_warps), ll.warp, 0)):
         for i, basis in enumerate(bases):
@@ -214,12 +214,14 @@ def _dims(c: np.ndarray) -> list[np.ndarray]:
 
 def _candidates(layouts) -> np.ndarray:
     """[candidate, 5]: each (unit, row_elems, per_phase_log, max_phase) and log2 of its unit."""
+    import numpy as np
     return np.array([(u, n, s, m, _log2(u)) for u, n, s, m in layouts], dtype=np.int32).reshape(-1, 5)
 
 
 def _offsets_each(buf: BufferLayout, cands: np.ndarray, c) -> np.ndarray:
     """`buf.byte_offset(c)` (per-dimension integer arrays) for each candidate buffer of `cands` (`_candidates`:
     `buf` with other unit, row_elems, per_phase_log, max_phase): [candidate, *c's shape]."""
+    import numpy as np
     unit, row_elems, shift, mp, unit_log = (cands[:, i].reshape((-1,) + (1,) * c[0].ndim) for i in range(5))
     row, col = buf.row_index(c), c[buf.inner]
     if row is None:
@@ -234,6 +236,7 @@ class _LdmatrixFit:
     then evaluates byte offsets, for many candidate buffers at once)."""
 
     def __init__(self, dst: LinearLayout, elem_bytes: int):
+        import numpy as np
         self.ok = (elem_bytes == 2 and dst.num_lanes == 32 and len(dst.reg) >= 3
                    and all(any(b) for b in dst.reg[:3]))
         if not self.ok:
@@ -264,6 +267,7 @@ class _LdmatrixFit:
     def fit_each(self, buf: BufferLayout, cands: np.ndarray) -> list:
         """Per candidate buffer (`_offsets_each`): the loads, and their rows' byte offsets in warp 0
         [group, lane]; None where ldmatrix does not fit."""
+        import numpy as np
         out = [None] * len(cands)
         if not self.ok:
             return out
@@ -289,12 +293,14 @@ def ldmatrix_loads(plan: BufferLayout, dst: LinearLayout) -> Ldmatrix | None:
 def _wavefronts(addr, width: int) -> int:
     """Shared-memory wavefronts of accesses `addr` [access, lane] of `width` bytes each: per access and phase
     (the lanes served together), the most distinct 4-byte words any one of the 32 banks holds."""
+    import numpy as np
     a = np.asarray(addr, dtype=np.int64)
     return int(_wavefronts_each(a[None], width)[0]) if a.size else 0
 
 
 def _wavefronts_each(a: np.ndarray, width: int) -> np.ndarray:
     """`_wavefronts` of each candidate's accesses a [candidate, access, lane], at once."""
+    import numpy as np
     first, last = a // 4, (a + width - 1) // 4
     words = np.minimum(first[..., None] + np.arange(int((last - first).max()) + 1), last[..., None])
     n_cand, n_acc, n_lanes, span = words.shape
@@ -315,6 +321,7 @@ def _access_costs(buf: BufferLayout, cands: np.ndarray, ll: LinearLayout, starts
     access's address in lane l is L[l] ^ K (the lane's part, the register's part); when both are aligned to the
     (power-of-two) width, its words are those of L XOR K / 4, which permutes the banks and keeps distinct words
     distinct: every access costs what L does, and only the others are evaluated access by access."""
+    import numpy as np
     lanes = _thread_coords(ll)[0]                                                     # [lane, dim]
     regs = np.array([ll.reg_coords[r] for r in starts], dtype=np.int32).reshape(len(starts), ll.rank)
     lane_part, reg_part = _offsets_each(buf, cands, _dims(lanes)), _offsets_each(buf, cands, _dims(regs))
@@ -333,6 +340,7 @@ def _access_costs(buf: BufferLayout, cands: np.ndarray, ll: LinearLayout, starts
 def exchange_plan(src: LinearLayout, dst: LinearLayout, elem_bytes: int) -> ExchangePlan:
     """The plan of an exchange from `src` to `dst`; `dst`'s coordinates are the source's (its bases mapped to
     the source tensor's coordinates: zero bases where it broadcasts)."""
+    import numpy as np
     rank = len(src.shape)
     max_elems = max(1, MAX_VECTOR_BYTES // elem_bytes)
     best = None
