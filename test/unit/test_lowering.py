@@ -132,13 +132,28 @@ def test_uninlined_calls_are_reported():
     assert "input.ttgir:7:" in e.value.render()
 
 
-def test_tensor_core_layouts_are_reported_at_the_op():
+def test_hopper_wgmma_ttgir_lowers_for_sm_90a():
+    # Triton's own sm_90 matmul TTGIR: wgmma from nvmma_shared buffers, 1024-byte aligned shared memory, sm_90a
+    _, ptx, meta = compile_fixture("matmul")
+    assert ".target sm_90a" in ptx and meta.target == "cuda:90a"
+    assert ".extern .shared .align 1024 .b8 global_smem[];" in ptx
+    assert ptx.count("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16") == 2  # K = 32 per iteration
+
+
+def test_unsupported_nvmma_buffers_are_reported_at_the_op():
+    text = (FIXTURES / "matmul.ttgir").read_text().replace("swizzlingByteWidth = 64", "swizzlingByteWidth = 0")
     with pytest.raises(CompileError) as e:
-        compile_fixture("matmul")
+        pipeline.to_llvm(text, "kernels/matmul.ttgir", pipeline.Options())
     msg = e.value.render()
-    # Hopper's wgmma TTGIR: its shared buffers (#ttg.nvmma_shared) are refused at the allocation, located where
-    # the fixture's debug info puts it (the tl.load it pipelines)
-    assert "kernels/matmul.py:45:20: error: shared memory layout ttg.nvmma_shared is not supported" in msg
+    # located where the fixture's debug info puts the allocation (the tl.load it pipelines)
+    assert "kernels/matmul.py:45:20: error: #ttg.nvmma_shared with swizzlingByteWidth = 0 is not supported" in msg
+
+
+def test_wgmma_needs_sm_90a():
+    text = (FIXTURES / "matmul.ttgir").read_text()
+    with pytest.raises(CompileError) as e:
+        pipeline.to_llvm(text, "m.ttgir", pipeline.Options(sm="90"))
+    assert "wgmma (ttng.warp_group_dot) needs sm_90a: use --sm 90a" in e.value.render()
 
 
 def test_layouts_must_match_the_warp_count():

@@ -48,6 +48,7 @@ class Lowering:
         self.libdevice: set[str] = set()
         self.externs: dict[str, str] = {}  # function name -> bitcode library to link (tt.extern_elementwise)
         self._smem = None
+        self.smem_align = 16        # 1024 with nvmma buffers (swizzled by address bits)
 
     # ------------------------------------------------------------------ diagnostics
 
@@ -161,7 +162,7 @@ class Lowering:
             if g is None:
                 g = ir.GlobalVariable(self.module, ir.ArrayType(i8, 0), "global_smem", addrspace=SHARED)
                 g.linkage = "external"
-                g.align = 16
+                g.align = self.smem_align
             self._smem = g
         return self._smem
 

@@ -213,44 +213,63 @@ def _unit(rank: int, d: int, v: int) -> Basis:
 
 def _mma_warps(enc: NvidiaMmaEncoding, rank: int, tile: list[int], k_dim: int | None) -> list[Basis]:
     """The warp bases of an MMA layout (or of a dot operand of it: the warps along `k_dim`, the dimension the
-    operand does not have, are replicas): warpsPerCTA with order [rank-1, ..., 0], after a per-warp tile."""
+    operand does not have, are replicas), after a per-warp tile: warpsPerCTA N first for v2 (order [rank-1, ...,
+    0]); M first for v3, so that the four warps of a warp group hold consecutive 16-row slabs."""
     wpc = list(enc["warpsPerCTA"])
     if len(wpc) != rank:
         raise UnsupportedLayout(f"a rank-{len(wpc)} #ttg.nvidia_mma layout on a rank-{rank} tensor")
+    dims = list(reversed(range(rank)))
+    if enc["versionMajor"] == 3:
+        dims = [rank - 2, rank - 1] + dims[2:]
     out = []
-    for d in reversed(range(rank)):
+    for d in dims:
         for i in range(_log2(wpc[d], "warpsPerCTA")):
             out.append(_unit(rank, d, 0 if d == k_dim else tile[d] << i))
     return out
 
 
-def _check_mma_v2(enc: NvidiaMmaEncoding) -> None:
-    if enc["versionMajor"] != 2:
-        raise UnsupportedLayout(f"#ttg.nvidia_mma version {enc['versionMajor']} is not supported (only 2: mma.sync)")
-    if tuple(enc["instrShape"])[-2:] != (16, 8):
-        raise UnsupportedLayout("#ttg.nvidia_mma v2 layouts are supported with instrShape = [16, 8] only")
+def _check_mma(enc: NvidiaMmaEncoding) -> int:
+    """The per-warp tile width along N: 8 for v2 (`mma.sync` m16n8), instrShape's N for v3 (a warp's 16 rows of
+    `wgmma` m64nN)."""
     if any(x != 1 for x in enc.get("CTAsPerCGA", ()) or ()):
         raise UnsupportedLayout("multi-CTA layouts are not supported")
+    version, instr = enc["versionMajor"], tuple(enc["instrShape"])
+    if version == 2:
+        if instr[-2:] != (16, 8):
+            raise UnsupportedLayout("#ttg.nvidia_mma v2 layouts are supported with instrShape = [16, 8] only")
+        return 8
+    if version == 3:
+        if len(instr) != 3 or instr[0] != 16 or instr[1] % 8 or not 8 <= instr[1] <= 256:
+            raise UnsupportedLayout("#ttg.nvidia_mma v3 needs instrShape = [16, N, K] with N a multiple of 8 "
+                                    f"from 8 to 256, got {list(instr)}")
+        if len(enc["warpsPerCTA"]) != 2 or enc["warpsPerCTA"][0] % 4:
+            raise UnsupportedLayout("#ttg.nvidia_mma v3 needs a rank-2 warpsPerCTA with warp groups (a multiple "
+                                    "of 4 warps) along M")
+        return instr[1]
+    raise UnsupportedLayout(f"#ttg.nvidia_mma version {version} is not supported (2: mma.sync, 3: wgmma)")
 
 
 def _mma(shape, enc: NvidiaMmaEncoding) -> LinearLayout:
-    _check_mma_v2(enc)
+    width = _check_mma(enc)
     rank = len(shape)
     m, n = rank - 2, rank - 1
-    reg = [_unit(rank, n, 1), _unit(rank, m, 8)]
+    reg = [_unit(rank, n, 1), _unit(rank, m, 8)] + [_unit(rank, n, 8 << i) for i in range(_log2(width // 8, "N"))]
     lane = [_unit(rank, n, 2), _unit(rank, n, 4), _unit(rank, m, 1), _unit(rank, m, 2), _unit(rank, m, 4)]
     tile = [1] * rank
-    tile[m], tile[n] = 16, 8
+    tile[m], tile[n] = 16, width
     warp = _mma_warps(enc, rank, tile, None)
     return _fit(shape, reg, lane, warp, list(reversed(range(rank))))
 
 
 def _mma_operand(shape, enc: DotOperandEncoding) -> LinearLayout:
     parent = enc["parent"]
-    _check_mma_v2(parent)
+    _check_mma(parent)
     k_width = enc.get("kWidth", 2)
     rank = len(shape)
     op_a = enc["opIdx"] == 0
+    if parent["versionMajor"] == 3 and not op_a:
+        raise UnsupportedLayout("wgmma reads operand B from shared memory: no #ttg.dot_op<{opIdx = 1}> of an MMA v3 "
+                                "layout")
     k = rank - 1 if op_a else rank - 2
     other = rank - 2 if op_a else rank - 1  # M for A, N for B
     tile = [1] * rank

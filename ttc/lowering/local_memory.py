@@ -21,10 +21,11 @@ from dataclasses import dataclass
 
 import llvmlite.ir as ir
 
-from ttc.ir.layouts import SwizzledSharedEncoding
+from ttc.ir.layouts import NVMMASharedEncoding, SwizzledSharedEncoding
 from ttc.lowering.convert import IROps, read_registers, rearrange, write_registers
 from ttc.lowering.exchange_plan import BufferLayout, ldmatrix_loads, swizzled_buffer, vector_starts, vector_width
 from ttc.lowering.linear_layout import LinearLayout
+from ttc.lowering.nvmma_shared import NVMMA_ALIGN, NvmmaBuffer, NvmmaError, nvmma_buffer
 from ttc.lowering.registry import lowering
 from ttc.lowering.types import bits_of, llvm_type
 
@@ -49,42 +50,64 @@ class SharedBuffer:
 
 def _buffer_layout(ctx, op, memdesc) -> tuple[BufferLayout, tuple[int, ...]]:
     enc = memdesc.encoding
-    if not isinstance(enc, SwizzledSharedEncoding):
-        raise ctx.error(op, f"shared memory layout {enc.name} is not supported (only #ttg.swizzled_shared)")
     shape = tuple(memdesc.get_shape())
+    elem_bytes = max(1, bits_of(llvm_type(memdesc.element_type)) // 8)
+    if isinstance(enc, NVMMASharedEncoding):
+        try:
+            return nvmma_buffer(shape[-2:], enc["swizzlingByteWidth"], bool(enc["transposed"]), elem_bytes), shape[:-2]
+        except NvmmaError as e:
+            raise ctx.error(op, str(e)) from None
+    if not isinstance(enc, SwizzledSharedEncoding):
+        raise ctx.error(op, f"shared memory layout {enc.name} is not supported (#ttg.swizzled_shared, "
+                            "#ttg.nvmma_shared)")
     order = list(enc["order"])
     k = len(order)
     per_phase = enc["perPhase"]
     if k > len(shape) or per_phase & (per_phase - 1) or any(n & (n - 1) for n in shape[-k:]):
         raise ctx.error(op, "shared memory buffers need power-of-two shapes and perPhase, and an order no longer "
                             "than the shape")
-    elem_bytes = max(1, bits_of(llvm_type(memdesc.element_type)) // 8)
     layout = swizzled_buffer(shape[-k:], order, elem_bytes, enc["vec"], per_phase, enc["maxPhase"])
     return layout, shape[:-k]
 
 
+def _align(layout: BufferLayout) -> int:
+    """nvmma buffers start on a whole swizzle pattern (the hardware swizzles by address bits)."""
+    return NVMMA_ALIGN if isinstance(layout, NvmmaBuffer) else BUFFER_ALIGN
+
+
 def _sub_bytes(layout: BufferLayout) -> int:
-    return -(-layout.nbytes // BUFFER_ALIGN) * BUFFER_ALIGN
+    return -(-layout.nbytes // _align(layout)) * _align(layout)
+
+
+def _has_buffer(op) -> bool:
+    """Mutable allocations, and those wgmma reads (`#ttg.nvmma_shared`), live in a buffer of their own."""
+    return op.name == "ttg.local_alloc" and (op.src is None or isinstance(op.result.type.encoding, NVMMASharedEncoding))
 
 
 def assign_buffers(ctx, func) -> None:
-    """Give every mutable `ttg.local_alloc` of `func` its own bytes, from offset 0; the scratch area follows."""
+    """Give every mutable or nvmma `ttg.local_alloc` of `func` its own bytes, from offset 0; the scratch area
+    follows."""
     offset = 0
     for op in func.walk():
-        if op.name == "ttg.local_alloc" and op.src is None:
+        if _has_buffer(op):
             layout, leading = _buffer_layout(ctx, op, op.result.type)
             count = 1
             for n in leading:
                 count *= n
+            offset = -(-offset // _align(layout)) * _align(layout)
+            if isinstance(layout, NvmmaBuffer):
+                ctx.smem_align = max(ctx.smem_align, NVMMA_ALIGN)
             ctx.set(op.result, SharedBuffer(offset, layout, leading))
             offset += count * _sub_bytes(layout)
-    ctx.scratch_base = offset
+    ctx.scratch_base = -(-offset // BUFFER_ALIGN) * BUFFER_ALIGN
 
 
 @lowering("ttg.local_alloc")
 def _local_alloc(ctx, op):
-    if op.src is None:
-        return  # placed by assign_buffers
+    if _has_buffer(op):
+        if op.src is not None:  # placed by assign_buffers; written here
+            _store(ctx, op, op.src, ctx.get(op.result))
+        return
     ctx.set(op.result, SharedTensor(ctx.get(op.src), ctx.layout(op.src.type, op)))
 
 
@@ -124,9 +147,12 @@ def _vector(ll: LinearLayout, lay: BufferLayout) -> int:
 
 @lowering("ttg.local_store")
 def _local_store(ctx, op):
-    buf = whole_buffer(ctx, op, op.dst)
-    src = ctx.layout(op.src.type, op)
-    values = ctx.get(op.src)
+    _store(ctx, op, op.src, whole_buffer(ctx, op, op.dst))
+
+
+def _store(ctx, op, value, buf: SharedBuffer) -> None:
+    src = ctx.layout(value.type, op)
+    values = ctx.get(value)
     if not isinstance(values, list):
         values = [values] * src.num_regs
     vec = _vector(src, buf.layout)
@@ -147,7 +173,8 @@ def _local_load(ctx, op):
     ops = IROps(ctx.b)
     ctx.buffer_access(write=False)
     vec = _vector(dst, buf.layout)
-    ldm = ldmatrix_loads(buf.layout, dst)  # sub-buffers start 128-byte aligned: the plan's offsets hold
+    # sub-buffers start 128-byte aligned: the plan's offsets hold (it models unchunked rows only)
+    ldm = None if getattr(buf.layout, "chunks", 1) > 1 else ldmatrix_loads(buf.layout, dst)
     ctx.set(op.result, read_registers(ctx, dst, ctx.type_of(op.result.type, op), vector_starts(dst, vec), vec, ldm,
                                       lambda c: buffer_address(ctx, buf, c, ops)))
 

@@ -79,6 +79,10 @@ def parse_ttgir(text: str, filename: str, options: Options) -> TTGIR:
     sm = options.sm if options.sm is not None else _sm_from_target(module_target(module))
     try:
         cpu = target.cpu_name(sm)
+        if cpu == "sm_90" and any(op.name == "ttng.warp_group_dot" for op in module.walk()):
+            if options.sm is not None:  # wgmma exists in the arch-specific variant only
+                raise target.TargetError("wgmma (ttng.warp_group_dot) needs sm_90a: use --sm 90a")
+            cpu = "sm_90a"              # as Triton compiles cuda:90
         ptx = target.resolve_ptx_version(cpu, options.ptx_version)
     except target.TargetError as e:
         raise _error(filename, str(e)) from None

@@ -39,6 +39,7 @@ from ttc.lowering import (  # noqa: F401  (importing registers the op lowerings)
     reduce,
     scan,
     shapes,
+    wgmma,
 )
 from ttc.lowering.context import Lowering
 from ttc.lowering.llvm_text import module_text

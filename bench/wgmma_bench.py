@@ -1,0 +1,104 @@
+"""wgmma on the GPU: Triton's own sm_90 TTGIR through our back end against Triton, same launch, one run.
+
+Kernels (fp16, f32 accumulation): matmul 4096^3 at 64x64x32 / 4 warps (fixture `matmul`) and at 128x128x64 /
+8 warps (fixture `matmul_128x128x64_s3_w8`), both num_stages 3; attention forward L = 4096, D = 64, 128x64 blocks,
+4 warps (fixture `attention`). Ours: the fixture's TTGIR (Triton's make_ttgir output for the same source and
+options) through `tt-translate --target=ptx` and `tt-as`, checked against NumPy and timed by `tt-run --check
+--bench --json`; Triton: the same source, constexprs, num_warps and num_stages compiled by the installed Triton
+and timed with the same CUDA-event method (bench/gpu_bench.py). Registers and spills beside each.
+
+    python3 bench/wgmma_bench.py [--json PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "test" / "fixtures" / "triton"
+
+
+def _gpu_bench():
+    spec = importlib.util.spec_from_file_location("gpu_bench", ROOT / "bench" / "gpu_bench.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _run(cmd: list[str]) -> None:
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed: {proc.stderr[-3000:]}")
+
+
+def configs(gb) -> list[tuple[str, str, str, dict]]:
+    """(label, fixture, kernel module, launch description as gpu_bench's)."""
+    out = []
+    mm = gb.bench_kernels()["matmul"]
+    M, N = mm["args"][0]["shape"][0], mm["args"][1]["shape"][1]
+    for fixture, (bm, bn, bk), warps in (("matmul", (64, 64, 32), 4), ("matmul_128x128x64_s3_w8", (128, 128, 64), 8)):
+        d = dict(mm, constexprs={"BLOCK_SIZE_M": bm, "BLOCK_SIZE_N": bn, "BLOCK_SIZE_K": bk, "GROUP_SIZE_M": 8},
+                 num_warps=warps, grid=[(M // bm) * (N // bn), 1, 1])
+        d["spec"] = dict(mm["spec"], grid=d["grid"], num_warps=warps, signature=gb._sig(d["args"], d["constexprs"]))
+        out.append((f"matmul 4096^3 {bm}x{bn}x{bk} w{warps}", fixture, "matmul", d))
+    L, D = 4096, 64
+    args = [gb._ptr(n, "fp16", [L, D], "zeros" if n == "out" else "randn") for n in ("q", "k", "v", "out")]
+    args += [{"name": "sm_scale", "type": "fp32", "value": 0.125}, gb._i32("seq_len", L)]
+    for t in ("q", "k", "v", "o"):
+        args += [gb._i32(f"stride_{t}{'n' if t in 'kv' else 'm'}", D), gb._i32(f"stride_{t}k", 1)]
+    cx = {"HEAD_DIM": D, "BLOCK_M": 128, "BLOCK_N": 64}
+    check = json.loads((ROOT / "kernels" / "attention.json").read_text())["check"]
+    d = dict(kernel="attn_fwd_kernel", constexprs=cx, num_warps=4, grid=[L // 128, 1, 1], args=args,
+             flops=4 * L * L * D, check=check)
+    d["spec"] = {"kernel": d["kernel"], "signature": gb._sig(args, cx), "num_warps": 4, "grid": d["grid"],
+                 "args": args, "check": check, "seed": 0}
+    out.append((f"attention L={L} D={D} 128x64 w4", "attention", "attention", d))
+    return out
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--json", default=None, help="where to write the results (default $OUT/wgmma.json)")
+    opts = p.parse_args(argv)
+    gb = _gpu_bench()
+    work = Path(tempfile.mkdtemp(prefix="wgmma_bench_"))
+    rows, results = [], {}
+    for label, fixture, module, d in configs(gb):
+        spec = work / f"{fixture}.json"
+        spec.write_text(json.dumps(d["spec"]))
+        ptx, cubin = work / f"{fixture}.ptx", work / f"{fixture}.cubin"
+        ours = {}
+        try:
+            _run(["tt-translate", str(FIXTURES / f"{fixture}.nodebug.ttgir"), "--target=ptx", "-o", str(ptx)])
+            _run(["tt-as", str(ptx), "-o", str(cubin)])
+            ours = gb.run_ours(str(cubin), spec)
+        except RuntimeError as e:
+            ours = {"ok": False, "error": str(e)}
+        theirs = gb.triton_bench(module, d)
+        theirs.pop("ptx", None)
+        results[label] = {"ours": ours, "triton": theirs}
+        b = ours.get("bench") or {}
+        ms, tms = b.get("median_ms"), theirs["events"]["median_ms"]
+        tf = (lambda t: f"{d['flops'] / (t * 1e-3) / 1e12:.1f}") if ms else (lambda t: "-")
+        rows.append(f"| {label} | {ours.get('ok')} | {ms if ms is None else f'{ms:.4f}'} | {tms:.4f} | "
+                    f"{(tms / ms if ms else 0):.3f}x | {tf(ms) if ms else '-'} | {tf(tms)} | "
+                    f"{b.get('n_regs')}/{theirs.get('n_regs')} | {b.get('spill_bytes')}/{theirs.get('n_spills')} |"
+                    + ("" if ms else f" {ours.get('error') or ours.get('stderr')}"))
+    print("| kernel | check | ours ms | Triton ms | Triton/ours | ours TFLOP/s | Triton TFLOP/s | regs | spills |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    print("\n".join(rows))
+    out = opts.json or (os.path.join(os.environ["OUT"], "wgmma.json") if os.environ.get("OUT") else None)
+    if out:
+        Path(out).write_text(json.dumps(results, indent=2, default=str))
+    return 0 if all(r["ours"].get("ok") for r in results.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,224 @@
+"""Hopper's warp-group MMA: `ttng.warp_group_dot` as `wgmma.mma_async`, `ttng.warp_group_dot_wait` as
+`wgmma.wait_group`, `ttng.fence_async_shared` as `fence.proxy.async`, `ttg.memdesc_trans` of nvmma buffers.
+
+The accumulator is in `#ttg.nvidia_mma<{versionMajor = 3, warpsPerCTA = [wm, wn], instrShape = [16, n, k]}>`
+(linear_layout: per warp 16 rows x n, its registers the ISA's D fragment of `m64nNk16`: d[j] at row
+`8 * (j >> 1 & 1) + lane / 4` and column `8 * (j >> 2) + 2 * (lane % 4) + (j & 1)` of the warp's 16 rows; the
+four warps of a warp group hold consecutive 16-row slabs). Each warp group issues, for every 64 x n tile of
+the accumulator it holds (its registers' thread-independent origin plus its warps' offset) and every k step,
+one `wgmma.mma_async.sync.aligned.m64n{n}k{k}.f32.{type}.{type}`: B (and A, unless it is in registers as
+`#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth}>`, the ISA's A fragment) read from `#ttg.nvmma_shared` buffers
+through matrix descriptors (nvmma_shared.py). f16 and bf16 take k = 16 and may be MN-major (the transpose
+immediates); tf32 (f32 operands) takes k = 8, K-major only. The op brackets its instructions with
+`wgmma.fence` and `wgmma.commit_group`; its results may be read only after a `warp_group_dot_wait` whose
+pendings count lets it finish, so the wait passes every register of its tensor operands through the
+`wgmma.wait_group` asm: later reads depend on the wait, and LLVM cannot move them above it.
+"""
+
+from __future__ import annotations
+
+import llvmlite.ir as ir
+
+from ttc.ir.layouts import DotOperandEncoding, NvidiaMmaEncoding
+from ttc.ir.types import encoding
+from ttc.lowering import nvvm
+from ttc.lowering.convert import IROps
+from ttc.lowering.dot import mma_lane_bases
+from ttc.lowering.local_memory import SharedBuffer, whole_buffer
+from ttc.lowering.nvmma_shared import NvmmaBuffer, descriptor_constant, descriptor_fields
+from ttc.lowering.registry import lowering
+from ttc.lowering.types import BFloatType, f32, i16, i32, i64
+
+
+def _kind(ctx, op, t) -> tuple[str, int]:
+    """The wgmma type name and K per instruction of operand element type `t`."""
+    if isinstance(t, BFloatType):
+        return "bf16", 16
+    if t == ir.HalfType():
+        return "f16", 16
+    if t == f32:
+        return "tf32", 8
+    raise ctx.error(op, f"ttng.warp_group_dot supports f16, bf16 and tf32 (f32) operands, not {t}")
+
+
+class _Operand:
+    """A shared-memory operand: descriptors for the tile whose first element is at `coords` (i32 values)."""
+
+    def __init__(self, ctx, op, value, k_dim: int, what: str):
+        buf = whole_buffer(ctx, op, value)
+        if not isinstance(buf.layout, NvmmaBuffer):
+            raise ctx.error(op, f"wgmma reads {what} from a #ttg.nvmma_shared buffer")
+        self.ctx, self.buf, self.k_dim = ctx, buf, k_dim
+        self.k_major = buf.layout.inner == k_dim
+        self.const = ir.Constant(i64, descriptor_constant(*descriptor_fields(buf.layout, k_dim)))
+
+    def descriptor(self, coords, ops: IROps) -> ir.Value:
+        b = self.ctx.b
+        addr = b.ptrtoint(self.ctx.shared_ptr(ops.value(ops.add(self.buf.layout.byte_offset(coords, ops),
+                                                                self.buf.base))), i32)
+        start = b.and_(b.lshr(addr, ir.Constant(i32, 4)), ir.Constant(i32, 0x3FFF))
+        return b.or_(b.zext(start, i64), self.const)
+
+
+def _check_accumulator(ctx, op, c_ll):
+    if list(c_ll.lane) != mma_lane_bases(2, "c") or list(c_ll.warp[:2]) != [(16, 0), (32, 0)]:
+        raise ctx.error(op, "ttng.warp_group_dot: the accumulator layout does not hold wgmma's D fragments")
+
+
+@lowering("ttng.warp_group_dot")
+def _warp_group_dot(ctx, op):
+    enc = encoding(op.d.type)
+    if not isinstance(enc, NvidiaMmaEncoding) or enc["versionMajor"] != 3:
+        raise ctx.error(op, "ttng.warp_group_dot needs an #ttg.nvidia_mma layout of version 3")
+    c_ll = ctx.layout(op.c.type, op)
+    _check_accumulator(ctx, op, c_ll)
+    n_instr = enc["instrShape"][1]
+    a_t = ctx.type_of(op.a.type.element_type, op)
+    kind, k_instr = _kind(ctx, op, a_t)
+    if ctx.type_of(op.b.type.element_type, op) != a_t:
+        raise ctx.error(op, "ttng.warp_group_dot operands must have one element type")
+    C = ctx.get(op.c)
+    if not isinstance(C, list):
+        C = [C] * c_ll.num_regs
+    if C[0].type != f32:
+        raise ctx.error(op, "ttng.warp_group_dot supports f32 accumulators only")
+    K = tuple(op.b.type.get_shape())[0]
+    if K % k_instr:
+        raise ctx.error(op, f"wgmma {kind} steps K by {k_instr}: K = {K} is not a multiple")
+    b = ctx.b
+    ops = IROps(b)
+    a_regs = isinstance(encoding(op.a.type), DotOperandEncoding)
+    if a_regs:
+        if kind == "tf32":
+            raise ctx.error(op, "ttng.warp_group_dot: tf32 A operands must be in shared memory")
+        a_ll = ctx.layout(op.a.type, op)
+        if list(a_ll.lane) != mma_lane_bases(2, "a") or a_ll.warp != tuple((m, 0) for m, _ in c_ll.warp):
+            raise ctx.error(op, "ttng.warp_group_dot: operand A's layout does not hold wgmma's A fragments")
+        A = ctx.get(op.a)
+    else:
+        a_op = _Operand(ctx, op, op.a, 1, "A")
+    b_op = _Operand(ctx, op, op.b, 0, "B")
+    if kind == "tf32" and not (b_op.k_major and (a_regs or a_op.k_major)):
+        raise ctx.error(op, "wgmma tf32 needs K-major operands (A not transposed, B transposed)")
+    if not b_op.k_major and n_instr % b_op.buf.layout.row_elems:
+        raise ctx.error(op, f"wgmma n{n_instr} reads an N-contiguous B of {b_op.buf.layout.swizzle_bytes}-byte "
+                            "swizzled rows: N per instruction must be a multiple of the row")
+
+    # the warp group's offset: warp bases beyond the first two, selected by the bits of warp / 4
+    warp_hi = b.lshr(ctx.warp(), ir.Constant(i32, 2))
+    offset = [ir.Constant(i32, 0), ir.Constant(i32, 0)]
+    for i, basis in enumerate(c_ll.warp[2:]):
+        bit = b.and_(b.lshr(warp_hi, ir.Constant(i32, i)), ir.Constant(i32, 1))
+        for d in range(2):
+            if basis[d]:
+                offset[d] = b.or_(offset[d], b.mul(bit, ir.Constant(i32, basis[d])))
+
+    n_regs = n_instr // 2
+    words = {}
+
+    def a_word(r0, r1):
+        if (r0, r1) not in words:
+            lo = b.zext(b.bitcast(A[r0], i16), i32)
+            hi = b.zext(b.bitcast(A[r1], i16), i32)
+            words[r0, r1] = b.or_(lo, b.shl(hi, ir.Constant(i32, 16)))
+        return words[r0, r1]
+
+    def reg(ll, coords, what):
+        r = ll.first_reg.get(coords)
+        if r is None:
+            raise ctx.error(op, f"ttng.warp_group_dot: no register of {what} holds {coords}")
+        return r
+
+    outs = [f"${i}" for i in range(n_regs)]
+    if a_regs:
+        a_text = "{" + ", ".join(f"${n_regs + i}" for i in range(4)) + "}"
+        b_at, scale_at = n_regs + 4, n_regs + 5
+        in_cons = ["r"] * 4 + ["l", "r"]
+        trans = f"1, 1, {0 if b_op.k_major else 1}"
+    else:
+        a_text = f"${n_regs}"
+        b_at, scale_at = n_regs + 1, n_regs + 2
+        in_cons = ["l", "l", "r"]
+        trans = "1, 1" if kind == "tf32" else f"1, 1, {0 if a_op.k_major else 1}, {0 if b_op.k_major else 1}"
+    text = ("{\n.reg .pred p;\n" f"setp.ne.b32 p, ${scale_at}, 0;\n"
+            f"wgmma.mma_async.sync.aligned.m64n{n_instr}k{k_instr}.f32.{kind}.{kind} "
+            f"{{{', '.join(outs)}}}, {a_text}, ${b_at}, p, {trans};\n}}")
+    cons = ",".join(["=f"] * n_regs + in_cons + [str(i) for i in range(n_regs)])
+    in_types = [i32] * 4 + [i64, i32] if a_regs else [i64, i64, i32]
+    fty = ir.FunctionType(ir.LiteralStructType([f32] * n_regs), in_types + [f32] * n_regs)
+    wgmma = ir.InlineAsm(fty, text, cons, side_effect=True)
+    use_c = b.zext(ctx.get(op.useC), i32) if op.useC is not None else ir.Constant(i32, 1)
+    one = ir.Constant(i32, 1)
+
+    ctx.buffer_access(write=False)
+    nvvm.asm(b, "wgmma.fence.sync.aligned;", "", ir.VoidType(), [])
+    out = [None] * c_ll.num_regs
+    for r in c_ll.unique_regs:
+        m, n = c_ll.reg_coords[r]
+        if m % 64 or n % n_instr:
+            continue
+        cs = [reg(c_ll, (m + 8 * (j >> 1 & 1), n + 8 * (j >> 2) + (j & 1)), "the accumulator") for j in range(n_regs)]
+        acc = [C[x] for x in cs]
+        row = ops.add(offset[0], m)
+        col = ops.add(offset[1], n)
+        for step, k in enumerate(range(0, K, k_instr)):
+            if a_regs:
+                ar = [reg(a_ll, (m + dm, k + dk), "A") for dm, dk in ((0, 0), (0, 1), (8, 0), (8, 1), (0, 8), (0, 9),
+                                                                       (8, 8), (8, 9))]
+                a_args = [a_word(ar[i], ar[i + 1]) for i in range(0, 8, 2)]
+            else:
+                a_args = [a_op.descriptor((row, ir.Constant(i32, k)), ops)]
+            b_desc = b_op.descriptor((ir.Constant(i32, k), col), ops)
+            res = b.call(wgmma, a_args + [b_desc, use_c if step == 0 else one] + acc)
+            acc = [b.extract_value(res, i) for i in range(n_regs)]
+        for x, v in zip(cs, acc):
+            out[x] = v
+    if any(v is None for v in out):
+        raise ctx.error(op, "ttng.warp_group_dot: the accumulator layout is not made of whole 64 x n wgmma tiles")
+    nvvm.asm(b, "wgmma.commit_group.sync.aligned;", "", ir.VoidType(), [])
+    ctx.set(op.d, out)
+
+
+@lowering("ttng.warp_group_dot_wait")
+def _warp_group_dot_wait(ctx, op):
+    b = ctx.b
+    passed = []  # (operand index, register values, words per register)
+    for i, v in enumerate(op.inputs):
+        x = ctx.get(v)
+        if isinstance(x, list):
+            passed.append((i, x, [ctx.to_words(r) for r in x]))
+    words = [w for _, _, ws in passed for rw in ws for w in rw]
+    if words:
+        n = len(words)
+        fty = ir.FunctionType(ir.LiteralStructType([i32] * n), [i32] * n)
+        cons = ",".join(["=r"] * n + [str(i) for i in range(n)])
+        res = b.call(ir.InlineAsm(fty, f"wgmma.wait_group.sync.aligned {op.pendings.value.data};", cons,
+                                  side_effect=True), words)
+        words = [b.extract_value(res, i) for i in range(n)]
+    else:
+        nvvm.asm(b, f"wgmma.wait_group.sync.aligned {op.pendings.value.data};", "", ir.VoidType(), [])
+    results = [ctx.get(v) for v in op.inputs]
+    at = 0
+    for i, regs, ws in passed:
+        out = []
+        for r, rw in zip(regs, ws):
+            out.append(ctx.from_words(words[at:at + len(rw)], r.type))
+            at += len(rw)
+        results[i] = out
+    for res, x in zip(op.outputs, results):
+        ctx.set(res, x)
+
+
+@lowering("ttng.fence_async_shared")
+def _fence_async_shared(ctx, op):
+    nvvm.asm(ctx.b, "fence.proxy.async.shared::cta;", "", ir.VoidType(), [])
+
+
+@lowering("ttg.memdesc_trans")
+def _memdesc_trans(ctx, op):
+    buf = ctx.get(op.src)
+    if (not isinstance(buf, SharedBuffer) or buf.leading or not isinstance(buf.layout, NvmmaBuffer)
+            or list(op.order.get_values()) != [1, 0]):
+        raise ctx.error(op, "ttg.memdesc_trans is supported on whole rank-2 #ttg.nvmma_shared buffers with order "
+                            "[1, 0]")
+    ctx.set(op.result, SharedBuffer(buf.base, buf.layout.transposed(), ()))
