@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import llvmlite.ir as ir
 
+from ttc.fold import is_zero
 from ttc.ir.layouts import DotOperandEncoding, NvidiaMmaEncoding
 from ttc.ir.types import encoding
 from ttc.lowering import nvvm
@@ -58,6 +59,13 @@ class _Operand:
                                                                 self.buf.base))), i32)
         start = b.and_(b.lshr(addr, ir.Constant(i32, 4)), ir.Constant(i32, 0x3FFF))
         return b.or_(b.zext(start, i64), self.const)
+
+    def step(self, k: int) -> int:
+        """What stepping K by `k` adds to a descriptor: tiles start on a multiple of 8 rows, where the swizzle
+        phase is 0, so the byte distance is the same for every tile (and the hardware swizzles the sum)."""
+        at = [0, 0]
+        at[self.k_dim] = k
+        return self.buf.layout.byte_offset(tuple(at)) >> 4
 
 
 def _check_accumulator(ctx, op, c_ll):
@@ -129,48 +137,69 @@ def _warp_group_dot(ctx, op):
             raise ctx.error(op, f"ttng.warp_group_dot: no register of {what} holds {coords}")
         return r
 
-    outs = [f"${i}" for i in range(n_regs)]
-    if a_regs:
-        a_text = "{" + ", ".join(f"${n_regs + i}" for i in range(4)) + "}"
-        b_at, scale_at = n_regs + 4, n_regs + 5
-        in_cons = ["r"] * 4 + ["l", "r"]
-        trans = f"1, 1, {0 if b_op.k_major else 1}"
+    outs = "{" + ", ".join(f"${i}" for i in range(n_regs)) + "}"
+    in_types = [i32] * 4 + [i64] if a_regs else [i64, i64]
+    a_text = "{" + ", ".join(f"${n_regs + i}" for i in range(4)) + "}" if a_regs else f"${n_regs}"
+    b_text = f"${n_regs + len(in_types) - 1}"
+    if kind == "tf32":
+        trans = ""
+    elif a_regs:
+        trans = f", {0 if b_op.k_major else 1}"
     else:
-        a_text = f"${n_regs}"
-        b_at, scale_at = n_regs + 1, n_regs + 2
-        in_cons = ["l", "l", "r"]
-        trans = "1, 1" if kind == "tf32" else f"1, 1, {0 if a_op.k_major else 1}, {0 if b_op.k_major else 1}"
-    text = ("{\n.reg .pred p;\n" f"setp.ne.b32 p, ${scale_at}, 0;\n"
-            f"wgmma.mma_async.sync.aligned.m64n{n_instr}k{k_instr}.f32.{kind}.{kind} "
-            f"{{{', '.join(outs)}}}, {a_text}, ${b_at}, p, {trans};\n}}")
-    cons = ",".join(["=f"] * n_regs + in_cons + [str(i) for i in range(n_regs)])
-    in_types = [i32] * 4 + [i64, i32] if a_regs else [i64, i64, i32]
-    fty = ir.FunctionType(ir.LiteralStructType([f32] * n_regs), in_types + [f32] * n_regs)
-    wgmma = ir.InlineAsm(fty, text, cons, side_effect=True)
-    use_c = b.zext(ctx.get(op.useC), i32) if op.useC is not None else ir.Constant(i32, 1)
-    one = ir.Constant(i32, 1)
+        trans = f", {0 if a_op.k_major else 1}, {0 if b_op.k_major else 1}"
+    instr = f"wgmma.mma_async.sync.aligned.m64n{n_instr}k{k_instr}.f32.{kind}.{kind}"
 
-    ctx.buffer_access(write=False)
-    nvvm.asm(b, "wgmma.fence.sync.aligned;", "", ir.VoidType(), [])
-    out = [None] * c_ll.num_regs
+    def asm(accumulate: bool) -> ir.InlineAsm:
+        """D = A * B (+ D when `accumulate`: the scale-d predicate operand, tied accumulators)."""
+        cons = ["=f"] * n_regs + ["r"] * 4 * a_regs + ["l"] * (len(in_types) - 4 * a_regs)
+        ins = list(in_types)
+        scale = "0"
+        if accumulate:
+            scale = f"${n_regs + len(in_types)}"
+            cons += ["b"] + [str(i) for i in range(n_regs)]
+            ins += [ir.IntType(1)] + [f32] * n_regs
+        fty = ir.FunctionType(ir.LiteralStructType([f32] * n_regs), ins)
+        return ir.InlineAsm(fty, f"{instr} {outs}, {a_text}, {b_text}, {scale}, 1, 1{trans};", ",".join(cons),
+                            side_effect=True)
+
+    # C a zero constant: the first step does not read it (scale-d 0), so no register is set to zero first
+    zero_c = op.useC is None and not isinstance(ctx.get(op.c), list) and is_zero(op.c)
+    use_c = ctx.get(op.useC) if op.useC is not None else ir.Constant(ir.IntType(1), 1)
+    true = ir.Constant(ir.IntType(1), 1)
+    # every operand is computed before wgmma.fence: a register written after it makes ptxas serialize
+    tiles = []
     for r in c_ll.unique_regs:
         m, n = c_ll.reg_coords[r]
         if m % 64 or n % n_instr:
             continue
         cs = [reg(c_ll, (m + 8 * (j >> 1 & 1), n + 8 * (j >> 2) + (j & 1)), "the accumulator") for j in range(n_regs)]
-        acc = [C[x] for x in cs]
         row = ops.add(offset[0], m)
         col = ops.add(offset[1], n)
-        for step, k in enumerate(range(0, K, k_instr)):
+        steps = []
+        a_desc = None if a_regs else a_op.descriptor((row, ir.Constant(i32, 0)), ops)
+        b_desc = b_op.descriptor((ir.Constant(i32, 0), col), ops)
+        for k in range(0, K, k_instr):
             if a_regs:
                 ar = [reg(a_ll, (m + dm, k + dk), "A") for dm, dk in ((0, 0), (0, 1), (8, 0), (8, 1), (0, 8), (0, 9),
                                                                        (8, 8), (8, 9))]
                 a_args = [a_word(ar[i], ar[i + 1]) for i in range(0, 8, 2)]
             else:
-                a_args = [a_op.descriptor((row, ir.Constant(i32, k)), ops)]
-            b_desc = b_op.descriptor((ir.Constant(i32, k), col), ops)
-            res = b.call(wgmma, a_args + [b_desc, use_c if step == 0 else one] + acc)
-            acc = [b.extract_value(res, i) for i in range(n_regs)]
+                a_args = [b.add(a_desc, ir.Constant(i64, a_op.step(k))) if k else a_desc]
+            steps.append(a_args + [b.add(b_desc, ir.Constant(i64, b_op.step(k))) if k else b_desc])
+        tiles.append((cs, steps))
+
+    ctx.buffer_access(write=False)
+    nvvm.asm(b, "wgmma.fence.sync.aligned;", "", ir.VoidType(), [])
+    out = [None] * c_ll.num_regs
+    first, rest = asm(not zero_c), asm(True)
+    for cs, steps in tiles:
+        acc = [C[x] for x in cs]
+        for i, args in enumerate(steps):
+            if i == 0 and zero_c:
+                res = b.call(first, args)
+            else:
+                res = b.call(rest, args + [use_c if i == 0 else true] + acc)
+            acc = [b.extract_value(res, j) for j in range(n_regs)]
         for x, v in zip(cs, acc):
             out[x] = v
     if any(v is None for v in out):
