@@ -279,7 +279,7 @@ def _compile(text, path, kernel, signature, options: Options, arch: int, stage: 
         if stage == ext:
             return result
     try:
-        cpu = target.cpu_name(arch)
+        cpu = pipeline.kernel_cpu(module, arch, explicit=False)
         ttgir = pipeline.TTGIR(module, source, cpu, target.resolve_ptx_version(cpu, options.ptx_version),
                                module.attributes[stages.HASH_ATTRIBUTE].data)
     except target.TargetError as e:

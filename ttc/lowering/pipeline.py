@@ -70,6 +70,17 @@ class TTGIR:
                               shared=module_int(m, "ttg.shared", 0), hash=self.hash, target=f"cuda:{self.cpu[3:]}")
 
 
+def kernel_cpu(module, sm: str, explicit: bool) -> str:
+    """The GPU name for `sm`: sm_90a for a cuda:90 kernel with wgmma, which exists in the arch-specific variant
+    only (as Triton compiles cuda:90); an explicit `--sm 90` for such a kernel is an error."""
+    cpu = target.cpu_name(sm)
+    if cpu == "sm_90" and any(op.name == "ttng.warp_group_dot" for op in module.walk()):
+        if explicit:
+            raise target.TargetError("wgmma (ttng.warp_group_dot) needs sm_90a: use --sm 90a")
+        cpu = "sm_90a"
+    return cpu
+
+
 def parse_ttgir(text: str, filename: str, options: Options) -> TTGIR:
     from ttc.ir import parse
     from ttc.lowering.translate import module_target
@@ -78,11 +89,7 @@ def parse_ttgir(text: str, filename: str, options: Options) -> TTGIR:
     module = parse(text, filename, source=source)
     sm = options.sm if options.sm is not None else _sm_from_target(module_target(module))
     try:
-        cpu = target.cpu_name(sm)
-        if cpu == "sm_90" and any(op.name == "ttng.warp_group_dot" for op in module.walk()):
-            if options.sm is not None:  # wgmma exists in the arch-specific variant only
-                raise target.TargetError("wgmma (ttng.warp_group_dot) needs sm_90a: use --sm 90a")
-            cpu = "sm_90a"              # as Triton compiles cuda:90
+        cpu = kernel_cpu(module, sm, explicit=options.sm is not None)
         ptx = target.resolve_ptx_version(cpu, options.ptx_version)
     except target.TargetError as e:
         raise _error(filename, str(e)) from None
