@@ -95,6 +95,15 @@ def descriptor_fields(buf: NvmmaBuffer, k_dim: int) -> tuple[int, int, int]:
     return buf.chunk_bytes, group, SWIZZLE_MODE[buf.swizzle_bytes]   # MN-major
 
 
+def k_step(buf: NvmmaBuffer, k_dim: int, k: int) -> int:
+    """What stepping K by `k` adds to a descriptor (in its 16-byte units): tiles start on a multiple of 8 rows,
+    where the swizzle phase is 0, so the byte distance is the same for every tile (the hardware swizzles the
+    sum)."""
+    at = [0, 0]
+    at[k_dim] = k
+    return buf.byte_offset(tuple(at)) >> 4
+
+
 def descriptor_constant(lead: int, stride: int, mode: int) -> int:
     """The descriptor's bits other than the start address."""
     return ((lead >> 4) & 0x3FFF) << 16 | ((stride >> 4) & 0x3FFF) << 32 | mode << 62

@@ -26,7 +26,7 @@ from ttc.lowering import nvvm
 from ttc.lowering.convert import IROps
 from ttc.lowering.dot import mma_lane_bases
 from ttc.lowering.local_memory import SharedBuffer, whole_buffer
-from ttc.lowering.nvmma_shared import NvmmaBuffer, descriptor_constant, descriptor_fields
+from ttc.lowering.nvmma_shared import NvmmaBuffer, descriptor_constant, descriptor_fields, k_step
 from ttc.lowering.registry import lowering
 from ttc.lowering.types import BFloatType, f32, i16, i32, i64
 
@@ -61,11 +61,7 @@ class _Operand:
         return b.or_(b.zext(start, i64), self.const)
 
     def step(self, k: int) -> int:
-        """What stepping K by `k` adds to a descriptor: tiles start on a multiple of 8 rows, where the swizzle
-        phase is 0, so the byte distance is the same for every tile (and the hardware swizzles the sum)."""
-        at = [0, 0]
-        at[self.k_dim] = k
-        return self.buf.layout.byte_offset(tuple(at)) >> 4
+        return k_step(self.buf.layout, self.k_dim, k)
 
 
 def _check_accumulator(ctx, op, c_ll):
