@@ -20,7 +20,11 @@ differ only in that bit hold the same element.
   register bit 0 = column + 1, lane bits 0-1 = columns + 2, + 4 (`2 * (lane & 3)`), lane bits 2-4 = rows + 1, 2,
   4 (`lane >> 2`), register bit 1 = row + 8. Warps tile the CTA N first (`warpsPerCTA` with order [1, 0]), then
   the tile repeats in registers, N repeats before M (Triton's nvidiaMmaToLinearLayout, repOrder [1, 0]).
-- `#ttg.dot_op<{opIdx, parent = #mma, kWidth = 2}>` (mma.sync's A and B fragments; Triton's
+  Version 3 (`instrShape = [16, n, k]`, wgmma's m64nNk accumulator): per warp 16 x n, the same fragment repeated
+  along N in registers (register bits 2.. = column + 8, 16, ...); warps M first (16, 32: the four warps of a
+  warp group hold consecutive 16-row slabs), then as warpsPerCTA says. Checked against Triton's own
+  `to_linear_layout` for the fixtures' shapes.
+- `#ttg.dot_op<{opIdx, parent = #mma, kWidth = 2}>` (mma.sync's A and B fragments, wgmma's register A; Triton's
   nvidiaDotToLinearLayout): A per warp 16x16 (M x K): register bit 0 = k + 1, lane bits 0-1 = k + 2, + 4,
   lane bits 2-4 = m + 1, 2, 4, register bit 1 = m + 8, register bit 2 = k + 8 (`a0..a7`); B per warp 16x8
   (K x N): register bit 0 = k + 1, lane bits 0-1 = k + 2, + 4, lane bits 2-4 = n + 1, 2, 4, register bit 1 =

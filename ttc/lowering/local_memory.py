@@ -6,6 +6,8 @@ Two kinds of allocation:
 - Immutable (`ttg.local_alloc %t`, as Triton's FMA dot path uses it): its contents are its source tensor, so the
   lowering keeps the source's registers and performs the data movement at each `local_load`, through the shared
   scratch buffer (`convert.rearrange`); no long-lived buffer is needed.
+- `#ttg.nvmma_shared` ones (what wgmma reads, mutable or written once from registers) get a buffer of their own
+  too, 1024-byte aligned, laid out as nvmma_shared.py says.
 - Mutable (`ttg.local_alloc` without a source, as software-pipelined TTGIR uses it): a buffer of its own at a
   fixed offset of shared memory for the whole kernel (`assign_buffers`, before the scratch area). Its
   `#ttg.swizzled_shared<{vec, perPhase, maxPhase, order}>` layout gives each element's byte offset
