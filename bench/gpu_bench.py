@@ -147,6 +147,13 @@ def compile_ours(name: str, d: dict, work: Path) -> dict:
     return {"stages_s": times, "cubin": str(cubin), "ptx": str(f["ptx"])}
 
 
+def run_checked(cmd: list[str]) -> None:
+    """Run one of our commands; raise with its stderr if it fails."""
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed: {proc.stderr[-3000:]}")
+
+
 def run_ours(cubin: str, spec_path: Path) -> dict:
     proc = subprocess.run(["tt-run", cubin, "--spec", str(spec_path), "--check", "--bench", "--json"],
                           capture_output=True, text=True)

@@ -16,37 +16,23 @@ blocks per SM come from its report); Triton with CUDA events, as bench/gpu_bench
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+import gpu_bench as gb  # bench/ is on sys.path: these scripts run as python3 bench/NAME.py
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "test" / "fixtures" / "triton" / "matmul_128x128x64_s3_w4_sm80.nodebug.ttgir"
 TILE = {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 64, "GROUP_SIZE_M": 8}
 
 
-def _gpu_bench():
-    spec = importlib.util.spec_from_file_location("gpu_bench", ROOT / "bench" / "gpu_bench.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def _run(cmd: list[str]) -> None:
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)} failed: {proc.stderr[-3000:]}")
-
-
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--json", default=None, help="where to write the results (default $OUT/pipelined.json)")
     opts = p.parse_args(argv)
-    gb = _gpu_bench()
     d = dict(gb.bench_kernels()["matmul"])
     M, N = d["args"][0]["shape"][0], d["args"][1]["shape"][1]
     d["constexprs"] = TILE
@@ -58,8 +44,8 @@ def main(argv=None) -> int:
     fixture_spec = dict(d["spec"], signature="*fp16:16,*fp16:16,*fp16:16,i32,i32:16,i32:16,i32:16,i32:1,i32:16,"
                                              "i32:1,i32:16,i32:1,128,128,64,8")
     (work / "fixture.json").write_text(json.dumps(fixture_spec))
-    _run(["tt-translate", str(FIXTURE), "--target=ptx", "--sm", "90", "-o", str(work / "fixture.ptx")])
-    _run(["tt-as", str(work / "fixture.ptx"), "-o", str(work / "fixture.cubin")])
+    gb.run_checked(["tt-translate", str(FIXTURE), "--target=ptx", "--sm", "90", "-o", str(work / "fixture.ptx")])
+    gb.run_checked(["tt-as", str(work / "fixture.ptx"), "-o", str(work / "fixture.cubin")])
     results["triton-sm80-ttgir"] = gb.run_ours(str(work / "fixture.cubin"), work / "fixture.json")
 
     (work / "ours.json").write_text(json.dumps(d["spec"]))

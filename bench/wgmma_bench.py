@@ -16,29 +16,16 @@ separates our back end's share of a gap from the TTGIR's (Triton's JIT specialis
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+import gpu_bench as gb  # bench/ is on sys.path: these scripts run as python3 bench/NAME.py
+
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "test" / "fixtures" / "triton"
-
-
-def _gpu_bench():
-    spec = importlib.util.spec_from_file_location("gpu_bench", ROOT / "bench" / "gpu_bench.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def _run(cmd: list[str]) -> None:
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)} failed: {proc.stderr[-3000:]}")
 
 
 def triton_backend(ttgir: Path, spec: Path, work: Path) -> dict:
@@ -53,11 +40,10 @@ def triton_backend(ttgir: Path, spec: Path, work: Path) -> dict:
     meta = dict(k.metadata._asdict())
     meta["target"] = {"backend": "cuda", "arch": 90, "warp_size": 32}
     Path(str(cubin) + ".json").write_text(json.dumps(meta, default=str))
-    gb = _gpu_bench()
     return gb.run_ours(str(cubin), spec)
 
 
-def configs(gb) -> list[tuple[str, str, str, dict]]:
+def configs() -> list[tuple[str, str, str, dict]]:
     """(label, fixture, kernel module, launch description as gpu_bench's)."""
     out = []
     mm = gb.bench_kernels()["matmul"]
@@ -86,17 +72,16 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--json", default=None, help="where to write the results (default $OUT/wgmma.json)")
     opts = p.parse_args(argv)
-    gb = _gpu_bench()
     work = Path(tempfile.mkdtemp(prefix="wgmma_bench_"))
     rows, results = [], {}
-    for label, fixture, module, d in configs(gb):
+    for label, fixture, module, d in configs():
         spec = work / f"{fixture}.json"
         spec.write_text(json.dumps(d["spec"]))
         ptx, cubin = work / f"{fixture}.ptx", work / f"{fixture}.cubin"
         ours = {}
         try:
-            _run(["tt-translate", str(FIXTURES / f"{fixture}.nodebug.ttgir"), "--target=ptx", "-o", str(ptx)])
-            _run(["tt-as", str(ptx), "-o", str(cubin)])
+            gb.run_checked(["tt-translate", str(FIXTURES / f"{fixture}.nodebug.ttgir"), "--target=ptx", "-o", str(ptx)])
+            gb.run_checked(["tt-as", str(ptx), "-o", str(cubin)])
             ours = gb.run_ours(str(cubin), spec)
         except RuntimeError as e:
             ours = {"ok": False, "error": str(e)}

@@ -51,6 +51,13 @@ def mma_lane_bases(rank: int, kind: str) -> list[tuple]:
     return [unit(inner, 2), unit(inner, 4), unit(outer, 1), unit(outer, 2), unit(outer, 4)]
 
 
+def pack_halves(b, lo: ir.Value, hi: ir.Value) -> ir.Value:
+    """One 32-bit register holding two 16-bit values, `lo` in the low half: an MMA operand's register pair."""
+    lo16 = b.zext(b.bitcast(lo, i16), i32)
+    hi16 = b.zext(b.bitcast(hi, i16), i32)
+    return b.or_(lo16, b.shl(hi16, ir.Constant(i32, 16)))
+
+
 class MMALayoutError(Exception):
     pass
 
@@ -123,9 +130,7 @@ def _mma_dot(ctx, op):
         """The 32-bit register holding values[lo] (low half) and values[hi] (high half)."""
         key = (id(values), lo, hi)
         if key not in words:
-            lo16 = b.zext(b.bitcast(values[lo], i16), i32)
-            hi16 = b.zext(b.bitcast(values[hi], i16), i32)
-            words[key] = b.or_(lo16, b.shl(hi16, ir.Constant(i32, 16)))
+            words[key] = pack_halves(b, values[lo], values[hi])
         return words[key]
 
     text = (f"mma.sync.aligned.m16n8k16.row.col.f32.{kind}.{kind}.f32 "

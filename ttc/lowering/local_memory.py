@@ -77,8 +77,12 @@ def _align(layout: BufferLayout) -> int:
     return NVMMA_ALIGN if isinstance(layout, NvmmaBuffer) else BUFFER_ALIGN
 
 
+def _round_up(n: int, align: int) -> int:
+    return -(-n // align) * align
+
+
 def _sub_bytes(layout: BufferLayout) -> int:
-    return -(-layout.nbytes // _align(layout)) * _align(layout)
+    return _round_up(layout.nbytes, _align(layout))
 
 
 def _has_buffer(op) -> bool:
@@ -96,12 +100,12 @@ def assign_buffers(ctx, func) -> None:
             count = 1
             for n in leading:
                 count *= n
-            offset = -(-offset // _align(layout)) * _align(layout)
+            offset = _round_up(offset, _align(layout))
             if isinstance(layout, NvmmaBuffer):
                 ctx.smem_align = max(ctx.smem_align, NVMMA_ALIGN)
             ctx.set(op.result, SharedBuffer(offset, layout, leading))
             offset += count * _sub_bytes(layout)
-    ctx.scratch_base = -(-offset // BUFFER_ALIGN) * BUFFER_ALIGN
+    ctx.scratch_base = _round_up(offset, BUFFER_ALIGN)
 
 
 @lowering("ttg.local_alloc")
@@ -176,7 +180,8 @@ def _local_load(ctx, op):
     ctx.buffer_access(write=False)
     vec = _vector(dst, buf.layout)
     # sub-buffers start 128-byte aligned: the plan's offsets hold (it models unchunked rows only)
-    ldm = None if getattr(buf.layout, "chunks", 1) > 1 else ldmatrix_loads(buf.layout, dst)
+    chunked = isinstance(buf.layout, NvmmaBuffer) and buf.layout.chunks > 1
+    ldm = None if chunked else ldmatrix_loads(buf.layout, dst)
     ctx.set(op.result, read_registers(ctx, dst, ctx.type_of(op.result.type, op), vector_starts(dst, vec), vec, ldm,
                                       lambda c: buffer_address(ctx, buf, c, ops)))
 

@@ -24,11 +24,11 @@ from ttc.ir.layouts import DotOperandEncoding, NvidiaMmaEncoding
 from ttc.ir.types import encoding
 from ttc.lowering import nvvm
 from ttc.lowering.convert import IROps
-from ttc.lowering.dot import mma_lane_bases
+from ttc.lowering.dot import mma_lane_bases, pack_halves
 from ttc.lowering.local_memory import SharedBuffer, whole_buffer
 from ttc.lowering.nvmma_shared import NvmmaBuffer, descriptor_constant, descriptor_fields, k_step
 from ttc.lowering.registry import lowering
-from ttc.lowering.types import BFloatType, f32, i16, i32, i64
+from ttc.lowering.types import BFloatType, f32, i32, i64
 
 
 def _kind(ctx, op, t) -> tuple[str, int]:
@@ -122,9 +122,7 @@ def _warp_group_dot(ctx, op):
 
     def a_word(r0, r1):
         if (r0, r1) not in words:
-            lo = b.zext(b.bitcast(A[r0], i16), i32)
-            hi = b.zext(b.bitcast(A[r1], i16), i32)
-            words[r0, r1] = b.or_(lo, b.shl(hi, ir.Constant(i32, 16)))
+            words[r0, r1] = pack_halves(b, A[r0], A[r1])
         return words[r0, r1]
 
     def reg(ll, coords, what):
@@ -187,7 +185,7 @@ def _warp_group_dot(ctx, op):
     ctx.buffer_access(write=False)
     nvvm.asm(b, "wgmma.fence.sync.aligned;", "", ir.VoidType(), [])
     out = [None] * c_ll.num_regs
-    first, rest = asm(not zero_c), asm(True)
+    first, rest = asm(False) if zero_c else None, asm(True)
     for cs, steps in tiles:
         acc = [C[x] for x in cs]
         for i, args in enumerate(steps):
