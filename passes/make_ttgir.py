@@ -9,7 +9,7 @@ unchanged):
     *f32-dot-tc, *plan-cta, tritongpu-remove-layout-conversions, tritongpu-optimize-thread-locality,
     tritongpu-accelerate-matmul, tritongpu-remove-layout-conversions, *optimize-dot-operands,
     *optimize-descriptor-encoding, cse (Triton's loop-aware CSE), *fuse-nested-loops, canonicalize,
-    loop-invariant-code-motion, canonicalize, tritongpu-combine-tensor-select-and-if, *warp-specialization,
+    loop-invariant-code-motion, canonicalize, tritongpu-combine-tensor-select-and-if, nvgpu-warp-specialization,
     *assign-latencies, *schedule-loops, tritongpu-pipeline{num-stages}, canonicalize, cse, *prefetch,
     *optimize-dot-operands,
     *coalesce-async-copy, *optimize-tmem-layouts, *tma-lowering, tritongpu-remove-layout-conversions,
@@ -28,6 +28,12 @@ and later. Other dots that Triton would put on tensor cores (tf32, fp8, i8, f16 
 layout and run on FMA units: the pipeline warns at each such dot, once, after its passes
 (MLIR_ENABLE_DIAGNOSTICS=warnings shows it). Dots that Triton also keeps on FMA (f32 with ieee input precision,
 f64, targets before sm80) get no warning.
+
+Loop hints (`tl.range(...)` attributes on `scf.for`) are kept on the loops as Triton keeps them; they act where
+the passes here can: `tt.num_stages` (per-loop stage count, tritongpu-pipeline), `tt.warp_specialize`
+(nvgpu-warp-specialization: no partitioning, pipelining off as in Triton's output). `tt.loop_unroll_factor` was
+used by make-ttir. `tt.disallow_acc_multi_buffer` concerns Blackwell accumulators and needs nothing here.
+`tt.flatten` on a loop nest gets a remark (MLIR_ENABLE_DIAGNOSTICS=remarks): fuse-nested-loops is not run.
 """
 
 from __future__ import annotations
@@ -64,6 +70,7 @@ def pipeline(target: str, num_warps: int, num_ctas: int, num_stages: int = 3) ->
             ("loop-invariant-code-motion", ""),
             ("canonicalize", ""),
             ("tritongpu-combine-tensor-select-and-if", ""),
+            ("nvgpu-warp-specialization", ""),
             ("tritongpu-pipeline", f"num-stages={num_stages}"),
         ]
     else:
@@ -145,6 +152,12 @@ class MakeTTGIR(Pass):
     def apply(self, ctx, module) -> None:
         for p in self.passes():
             p.apply(ctx, module)
+        if reported("remark"):
+            for op in module.walk():
+                if op.name == "scf.for" and "tt.flatten" in op.attributes and any(
+                        o.name == "scf.for" for o in op.regions[0].walk()):
+                    emit(at_op(op, None, "loop nest not flattened despite tt.flatten: this pipeline does not run "
+                                         "Triton's tritongpu-fuse-nested-loops", "remark"))
         if not reported("warning"):
             return
         capability = capability_of(self.target)

@@ -29,6 +29,10 @@ perPhase = max(128 / (row bytes), 1), maxPhase = 8 / perPhase; order = the load 
 same loop through its latency assignment and loop scheduling passes and carries async tokens through the loop;
 this pass covers the loads-into-dots case only, and its text differs from Triton's (index arithmetic, tokens
 left out: `async_wait` and `local_load` take them optionally).
+
+A loop whose own `tt.num_stages` is 2 or more and that is not pipelined gets a remark saying why
+(MLIR_ENABLE_DIAGNOSTICS=remarks): a target before sm80, a loop with loops in it, or loads that do not feed
+dots (Triton's pipeliner also pipelines those in a loop that carries the attribute; this one does not).
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from xdsl.ir import Attribute, BlockArgument, Operation, Region, SSAValue
 from xdsl.traits import is_side_effect_free
 
 from ttc.analysis.axis_info import AxisInfoAnalysis, access_width, mask_width
+from ttc.diagnostics import at_op, emit
 from ttc.fold import is_zero
 from ttc.ir import ttg
 from ttc.ir.inserter import Inserter
@@ -277,10 +282,15 @@ class Pipeline(Pass):
             raise ValueError(f"option 'num-stages' must not be negative, got {self.num_stages}")
 
     def apply(self, ctx, module) -> None:
+        all_loops = [op for op in module.walk() if isinstance(op, scf.ForOp)]
         if target_capability(module) < 80:
+            for loop in all_loops:
+                _not_pipelined_remark(loop, "software pipelining needs sm80 or later")
             return
-        loops = [op for op in module.walk() if isinstance(op, scf.ForOp)
-                 and not any(isinstance(o, (scf.ForOp, scf.WhileOp)) for o in op.body.walk())]
+        loops = [op for op in all_loops if not any(isinstance(o, (scf.ForOp, scf.WhileOp)) for o in op.body.walk())]
+        for loop in all_loops:
+            if loop not in loops:
+                _not_pipelined_remark(loop, "only innermost loops are pipelined")
         if not loops:
             return
         axis = AxisInfoAnalysis(module)
@@ -292,3 +302,14 @@ class Pipeline(Pass):
             info = _analyze(loop, axis)
             if info is not None:
                 pipeline_loop(info, stages)
+            else:
+                _not_pipelined_remark(loop, "ttc pipelines only the loads that feed MMA dot operands (Triton "
+                                            "pipelines the other loads of a loop with its own tt.num_stages too)")
+
+
+def _not_pipelined_remark(loop: scf.ForOp, why: str) -> None:
+    """A remark for a loop whose own `tt.num_stages` (tl.range(num_stages=...)) asks for pipelining that this
+    pass does not do."""
+    attr = loop.attributes.get("tt.num_stages")
+    if isinstance(attr, IntegerAttr) and attr.value.data >= 2:
+        emit(at_op(loop, None, f"loop not pipelined despite tt.num_stages = {attr.value.data}: {why}", "remark"))

@@ -455,7 +455,7 @@ def apply_tritongpu_patterns(module: Operation, patterns: dict[str, Sequence[Pat
     iterations."""
     for region in module.regions:
         GreedyDriver(patterns, top_down=top_down, region_simplify=False, skip_unreachable=False,
-                     keep_constants=True).run(region)
+                     keep_constants=True, fold_in_place=fold_in_place).run(region)
 
 
 # ----------------------------------------------------------------------------- region simplification

@@ -1,0 +1,45 @@
+// RUN: tt-opt %s -split-input-file -verify-diagnostics -make-ttgir='target=cuda:90 num-warps=4' | FileCheck %s
+// RUN: cd %S/../../.. && tt-frontend kernels/loop_hints.py -k row_sum_kernel -s "*fp32:16,*fp32:16,*fp32:16,i32,192,i32,i32,64,32,2" -o %t.src.ttir
+// RUN: FileCheck %s --check-prefix=SRC < %t.src.ttir
+// RUN: tt-opt %t.src.ttir -make-ttir -o %t.ttir
+// RUN: FileCheck %s --check-prefix=TTIR < %t.ttir
+// RUN: env MLIR_ENABLE_DIAGNOSTICS=remarks tt-opt %t.ttir -make-ttgir='target=cuda:90 num-warps=4' -o %t.ttgir 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: FileCheck %s --check-prefix=TTGIR < %t.ttgir
+// RUN: cd %S/../../.. && tt-run %t.ttgir --spec kernels/loop_hints.json --interpret --check | FileCheck %s --check-prefix=INTERP
+
+// The loop hints of kernels/loop_hints.py through the stages. The frontend puts tl.range's hints on the
+// scf.for as Triton does (tl.static_range leaves no loop):
+// SRC: scf.for
+// SRC: scf.for
+// SRC: } {tt.loop_unroll_factor = 2 : i32}
+// SRC: } {tt.disallow_acc_multi_buffer, tt.num_stages = 1 : i32, tt.warp_specialize}
+// SRC: } {tt.flatten}
+// SRC-NOT: scf.for
+// make-ttir unrolls the K loop (192 / 32 = 6 iterations: 3 of step 64, no epilogue) and drops its factor:
+// TTIR: scf.for %{{.*}} = %c0_i32 to %c192_i32 step %c64_i32
+// TTIR-NOT: loop_unroll_factor
+// TTIR: } {tt.disallow_acc_multi_buffer, tt.num_stages = 1 : i32, tt.warp_specialize}
+// make-ttgir leaves the warp_specialize nest unspecialized and turns pipelining off in the function:
+// REMARK: ttir:{{[0-9]+}}:{{[0-9]+}}: remark: loop not warp-specialized
+// TTGIR: } {tt.num_stages = 0 : i32}
+// TTGIR: } {tt.disallow_acc_multi_buffer, tt.num_stages = 0 : i32, tt.warp_specialize}
+// TTGIR: } {tt.flatten, tt.num_stages = 0 : i32}
+// INTERP: out: ok
+
+// tt.flatten on a loop nest: kept, with a remark (no fuse-nested-loops here).
+// CHECK-LABEL: tt.func public @flatten_nest
+// CHECK: } {tt.flatten}
+module {
+  tt.func public @flatten_nest(%p: !tt.ptr<i32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    // expected-remark @below {{loop nest not flattened despite tt.flatten: this pipeline does not run Triton's tritongpu-fuse-nested-loops}}
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      scf.for %j = %c0 to %n step %c1 : i32 {
+        %v = arith.addi %i, %j : i32
+        tt.store %p, %v : !tt.ptr<i32>
+      }
+    } {tt.flatten}
+    tt.return
+  }
+}

@@ -1,0 +1,64 @@
+// RUN: tt-opt %s -split-input-file -verify-diagnostics -tritongpu-pipeline=num-stages=3 | FileCheck %s
+
+// A loop's own tt.num_stages of 2 or more that tritongpu-pipeline cannot act on gets a remark saying why; the
+// loop is left as it is (attribute included). The stage count of the option (num-stages=3) says nothing.
+
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func public @plain_loads
+// CHECK-NOT: ttg.async_copy_global_to_local
+// CHECK: } {tt.num_stages = 3 : i32}
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @plain_loads(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<512xf32, #blocked> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<512xf32, #blocked>
+    %range = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #blocked>
+    %base = tt.splat %p : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>, #blocked>
+    %ptrs = tt.addptr %base, %range : tensor<512x!tt.ptr<f32>, #blocked>, tensor<512xi32, #blocked>
+    // expected-remark @below {{loop not pipelined despite tt.num_stages = 3: ttc pipelines only the loads that feed MMA dot operands (Triton pipelines the other loads of a loop with its own tt.num_stages too)}}
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<512xf32, #blocked>) : i32 {
+      %x = tt.load %ptrs : tensor<512x!tt.ptr<f32>, #blocked>
+      %s = arith.addf %acc, %x : tensor<512xf32, #blocked>
+      scf.yield %s : tensor<512xf32, #blocked>
+    } {tt.num_stages = 3 : i32}
+    // A stage count below 2 asks for no pipelining: no remark.
+    %r2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %r) -> (tensor<512xf32, #blocked>) : i32 {
+      %x = tt.load %ptrs : tensor<512x!tt.ptr<f32>, #blocked>
+      %s = arith.addf %acc, %x : tensor<512xf32, #blocked>
+      scf.yield %s : tensor<512xf32, #blocked>
+    } {tt.num_stages = 1 : i32}
+    tt.return %r2 : tensor<512xf32, #blocked>
+  }
+}
+
+// -----
+
+// CHECK-LABEL: tt.func public @outer
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @outer(%p: !tt.ptr<i32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    // expected-remark @below {{loop not pipelined despite tt.num_stages = 4: only innermost loops are pipelined}}
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      scf.for %j = %c0 to %n step %c1 : i32 {
+        tt.store %p, %j : !tt.ptr<i32>
+      }
+    } {tt.num_stages = 4 : i32}
+    tt.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: tt.func public @sm75
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:75", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @sm75(%p: !tt.ptr<i32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    // expected-remark @below {{loop not pipelined despite tt.num_stages = 2: software pipelining needs sm80 or later}}
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      tt.store %p, %i : !tt.ptr<i32>
+    } {tt.num_stages = 2 : i32}
+    tt.return
+  }
+}
