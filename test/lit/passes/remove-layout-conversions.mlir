@@ -194,3 +194,17 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// The pattern driver folds as MLIR's does, in-place folds included: the constant of `0 + n` moves to the right
+// (commutative op), then `n + 0` folds to `n` (what triton-loop-unroll's bound arithmetic leaves).
+// CHECK-LABEL: tt.func public @fold_commuted
+// CHECK-NEXT: tt.return %arg0 : i32
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @fold_commuted(%n: i32) -> i32 {
+    %c0 = arith.constant 0 : i32
+    %r = arith.addi %c0, %n : i32
+    tt.return %r : i32
+  }
+}
