@@ -56,6 +56,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from ttc.ir.format import Custom, register, same_as
+from ttc.ir.scaled import DotScaledOp
 from ttc.ir.types import (
     PointerType,
     elt,
@@ -925,7 +926,7 @@ TT_OPS = [
     ExpandDimsOp, ReshapeOp, TransOp, CatOp, JoinOp, SplitOp, AddPtrOp, LoadOp, StoreOp, AtomicRMWOp,
     AtomicCASOp, MakeTensorPtrOp, AdvanceOp, ReduceOp, ReduceReturnOp, ScanOp, ScanReturnOp, DotOp,
     BitcastOp, FpToFpOp, IntToPtrOp, PtrToIntOp, ClampFOp, PreciseSqrtOp, PreciseDivFOp, MulhiUIOp,
-    ExternElementwiseOp, ElementwiseInlineAsmOp, AssertOp, PrintOp, HistogramOp,
+    ExternElementwiseOp, ElementwiseInlineAsmOp, AssertOp, PrintOp, HistogramOp, DotScaledOp,
 ]
 
 TT = Dialect("tt", TT_OPS, [PointerType])

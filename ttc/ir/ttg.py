@@ -25,6 +25,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from ttc.ir.format import register, same_as
 from ttc.ir.layouts import LAYOUTS
+from ttc.ir.scaled import Fp4ToFpOp
 from ttc.ir.tt import CACHE, EVICT
 from ttc.ir.types import AsyncTokenType, MemDescType, elt, i1_like, pointee_like, shape_of
 
@@ -223,7 +224,7 @@ register("ttng.fence_async_shared", "attr-dict")
 
 TTG_OPS = [
     ConvertLayoutOp, LocalAllocOp, LocalDeallocOp, LocalLoadOp, LocalStoreOp, MemDescIndexOp, MemDescTransOp,
-    AsyncCopyGlobalToLocalOp, AsyncCommitGroupOp, AsyncWaitOp,
+    AsyncCopyGlobalToLocalOp, AsyncCommitGroupOp, AsyncWaitOp, Fp4ToFpOp,
 ]
 TTNG_OPS = [WarpGroupDotOp, WarpGroupDotWaitOp, FenceAsyncSharedOp]
 

@@ -4,7 +4,7 @@ standard library refers to them as `core.<name>`; `triton.language` re-exports t
 from __future__ import annotations
 
 from ttc.frontend.dtypes import BY_LANGUAGE_NAME, PointerDType
-from ttc.frontend.language import debugging, linalg, math, memory, reductions, tensors
+from ttc.frontend.language import debugging, linalg, math, memory, reductions, scaled, tensors
 from ttc.frontend.language.compile_time import CompileTimeFunction
 from ttc.frontend.language.iterators import TL_RANGE, TL_STATIC_RANGE
 from ttc.frontend.language.namespace import CONSTEXPR, Namespace
@@ -35,7 +35,7 @@ CORE_MEMBERS = {
         memory.atomic_min, memory.atomic_and, memory.atomic_or, memory.atomic_xor, memory.atomic_xchg,
         memory.atomic_cas,
         reductions.reduce, reductions.associative_scan, reductions.histogram,
-        linalg.dot,
+        linalg.dot, scaled.dot_scaled,
         debugging.device_print, debugging.device_assert, debugging.multiple_of, debugging.max_contiguous,
         debugging.max_constancy,
     )},
