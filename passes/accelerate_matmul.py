@@ -36,6 +36,7 @@ from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding, NvidiaMmaEncodin
 from ttc.ir.types import elt, encoding, shape_of
 from ttc.ir.slices import def_use_slice
 from ttc.ir.ttg import ConvertLayoutOp
+from ttc.passes.decompose_scaled_dot import decompose
 from ttc.passmanager import Pass
 
 INSTR_SHAPE = (16, 8)  # mma.sync m16n8(k16): M x N per instruction
@@ -152,5 +153,7 @@ class AccelerateMatmul(Pass):
     summary = "Give tt.dot tensor-core layouts (MMA v2: mma.sync m16n8k16) on sm80 and later"
 
     def apply(self, ctx, module) -> None:
+        for op in [op for op in module.walk() if op.name == "tt.dot_scaled"]:
+            decompose(op)  # no native microscaled dots before sm100: upcasts and a tt.dot
         for dot in candidates(module):
             rewrite(dot)

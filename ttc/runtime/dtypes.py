@@ -3,6 +3,7 @@ a launch spec ('*fp32', 'i32'), and the rounding that gives every float type its
 
 Values: iN -> intN (signless integers are held as signed NumPy ints; unsigned ops view the bits as uintN),
 i1 -> bool, index -> int64, f16/f32/f64 -> float16/32/64, bf16 -> float32 holding values rounded to bf16,
+fp8 (f8E4M3FN, f8E5M2) -> float32 holding values of the format (stored as their byte: `minifloat`),
 pointers -> int64 addresses. Memory: the same, except bf16 (its 16 bits, uint16) and i1 (one byte, 0 or 1).
 """
 
@@ -25,7 +26,9 @@ from xdsl.dialects.builtin import (
 )
 
 from ttc.ir.types import PointerType, elt
+from ttc.runtime import minifloat
 from ttc.runtime.errors import Unsupported
+from ttc.runtime.minifloat import fp8_format
 
 _INT = {1: np.bool_, 8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}
 _UINT = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
@@ -37,7 +40,7 @@ def is_bf16(t) -> bool:
 
 
 def is_float_type(t) -> bool:
-    return type(elt(t)) in _FLOAT
+    return type(elt(t)) in _FLOAT or fp8_format(elt(t)) is not None
 
 
 def int_width(t) -> int:
@@ -72,6 +75,8 @@ def value_dtype(t) -> np.dtype:
         return np.dtype(np.int64)
     if type(e) in _FLOAT:
         return np.dtype(_FLOAT[type(e)])
+    if fp8_format(e):
+        return np.dtype(np.float32)
     raise Unsupported(f"the interpreter does not support element type {e}")
 
 
@@ -81,7 +86,7 @@ def storage_dtype(t) -> np.dtype:
     e = elt(t)
     if isinstance(e, BFloat16Type):
         return np.dtype(np.uint16)
-    if e == i1:
+    if e == i1 or fp8_format(e):
         return np.dtype(np.uint8)
     return value_dtype(e)
 
@@ -131,6 +136,8 @@ def fit(x, t) -> np.ndarray:
     dtype = value_dtype(t)
     if is_bf16(t):
         return round_bf16(np.asarray(x, dtype=np.float32))
+    if fmt := fp8_format(elt(t)):
+        return minifloat.decode(minifloat.encode(x, fmt), fmt)
     return np.asarray(x).astype(dtype, copy=False)
 
 
@@ -140,6 +147,8 @@ def to_storage(values, t) -> np.ndarray:
         return (round_bf16(values).view(np.uint32) >> np.uint32(16)).astype(np.uint16)
     if elt(t) == i1:
         return np.asarray(values).astype(np.uint8)
+    if fmt := fp8_format(elt(t)):
+        return minifloat.encode(values, fmt)
     return np.asarray(values).astype(storage_dtype(t), copy=False)
 
 
@@ -149,6 +158,8 @@ def from_storage(raw, t) -> np.ndarray:
         return (np.asarray(raw).astype(np.uint32) << np.uint32(16)).view(np.float32)
     if elt(t) == i1:
         return np.asarray(raw) != 0
+    if fmt := fp8_format(elt(t)):
+        return minifloat.decode(np.asarray(raw).view(np.uint8), fmt)
     return np.asarray(raw)
 
 

@@ -31,7 +31,7 @@ class NeedsScalar(Exception):
 
 
 def _load_handlers() -> None:
-    from ttc.runtime import ops_arith, ops_control, ops_memory, ops_program, ops_tensor  # noqa: F401
+    from ttc.runtime import ops_arith, ops_control, ops_memory, ops_program, ops_scaled, ops_tensor  # noqa: F401
 
 
 def find_kernel(module: ModuleOp, name: str | None) -> FuncOp:
