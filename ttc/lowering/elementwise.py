@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAt
 
 from ttc.ir.std import CMPF, CMPI
 from ttc.ir.tt import ROUNDING
-from ttc.lowering import indexing, nvvm
+from ttc.lowering import indexing, minifloat, nvvm
 from ttc.lowering.registry import lowering
 from ttc.lowering.types import BFloatType, f32, i1, i32, is_float_type
 
@@ -269,9 +269,11 @@ for _name, _kind in {
 @lowering("tt.fp_to_fp")
 def _fp_to_fp(ctx, op):
     t = ctx.type_of(op.result.type, op)
+    if fmt := minifloat.fp8_format(op.src.type):
+        return minifloat.fp8_to_float(ctx, op, fmt, t)
     src = ctx.type_of(op.src.type, op)
     if not (is_float_type(t) and is_float_type(src)):
-        raise ctx.error(op, "tt.fp_to_fp is supported between f16, bf16, f32 and f64 only (no fp8)")
+        raise ctx.error(op, "tt.fp_to_fp is supported between f16, bf16, f32 and f64, and from fp8 (e4m3, e5m2)")
     rtz = op.rounding is not None and op.rounding.value.data == ROUNDING["rtz"]
     b = ctx.b
 

@@ -11,7 +11,8 @@ import struct
 
 import llvmlite.ir as ir
 from llvmlite.ir.types import _BaseFloatType
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type, IndexType, IntegerType
+from xdsl.dialects.builtin import (BFloat16Type, Float8E4M3FNType, Float8E5M2Type, Float16Type, Float32Type, Float64Type,
+                                   IndexType, IntegerType)
 
 from ttc.ir.types import AsyncTokenType, PointerType, elt
 
@@ -76,6 +77,8 @@ def llvm_type(t) -> ir.Type:
         return bf16
     if isinstance(e, Float64Type):
         return f64
+    if isinstance(e, (Float8E4M3FNType, Float8E5M2Type)):
+        return ir.IntType(8)  # fp8 values live in i8 registers, as in Triton's lowering
     if isinstance(e, PointerType):
         if e.address_space.data != GLOBAL:
             raise UnsupportedType(f"pointers to address space {e.address_space.data} are not supported")

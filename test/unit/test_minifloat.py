@@ -1,0 +1,69 @@
+"""The microscaling element formats: the interpreter's codec (ttc.runtime.minifloat) against the OCP MX
+definitions, and the LLVM lowering's integer decoder (ttc.lowering.minifloat.decode), run on the host with
+llvmlite's JIT, against the codec for every code."""
+
+import ctypes
+
+import llvmlite.binding as llvm
+import llvmlite.ir as ir
+import numpy as np
+import pytest
+
+from ttc.lowering import minifloat as lowering
+from ttc.runtime import minifloat as codec
+
+WIDTH = {"e4m3": 8, "e5m2": 8, "e2m1": 4}
+
+
+def test_known_values():
+    assert list(codec.decode([0x00, 0x01, 0x08, 0x38, 0x7E, 0xFE], "e4m3")) == [0, 2.0 ** -9, 2.0 ** -6, 1.0, 448.0,
+                                                                               -448.0]
+    assert np.isnan(codec.decode([0x7F, 0xFF], "e4m3")).all()
+    assert list(codec.decode([0x3C, 0x7B, 0x7C, 0x01], "e5m2")) == [1.0, 57344.0, np.inf, 2.0 ** -16]
+    assert list(codec.decode(range(8), "e2m1")) == [0, 0.5, 1, 1.5, 2, 3, 4, 6]
+    assert list(codec.decode([8, 15], "e2m1")) == [0.0, -6.0]
+    assert list(codec.e8m0([127, 0, 130])) == [1.0, 2.0 ** -127, 8.0] and np.isnan(codec.e8m0([255])[0])
+
+
+@pytest.mark.parametrize("fmt", sorted(WIDTH))
+def test_encode_inverts_decode_and_rounds_to_nearest_even(fmt):
+    codes = np.arange(1 << WIDTH[fmt])
+    values = codec.decode(codes, fmt)
+    finite = ~np.isnan(values)
+    assert (codec.encode(values[finite], fmt) == codes[finite]).all()
+    pos = np.sort(np.unique(values[np.isfinite(values) & (values > 0)]))
+    mid = (pos[:-1] + pos[1:]) / 2  # ties go to the even code
+    got = codec.decode(codec.encode(mid, fmt), fmt)
+    lo_even = codec.encode(pos[:-1], fmt) % 2 == 0
+    assert (got == np.where(lo_even, pos[:-1], pos[1:])).all()
+
+
+def test_unpack_e2m1_low_nibble_first():
+    packed = np.array([[0x21, 0xF7]], dtype=np.uint8)
+    assert codec.unpack_e2m1(packed, 1).tolist() == [[0.5, 1.0, 6.0, -6.0]]
+    assert codec.unpack_e2m1(packed, 0).tolist() == [[0.5, 6.0], [1.0, -6.0]]
+
+
+@pytest.fixture(scope="module")
+def jit():
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    return llvm.create_mcjit_compiler(llvm.parse_assembly(""), llvm.Target.from_default_triple().create_target_machine())
+
+
+@pytest.mark.parametrize("fmt", sorted(WIDTH))
+def test_lowering_decodes_every_code(jit, fmt):
+    module = ir.Module(name=fmt)
+    fn = ir.Function(module, ir.FunctionType(ir.FloatType(), [ir.IntType(8)]), name=f"decode_{fmt}")
+    b = ir.IRBuilder(fn.append_basic_block())
+    b.ret(lowering.decode(b, fn.args[0], fmt))
+    mod = llvm.parse_assembly(str(module))
+    mod.verify()
+    jit.add_module(mod)
+    jit.finalize_object()
+    decode = ctypes.CFUNCTYPE(ctypes.c_float, ctypes.c_uint8)(jit.get_function_address(f"decode_{fmt}"))
+    codes = np.arange(256)  # the bits above the format's width are ignored
+    got = np.array([decode(int(c)) for c in codes], dtype=np.float32)
+    want = codec.decode(codes & ((1 << WIDTH[fmt]) - 1), fmt)
+    assert np.array_equal(got, want, equal_nan=True)
+    assert np.array_equal(np.signbit(got)[~np.isnan(want)], np.signbit(want)[~np.isnan(want)])  # -0.0 too

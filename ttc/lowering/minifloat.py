@@ -1,0 +1,88 @@
+"""Upcasts of the microscaling element formats: fp8 (`f8E4M3FN`, `f8E5M2`, held in i8 registers) through
+`tt.fp_to_fp`, and packed fp4 e2m1 pairs through `ttg.fp4_to_fp`, to bf16 / f16 / f32.
+
+A code is decoded with integer arithmetic into the float32 it stands for, exactly (every e4m3, e5m2 and e2m1
+value is a float32, and a bf16 or f16 too, so the final `fptrunc` is exact): a normal code moves its exponent
+and mantissa into float32's fields, a subnormal one is its mantissa times 2^(1 - bias - mantissa bits), and
+NaN / infinity codes (e4m3: S.1111.111; e5m2: exponent all ones) become NaN / infinity. It needs no
+conversion instruction (PTX's `cvt.*.e4m3x2` is sm_89 and later), so it runs on every target.
+
+`ttg.fp4_to_fp` gathers, for each result register, the byte holding its element (a register renaming when the
+result layout is the source's with the unpacked axis doubled per thread, as the decomposition of
+`tt.dot_scaled` makes it), then takes the low nibble for even indices along the axis and the high one for odd.
+"""
+
+from __future__ import annotations
+
+import llvmlite.ir as ir
+from xdsl.dialects.builtin import Float8E4M3FNType, Float8E5M2Type
+
+from ttc.ir.types import elt
+from ttc.lowering.convert import rearrange
+from ttc.lowering.registry import lowering
+from ttc.lowering.types import f32, i32
+
+# format -> (exponent bits, mantissa bits, bias, NaN/inf codes: "e4m3" (S.1111.111 NaN), "ieee", None)
+FORMATS = {"e4m3": (4, 3, 7, "e4m3"), "e5m2": (5, 2, 15, "ieee"), "e2m1": (2, 1, 1, None)}
+FP8 = {Float8E4M3FNType: "e4m3", Float8E5M2Type: "e5m2"}
+
+
+def fp8_format(t) -> str | None:
+    return FP8.get(type(elt(t)))
+
+
+def decode(b: ir.IRBuilder, code: ir.Value, fmt: str) -> ir.Value:
+    """The float32 value of `code` (an integer register; the format's bits at the bottom, the rest ignored)."""
+    e_bits, m_bits, bias, special = FORMATS[fmt]
+    width = 1 + e_bits + m_bits
+    c = b.and_(b.zext(code, i32) if code.type.width < 32 else code, ir.Constant(i32, (1 << width) - 1))
+    sign = b.shl(b.lshr(c, ir.Constant(i32, width - 1)), ir.Constant(i32, 31))
+    exp = b.and_(b.lshr(c, ir.Constant(i32, m_bits)), ir.Constant(i32, (1 << e_bits) - 1))
+    man = b.and_(c, ir.Constant(i32, (1 << m_bits) - 1))
+    normal = b.or_(b.shl(b.add(exp, ir.Constant(i32, 127 - bias)), ir.Constant(i32, 23)),
+                   b.shl(man, ir.Constant(i32, 23 - m_bits)))
+    sub = b.fmul(b.uitofp(man, f32), ir.Constant(f32, 2.0 ** (1 - bias - m_bits)))
+    mag = b.select(b.icmp_unsigned("==", exp, ir.Constant(i32, 0)), b.bitcast(sub, i32), normal)
+    top = b.icmp_unsigned("==", exp, ir.Constant(i32, (1 << e_bits) - 1))
+    if special == "ieee":  # infinity (mantissa 0) or NaN
+        inf_nan = b.or_(ir.Constant(i32, 0x7F800000), b.shl(man, ir.Constant(i32, 23 - m_bits)))
+        mag = b.select(top, inf_nan, mag)
+    elif special == "e4m3":
+        nan = b.and_(top, b.icmp_unsigned("==", man, ir.Constant(i32, (1 << m_bits) - 1)))
+        mag = b.select(nan, ir.Constant(i32, 0x7FC00000), mag)
+    return b.bitcast(b.or_(mag, sign), f32)
+
+
+def from_f32(b: ir.IRBuilder, x: ir.Value, t: ir.Type) -> ir.Value:
+    return x if t == f32 else (b.fpext(x, t) if isinstance(t, ir.DoubleType) else b.fptrunc(x, t))
+
+
+def fp8_to_float(ctx, op, fmt: str, t: ir.Type) -> None:
+    """`tt.fp_to_fp` from an fp8 type (i8 registers) to the float type `t`."""
+    from ttc.lowering.elementwise import map_elementwise
+
+    map_elementwise(ctx, op, lambda x: from_f32(ctx.b, decode(ctx.b, x, fmt), t))
+
+
+@lowering("ttg.fp4_to_fp")
+def _fp4_to_fp(ctx, op):
+    axis = op.axis.value.data
+    src, dst = ctx.layout(op.src.type, op), ctx.layout(op.result.type, op)
+    if any(basis[axis] & 1 for basis in (*dst.lane, *dst.warp)):
+        raise ctx.error(op, "ttg.fp4_to_fp: the result layout must give each thread both elements of a byte "
+                            "(an even number of elements per thread along the axis)")
+
+    def byte_of(c):
+        c = list(c)
+        c[axis] >>= 1
+        return tuple(c)
+
+    bytes_ = rearrange(ctx, op, ctx.get(op.src), src, dst, byte_of)
+    t = ctx.type_of(op.result.type, op)
+    b = ctx.b
+    out = []
+    for r, byte in enumerate(bytes_):
+        high = dst.apply(r, 0, 0)[axis] & 1
+        nibble = b.lshr(byte, ir.Constant(byte.type, 4)) if high else byte
+        out.append(from_f32(b, decode(b, nibble, "e2m1"), t))
+    ctx.set(op.result, out)
