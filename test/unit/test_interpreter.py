@@ -52,7 +52,7 @@ def assert_checks_pass(rc, out, err, names):
 
 
 def test_every_kernel_has_fixtures():
-    assert len(KERNELS) == 12
+    assert len(KERNELS) == 14
     for k in KERNELS:
         for stage in ("ttir", "ttgir", "source.ttir"):
             assert (FIXTURES / f"{k}.{stage}").is_file()
@@ -108,6 +108,9 @@ VARIANTS = {
     "block_ptr_matmul_128x128x64_s3_w8": dict(grid=["cdiv(M, 128) * cdiv(N, 128)", 1, 1]),
     "attention_w4_sm80": {},
     "attention_w8": {},
+    # other kernels of a file than its spec's: a whole spec of their own (test/fixtures/specs)
+    "loop_hints_matmul_s4": dict(spec="loop_hints_matmul"), "loop_hints_matmul_s4_sm80": dict(spec="loop_hints_matmul"),
+    "dot_scaled_mxfp4_matmul": dict(spec="dot_scaled_mxfp4"), "dot_scaled_mxfp4_matmul_sm80": dict(spec="dot_scaled_mxfp4"),
     "attention_d128_m128_n64_w8_s3": dict(shapes={n: [200, 128] for n in ("q", "k", "v", "out")},
                                           values={n: 128 for n in ("stride_qm", "stride_kn", "stride_vn", "stride_om")}),
 }
@@ -116,8 +119,9 @@ VARIANTS = {
 def variant_spec(name: str) -> dict:
     info = MANIFEST[name]
     base = Path(info["source"]).stem
-    spec = json.loads((ROOT / "kernels" / f"{base}.json").read_text())
     v = VARIANTS[name]
+    own = FIXTURES.parent / "specs" / f"{v['spec']}.json" if "spec" in v else ROOT / "kernels" / f"{base}.json"
+    spec = json.loads(own.read_text())
     spec["signature"], spec["num_warps"] = info["signature"], info["num_warps"]
     for a in spec["args"]:
         a["type"] = v.get("types", {}).get(a["name"], a["type"])
@@ -137,8 +141,13 @@ def test_variants_cover_the_manifest():
     assert set(MANIFEST) == set(VARIANTS) | set(KERNELS) and bases == set(KERNELS)
 
 
-@pytest.mark.parametrize("stage", ["ttir", "ttgir"])
-@pytest.mark.parametrize("name", sorted(VARIANTS))
+# Triton's sm90 TTGIR of the mxfp4 dot uses ttg.memdesc_subslice, which ttc does not read (its TTIR runs here, and
+# its sm80 TTGIR).
+NOT_READ = {("dot_scaled_mxfp4_matmul", "ttgir")}
+
+
+@pytest.mark.parametrize("name,stage", [(n, s) for n in sorted(VARIANTS) for s in ("ttir", "ttgir")
+                                        if (n, s) not in NOT_READ])
 def test_variant_fixture(name, stage, tmp_path):
     spec = write(tmp_path / f"{name}.json", variant_spec(name))
     rc, out, err = tt_run(FIXTURES / f"{name}.{stage}", "--spec", spec, "--interpret", "--check")
