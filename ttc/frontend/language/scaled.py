@@ -40,6 +40,7 @@ def _as_format(g, value: Tensor, fmt: str, which: str) -> Tensor:
         return value
     if value.dtype != _STORAGE[fmt]:
         raise LanguageError(f"Unexpected dtype for {fmt}. Got {value.dtype}")
+    g.semantic.options.check_dtype(_FLOAT[fmt])  # fp8e4nv needs sm_89 or newer, as in Triton
     return g.semantic.bitcast(value, _FLOAT[fmt])
 
 
