@@ -6,6 +6,8 @@
 // RUN: env MLIR_ENABLE_DIAGNOSTICS=remarks tt-opt %t.ttir -make-ttgir='target=cuda:90 num-warps=4' -o %t.ttgir 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: FileCheck %s --check-prefix=TTGIR < %t.ttgir
 // RUN: cd %S/../../.. && tt-run %t.ttgir --spec kernels/loop_hints.json --interpret --check | FileCheck %s --check-prefix=INTERP
+// RUN: cd %S/../../.. && tt-frontend kernels/loop_hints.py -k hinted_matmul_kernel -s "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,i32:16,i32:16,64,64,32,4" \
+// RUN:   | tt-opt -make-ttir | tt-opt -make-ttgir='target=cuda:80 num-warps=4 num-stages=3' | FileCheck %s --check-prefix=STAGES
 
 // The loop hints of kernels/loop_hints.py through the stages. The frontend puts tl.range's hints on the
 // scf.for as Triton does (tl.static_range leaves no loop):
@@ -25,6 +27,11 @@
 // TTGIR: } {tt.disallow_acc_multi_buffer, tt.num_stages = 0 : i32, tt.warp_specialize}
 // TTGIR: } {tt.flatten, tt.num_stages = 0 : i32}
 // INTERP: out: ok
+// tl.range(num_stages=4) on the matmul's K loop wins over make-ttgir's num-stages=3: three cp.async stages
+// (for a; b's columns wrap modulo N, too narrow for cp.async, as in Triton's own sm80 TTGIR).
+// STAGES: ttg.local_alloc : () -> !ttg.memdesc<3x64x32xf16
+// STAGES-NOT: ttg.local_alloc : () -> !ttg.memdesc<{{[0-9]+}}x32x64xf16
+// STAGES: } {tt.num_stages = 4 : i32}
 
 // tt.flatten on a loop nest: kept, with a remark (no fuse-nested-loops here).
 // CHECK-LABEL: tt.func public @flatten_nest
