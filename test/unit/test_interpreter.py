@@ -141,13 +141,8 @@ def test_variants_cover_the_manifest():
     assert set(MANIFEST) == set(VARIANTS) | set(KERNELS) and bases == set(KERNELS)
 
 
-# Triton's sm90 TTGIR of the mxfp4 dot uses ttg.memdesc_subslice, which ttc does not read (its TTIR runs here, and
-# its sm80 TTGIR).
-NOT_READ = {("dot_scaled_mxfp4_matmul", "ttgir")}
-
-
-@pytest.mark.parametrize("name,stage", [(n, s) for n in sorted(VARIANTS) for s in ("ttir", "ttgir")
-                                        if (n, s) not in NOT_READ])
+@pytest.mark.parametrize("stage", ["ttir", "ttgir"])
+@pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_variant_fixture(name, stage, tmp_path):
     spec = write(tmp_path / f"{name}.json", variant_spec(name))
     rc, out, err = tt_run(FIXTURES / f"{name}.{stage}", "--spec", spec, "--interpret", "--check")

@@ -147,11 +147,9 @@ def test_mma_v2_layouts_equal_tritons(name):
     assert mmas(run(name)) == theirs
 
 
-# Fixtures whose Triton TTGIR cannot be compared here (the sm80 variant of the mxfp4 one is):
-NOT_COMPARED = {
-    "dot_scaled_mxfp4_matmul": "uses an op ttc does not read (ttg.memdesc_subslice, its sm90 fp4 pipeline)",
-    "dot_scaled": "a later pass of Triton's (coalesce-async-copy, for wgmma's register operand) narrows a's copies",
-}
+# Fixtures whose async copies a later pass of Triton's narrows (coalesce-async-copy, for wgmma's register operand;
+# the sm80 variant of the mxfp4 one is compared):
+NOT_COMPARED = {"dot_scaled", "dot_scaled_mxfp4_matmul"}
 
 
 @pytest.mark.parametrize("name", [k for k in TENSOR_CORE if k not in NOT_COMPARED])

@@ -552,10 +552,13 @@ class _Names:
         if not op.results:
             return
         name = self._name_loc(op.location)
-        if name is None and not self.generic:
-            fn = RESULT_NAMES.get(op.name)
-            if fn is not None:
-                name = fn(op)
+        fn = None if self.generic else RESULT_NAMES.get(op.name)
+        if fn is not None:
+            hint = fn(op)
+            if name is None:
+                name = hint
+            elif isinstance(hint, list):  # results named one by one: each takes the NameLoc's name (MLIR)
+                name = [name] * len(op.results)
         if isinstance(name, list):
             base = self._unique(name[0])
         elif name is not None:

@@ -23,7 +23,7 @@ from xdsl.irdl import (
 from xdsl.traits import MemoryAllocEffect, MemoryFreeEffect, MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
-from ttc.ir.format import register, same_as
+from ttc.ir.format import Custom, register, same_as
 from ttc.ir.layouts import LAYOUTS
 from ttc.ir.scaled import Fp4ToFpOp
 from ttc.ir.tt import CACHE, EVICT
@@ -116,6 +116,43 @@ class MemDescTransOp(IRDLOperation):
     order = prop_def(DenseArrayBase)
     result = result_def(MemDescType)
     traits = traits_def(Pure())
+
+
+@irdl_op_definition
+class MemDescSubsliceOp(IRDLOperation):
+    """A view of a tile of a shared memory buffer (`%buf[16, 0]`: the tile's first element)."""
+    name = "ttg.memdesc_subslice"
+    src = operand_def(MemDescType)
+    offsets = prop_def(DenseArrayBase)
+    result = result_def(MemDescType)
+    traits = traits_def(Pure())
+
+    def verify_(self):
+        src, dst, offs = self.src.type.get_shape(), self.result.type.get_shape(), self.offsets.get_values()
+        if len(offs) != len(src) or len(dst) != len(src) or any(
+                o < 0 or o + d > s for o, d, s in zip(offs, dst, src)):
+            raise VerifyException("'ttg.memdesc_subslice' op the tile must lie inside the source")
+
+
+def _parse_subslice(op_type, parser):
+    src = parser.parse_unresolved_operand()
+    offsets = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    src_t = parser.parse_type()
+    parser.parse_punctuation("->")
+    dst_t = parser.parse_type()
+    return op_type.build(operands=[parser.resolve_operand(src, src_t)], result_types=[dst_t], attributes=attrs,
+                         properties={"offsets": DenseArrayBase.from_list(i32, offsets)})
+
+
+def _print_subslice(op, p) -> str:
+    offsets = ", ".join(str(o) for o in op.offsets.get_values())
+    return (f" {p.value(op.src)}[{offsets}]" + p.attr_dict(dict(op.attributes), set()) + " : "
+            + p.type(op.src.type) + " -> " + p.type(op.result.type))
+
+
+register("ttg.memdesc_subslice", Custom(_parse_subslice, _print_subslice))
 
 
 register("ttg.local_alloc", "($src^)? attr-dict `:` functional-type(operands, results)")
@@ -224,7 +261,7 @@ register("ttng.fence_async_shared", "attr-dict")
 
 TTG_OPS = [
     ConvertLayoutOp, LocalAllocOp, LocalDeallocOp, LocalLoadOp, LocalStoreOp, MemDescIndexOp, MemDescTransOp,
-    AsyncCopyGlobalToLocalOp, AsyncCommitGroupOp, AsyncWaitOp, Fp4ToFpOp,
+    AsyncCopyGlobalToLocalOp, AsyncCommitGroupOp, AsyncWaitOp, Fp4ToFpOp, MemDescSubsliceOp,
 ]
 TTNG_OPS = [WarpGroupDotOp, WarpGroupDotWaitOp, FenceAsyncSharedOp]
 

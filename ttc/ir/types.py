@@ -108,7 +108,10 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
             if parser.parse_optional_keyword("mutable"):
                 mutable = 1
                 continue
-            alloc = parser.parse_dimension_list() + [parser.parse_shape_dimension()]
+            alloc = [parser.parse_shape_dimension()]
+            while (parser._current_token.text or "").startswith("x"):  # "64x64" lexes as 64, x64
+                parser.parse_shape_delimiter()
+                alloc.append(parser.parse_shape_dimension())
         parser.parse_punctuation(">")
         return [
             ArrayAttr([IntAttr(d) for d in dims]),

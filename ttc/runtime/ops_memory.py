@@ -3,7 +3,8 @@ block pointers (`tt.make_tensor_ptr`/`tt.advance` with boundary checks and paddi
 (`ttg.local_alloc` and the ops on its `!ttg.memdesc` views, asynchronous copies).
 
 Shared memory is a NumPy array per allocation; a memdesc is a view of it (`memdesc_index` picks a buffer of a
-multi-buffered allocation, `memdesc_trans` transposes), so writes through one view show through the others.
+multi-buffered allocation, `memdesc_subslice` a tile of one, `memdesc_trans` transposes), so writes through one view
+show through the others.
 Asynchronous copies complete at once (the pipeliner only reads a buffer after waiting for its copy), which
 makes `async_commit_group`, `async_wait` and `fence_async_shared` no-ops.
 """
@@ -224,3 +225,10 @@ def async_copy(ip, op, args):
 @handler("ttg.async_commit_group", "ttg.async_wait", "ttng.fence_async_shared")
 def no_op(ip, op, args):
     return None
+
+
+@handler("ttg.memdesc_subslice")
+def memdesc_subslice(ip, op, args):
+    desc = args[0]
+    tile = tuple(slice(o, o + n) for o, n in zip(op.offsets.get_values(), op.result.type.get_shape()))
+    return MemDesc(desc.view[tile], desc.alloc)
