@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import (BFloat16Type, DenseArrayBase, DenseIntOrFPEle
                                    IntegerAttr, i1, i16, i32, i64)
 from xdsl.ir import Operation, SSAValue
 
+from ttc.diagnostics import CompileError, at_op
 from ttc.ir.format import build_op
 from ttc.ir.layout_utils import blocked, slice_of
 from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding
@@ -119,8 +120,17 @@ def _operand(em: _Emitter, x: SSAValue, fmt: str, k_pack: bool, scale: SSAValue 
     return em.op("arith.select", [nan, quiet, prod], v.type)
 
 
+def _unsupported(op: Operation, what: str):
+    raise CompileError(at_op(op, None, f"'tt.dot_scaled' op {what} is not supported yet by its decomposition"))
+
+
 def decompose(op: Operation) -> None:
     """Replace one `tt.dot_scaled` (with blocked layouts) by its upcasts and a `tt.dot`."""
+    if len(shape_of(op.d.type)) != 2:
+        _unsupported(op, "a batched (3D) product")
+    for v in (op.a, op.b, op.a_scale, op.b_scale):
+        if v is not None and not isinstance(encoding(v.type), BlockedEncoding):
+            _unsupported(op, "an operand without a blocked layout (run convert-triton-to-tritongpu first)")
     fa, fb = op.formats
     ctype = Float16Type() if "fp16" in (fa, fb) else BFloat16Type()
     em = _Emitter(op)

@@ -52,3 +52,4 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %d : tensor<64x64xf32, #blocked>
   }
 }
+
