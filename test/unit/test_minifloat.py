@@ -29,13 +29,19 @@ def test_known_values():
 def test_encode_inverts_decode_and_rounds_to_nearest_even(fmt):
     codes = np.arange(1 << WIDTH[fmt])
     values = codec.decode(codes, fmt)
-    finite = ~np.isnan(values)
+    finite = np.isfinite(values)  # infinities saturate (test_encode_saturates)
     assert (codec.encode(values[finite], fmt) == codes[finite]).all()
     pos = np.sort(np.unique(values[np.isfinite(values) & (values > 0)]))
     mid = (pos[:-1] + pos[1:]) / 2  # ties go to the even code
     got = codec.decode(codec.encode(mid, fmt), fmt)
     lo_even = codec.encode(pos[:-1], fmt) % 2 == 0
     assert (got == np.where(lo_even, pos[:-1], pos[1:])).all()
+
+
+def test_encode_saturates():
+    assert list(codec.encode([500.0, -np.inf, 1e9], "e4m3")) == [0x7E, 0xFE, 0x7E]
+    assert list(codec.encode([np.inf, 7.0], "e5m2")) == [0x7B, 0x47] and codec.encode([np.nan], "e4m3")[0] == 0x7F
+    assert list(codec.encode([7.0, -100.0], "e2m1")) == [7, 15]
 
 
 def test_unpack_e2m1_low_nibble_first():

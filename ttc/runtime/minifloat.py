@@ -1,8 +1,7 @@
 """The OCP microscaling element formats at run time: fp8 e4m3 (`f8E4M3FN`: no infinities, 0x7F/0xFF NaN) and
 e5m2 (`f8E5M2`, IEEE-like), fp4 e2m1 (two per byte, the first in the low nibble) and e8m0 scales (2^(s - 127),
 0xFF NaN). The interpreter holds fp8 values as float32 (like bf16) and stores them as their byte; `decode`
-and `encode` (round to nearest even, saturating to NaN past the largest finite value as a conversion does)
-convert between the two."""
+and `encode` (round to nearest even, saturating to the largest finite value) convert between the two."""
 
 from __future__ import annotations
 
@@ -34,8 +33,9 @@ def decode(bits, fmt: str) -> np.ndarray:
 
 
 def encode(values, fmt: str) -> np.ndarray:
-    """The codes (uint8) of `values` rounded to nearest-even in format `fmt`; values past the largest finite
-    one become NaN (or infinity for e5m2), NaN stays NaN."""
+    """The codes (uint8) of `values` rounded to nearest-even in format `fmt`, saturating: magnitudes past the
+    largest finite value (infinities too) give it, NaN stays NaN (PTX's `cvt.rn.satfinite`, which Triton's
+    downcasts to fp8 use)."""
     e_bits, m_bits, bias, inf = FORMATS[fmt]
     width = 1 + e_bits + m_bits
     codes = np.arange(1 << (width - 1), dtype=np.int64)
@@ -50,10 +50,7 @@ def encode(values, fmt: str) -> np.ndarray:
     lo, hi = table[i - 1], table[i]
     pick_hi = (a - lo > hi - a) | ((a - lo == hi - a) & (codes[i] % 2 == 0))
     code = np.where(a <= table[0], codes[0], np.where(pick_hi, codes[i], codes[i - 1]))
-    top = table[-1]
-    over = a > top + (top - table[-2]) / 2  # past the rounding boundary of the largest value
-    special = (((1 << e_bits) - 1) << m_bits) | (0 if inf else (1 << m_bits) - 1) if fmt != "e2m1" else codes[-1]
-    code = np.where(over, special, code)
+    code = np.where(a > table[-1], codes[-1], code)  # saturated, infinities too
     if fmt != "e2m1":
         code = np.where(np.isnan(x), ((1 << e_bits) - 1) << m_bits | (1 << m_bits) - 1, code)
     sign = np.signbit(x) & ~np.isnan(x)
