@@ -2,7 +2,7 @@
 
 // tt.dot_scaled has no native form before sm100: tritongpu-accelerate-matmul decomposes it into upcasts, the
 // scale multiply (2^(s - 127) as bf16: s << 7; NaN where s = 0xFF) spread over 32 K elements per scale
-// (expand_dims, broadcast, reshape; for b also a transpose), and a bf16 tt.dot, which then gets MMA v2.
+// (expand_dims, broadcast, reshape; for b also a transpose), and a bf16 tt.dot, which then gets MMA v2 (sm80).
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -27,7 +27,7 @@
 // CHECK: ttg.convert_layout %[[V]] : tensor<64x64xbf16, #[[X2]]> -> tensor<64x64xbf16, #ttg.dot_op<{opIdx = 0, parent = #blocked2}>>
 // CHECK: %[[D:.*]] = tt.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x64xbf16, #ttg.dot_op<{opIdx = 0, parent = #[[MMA]], kWidth = 2}>> * tensor<64x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #[[MMA]], kWidth = 2}>> -> tensor<64x64xf32, #[[MMA]]>
 // CHECK-NOT: tt.dot_scaled
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
   tt.func @mxfp4_x_bf16(%a: tensor<64x32xi8, #blocked>, %s: tensor<64x2xi8, #blocked1>, %b: tensor<64x64xbf16, #blocked2>, %c: tensor<64x64xf32, #blocked2>) -> tensor<64x64xf32, #blocked2> {
     %d = tt.dot_scaled %a scale %s, %b, %c lhs = e2m1 rhs = bf16 {fastMath = false} : tensor<64x32xi8, #blocked>, tensor<64x2xi8, #blocked1> * tensor<64x64xbf16, #blocked2> -> tensor<64x64xf32, #blocked2>
     tt.return %d : tensor<64x64xf32, #blocked2>
