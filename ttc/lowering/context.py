@@ -15,7 +15,8 @@ Barriers for the buffers (Triton's membar analysis, in program order and conserv
 (`local_load`) after a write by threads (`local_store`) since the last barrier gets one, and so does a write
 (`local_store`, `async_copy_global_to_local`) after a read or a write by threads; `async_wait` always ends with
 one (cp.async writes are ordered by it, not by these rules). Entering or leaving
-a region (but the kernel's entry) counts as both (a loop's back edge brings the accesses of its end).
+a region (but the kernel's entry, and the combine regions of `tt.reduce`/`tt.scan`) counts as both (a loop's
+back edge brings the accesses of its end).
 """
 
 from __future__ import annotations
@@ -28,6 +29,10 @@ from ttc.diagnostics import CompileError, at_op
 from ttc.ir.types import encoding, shape_of
 from ttc.lowering import indexing, nvvm
 from ttc.lowering.linear_layout import LinearLayout, UnsupportedLayout, layout_for
+
+# ops whose regions are scalar combine functions, run inline on registers: not control flow, so lowering them
+# leaves the barrier state as their own lowering left it
+COMBINE_OPS = ("tt.reduce", "tt.scan")
 from ttc.lowering.types import SHARED, UnsupportedType, bits_of, i8, i32, i64, llvm_type, sptr
 
 
@@ -270,7 +275,7 @@ class Lowering:
                 term = op
                 break
             lower_op(self, op)
-            if op.regions:
+            if op.regions and op.name not in COMBINE_OPS:
                 self.buffer_written = self.buffer_read = True
         return term
 
@@ -279,7 +284,9 @@ class Lowering:
         block = region.blocks.first
         for a, v in zip(block.args, args):
             self.set(a, v)
+        state = self.buffer_written, self.buffer_read  # a combine region touches no buffer
         term = self.lower_block(block)
+        self.buffer_written, self.buffer_read = state
         if term is None:
             raise self.error(region.parent_op(), "combine region has no terminator")
         return [self.get(v) for v in term.operands]
