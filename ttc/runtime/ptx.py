@@ -196,8 +196,10 @@ class Machine:
 
     def _check(self, ins: Instr, allowed: set, count: int):
         other = [m for m in ins.mods if m not in _TYPES and m not in allowed and m not in _IGNORED]
-        if other or len(ins.operands) != count:
-            raise PtxUnsupported(f"cannot evaluate the instruction `{ins.text}`")
+        if other:
+            raise PtxUnsupported(f"cannot evaluate the instruction `{ins.text}` (modifier {', '.join('.' + m for m in other)})")
+        if len(ins.operands) != count:
+            raise PtxUnsupported(f"cannot evaluate the instruction `{ins.text}` ({count} operands expected)")
 
     def _args(self, ins: Instr, kind: str, w: int, ftz: bool):
         xs = [self.read(o, kind, w, ins) for o in ins.operands[1:]]
