@@ -256,7 +256,7 @@ def launch(path: str, spec, initial: dict, bench: bool = False, warmup: int = 10
                       "n_regs": int(drv("cuFuncGetAttribute", attr.CU_FUNC_ATTRIBUTE_NUM_REGS, func)),
                       "spill_bytes": int(drv("cuFuncGetAttribute", attr.CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, func)),
                       "blocks_per_sm": int(drv("cuOccupancyMaxActiveBlocksPerMultiprocessor", func, threads, shared))}
-        return Outcome(name, grid, outputs, seconds, timing)
+        return Outcome(name, grid, outputs, seconds, timing, pdl)
     finally:
         for ptr in allocations:
             d.cuMemFree(ptr)

@@ -268,7 +268,11 @@ def remf(x, y):
     not all): q = x / y rounded, r = fma(-trunc(q), y, x), and x itself when y is infinite. f16/bf16 are computed
     in f32; f32 in f64, where the product is exact (a quotient above 2^24 may round once more than the GPU's fma);
     f64 exactly, element by element."""
-    x, y = np.asarray(x), np.asarray(y)
+    with np.errstate(all="ignore"):
+        return _remf(np.asarray(x), np.asarray(y))
+
+
+def _remf(x, y):
     if x.dtype == np.float64:
         from fractions import Fraction
 
