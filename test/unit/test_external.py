@@ -148,3 +148,25 @@ def test_libdevice_table_is_tritons():
     for name, (table, post) in theirs.items():
         assert TABLE[name] == table, name
         assert (name in PREDICATES) == post, name
+
+
+def test_interpreter_libdevice_conversions_and_integer_functions():
+    from xdsl.dialects.builtin import Float32Type, Float64Type, i32, i64
+
+    from ttc.runtime.libdevice import call
+
+    f = np.float32([2.5, -2.5, 3e9, np.nan, -7.75])
+    assert list(call("__nv_float2int_rn", [f], i32)) == [2, -2, 2**31 - 1, 0, -8]
+    assert list(call("__nv_float2int_rd", [f], i32)) == [2, -3, 2**31 - 1, 0, -8]
+    assert list(call("__nv_float2uint_rz", [f], i32)) == [2, 0, -1294967296, 0, 0]  # 3e9 as u32 bits
+    assert list(call("__nv_llroundf", [f[:2]], i64)) == [3, -3]
+    assert list(call("__nv_float_as_int", [np.float32([1.0])], i32)) == [0x3F800000]
+    assert list(call("__nv_int_as_float", [np.int32([0x40490FDB])], Float32Type())) == [np.float32(np.pi)]
+    assert list(call("__nv_ilogbf", [np.float32([8.0, 0.75, 0.0, np.inf])], i32)) == [3, -1, -2**31, 2**31 - 1]
+    assert list(call("__nv_hiloint2double", [np.int32([0x3FF00000]), np.int32([0])], Float64Type())) == [1.0]
+    assert list(call("__nv_double2hiint", [np.float64([1.0])], i32)) == [0x3FF00000]
+    a, b = np.int32([2**31 - 1, -5]), np.int32([1, 2])
+    assert list(call("__nv_hadd", [a, b], i32)) == [2**30, -2] and list(call("__nv_rhadd", [a, b], i32)) == [2**30, -1]
+    assert list(call("__nv_mul24", [np.int32([0x1000001, -3]), np.int32([3, 5])], i32)) == [3, -15]
+    assert list(call("__nv_sinpif", [np.float32([0.5, 1.0])], Float32Type())) == [1.0, 0.0]
+    assert list(call("__nv_cospif", [np.float32([0.5, 2.0])], Float32Type())) == [0.0, 1.0]
