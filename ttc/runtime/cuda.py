@@ -5,10 +5,10 @@ The kernel is loaded with cuModuleLoadData (PTX is JIT-compiled by the driver) a
 or from the PTX text) are matched with the spec's arguments; Triton's trailing scratch pointers (global and
 profile scratch, Triton >= 3.3) get buffers of the metadata's sizes, or NULL. Launch: blockDim 32 * num_warps,
 dynamic shared memory from the spec or metadata (opted in above 48 KB); with "launch_pdl" (the spec's, else the
-metadata's) through cuLaunchKernelEx with the programmatic-stream-serialization attribute, as Triton launches it. Outputs are copied back after the
-first launch; `--bench` then times warm-up + repeated launches with CUDA events (median ms, and GB/s counting
-every pointer argument's bytes once) and reports the kernel's registers per thread, local-memory (spill) bytes
-and resident blocks per SM. CUDA errors are reported by name and message.
+metadata's) through cuLaunchKernelEx with the programmatic-stream-serialization attribute, as Triton launches it.
+Outputs are copied back after the first launch; `--bench` then times warm-up + repeated launches with CUDA
+events (median ms, and GB/s counting every pointer argument's bytes once) and reports the kernel's registers per
+thread, local-memory (spill) bytes and resident blocks per SM. CUDA errors are reported by name and message.
 """
 
 from __future__ import annotations

@@ -102,7 +102,8 @@ class Interpreter:
                     try:
                         ptx.check_op(op)
                     except Unsupported as e:
-                        raise CompileError(at_op(op, self.source, f"the interpreter cannot run this inline asm: {e}")) from None
+                        message = f"the interpreter cannot run this inline asm: {e}"
+                        raise CompileError(at_op(op, self.source, message)) from None
                 if op.name == "tt.extern_elementwise" and not libdevice.supports(op.symbol.data):
                     raise CompileError(at_op(op, self.source, f"the interpreter does not know the external function '{op.symbol.data}'"))
                 if op.name == "tt.call":

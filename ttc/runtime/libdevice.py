@@ -152,7 +152,8 @@ FUNCTIONS["__nv_int_as_float"] = FUNCTIONS["__nv_uint_as_float"] = (
     lambda x: np.asarray(x).astype(np.int32).view(np.float32), "raw")
 FUNCTIONS["__nv_longlong_as_double"] = (lambda x: np.asarray(x).astype(np.int64).view(np.float64), "raw")
 FUNCTIONS["__nv_double2hiint"] = (lambda x: (np.asarray(x, np.float64).view(np.int64) >> 32).astype(np.int32), "raw")
-FUNCTIONS["__nv_double2loint"] = (lambda x: np.asarray(x, np.float64).view(np.uint64).astype(np.uint32).view(np.int32), "raw")
+FUNCTIONS["__nv_double2loint"] = (
+    lambda x: np.asarray(x, np.float64).view(np.uint64).astype(np.uint32).view(np.int32), "raw")
 FUNCTIONS["__nv_hiloint2double"] = (
     lambda hi, lo: ((np.asarray(hi).astype(np.int64) << 32) | dtypes.as_unsigned(lo).astype(np.int64)).view(np.float64),
     "raw")

@@ -317,7 +317,8 @@ def elementwise_inline_asm(ip, op, args):
     else:  # one call
         n, inputs = 1, []
         if numel != pack:
-            raise ptx.PtxUnsupported("an inline asm without operands runs once: its results need packed_element elements")
+            raise ptx.PtxUnsupported("an inline asm without operands runs once: its results need packed_element "
+                                     "elements")
     outs = ptx.run(op.asm_string.data, op.constraints.data, inputs, in_bits, out_bits, pack, n)
     values = [_from_element_bits(o[:numel], t).reshape(shape) for o, t in zip(outs, out_types)]
     if not shape:

@@ -197,7 +197,8 @@ class Machine:
     def _check(self, ins: Instr, allowed: set, count: int):
         other = [m for m in ins.mods if m not in _TYPES and m not in allowed and m not in _IGNORED]
         if other:
-            raise PtxUnsupported(f"cannot evaluate the instruction `{ins.text}` (modifier {', '.join('.' + m for m in other)})")
+            mods = ", ".join("." + m for m in other)
+            raise PtxUnsupported(f"cannot evaluate the instruction `{ins.text}` (modifier {mods})")
         if len(ins.operands) != count:
             raise PtxUnsupported(f"cannot evaluate the instruction `{ins.text}` ({count} operands expected)")
 
@@ -326,7 +327,8 @@ class Machine:
             for i, p in enumerate(parts):
                 self.write(p, (x >> np.uint64(i * pw)) & _mask(pw), "u", pw, ins)
         else:
-            self.write(dst, self.read(src, kind if kind in ("f", "bf") else "u", w, ins), kind if kind in ("f", "bf") else "u", w, ins)
+            k = kind if kind in ("f", "bf") else "u"
+            self.write(dst, self.read(src, k, w, ins), k, w, ins)
 
     def _cvt(self, ins):
         types = [m for m in ins.mods if m in _TYPES]

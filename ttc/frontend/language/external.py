@@ -93,5 +93,6 @@ def extern_call(g, name: str, lib_name: str, lib_path: str, args: list, table: d
     res_type = ret if scalar else args[0].type.with_element_ty(ret)
     props = {"libname": StringAttr(lib_name), "libpath": StringAttr(lib_path), "symbol": StringAttr(symbol),
              "pure": BoolAttr.from_bool(is_pure)}
-    return Tensor(g.builder.value("tt.extern_elementwise", [[a.handle for a in args]], res_type.to_ir(), props), res_type)
+    handle = g.builder.value("tt.extern_elementwise", [[a.handle for a in args]], res_type.to_ir(), props)
+    return Tensor(handle, res_type)
 
