@@ -106,6 +106,7 @@ def test_second_compile_is_a_hit_with_the_same_output(kernel_dir):
 @pytest.mark.parametrize("change", [
     ("helper", None), ("kernel", None), ("signature", None), ("--num-warps", "8"), ("--num-stages", "2"),
     ("--target", "cuda:80"), ("--no-sanitize-overflow", None), ("--maxrregcount", "64"), ("--ptx-version", "8.3"),
+    ("--launch-pdl", None),
 ])
 def test_any_change_of_the_key_misses(kernel_dir, change):
     tmp, env = kernel_dir

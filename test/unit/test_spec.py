@@ -102,6 +102,7 @@ CASES = {
     "specialized_not_one": (edited(signature="*fp32:16,*fp32:16,*fp32:16,i32:1,1024"),
                             ": error: args[3].value: the signature specializes 'n' to 1 (':1') but its value is 50000"),
     "kernel_not_found": (edited(kernel="mul_kernel"), ": error: kernel: no kernel 'mul_kernel' in the module (functions: add_kernel)"),
+    "launch_pdl_not_bool": (edited(launch_pdl=1), ": error: launch_pdl: 1 is not of type 'boolean'"),
     "num_warps_mismatch": (edited(num_warps=8), None),  # only with the TTGIR, below
 }
 

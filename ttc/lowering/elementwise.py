@@ -390,24 +390,6 @@ def _extern(ctx, op):
     map_elementwise(ctx, op, lambda *xs: nvvm.call(ctx.b, symbol, t, list(xs)))
 
 
-@lowering("tt.elementwise_inline_asm")
-def _inline_asm(ctx, op):
-    if op.packed_element.value.data != 1:
-        raise ctx.error(op, "tt.elementwise_inline_asm is supported with packed_element = 1 only")
-    if len(op.results) != 1:
-        raise ctx.error(op, "tt.elementwise_inline_asm is supported with one result only")
-    t = ctx.type_of(op.results[0].type, op)
-    text, constraints = op.asm_string.data, op.constraints.data
-    pure = bool(op.pure.value.data)
-
-    def f(*xs):
-        fty = ir.FunctionType(t, [x.type for x in xs])
-        return ctx.b.call(ir.InlineAsm(fty, text, constraints, side_effect=not pure), list(xs))
-
-    map_elementwise(ctx, op, f)
-
-
-
 @lowering("ub.poison")
 def _poison(ctx, op):
     t = ctx.type_of(op.results[0].type, op)

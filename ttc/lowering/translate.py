@@ -34,6 +34,7 @@ from ttc.lowering import (  # noqa: F401  (importing registers the op lowerings)
     elementwise,
     global_memory,
     histogram,
+    inline_asm,
     local_memory,
     program,
     reduce,

@@ -4,7 +4,7 @@ standard library refers to them as `core.<name>`; `triton.language` re-exports t
 from __future__ import annotations
 
 from ttc.frontend.dtypes import BY_LANGUAGE_NAME, PointerDType
-from ttc.frontend.language import debugging, linalg, math, memory, reductions, tensors
+from ttc.frontend.language import debugging, external, linalg, math, memory, reductions, tensors
 from ttc.frontend.language.compile_time import CompileTimeFunction
 from ttc.frontend.language.iterators import TL_RANGE, TL_STATIC_RANGE
 from ttc.frontend.language.namespace import CONSTEXPR, Namespace
@@ -37,7 +37,7 @@ CORE_MEMBERS = {
         reductions.reduce, reductions.associative_scan, reductions.histogram,
         linalg.dot,
         debugging.device_print, debugging.device_assert, debugging.multiple_of, debugging.max_contiguous,
-        debugging.max_constancy,
+        debugging.max_constancy, external.inline_asm_elementwise,
     )},
     "_promote_bfloat16_to_float32": tensors._promote_bfloat16_to_float32,
     "_reduce_with_indices": reductions._reduce_with_indices,

@@ -11,6 +11,8 @@ from pathlib import Path
 from ttc.frontend.jit import jit
 from ttc.frontend.language.compile_time import COMPILE_TIME_FUNCTIONS
 from ttc.frontend.language.core import CORE_MEMBERS
+from ttc.frontend.language.cuda import CUDA, EXTRA
+from ttc.frontend.language.libdevice import LIBDEVICE
 from ttc.frontend.language.math import MATH_FUNCTIONS
 from ttc.frontend.language.namespace import Namespace
 
@@ -40,7 +42,8 @@ def standard_function(name: str):
 
 CORE = Namespace("triton.language.core", CORE_MEMBERS)
 MATH = Namespace("triton.language.math", MATH_FUNCTIONS)
-LANGUAGE = Namespace("triton.language", {**CORE_MEMBERS, **MATH_FUNCTIONS, "math": MATH}, lazy=standard_function)
+LANGUAGE = Namespace("triton.language", {**CORE_MEMBERS, **MATH_FUNCTIONS, "math": MATH, "extra": EXTRA},
+                     lazy=standard_function)
 TRITON = Namespace("triton", {"jit": jit, "language": LANGUAGE})
 TTC = Namespace("ttc", {"jit": jit, "language": LANGUAGE})
 
@@ -49,6 +52,10 @@ _MODULES = {
     "triton.language": LANGUAGE,
     "triton.language.math": MATH,
     "triton.language.core": CORE,
+    "triton.language.extra": EXTRA,
+    "triton.language.extra.cuda": CUDA,
+    "triton.language.extra.libdevice": LIBDEVICE,
+    "triton.language.extra.cuda.libdevice": LIBDEVICE,
     "ttc": TTC,
     "ttc.language": LANGUAGE,
     # what ttc's standard library (standard.py) imports
