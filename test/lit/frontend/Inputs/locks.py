@@ -36,3 +36,25 @@ def fp16_max(p):
 @triton.jit
 def cas_ints(p):
     tl.atomic_cas(p, 0, 1)
+
+
+@triton.jit
+def tensor_atomics(p, q, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    a = tl.atomic_add(p + offs, 1, sem="relaxed", scope="cta")
+    b = tl.atomic_max(p + offs, a, sem="acquire", scope="sys")
+    c = tl.atomic_cas(q + offs, a, b, sem="release")
+    tl.store(q + offs, c)
+
+
+@triton.jit
+def barriers(p, q):
+    tl.debug_barrier()
+    tl.debug_barrier()
+    x = tl.load(p)
+    tl.debug_barrier()
+    tl.store(q, x)
+    tl.atomic_xchg(p, 0)
+    tl.atomic_xchg(p, 0)
+    tl.debug_barrier()
+    tl.debug_barrier()
