@@ -1,6 +1,6 @@
 """Builtins for debugging and for compiler hints: `device_print` (and `print`), `device_assert`,
-`debug_barrier` (a barrier of all the program's threads), `multiple_of`, `max_contiguous`, `max_constancy`. (`static_print` and `static_assert` run at compile time and
-are handled by the code generator.)"""
+`debug_barrier` (a barrier of all the program's threads), `multiple_of`, `max_contiguous`, `max_constancy`.
+(`static_print` and `static_assert` run at compile time and are handled by the code generator.)"""
 
 from __future__ import annotations
 
