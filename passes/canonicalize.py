@@ -472,9 +472,9 @@ def _select_to_extui(op: Operation, rw: Rewriter) -> bool:
 
 def _select_patterns(op: Operation, rw: Rewriter) -> bool:
     cond, a, b = op.operands
-    # select(not(c), a, b) -> select(c, b, a)
+    # select(not(c), a, b) -> select(c, b, a), for a scalar `not` only (MLIR's pattern matches an IntegerAttr)
     x = _def(cond, "arith.xori")
-    if x is not None and _is_minus_one(x.operands[1]):
+    if x is not None and _scalar_int(x.operands[1]) is not None and _is_minus_one(x.operands[1]):
         rw.replace_with_new(op, _clone_with(op, [x.operands[0], b, a])).location = fused_location(op, x)
         return True
     # select(c, select(c, a, b), d) -> select(c, a, d) and the mirror
