@@ -14,7 +14,7 @@ ext/trunc chains; MLIR's arith reassociations of scalar constants (`(x + c0) + c
 local_load or splat constant; `scf.if` with a constant condition, unused results, results that are selects,
 an empty else, a negated condition; `scf.for` with zero or one iteration, an empty body, or iteration arguments
 that are forwarded, unused or duplicated; `cf.cond_br` on a constant or to the same block, `cf.br` to a block
-with no other predecessor.
+with no other predecessor; a `gpu.barrier` right before another one (the later one stays).
 """
 
 from __future__ import annotations
@@ -472,9 +472,9 @@ def _select_to_extui(op: Operation, rw: Rewriter) -> bool:
 
 def _select_patterns(op: Operation, rw: Rewriter) -> bool:
     cond, a, b = op.operands
-    # select(not(c), a, b) -> select(c, b, a)
+    # select(not(c), a, b) -> select(c, b, a), for a scalar `not` only (MLIR's pattern matches an IntegerAttr)
     x = _def(cond, "arith.xori")
-    if x is not None and _is_minus_one(x.operands[1]):
+    if x is not None and _scalar_int(x.operands[1]) is not None and _is_minus_one(x.operands[1]):
         rw.replace_with_new(op, _clone_with(op, [x.operands[0], b, a])).location = fused_location(op, x)
         return True
     # select(c, select(c, a, b), d) -> select(c, a, d) and the mirror
@@ -1207,6 +1207,13 @@ def _br_to_single_pred(op: Operation, rw: Rewriter) -> bool:
     return True
 
 
+def _barrier_before_barrier(op: Operation, rw: Rewriter) -> bool:
+    if op.next_op is None or op.next_op.name != "gpu.barrier":
+        return False
+    rw.erase(op)
+    return True
+
+
 # ----------------------------------------------------------------------------- registry
 
 PATTERNS: dict[str, list[Callable[[Operation, Rewriter], bool]]] = {}
@@ -1244,6 +1251,7 @@ _add("scf.for", _for_iter_args, _for_trivial)
 _add("cf.cond_br", _cond_br_constant, _cond_br_pass_through, _cond_br_identical_successors,
      _cond_br_same_condition, _cond_br_truth)
 _add("cf.br", _br_to_single_pred, _br_pass_through)
+_add("gpu.barrier", _barrier_before_barrier)
 
 
 # ----------------------------------------------------------------------------- the pass

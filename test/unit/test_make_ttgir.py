@@ -52,6 +52,10 @@ MEMORY_BOUND = {
     "inline_asm": "text",
     "pdl": "text",
     "libdevice_mod": "text",
+    "layer_norm_bwd": "text",
+    "layer_norm_bwd_dwdb": "text",
+    "layer_norm_bwd_fp16_w8": "text",
+    "atomic_ops": "text",
 }
 TENSOR_CORE = sorted(k for k in MANIFEST if k not in MEMORY_BOUND)
 MEMORY_OPS = ("tt.load", "tt.store", "tt.atomic_rmw", "tt.atomic_cas")

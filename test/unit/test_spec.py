@@ -34,6 +34,12 @@ def test_kernel_specs_validate(path):
     assert len(specs.parameters(spec, None)) <= len(spec.args)
 
 
+def test_kernel_source_is_the_spec_name_or_its_source_key():
+    kernels = ROOT / "kernels"
+    assert specs.kernel_source(kernels / "vector_add.json") == kernels / "vector_add.py"
+    assert specs.kernel_source(kernels / "layer_norm_bwd_dwdb.json") == kernels / "layer_norm_bwd.py"
+
+
 def edited(**changes):
     """vector_add's spec with changes: key -> value, or a function of the spec for deeper edits."""
     spec = copy.deepcopy(VECTOR_ADD)

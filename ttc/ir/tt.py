@@ -577,6 +577,10 @@ class AtomicCASOp(IRDLOperation):
     result = result_def()
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
 
+    def verify_(self):
+        if not pointee_like(self.ptr.type) == self.cmp.type == self.val.type == self.result.type:
+            _err(self, "compare value, new value and result types must match the pointee type")
+
 
 register(
     "tt.atomic_cas",

@@ -195,6 +195,13 @@ def _arg(i: int, raw: dict) -> Arg:
 # ----------------------------------------------------------------------------- values
 
 
+def kernel_source(path) -> Path:
+    """The Python file that defines a spec's kernel: its 'source' key, else the spec's name with .py."""
+    path = Path(path)
+    source = json.loads(path.read_text(encoding="utf-8")).get("source")
+    return path.parent / source if source else path.with_suffix(".py")
+
+
 def initial_values(spec: Spec) -> dict:
     """name -> initial host value: arrays (of `Arg.host` dtype) for pointer arguments, Python numbers for scalars.
     Random inits draw from one generator seeded with `spec.seed`, argument by argument."""

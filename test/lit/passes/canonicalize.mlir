@@ -270,3 +270,22 @@ tt.func public @branches(%c: i1, %x: i32, %y: i32) -> i32 {
 ^bb4(%r: i32):
   tt.return %r : i32
 }
+
+// -----
+
+// select(not(c), a, b) swaps to select(c, b, a) when the `not` is a scalar xori with true; MLIR's pattern does
+// not match a tensor `not` (its constant is a dense attribute), which stays (Triton's float atomic_max select).
+// CHECK-LABEL: tt.func public @select_of_not
+// CHECK: %[[S:.*]] = arith.select %arg0, %arg2, %arg1 : i32
+// CHECK: %[[N:.*]] = arith.xori %arg3, %cst : tensor<4xi1>
+// CHECK-NEXT: %[[T:.*]] = arith.select %[[N]], %arg4, %arg5 : tensor<4xi1>, tensor<4xi32>
+// CHECK-NEXT: tt.return %[[S]], %[[T]]
+tt.func public @select_of_not(%c: i1, %a: i32, %b: i32, %tc: tensor<4xi1>, %ta: tensor<4xi32>, %tb: tensor<4xi32>) -> (i32, tensor<4xi32>) {
+  %true = arith.constant true
+  %n = arith.xori %c, %true : i1
+  %s = arith.select %n, %a, %b : i32
+  %all = arith.constant dense<true> : tensor<4xi1>
+  %tn = arith.xori %tc, %all : tensor<4xi1>
+  %t = arith.select %tn, %ta, %tb : tensor<4xi1>, tensor<4xi32>
+  tt.return %s, %t : i32, tensor<4xi32>
+}

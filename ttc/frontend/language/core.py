@@ -37,7 +37,7 @@ CORE_MEMBERS = {
         reductions.reduce, reductions.associative_scan, reductions.histogram,
         linalg.dot,
         debugging.device_print, debugging.device_assert, debugging.multiple_of, debugging.max_contiguous,
-        debugging.max_constancy, external.inline_asm_elementwise,
+        debugging.max_constancy, debugging.debug_barrier, external.inline_asm_elementwise,
     )},
     "_promote_bfloat16_to_float32": tensors._promote_bfloat16_to_float32,
     "_reduce_with_indices": reductions._reduce_with_indices,
