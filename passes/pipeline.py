@@ -1,5 +1,17 @@
 """tritongpu-pipeline: software pipelining of the loads that feed dots (Triton's TritonGPUPipeline, in the form
-it takes for sm80: `cp.async` copies into multi-stage shared buffers).
+it takes for sm80: `cp.async` copies into multi-stage shared buffers), and on sm90 the asynchronous launch of
+wgmma (Triton's asyncLaunchDots).
+
+The loads that feed wgmma (through `ttg.local_alloc`) are not pipelined yet: Triton's sm90 form (cp.async into
+`num-stages` nvmma_shared buffers, async tokens through the loop, one wgmma in flight) is not implemented. What
+is done on sm90, in every `scf.for` with at least one stage: each `ttng.warp_group_dot` directly in the body gets
+`isAsync`. One whose shared operands come from a multi-buffer (`memdesc_index`) or from outside the loop and whose
+result only feeds the loop's yield stays in flight: one `ttng.warp_group_dot_wait {pendings = <such dots>}`
+follows the last of them (or their loop-carried accumulators go through an existing `pendings = 0` wait), and a
+`pendings = 0` wait on the loop's results follows the loop; the others get a `pendings = 0` wait right after
+them. A wait takes the values it waits for (a dot's result with the shared operands it reads) and the later uses
+in the block take its results. Triton's rule for the in-flight dots also accepts an accumulator that is rescaled
+before the dot (attention); here the result must feed the yield alone.
 
 With `num-stages = S` (a loop's own `tt.num_stages` attribute wins; below 2, or a target before sm80, nothing
 happens), an innermost `scf.for` is pipelined when some of its `tt.load`s qualify: a tensor of pointers (not a
@@ -36,7 +48,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, TensorType, i1, i32
+from xdsl.dialects.builtin import ArrayAttr, BoolAttr, IntAttr, IntegerAttr, TensorType, i1, i32
 from xdsl.ir import Attribute, BlockArgument, Operation, Region, SSAValue
 from xdsl.traits import is_side_effect_free
 
@@ -262,6 +274,109 @@ def pipeline_loop(info: _Loop, stages: int) -> None:
     loop.erase()
 
 
+def _wgmma_operand_ok(v: SSAValue, loop: scf.ForOp) -> bool:
+    """Triton's dotCanBeProperlyAsync operand rule: registers, or shared memory defined outside the loop or taken
+    from a multi-buffer (`memdesc_index`), through conversions, memdesc views and loop-carried values."""
+    if isinstance(v.type, TensorType):
+        return True
+    body = loop.body.block
+    seen = set()
+    while v not in seen:
+        seen.add(v)
+        if isinstance(v, BlockArgument) and v.owner is body and v.index > 0:
+            v = body.last_op.operands[v.index - 1]
+        elif isinstance(v.owner, Operation) and v.owner.name in ("ttg.convert_layout", "ttg.memdesc_trans",
+                                                                   "ttg.memdesc_reshape"):
+            v = v.owner.operands[0]
+        else:
+            break
+    if isinstance(v, BlockArgument):
+        return not loop.is_ancestor(v.owner.parent_op())
+    return not loop.is_ancestor(v.owner) or v.owner.name == "ttg.memdesc_index"
+
+
+def _properly_async(dot: Operation, loop: scf.ForOp) -> int | None:
+    """The iter_arg index the dot's result is yielded to, when the dot may stay in flight across iterations: its
+    shared operands are multi-buffered or loop-invariant and its result is used by the loop's yield alone."""
+    if not (_wgmma_operand_ok(dot.a, loop) and _wgmma_operand_ok(dot.b, loop)):
+        return None
+    uses = list(dot.results[0].uses)
+    if len(uses) != 1 or uses[0].operation is not loop.body.block.last_op:
+        return None
+    return uses[0].index
+
+
+def _thread_through_wait(wait: Operation, values: list[SSAValue]) -> Operation:
+    """Triton's threadValuesThroughWait: a new wait with `values` (and the shared operands of the dots among them)
+    added as operands; the uses of the tensors among them after the wait take its results."""
+    operands = list(wait.operands)
+    for v in values:
+        extra = [v]
+        if isinstance(v.owner, Operation) and v.owner.name == "ttng.warp_group_dot":
+            extra += [o for o in (v.owner.a, v.owner.b) if isinstance(o.type, MemDescType)]
+        for o in extra:
+            if o not in operands:
+                operands.append(o)
+    new = ttg.WarpGroupDotWaitOp.build(operands=[operands], result_types=[[o.type for o in operands]],
+                                       properties={"pendings": wait.pendings})
+    new.location = wait.location
+    wait.parent.insert_op_before(new, wait)
+    block = new.parent
+    for i, old in enumerate(wait.results):
+        old.replace_all_uses_with(new.results[i])
+    for i in range(len(wait.operands), len(operands)):
+        v = operands[i]
+        if isinstance(v.type, MemDescType):
+            continue
+        for use in list(v.uses):
+            user = use.operation
+            while user is not None and user.parent is not block:
+                user = user.parent_op()
+            if user is not None and user is not new and block.get_operation_index(user) > block.get_operation_index(new):
+                use.operation.operands[use.index] = new.results[i]
+    wait.detach()
+    wait.erase()
+    return new
+
+
+def _new_wait(after: Operation, pendings: int, loc) -> Operation:
+    wait = ttg.WarpGroupDotWaitOp.build(operands=[[]], result_types=[[]],
+                                        properties={"pendings": IntegerAttr(pendings, i32)})
+    wait.location = loc
+    after.parent.insert_op_after(wait, after)
+    return wait
+
+
+def async_launch_dots(loop: scf.ForOp) -> None:
+    """Triton's asyncLaunchDots: every `ttng.warp_group_dot` directly in the loop body becomes `isAsync`. One that
+    cannot stay in flight gets a `warp_group_dot_wait {pendings = 0}` right after it; the others stay in flight
+    across iterations: their loop-carried accumulators go through an existing `pendings = 0` wait in the loop,
+    or else one wait `{pendings = number of such dots}` follows the last of them; a `pendings = 0` wait on the
+    loop's results follows the loop."""
+    body = loop.body.block
+    dots = [op for op in body.ops if op.name == "ttng.warp_group_dot"]
+    if not dots:
+        return
+    in_flight = []
+    for dot in dots:
+        dot.properties["isAsync"] = BoolAttr(True, i1)
+        idx = _properly_async(dot, loop)
+        if idx is None:
+            _thread_through_wait(_new_wait(dot, 0, dot.location), [dot.results[0]])
+        else:
+            in_flight.append((dot, idx))
+    if not in_flight:
+        return
+    zero_waits = [op for op in body.ops if op.name == "ttng.warp_group_dot_wait" and op.pendings.value.data == 0]
+    if zero_waits:
+        for wait in zero_waits:
+            _thread_through_wait(wait, [body.args[idx + 1] for _, idx in in_flight])
+    else:
+        last = in_flight[-1][0]
+        _thread_through_wait(_new_wait(last, len(in_flight), last.location), [d.results[0] for d, _ in in_flight])
+    _thread_through_wait(_new_wait(loop, 0, loop.location), [loop.results[idx] for _, idx in in_flight])
+
+
 @dataclass(frozen=True)
 class Pipeline(Pass):
     """Software-pipeline the loads that feed dots: cp.async into `num-stages - 1` shared buffers."""
@@ -292,3 +407,8 @@ class Pipeline(Pass):
             info = _analyze(loop, axis)
             if info is not None:
                 pipeline_loop(info, stages)
+        if target_capability(module) // 10 == 9:
+            for loop in [op for op in module.walk() if isinstance(op, scf.ForOp)]:
+                attr = loop.attributes.get("tt.num_stages")
+                if (attr.value.data if isinstance(attr, IntegerAttr) else self.num_stages) >= 1:
+                    async_launch_dots(loop)

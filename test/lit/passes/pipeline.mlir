@@ -379,3 +379,90 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   }
 }
 
+
+// -----
+
+// sm90: a wgmma whose shared operands come from a multi-buffer and whose result only feeds the next iteration
+// stays in flight: isAsync, one `warp_group_dot_wait {pendings = 1}` after it (threading the result and the
+// operands it reads), the yield takes the waited result, and a `pendings = 0` wait follows the loop.
+// CHECK-LABEL: tt.func public @wgmma_in_flight
+// CHECK: %[[R:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %arg0)
+// CHECK: %[[A:.*]] = ttg.memdesc_index
+// CHECK: %[[D:.*]] = ttng.warp_group_dot %[[A]], %[[A]], %[[ACC]] {isAsync = true}
+// CHECK-NEXT: %[[W:.*]]:2 = ttng.warp_group_dot_wait %[[D]], %[[A]] {pendings = 1 : i32}
+// CHECK-NEXT: scf.yield %[[W]]#0
+// CHECK: %[[F:.*]] = ttng.warp_group_dot_wait %[[R]] {pendings = 0 : i32}
+// CHECK-NEXT: tt.return %[[F]]
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#s = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @wgmma_in_flight(%c: tensor<64x64xf32, #mma>, %n: i32, %buf: !ttg.memdesc<3x64x64xf16, #s, #smem, mutable>) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (tensor<64x64xf32, #mma>) : i32 {
+      %a = ttg.memdesc_index %buf[%i] : !ttg.memdesc<3x64x64xf16, #s, #smem, mutable> -> !ttg.memdesc<64x64xf16, #s, #smem, mutable>
+      %d = ttng.warp_group_dot %a, %a, %acc : !ttg.memdesc<64x64xf16, #s, #smem, mutable> * !ttg.memdesc<64x64xf16, #s, #smem, mutable> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    }
+    tt.return %r : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// sm90, num-stages 1 (or loads that are not pipelined): operands stored from registers in the loop cannot stay
+// in flight, so each wgmma is async with a `pendings = 0` wait right after it (Triton's matmul_64x64x32_s1).
+// S1-LABEL: tt.func public @wgmma_wait_now
+// S1: %[[D:.*]] = ttng.warp_group_dot %[[A:.*]], %[[A]], %{{.*}} {isAsync = true}
+// S1-NEXT: %[[W:.*]]:2 = ttng.warp_group_dot_wait %[[D]], %[[A]] {pendings = 0 : i32}
+// S1-NEXT: scf.yield %[[W]]#0
+// S1-NOT: ttng.warp_group_dot_wait
+// S1: tt.return
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#s = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @wgmma_wait_now(%c: tensor<64x64xf32, #mma>, %n: i32, %x: tensor<64x64xf16, #bl>) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (tensor<64x64xf32, #mma>) : i32 {
+      %a = ttg.local_alloc %x : (tensor<64x64xf16, #bl>) -> !ttg.memdesc<64x64xf16, #s, #smem>
+      %d = ttng.warp_group_dot %a, %a, %acc : !ttg.memdesc<64x64xf16, #s, #smem> * !ttg.memdesc<64x64xf16, #s, #smem> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    }
+    tt.return %r : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// sm90, attention's two chained wgmmas: the first one's result is used in the loop (wait 0 right after it), the
+// second (A in registers) stays in flight; its loop-carried accumulator goes through the first one's wait, whose
+// result the loop then uses, and no other wait is added in the loop.
+// CHECK-LABEL: tt.func public @wgmma_chain
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %arg0)
+// CHECK: %[[S:.*]] = ttng.warp_group_dot {{.*}} {isAsync = true}
+// CHECK-NEXT: %[[W:.*]]:3 = ttng.warp_group_dot_wait %[[S]], %arg2, %[[ACC]] {pendings = 0 : i32}
+// CHECK-NEXT: %[[P:.*]] = arith.truncf %[[W]]#0
+// CHECK: %[[O:.*]] = ttng.warp_group_dot {{.*}}, %[[W]]#2 {isAsync = true}
+// CHECK-NEXT: scf.yield %[[O]]
+// CHECK: ttng.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#s = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @wgmma_chain(%c: tensor<64x64xf32, #mma>, %n: i32, %q: !ttg.memdesc<64x64xf16, #s, #smem>) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (tensor<64x64xf32, #mma>) : i32 {
+      %s = ttng.warp_group_dot %q, %q, %c : !ttg.memdesc<64x64xf16, #s, #smem> * !ttg.memdesc<64x64xf16, #s, #smem> -> tensor<64x64xf32, #mma>
+      %p = arith.truncf %s : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
+      %pa = ttg.convert_layout %p : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %o = ttng.warp_group_dot %pa, %q, %acc : tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * !ttg.memdesc<64x64xf16, #s, #smem> -> tensor<64x64xf32, #mma>
+      scf.yield %o : tensor<64x64xf32, #mma>
+    }
+    tt.return %r : tensor<64x64xf32, #mma>
+  }
+}
