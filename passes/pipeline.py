@@ -1,23 +1,13 @@
-"""tritongpu-pipeline: software pipelining of the loads that feed dots (Triton's TritonGPUPipeline, in the form
-it takes for sm80: `cp.async` copies into multi-stage shared buffers), and on sm90 the asynchronous launch of
-wgmma (Triton's asyncLaunchDots).
-
-The loads that feed wgmma (through `ttg.local_alloc`) are not pipelined yet: Triton's sm90 form (cp.async into
-`num-stages` nvmma_shared buffers, async tokens through the loop, one wgmma in flight) is not implemented. What
-is done on sm90, in every `scf.for` with at least one stage: each `ttng.warp_group_dot` directly in the body gets
-`isAsync`. One whose shared operands come from a multi-buffer (`memdesc_index`) or from outside the loop and whose
-result only feeds the loop's yield stays in flight: one `ttng.warp_group_dot_wait {pendings = <such dots>}`
-follows the last of them (or their loop-carried accumulators go through an existing `pendings = 0` wait), and a
-`pendings = 0` wait on the loop's results follows the loop; the others get a `pendings = 0` wait right after
-them. A wait takes the values it waits for (a dot's result with the shared operands it reads) and the later uses
-in the block take its results. Triton's rule for the in-flight dots also accepts an accumulator that is rescaled
-before the dot (attention); here the result must feed the yield alone.
+"""tritongpu-pipeline: software pipelining of the loads that feed dots (Triton's TritonGPUPipeline): `cp.async`
+copies into multi-stage shared buffers, in Triton's sm80 form for mma.sync operands and its sm90 form for wgmma
+operands, and on sm90 the asynchronous launch of wgmma (Triton's asyncLaunchDots).
 
 With `num-stages = S` (a loop's own `tt.num_stages` attribute wins; below 2, or a target before sm80, nothing
 happens), an innermost `scf.for` is pipelined when some of its `tt.load`s qualify: a tensor of pointers (not a
 block pointer), `other` absent or zero (cp.async zero-fills), at least 4 bytes per access (what the axis
 analysis proves for the pointers and the mask, as the cp.async lowering will), and every use a
-`ttg.convert_layout` to a `#ttg.dot_op` of an `#ttg.nvidia_mma` layout. The loads' addresses and masks, and
+`ttg.convert_layout` to a `#ttg.dot_op` of an `#ttg.nvidia_mma` layout (mma.sync), or every use a
+`ttg.local_alloc` into one `#ttg.nvmma_shared` layout (wgmma). The loads' addresses and masks, and
 the loop-carried values they depend on (X: the pointers), must be computed in the loop from X, the induction
 variable and values from outside only (stage 0); the rest of the body (stage 1: the dot, the accumulator) must
 not use X or what stage 0 computes from X (stage 0 values of the induction variable alone, such as a mask that
@@ -36,7 +26,21 @@ an unpipelined load shares, stay in place for it), and X's results must be unuse
         scf.yield ..., X of iteration k + D + 1, (%idx + 1) mod D
     ttg.async_wait {num = 0}; ttg.local_dealloc %buf
 
-`#shared` is Triton's `#ttg.swizzled_shared` for an MMA v2 operand (vec = 8 elements of 16-bit kWidth-2 data,
+The sm90 form, when some load feeds wgmma: its buffer has the local_alloc's `#ttg.nvmma_shared` layout, the
+alloc's users (the dot, a `memdesc_trans` on the way) read `%view` itself, and there are S = D + 1 buffers: the
+copies for iteration k + D go to buffer (%idx + D) mod S, the one the wgmma of iteration k - 1 read, which the
+`warp_group_dot_wait {pendings = 1}` after iteration k's dot has retired (Triton's one wgmma in flight).
+
+The asynchronous launch, on sm90, in every `scf.for` with at least one stage: each `ttng.warp_group_dot`
+directly in the body gets `isAsync`. One whose shared operands come from a multi-buffer (`memdesc_index`) or from
+outside the loop and whose result only feeds the loop's yield stays in flight: one `ttng.warp_group_dot_wait
+{pendings = <such dots>}` follows the last of them (or their loop-carried accumulators go through an existing
+`pendings = 0` wait), and a `pendings = 0` wait on the loop's results follows the loop; the others get a
+`pendings = 0` wait right after them. A wait takes the values it waits for (a dot's result with the shared
+operands it reads) and the later uses in the block take its results. Triton's rule for the in-flight dots also
+accepts an accumulator that is rescaled before the dot (attention); here the result must feed the yield alone.
+
+`#shared` (sm80 form) is Triton's `#ttg.swizzled_shared` for an MMA v2 operand (vec = 8 elements of 16-bit kWidth-2 data,
 perPhase = max(128 / (row bytes), 1), maxPhase = 8 / perPhase; order = the load layout's). Triton reaches the
 same loop through its latency assignment and loop scheduling passes and carries async tokens through the loop;
 this pass covers the loads-into-dots case only, and its text differs from Triton's (index arithmetic, tokens
@@ -57,8 +61,8 @@ from ttc.fold import is_zero
 from ttc.ir import ttg
 from ttc.ir.inserter import Inserter
 from ttc.ir.layout_utils import get_order
-from ttc.ir.layouts import (BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding, SharedMemorySpace,
-                            SwizzledSharedEncoding)
+from ttc.ir.layouts import (BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding, NVMMASharedEncoding,
+                            SharedMemorySpace, SwizzledSharedEncoding)
 from ttc.ir.tt import SplatOp
 from ttc.ir.types import AsyncTokenType, MemDescType, bitwidth, elt, encoding, shape_of
 from ttc.lowering.linear_layout import UnsupportedLayout, layout_for
@@ -67,10 +71,15 @@ from ttc.passmanager import Pass, option
 
 
 def _operand_layout(load: Operation) -> Attribute | None:
-    """The one `#ttg.dot_op<{parent = #nvidia_mma}>` layout that every use of `load` converts it to."""
+    """The one layout every use of `load` gives it on its way to a dot: a `#ttg.dot_op<{parent =
+    #nvidia_mma}>` that each use converts it to (mma.sync reads registers), or the `#ttg.nvmma_shared` of the
+    `ttg.local_alloc`s that store it for wgmma."""
     layouts = set()
     for use in load.results[0].uses:
         op = use.operation
+        if op.name == "ttg.local_alloc" and isinstance(op.result.type.encoding, NVMMASharedEncoding):
+            layouts.add(op.result.type.encoding)
+            continue
         if op.name != "ttg.convert_layout":
             return None
         enc = encoding(op.results[0].type)
@@ -187,18 +196,42 @@ def _memdesc(shape, element_type, enc) -> MemDescType:
     return MemDescType(dims, element_type, enc, SharedMemorySpace(), IntAttr(1), dims)
 
 
+def _as_mutable(t: MemDescType) -> MemDescType:
+    return _memdesc(t.get_shape(), t.element_type, t.encoding)
+
+
+def _use_view(alloc: Operation, view: SSAValue) -> None:
+    """Replace `ttg.local_alloc %load` by a view of the multi-buffer: its users read the view (a mutable
+    descriptor now, which `memdesc_trans` results follow)."""
+    for use in list(alloc.result.uses):
+        user = use.operation
+        if user.name == "ttg.memdesc_trans":
+            new = ttg.MemDescTransOp.build(operands=[view], result_types=[_as_mutable(user.result.type)],
+                                           properties=dict(user.properties), attributes=dict(user.attributes))
+            new.location = user.location
+            user.parent.insert_op_before(new, user)
+            _use_view(user, new.result)
+            continue
+        user.operands[use.index] = view
+    alloc.detach()
+    alloc.erase()
+
+
 def pipeline_loop(info: _Loop, stages: int) -> None:
     loop = info.loop
     depth = stages - 1
     body = loop.body.block
     iv, args, yield_op = body.args[0], list(body.args[1:]), body.last_op
     before = Inserter(loop, loop.location)
+    nvmma = [isinstance(_operand_layout(load), NVMMASharedEncoding) for load in info.loads]
+    # a wgmma stays in flight while the next iteration copies: one more buffer than the copies run ahead
+    nbuf = depth + 1 if any(nvmma) else depth
     allocs = []
-    for load in info.loads:
+    for load, wg in zip(info.loads, nvmma):
         shape = shape_of(load.result.type)
+        enc = _operand_layout(load) if wg else shared_layout(load)
         allocs.append(before.add(ttg.LocalAllocOp.build(
-            operands=[[]], result_types=[_memdesc([depth, *shape], elt(load.result.type), shared_layout(load))]),
-            load.location))
+            operands=[[]], result_types=[_memdesc([nbuf, *shape], elt(load.result.type), enc)]), load.location))
 
     def views(em, index):
         out = []
@@ -234,8 +267,11 @@ def pipeline_loop(info: _Loop, stages: int) -> None:
     wait = top.add(ttg.AsyncWaitOp.build(operands=[[]], result_types=[AsyncTokenType()],
                                            properties={"num": IntegerAttr((depth - 1) * len(info.loads), i32)}))
     stage_views = views(top, idx)
-    for load, v in zip(info.loads, stage_views):
+    for load, v, wg in zip(info.loads, stage_views, nvmma):
         for use in list(load.results[0].uses):
+            if wg:
+                _use_view(use.operation, v)
+                continue
             convert = use.operation
             local = ttg.LocalLoadOp.build(operands=[v, [wait]], result_types=[convert.results[0].type])
             local.location = convert.location
@@ -248,9 +284,16 @@ def pipeline_loop(info: _Loop, stages: int) -> None:
     end = Inserter(yield_op, loop.location)
     ahead = end.advance(iv, loop.step, depth)
     mapping = {iv: ahead}
-    _copy_stage(end, info, mapping, ahead, stage_views)
+    if nbuf == depth:
+        insert_views = stage_views
+    else:  # the buffer of iteration k + D: (idx + D) mod nbuf, the one the wgmma of iteration k - 1 read
+        shifted = end.add(arith.AddiOp(idx, end.constant(depth, i32)))
+        over = end.add(arith.CmpiOp(shifted, end.constant(nbuf, i32), "sge"))
+        insert = end.add(arith.SelectOp(over, end.add(arith.SubiOp(shifted, end.constant(nbuf, i32))), shifted))
+        insert_views = views(end, insert)
+    _copy_stage(end, info, mapping, ahead, insert_views)
     bumped = end.add(arith.AddiOp(idx, end.constant(1, i32)))
-    wrapped = end.add(arith.CmpiOp(bumped, end.constant(depth, i32), "sge"))
+    wrapped = end.add(arith.CmpiOp(bumped, end.constant(nbuf, i32), "sge"))
     next_idx = end.add(arith.SelectOp(wrapped, zero, bumped))
     carried = set(info.carried)
     yield_op.operands = [*(mapping.get(v, v) if i in carried else v for i, v in enumerate(yield_op.operands)),
