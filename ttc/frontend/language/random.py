@@ -51,7 +51,7 @@ def philox_impl(c0, c1, c2, c3, k0, k1, n_rounds: core.constexpr = N_ROUNDS_DEFA
 def philox(seed, c0, c1, c2, c3, n_rounds: core.constexpr = N_ROUNDS_DEFAULT):
     # the seed (any integer) becomes the key: its two 32-bit halves for 32-bit counters, itself for 64-bit
     seed = core.to_tensor(seed)
-    core.static_assert(seed.dtype.is_int())
+    core.static_assert(seed.dtype.is_int(), f"the random seed must be an integer, not {seed.dtype}")
     seed = seed.to(core.uint64)
     c0 = core.to_tensor(c0)
     c1 = core.to_tensor(c1)
