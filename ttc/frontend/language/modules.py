@@ -62,7 +62,9 @@ def language_function(name: str):
 
 CORE = Namespace("triton.language.core", CORE_MEMBERS)
 MATH = Namespace("triton.language.math", MATH_FUNCTIONS)
-LANGUAGE = Namespace("triton.language", {**CORE_MEMBERS, **MATH_FUNCTIONS, "math": MATH}, lazy=language_function)
+RANDOM = Namespace(RANDOM_MODULE_NAME, lazy=lambda name: random_library().functions.get(name))
+LANGUAGE = Namespace("triton.language", {**CORE_MEMBERS, **MATH_FUNCTIONS, "math": MATH, "random": RANDOM},
+                     lazy=language_function)
 TRITON = Namespace("triton", {"jit": jit, "language": LANGUAGE})
 TTC = Namespace("ttc", {"jit": jit, "language": LANGUAGE})
 
@@ -71,7 +73,7 @@ _MODULES = {
     "triton.language": LANGUAGE,
     "triton.language.math": MATH,
     "triton.language.core": CORE,
-    "triton.language.random": Namespace(RANDOM_MODULE_NAME, lazy=lambda name: random_library().functions.get(name)),
+    "triton.language.random": RANDOM,
     "ttc": TTC,
     "ttc.language": LANGUAGE,
     # what ttc's standard library (standard.py) imports

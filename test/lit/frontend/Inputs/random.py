@@ -1,5 +1,6 @@
 import triton
 import triton.language as tl
+from triton.language.random import randint as draw_bits
 
 
 @triton.jit
@@ -33,3 +34,9 @@ def philox64(c_ptr, out_ptr, seed, BLOCK: tl.constexpr):
 def float_seed(out_ptr, seed, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     tl.store(out_ptr + offs, tl.randint(seed, offs))
+
+
+@triton.jit
+def via_modules(out_ptr, seed, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, draw_bits(seed, offs) ^ tl.random.randint(seed, offs))
