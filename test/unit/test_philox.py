@@ -83,3 +83,9 @@ def test_seed_must_be_an_integer(seed):
 def test_offsets_must_be_integers():
     with pytest.raises(TypeError, match="offsets must be integers"):
         philox.randint(0, np.arange(4, dtype=np.float32))
+
+
+@pytest.mark.parametrize("x", [np.zeros(4, np.float32), np.zeros(4, np.int16)])
+def test_uniform_float_takes_32_or_64_bit_integers(x):
+    with pytest.raises(TypeError, match="expected 32- or 64-bit integers"):
+        philox.uint_to_uniform_float(x)

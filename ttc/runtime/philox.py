@@ -94,6 +94,8 @@ def randint(seed, offset, n_rounds: int = N_ROUNDS_DEFAULT):
 def uint_to_uniform_float(x):
     """Random 32- or 64-bit integers to float32 in [0, 1)."""
     x = np.asarray(x)
+    if x.dtype.kind not in "iu":
+        raise TypeError(f"uint_to_uniform_float: expected 32- or 64-bit integers, not {x.dtype}")
     if x.dtype.itemsize == 4:
         x, scale = x.view(np.int32), np.float32(4.6566127342e-10)
     elif x.dtype.itemsize == 8:
