@@ -40,3 +40,11 @@ def float_seed(out_ptr, seed, BLOCK: tl.constexpr):
 def via_modules(out_ptr, seed, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     tl.store(out_ptr + offs, draw_bits(seed, offs) ^ tl.random.randint(seed, offs))
+
+
+@triton.jit
+def four_streams(out_ptr, seed, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    u0, u1, u2, u3 = tl.rand4x(seed, offs)
+    n0, n1, n2, n3 = tl.randn4x(seed, offs)
+    tl.store(out_ptr + offs, u0 + u1 + u2 + u3 + n0 + n1 + n2 + n3)
