@@ -7,7 +7,7 @@ canonicalizer's configuration: top-down (ops queued in pre-order, popped in that
 erased and region DCE run in every iteration) or `disabled`.
 
 Patterns (besides the folds in `ttc.fold`): constants moved to the right of commutative ops and of `arith.cmpi`;
-ext/trunc chains; MLIR's arith reassociations of scalar constants (`(x + c0) + c1` -> `x + (c0 + c1)` etc.),
+ext/trunc chains, `trunci(shrsi)` of the dropped bits to `shrui`; MLIR's arith reassociations of scalar constants (`(x + c0) + c1` -> `x + (c0 + c1)` etc.),
 `not(cmpi)`, `select` of `not`, nested selects; Triton's `tt.load`/`tt.store` with constant masks,
 `broadcast`/`expand_dims`/`reshape` of `splat`, `broadcast(broadcast)`, `reshape(reshape)`, `trans(trans)`,
 `expand_dims(broadcast)`; `ttg.convert_layout` to the same type, of a convert, splat, make_range, histogram,
@@ -216,6 +216,23 @@ def _trunci_chain(op: Operation, rw: Rewriter) -> bool:
         new.location = fused_location(op, inner)
         return True
     return False
+
+
+def _trunci_of_shrsi(op: Operation, rw: Rewriter) -> bool:
+    # trunci(shrsi(x, c)) where c is exactly the number of bits the trunci drops -> trunci(shrui(x, c)): the kept
+    # bits never include a copy of the sign (MLIR's TruncIShrSIToTrunciShrUI)
+    inner = _def(op.operands[0], "arith.shrsi")
+    if inner is None:
+        return False
+    x, amount = inner.operands
+    c = constant_attr(amount)
+    if not is_int_value(c, _width(x.type) - _width(op.results[0].type)):
+        return False
+    loc = fused_location(op, inner)
+    shift = rw.insert_before(arith.ShRUIOp(x, _new_const(rw, c, op, loc)), op)
+    shift.location = loc
+    rw.set_operands(op, [shift.results[0]])
+    return True
 
 
 def _truncf_of_extf(op: Operation, rw: Rewriter) -> bool:
@@ -1235,7 +1252,7 @@ _add("arith.select", _select_patterns, _select_to_extui)
 _add(["arith.mulf", "arith.divf"], _negf_pair)
 _add(["arith.extsi", "arith.extui"], _same_ext_chain)
 _add("arith.extsi", _extsi_of_extui)
-_add("arith.trunci", _trunci_chain)
+_add("arith.trunci", _trunci_chain, _trunci_of_shrsi)
 _add("arith.bitcast", _bitcast_of_bitcast)
 _add("arith.truncf", _truncf_of_extf)
 _add("tt.load", _load_mask)

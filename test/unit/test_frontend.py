@@ -72,11 +72,11 @@ def _loc_text(loc) -> str:
 
 def _user_locations(module) -> list:
     """(what, location) for the functions defined in the kernel's file, in order. The standard library's
-    functions are skipped (their locations are in ttc's own sources, not Triton's), and so are what a
+    and random functions are skipped (their locations are in ttc's own sources, not Triton's), and so are what a
     printed dump cannot carry: arguments of loop regions and elided `scf.yield`s."""
     out = []
     for func in module.body.block.ops:
-        if func.properties["sym_name"].data.startswith("triton.language.standard."):
+        if func.properties["sym_name"].data.startswith(("triton.language.standard.", "triton.language.random.")):
             continue
         out.append(("tt.func", _loc_text(func.location)))
         out += [("arg", _loc_text(a.location)) for a in func.body.blocks.first.args]

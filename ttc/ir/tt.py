@@ -829,10 +829,17 @@ class PreciseDivFOp(_Elementwise):
 
 @irdl_op_definition
 class MulhiUIOp(_Elementwise):
+    """The high half of the full unsigned product of two integers (Philox's `tl.umulhi`)."""
+
     name = "tt.mulhiui"
     x = operand_def()
     y = operand_def()
     result = result_def()
+
+    def verify_(self):
+        super().verify_()
+        if not is_int(self.x.type):
+            _err(self, "operand #0 must be an integer or a tensor of integers")
 
 
 register("tt.clampf", "$x `,` $min `,` $max `,` `propagateNan` `=` $propagateNan attr-dict `:` type($result)",

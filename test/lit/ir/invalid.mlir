@@ -528,3 +528,21 @@ tt.func @atomic_cas_bad_sem(%arg0: !tt.ptr<i32>, %arg1: i32) {
   %0 = tt.atomic_cas seq_cst, gpu, %arg0, %arg1, %arg1 : (!tt.ptr<i32>, i32, i32) -> i32
   tt.return
 }
+
+// -----
+
+// tt.mulhiui
+
+tt.func @mulhiui_float(%arg0: f32) {
+  // expected-error @+1 {{'tt.mulhiui' op operand #0 must be an integer or a tensor of integers}}
+  %0 = tt.mulhiui %arg0, %arg0 : f32
+  tt.return
+}
+
+// -----
+
+tt.func @mulhiui_types(%arg0: i32, %arg1: i64) {
+  // expected-error @+1 {{'tt.mulhiui' op requires the same type for all operands and results}}
+  %0 = "tt.mulhiui"(%arg0, %arg1) : (i32, i64) -> i32
+  tt.return
+}

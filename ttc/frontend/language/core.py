@@ -29,7 +29,7 @@ CORE_MEMBERS = {
     **{b.name: b for b in (
         tensors.program_id, tensors.num_programs, tensors.arange, tensors.full, tensors.cast, tensors.broadcast,
         tensors.broadcast_to, tensors.trans, tensors.permute, tensors.cat, tensors.join, tensors.split,
-        tensors.view, tensors.reshape, tensors.expand_dims, tensors.where,
+        tensors.view, tensors.reshape, tensors.expand_dims, tensors.where, tensors.to_tensor,
         math.minimum, math.maximum, math.clamp, math.add, math.sub, math.mul,
         memory.load, memory.store, memory.make_block_ptr, memory.advance, memory.atomic_add, memory.atomic_max,
         memory.atomic_min, memory.atomic_and, memory.atomic_or, memory.atomic_xor, memory.atomic_xchg,
