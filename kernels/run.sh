@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run one example kernel end to end: Python -> TTIR -> TTGIR, then on the GPU (LLVM IR -> PTX -> CUBIN,
 # launched and checked by tt-run) when there is one, else through tt-run's NumPy interpreter.
-#     bash kernels/run.sh [KERNEL]   (default: vector_add; any kernels/<KERNEL>.py with its .json spec)
+#     bash kernels/run.sh [KERNEL]   (default: vector_add; any kernels/<KERNEL>.json spec, whose kernel is in
+#     kernels/<KERNEL>.py or the file its "source" names)
 set -euo pipefail
 k=${1:-vector_add}
 dir=$(cd "$(dirname "$0")" && pwd)
@@ -9,7 +10,7 @@ spec="$dir/$k.json"
 [ -f "$spec" ] || { echo "run.sh: no spec $spec" >&2; exit 1; }
 field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1])).get(sys.argv[2], sys.argv[3]))" "$spec" "$1" "$2"; }
 out=${TTC_OUT:-$(mktemp -d)}
-tt-frontend "$dir/$k.py" --kernel "$(field kernel '')" --signature "$(field signature '')" -o "$out/$k.ttir"
+tt-frontend "$dir/$(field source "$k.py")" --kernel "$(field kernel '')" --signature "$(field signature '')" -o "$out/$k.ttir"
 tt-opt "$out/$k.ttir" -make-ttir -o "$out/$k.ttir"
 tt-opt "$out/$k.ttir" -make-ttgir="target=cuda:90 num-warps=$(field num_warps 4)" -o "$out/$k.ttgir"
 if python3 -c "from cuda.bindings import driver as d; import sys; sys.exit(d.cuInit(0)[0] != d.CUresult.CUDA_SUCCESS or d.cuDeviceGetCount()[1] == 0)" 2>/dev/null; then

@@ -1,9 +1,31 @@
-"""tritongpu-accelerate-matmul: give `tt.dot` a tensor-core (MMA) layout (Triton's TritonGPUAccelerateMatmul,
-its MMA v2 path: `mma.sync.aligned.m16n8k16`, as Triton uses on sm80; it is used on sm90 too, where Triton
-would pick MMA v3 / wgmma, which is not implemented).
+"""tritongpu-accelerate-matmul: give `tt.dot` a tensor-core (MMA) layout (Triton's TritonGPUAccelerateMatmul, its
+MMA v2 path, `mma.sync.aligned.m16n8k16`, on sm80-89, and its MMA v3 path, `wgmma`, on sm90).
 
-Each `tt.dot` with a `#ttg.blocked` result, f16 or bf16 operands and an f32 accumulator, in a module whose
-`ttg.target` is `cuda:80` or later, is rewritten as Triton's BlockedToMMA pattern does:
+A `tt.dot` with a `#ttg.blocked` result in a module whose `ttg.target` is `cuda:80` or later is rewritten when its
+operands are f16 or bf16 with an f32 accumulator (MMA v2 and v3), or f32 with the tf32 input precision (MMA v3
+only; Triton's v2 tf32 path is not implemented, so such dots stay blocked where Triton would use v2).
+
+**MMA v3** (sm90, Triton's supportMMA(dot, 3): 2-D, num-warps a multiple of 4, M % 64 == 0, N % 8 == 0, K at least
+the instruction's K; else the dot falls back to v2 as in Triton):
+
+    %acc' = ttg.convert_layout %acc : #blocked -> #mma
+    %a'   = ttg.local_alloc %a0 : (tensor<MxK, #blocked_a>) -> !ttg.memdesc<MxK, #shared, #smem>
+            (or, when A comes from neither a load nor a block argument: ttg.convert_layout %a to
+             #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 32 / bits}>, A stays in registers)
+    %b'   = ttg.local_alloc %b0 : (tensor<KxN, #blocked_b>) -> !ttg.memdesc<KxN, #shared1, #smem>
+    %d'   = ttng.warp_group_dot %a', %b', %acc' : ... -> #mma
+    %d    = ttg.convert_layout %d' : #mma -> #blocked
+
+`%a0`/`%b0` are the operands before their conversions to `#ttg.dot_op<{parent = #blocked}>` (the allocs are put
+right after them), `#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA, instrShape = [16, N,
+K]}>` with K = 256 / operand bits and N the largest of 256, 248, ..., 8 dividing the tile's N and at most its N per
+warp group column (Triton's mmaVersionToInstrShape); warpsPerCTA is Triton's warpsPerTileV3: all warps along M when
+a dot uses this one's result (its forward slice: attention's chained dots), else [4, 1] doubled along M while M
+exceeds 16 rows per warp, then along N. The shared layouts are Triton's `#ttg.nvmma_shared` for the operand's
+order (f16/bf16 keep their register order, `transposed` when it is column-major; tf32 forces K-major: [1, 0] for
+A, [0, 1] for B): swizzlingByteWidth 128, 64 or 32, the largest dividing the bytes of a contiguous row (else 0).
+
+**MMA v2** (sm80-89, and sm90 dots that v3 does not take):
 
     %acc' = ttg.convert_layout %acc : #blocked -> #mma
     %a'   = ttg.convert_layout %a : #ttg.dot_op<{opIdx = 0, parent = #blocked}> -> #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
@@ -28,14 +50,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, StringAttr
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import ArrayAttr, BFloat16Type, Float16Type, Float32Type, IntAttr, StringAttr
+from xdsl.ir import BlockArgument, Operation, SSAValue
 
-from ttc.ir.layout_utils import num_warps_of, with_encoding
-from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding
-from ttc.ir.types import elt, encoding, shape_of
+from ttc.ir.layout_utils import get_order, num_warps_of, with_encoding
+from ttc.ir.layouts import (BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding, NVMMASharedEncoding,
+                            SharedMemorySpace)
+from ttc.ir.tt import INPUT_PRECISION
+from ttc.ir.types import MemDescType, bitwidth, elt, encoding, shape_of
 from ttc.ir.slices import def_use_slice
-from ttc.ir.ttg import ConvertLayoutOp
+from ttc.ir.ttg import ConvertLayoutOp, LocalAllocOp, WarpGroupDotOp
 from ttc.passes.decompose_scaled_dot import decompose
 from ttc.passmanager import Pass
 
@@ -63,6 +87,87 @@ def supports_mma_v2(dot: Operation) -> bool:
     if not isinstance(c, Float32Type) or type(a) is not type(b):
         return False
     return isinstance(a, (Float16Type, BFloat16Type))
+
+
+def is_tf32(dot: Operation) -> bool:
+    """f32 x f32 -> f32 with the tf32 input precision."""
+    return (all(isinstance(elt(v.type), Float32Type) for v in (dot.a, dot.b, dot.d))
+            and dot.inputPrecision.value.data == INPUT_PRECISION["tf32"])
+
+
+def supports_mma_v3(dot: Operation, num_warps: int) -> bool:
+    """Triton's supportMMA(dot, 3) for the dots we take: f16/bf16 -> f32 or tf32, 2-D, M % 64, N % 8, K at least
+    the instruction's K, num-warps a multiple of 4."""
+    if not isinstance(encoding(dot.d.type), BlockedEncoding) or not (supports_mma_v2(dot) or is_tf32(dot)):
+        return False
+    shape = shape_of(dot.d.type)
+    k = shape_of(dot.a.type)[-1]
+    return (len(shape) == 2 and num_warps % 4 == 0 and shape[0] % 64 == 0 and shape[1] % 8 == 0
+            and k >= 256 // bitwidth(elt(dot.a.type)))
+
+
+def instr_shape_v3(shape, element, num_warps: int) -> list[int]:
+    """Triton's mmaVersionToInstrShape for v3: [16, N, 256 / bits], N the largest multiple of 8 up to 256 that
+    divides the tile's N and fits the N one warp group column gets."""
+    m_warps = max(shape[0] // 16, 1)
+    max_n = max(shape[1] // max(num_warps // m_warps, 1), 8)
+    n = next(n for n in range(256, 0, -8) if shape[1] % n == 0 and n <= max_n)
+    return [16, n, 256 // bitwidth(element)]
+
+
+def warps_per_tile_v3(dot: Operation, shape, num_warps: int, instr_n: int) -> list[int]:
+    """Triton's warpsPerTileV3: all warps along M when another dot is in the forward slice of the result."""
+    seen, work = set(), [dot.results[0]]
+    while work:
+        for use in work.pop().uses:
+            op = use.operation
+            if op in seen:
+                continue
+            seen.add(op)
+            if op.name in ("tt.dot", "ttng.warp_group_dot"):
+                return [num_warps, 1]
+            work.extend(op.results)
+    warps = [4, 1]
+    while warps[0] * warps[1] < num_warps:
+        if shape[0] > 16 * warps[0]:
+            warps[0] *= 2
+        else:
+            warps[1] *= 2
+    return warps
+
+
+def nvmma_shared(shape, order, element) -> NVMMASharedEncoding:
+    """Triton's NVMMASharedEncodingAttr::get for a 2-D operand of `shape` stored in `order`."""
+    bits = bitwidth(element)
+    row_bytes = shape[order[0]] * bits // 8
+    swizzle = next((w for w in (128, 64, 32) if row_bytes >= w and row_bytes % w == 0), 0)
+    return NVMMASharedEncoding.make(swizzlingByteWidth=swizzle, transposed=order[0] == 0, elementBitWidth=bits)
+
+
+def comes_from_load_or_block_arg(v: SSAValue) -> bool:
+    """Triton's comesFromLoadOrBlockArg: through layout conversions and memdesc views, a load or a block argument."""
+    while isinstance(v.owner, Operation) and v.owner.name in ("ttg.convert_layout", "ttg.memdesc_trans",
+                                                                 "ttg.memdesc_index", "ttg.memdesc_reshape"):
+        v = v.owner.operands[0]
+    return isinstance(v, BlockArgument) or v.owner.name in ("tt.load", "tt.descriptor_load")
+
+
+def shared_operand(v: SSAValue, op_idx: int, transposable: bool) -> SSAValue:
+    """Triton's getSharedMemoryMMAOperand: a `ttg.local_alloc` of the value before its layout conversions, put
+    right after it."""
+    while isinstance(v.owner, Operation) and v.owner.name == "ttg.convert_layout":
+        v = v.owner.operands[0]
+    shape = shape_of(v.type)
+    order = get_order(encoding(v.type)) if transposable else ([0, 1] if op_idx == 1 else [1, 0])
+    dims = ArrayAttr([IntAttr(d) for d in shape])
+    t = MemDescType(dims, elt(v.type), nvmma_shared(shape, order, elt(v.type)), SharedMemorySpace(), IntAttr(0), dims)
+    alloc = LocalAllocOp.build(operands=[[v]], result_types=[t])
+    alloc.location = v.owner.location if isinstance(v.owner, Operation) else v.owner.parent_op().location
+    if isinstance(v, BlockArgument):
+        v.owner.insert_op_before(alloc, v.owner.first_op)
+    else:
+        v.owner.parent.insert_op_after(alloc, v.owner)
+    return alloc.results[0]
 
 
 def _slice(dot: Operation) -> Iterator[Operation]:
@@ -112,9 +217,15 @@ def mma_v2(warps: list[int]) -> NvidiaMmaEncoding:
     return NvidiaMmaEncoding.make(versionMajor=2, versionMinor=0, warpsPerCTA=warps, instrShape=instr)
 
 
-def rewrite(dot: Operation) -> None:
-    shape = shape_of(dot.d.type)
-    mma = mma_v2(warps_per_tile_v2(dot, shape, num_warps_of(dot)))
+def rewrite(dot: Operation, capability: int) -> None:
+    shape, num_warps = shape_of(dot.d.type), num_warps_of(dot)
+    v3 = capability // 10 == 9 and supports_mma_v3(dot, num_warps)
+    if v3:
+        instr = instr_shape_v3(shape, elt(dot.a.type), num_warps)
+        mma = NvidiaMmaEncoding.make(versionMajor=3, versionMinor=0,
+                                     warpsPerCTA=warps_per_tile_v3(dot, shape, num_warps, instr[1]), instrShape=instr)
+    else:
+        mma = mma_v2(warps_per_tile_v2(dot, shape, num_warps))
     block = dot.parent
 
     def convert(v, t):
@@ -125,6 +236,28 @@ def rewrite(dot: Operation) -> None:
 
     new_t = with_encoding(dot.d.type, mma)
     acc = convert(dot.c, new_t)
+    old = [o.owner for o in (dot.a, dot.b) if isinstance(o.owner, Operation) and o.owner.name == "ttg.convert_layout"]
+    if v3:
+        transposable = isinstance(elt(dot.a.type), (Float16Type, BFloat16Type))
+        if comes_from_load_or_block_arg(dot.a):
+            a = shared_operand(dot.a, 0, transposable)
+        else:
+            k_width = 32 // bitwidth(elt(dot.a.type))
+            a = convert(dot.a, with_encoding(dot.a.type, DotOperandEncoding.make(opIdx=0, parent=mma, kWidth=k_width)))
+        b = shared_operand(dot.b, 1, transposable)
+        new = WarpGroupDotOp.build(operands=[a, b, acc, []], result_types=[new_t], properties={
+            "inputPrecision": dot.inputPrecision, "maxNumImpreciseAcc": dot.maxNumImpreciseAcc})
+        new.location = dot.location
+        block.insert_op_before(new, dot)
+        back = convert(new.results[0], dot.d.type)
+        dot.results[0].replace_all_uses_with(back)
+        dot.detach()
+        dot.erase()
+        for op in old:  # the conversions to the blocked dot operand layouts, now unused
+            if op.parent is not None and op.results[0].first_use is None:
+                op.detach()
+                op.erase()
+        return
     k_width = 32 // (16 if isinstance(elt(dot.a.type), (Float16Type, BFloat16Type)) else 32)
     a = convert(dot.a, with_encoding(dot.a.type, DotOperandEncoding.make(opIdx=0, parent=mma, kWidth=k_width)))
     b = convert(dot.b, with_encoding(dot.b.type, DotOperandEncoding.make(opIdx=1, parent=mma, kWidth=k_width)))
@@ -141,19 +274,20 @@ def rewrite(dot: Operation) -> None:
 def candidates(module: Operation) -> list[Operation]:
     """The dots the pass rewrites, in the order it rewrites them."""
     dots = [op for op in module.walk() if op.name == "tt.dot"]
-    return [d for d in reversed(dots) if target_capability(d) >= 80 and supports_mma_v2(d)]
+    return [d for d in reversed(dots) if target_capability(d) >= 80
+            and (supports_mma_v2(d) or (target_capability(d) // 10 == 9 and supports_mma_v3(d, num_warps_of(d))))]
 
 
 @dataclass(frozen=True)
 class AccelerateMatmul(Pass):
-    """Give f16/bf16 dots MMA v2 (tensor-core) layouts."""
+    """Give f16/bf16 (and, on sm90, tf32) dots tensor-core layouts: MMA v3 (wgmma) on sm90, else MMA v2."""
 
     name = "tritongpu-accelerate-matmul"
     display = "TritonGPUAccelerateMatmul"
-    summary = "Give tt.dot tensor-core layouts (MMA v2: mma.sync m16n8k16) on sm80 and later"
+    summary = "Give tt.dot tensor-core layouts: MMA v2 (mma.sync) on sm80-89, MMA v3 (wgmma) on sm90"
 
     def apply(self, ctx, module) -> None:
         for op in [op for op in module.walk() if op.name == "tt.dot_scaled"]:
             decompose(op)  # no native microscaled dots before sm100: upcasts and a tt.dot
         for dot in candidates(module):
-            rewrite(dot)
+            rewrite(dot, target_capability(dot))

@@ -7,14 +7,14 @@ canonicalizer's configuration: top-down (ops queued in pre-order, popped in that
 erased and region DCE run in every iteration) or `disabled`.
 
 Patterns (besides the folds in `ttc.fold`): constants moved to the right of commutative ops and of `arith.cmpi`;
-ext/trunc chains; MLIR's arith reassociations of scalar constants (`(x + c0) + c1` -> `x + (c0 + c1)` etc.),
+ext/trunc chains, `trunci(shrsi)` of the dropped bits to `shrui`; MLIR's arith reassociations of scalar constants (`(x + c0) + c1` -> `x + (c0 + c1)` etc.),
 `not(cmpi)`, `select` of `not`, nested selects; Triton's `tt.load`/`tt.store` with constant masks,
 `broadcast`/`expand_dims`/`reshape` of `splat`, `broadcast(broadcast)`, `reshape(reshape)`, `trans(trans)`,
 `expand_dims(broadcast)`; `ttg.convert_layout` to the same type, of a convert, splat, make_range, histogram,
 local_load or splat constant; `scf.if` with a constant condition, unused results, results that are selects,
 an empty else, a negated condition; `scf.for` with zero or one iteration, an empty body, or iteration arguments
 that are forwarded, unused or duplicated; `cf.cond_br` on a constant or to the same block, `cf.br` to a block
-with no other predecessor.
+with no other predecessor; a `gpu.barrier` right before another one (the later one stays).
 """
 
 from __future__ import annotations
@@ -216,6 +216,23 @@ def _trunci_chain(op: Operation, rw: Rewriter) -> bool:
         new.location = fused_location(op, inner)
         return True
     return False
+
+
+def _trunci_of_shrsi(op: Operation, rw: Rewriter) -> bool:
+    # trunci(shrsi(x, c)) where c is exactly the number of bits the trunci drops -> trunci(shrui(x, c)): the kept
+    # bits never include a copy of the sign (MLIR's TruncIShrSIToTrunciShrUI)
+    inner = _def(op.operands[0], "arith.shrsi")
+    if inner is None:
+        return False
+    x, amount = inner.operands
+    c = constant_attr(amount)
+    if not is_int_value(c, _width(x.type) - _width(op.results[0].type)):
+        return False
+    loc = fused_location(op, inner)
+    shift = rw.insert_before(arith.ShRUIOp(x, _new_const(rw, c, op, loc)), op)
+    shift.location = loc
+    rw.set_operands(op, [shift.results[0]])
+    return True
 
 
 def _truncf_of_extf(op: Operation, rw: Rewriter) -> bool:
@@ -472,9 +489,9 @@ def _select_to_extui(op: Operation, rw: Rewriter) -> bool:
 
 def _select_patterns(op: Operation, rw: Rewriter) -> bool:
     cond, a, b = op.operands
-    # select(not(c), a, b) -> select(c, b, a)
+    # select(not(c), a, b) -> select(c, b, a), for a scalar `not` only (MLIR's pattern matches an IntegerAttr)
     x = _def(cond, "arith.xori")
-    if x is not None and _is_minus_one(x.operands[1]):
+    if x is not None and _scalar_int(x.operands[1]) is not None and _is_minus_one(x.operands[1]):
         rw.replace_with_new(op, _clone_with(op, [x.operands[0], b, a])).location = fused_location(op, x)
         return True
     # select(c, select(c, a, b), d) -> select(c, a, d) and the mirror
@@ -1207,6 +1224,13 @@ def _br_to_single_pred(op: Operation, rw: Rewriter) -> bool:
     return True
 
 
+def _barrier_before_barrier(op: Operation, rw: Rewriter) -> bool:
+    if op.next_op is None or op.next_op.name != "gpu.barrier":
+        return False
+    rw.erase(op)
+    return True
+
+
 # ----------------------------------------------------------------------------- registry
 
 PATTERNS: dict[str, list[Callable[[Operation, Rewriter], bool]]] = {}
@@ -1228,7 +1252,7 @@ _add("arith.select", _select_patterns, _select_to_extui)
 _add(["arith.mulf", "arith.divf"], _negf_pair)
 _add(["arith.extsi", "arith.extui"], _same_ext_chain)
 _add("arith.extsi", _extsi_of_extui)
-_add("arith.trunci", _trunci_chain)
+_add("arith.trunci", _trunci_chain, _trunci_of_shrsi)
 _add("arith.bitcast", _bitcast_of_bitcast)
 _add("arith.truncf", _truncf_of_extf)
 _add("tt.load", _load_mask)
@@ -1244,6 +1268,7 @@ _add("scf.for", _for_iter_args, _for_trivial)
 _add("cf.cond_br", _cond_br_constant, _cond_br_pass_through, _cond_br_identical_successors,
      _cond_br_same_condition, _cond_br_truth)
 _add("cf.br", _br_to_single_pred, _br_pass_through)
+_add("gpu.barrier", _barrier_before_barrier)
 
 
 # ----------------------------------------------------------------------------- the pass

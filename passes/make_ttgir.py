@@ -1,31 +1,31 @@
 """make-ttgir: Triton's `make_ttgir` stage (backends/nvidia/compiler.py), as one pass.
 
 The passes, in Triton's order for `cuda:80`..`cuda:99` targets (the ones marked * are Triton passes for
-TMA, warp specialization, software pipelining and shared-memory operand staging, which are not part of this
-pipeline and are skipped; for kernels without `tt.dot` and without tensor descriptors they leave the IR
-unchanged):
+TMA, warp specialization, loop scheduling and prefetching, which are not part of this pipeline and are skipped;
+for the kernels ttc compiles they leave the IR unchanged, except that the loads feeding wgmma are pipelined by
+Triton's scheduler, not here):
 
     convert-triton-to-tritongpu{target num-warps threads-per-warp=32 num-ctas}, tritongpu-coalesce,
     *f32-dot-tc, *plan-cta, tritongpu-remove-layout-conversions, tritongpu-optimize-thread-locality,
-    tritongpu-accelerate-matmul, tritongpu-remove-layout-conversions, *optimize-dot-operands,
+    tritongpu-accelerate-matmul, tritongpu-remove-layout-conversions, tritongpu-optimize-dot-operands,
     *optimize-descriptor-encoding, cse (Triton's loop-aware CSE), *fuse-nested-loops, canonicalize,
     loop-invariant-code-motion, canonicalize, tritongpu-combine-tensor-select-and-if, nvgpu-warp-specialization,
     *assign-latencies, *schedule-loops, tritongpu-pipeline{num-stages}, canonicalize, cse, *prefetch,
-    *optimize-dot-operands,
-    *coalesce-async-copy, *optimize-tmem-layouts, *tma-lowering, tritongpu-remove-layout-conversions,
-    *interleave-tmem, tritongpu-reduce-data-duplication, tritongpu-reorder-instructions, cse, symbol-dce,
-    *fence-insertion, *lower-mma, sccp, cse, canonicalize
+    tritongpu-optimize-dot-operands, *coalesce-async-copy, *optimize-tmem-layouts, *tma-lowering,
+    tritongpu-remove-layout-conversions, *interleave-tmem, tritongpu-reduce-data-duplication,
+    tritongpu-reorder-instructions, cse, symbol-dce, triton-nvidia-gpu-fence-insertion (sm90), *lower-mma, sccp,
+    cse, canonicalize
 
 For other targets (below sm80) Triton runs loop-invariant-code-motion alone in place of the sm80/sm90 group.
-`num-stages` configures tritongpu-pipeline, which pipelines the loads that feed MMA dots in the sm80 form
-(cp.async into `num-stages - 1` swizzled shared buffers; Triton uses that form on sm80, and wgmma with TMA or
-cp.async on sm90). Shared memory is not allocated here: Triton does that in make_llir
-(`-allocate-shared-memory`).
+`num-stages` configures tritongpu-pipeline: on sm80 it pipelines the loads that feed MMA v2 dots (cp.async into
+`num-stages - 1` swizzled shared buffers); on sm90 it launches wgmma asynchronously with Triton's waits, but does
+not pipeline their operand loads (Triton: cp.async into `num-stages` nvmma_shared buffers). Shared memory is not
+allocated here: Triton does that in make_llir (`-allocate-shared-memory`).
 
-tritongpu-accelerate-matmul implements Triton's MMA v2 path only (`mma.sync` m16n8k16; on sm90 too, where
-Triton would use MMA v3 / wgmma): f16 and bf16 dots with f32 accumulators get `#ttg.nvidia_mma` layouts on sm80
-and later. Other dots that Triton would put on tensor cores (tf32, fp8, i8, f16 accumulators) stay on a blocked
-layout and run on FMA units: the pipeline warns at each such dot, once, after its passes
+tritongpu-accelerate-matmul gives f16 and bf16 dots with f32 accumulators Triton's MMA v2 layouts on sm80-89 and
+its MMA v3 (wgmma) form on sm90, where tf32 dots get MMA v3 too (dots that v3 does not take fall back to v2, as
+in Triton). Other dots that Triton would put on tensor cores (tf32 on sm80, fp8, i8, f16 accumulators) stay on a
+blocked layout and run on FMA units: the pipeline warns at each such dot, once, after its passes
 (MLIR_ENABLE_DIAGNOSTICS=warnings shows it). Dots that Triton also keeps on FMA (f32 with ieee input precision,
 f64, targets before sm80) get no warning.
 
@@ -62,6 +62,7 @@ def pipeline(target: str, num_warps: int, num_ctas: int, num_stages: int = 3) ->
         ("tritongpu-optimize-thread-locality", ""),
         ("tritongpu-accelerate-matmul", ""),
         ("tritongpu-remove-layout-conversions", ""),
+        ("tritongpu-optimize-dot-operands", ""),
         ("cse", ""),
     ]
     if capability // 10 in (8, 9):
@@ -72,17 +73,22 @@ def pipeline(target: str, num_warps: int, num_ctas: int, num_stages: int = 3) ->
             ("tritongpu-combine-tensor-select-and-if", ""),
             ("nvgpu-warp-specialization", ""),
             ("tritongpu-pipeline", f"num-stages={num_stages}"),
+            ("canonicalize", ""),
+            ("cse", ""),
+            ("tritongpu-optimize-dot-operands", ""),
         ]
     else:
-        steps += [("loop-invariant-code-motion", "")]
+        steps += [("loop-invariant-code-motion", ""), ("canonicalize", ""), ("cse", "")]
     steps += [
-        ("canonicalize", ""),
-        ("cse", ""),
         ("tritongpu-remove-layout-conversions", ""),
         ("tritongpu-reduce-data-duplication", ""),
         ("tritongpu-reorder-instructions", ""),
         ("cse", ""),
         ("symbol-dce", ""),
+    ]
+    if capability // 10 == 9:
+        steps += [("triton-nvidia-gpu-fence-insertion", f"compute-capability={capability}")]
+    steps += [
         ("sccp", ""),
         ("cse", ""),
         ("canonicalize", ""),
@@ -119,19 +125,19 @@ def fma_dot_message(dot) -> str:
     batch = f"{d[0]}x" if len(d) == 3 else ""
     return (
         f"tt.dot {batch}{a[-2]}x{b[-1]}x{a[-1]} ({types}) runs on FMA units: tritongpu-accelerate-matmul gives "
-        "tensor-core (MMA v2) layouts to f16/bf16 dots with f32 accumulators only, so make-ttgir keeps it on a "
-        "blocked layout"
+        "tensor-core layouts to f16/bf16 dots with f32 accumulators (MMA v2, and v3 on sm90) and to tf32 dots "
+        "on sm90 (MMA v3) only, so make-ttgir keeps it on a blocked layout"
     )
 
 
 @dataclass(frozen=True)
 class MakeTTGIR(Pass):
-    """Triton's make_ttgir: TTIR to optimized TTGIR (memory-bound passes, MMA v2 tensor-core layouts and
-    software pipelining of their operand loads)."""
+    """Triton's make_ttgir: TTIR to optimized TTGIR (memory-bound passes, MMA v2 / v3 tensor-core layouts,
+    software pipelining of MMA v2 operand loads, asynchronous wgmma)."""
 
     name = "make-ttgir"
     display = "MakeTTGIR"
-    summary = "Triton's make_ttgir pass pipeline (MMA v2 dots, cp.async pipelining, no TMA): TTIR -> TTGIR"
+    summary = "Triton's make_ttgir pass pipeline (MMA v2 / v3 dots, cp.async pipelining on sm80, no TMA): TTIR -> TTGIR"
 
     target: str = option("cuda:90", "the target, e.g. cuda:90")
     num_warps: int = option(4, "number of warps")

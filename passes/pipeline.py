@@ -1,11 +1,13 @@
-"""tritongpu-pipeline: software pipelining of the loads that feed dots (Triton's TritonGPUPipeline, in the form
-it takes for sm80: `cp.async` copies into multi-stage shared buffers).
+"""tritongpu-pipeline: software pipelining of the loads that feed dots (Triton's TritonGPUPipeline): `cp.async`
+copies into multi-stage shared buffers, in Triton's sm80 form for mma.sync operands and its sm90 form for wgmma
+operands, and on sm90 the asynchronous launch of wgmma (Triton's asyncLaunchDots).
 
 With `num-stages = S` (a loop's own `tt.num_stages` attribute wins; below 2, or a target before sm80, nothing
 happens), an innermost `scf.for` is pipelined when some of its `tt.load`s qualify: a tensor of pointers (not a
 block pointer), `other` absent or zero (cp.async zero-fills), at least 4 bytes per access (what the axis
 analysis proves for the pointers and the mask, as the cp.async lowering will), and every use a
-`ttg.convert_layout` to a `#ttg.dot_op` of an `#ttg.nvidia_mma` layout. The loads' addresses and masks, and
+`ttg.convert_layout` to a `#ttg.dot_op` of an `#ttg.nvidia_mma` layout (mma.sync), or every use a
+`ttg.local_alloc` into one `#ttg.nvmma_shared` layout (wgmma). The loads' addresses and masks, and
 the loop-carried values they depend on (X: the pointers), must be computed in the loop from X, the induction
 variable and values from outside only (stage 0); the rest of the body (stage 1: the dot, the accumulator) must
 not use X or what stage 0 computes from X (stage 0 values of the induction variable alone, such as a mask that
@@ -24,7 +26,21 @@ an unpipelined load shares, stay in place for it), and X's results must be unuse
         scf.yield ..., X of iteration k + D + 1, (%idx + 1) mod D
     ttg.async_wait {num = 0}; ttg.local_dealloc %buf
 
-`#shared` is Triton's `#ttg.swizzled_shared` for an MMA v2 operand (vec = 8 elements of 16-bit kWidth-2 data,
+The sm90 form, when some load feeds wgmma: its buffer has the local_alloc's `#ttg.nvmma_shared` layout, the
+alloc's users (the dot, a `memdesc_trans` on the way) read `%view` itself, and there are S = D + 1 buffers: the
+copies for iteration k + D go to buffer (%idx + D) mod S, the one the wgmma of iteration k - 1 read, which the
+`warp_group_dot_wait {pendings = 1}` after iteration k's dot has retired (Triton's one wgmma in flight).
+
+The asynchronous launch, on sm90, in every `scf.for` with at least one stage: each `ttng.warp_group_dot`
+directly in the body gets `isAsync`. One whose shared operands come from a multi-buffer (`memdesc_index`) or from
+outside the loop and whose result only feeds the loop's yield stays in flight: one `ttng.warp_group_dot_wait
+{pendings = <such dots>}` follows the last of them (or their loop-carried accumulators go through an existing
+`pendings = 0` wait), and a `pendings = 0` wait on the loop's results follows the loop; the others get a
+`pendings = 0` wait right after them. A wait takes the values it waits for (a dot's result with the shared
+operands it reads) and the later uses in the block take its results. Triton's rule for the in-flight dots also
+accepts an accumulator that is rescaled before the dot (attention); here the result must feed the yield alone.
+
+`#shared` (sm80 form) is Triton's `#ttg.swizzled_shared` for an MMA v2 operand (vec = 8 elements of 16-bit kWidth-2 data,
 perPhase = max(128 / (row bytes), 1), maxPhase = 8 / perPhase; order = the load layout's). Triton reaches the
 same loop through its latency assignment and loop scheduling passes and carries async tokens through the loop;
 this pass covers the loads-into-dots case only, and its text differs from Triton's (index arithmetic, tokens
@@ -40,7 +56,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, TensorType, i1, i32
+from xdsl.dialects.builtin import ArrayAttr, BoolAttr, IntAttr, IntegerAttr, TensorType, i1, i32
 from xdsl.ir import Attribute, BlockArgument, Operation, Region, SSAValue
 from xdsl.traits import is_side_effect_free
 
@@ -50,8 +66,8 @@ from ttc.fold import is_zero
 from ttc.ir import ttg
 from ttc.ir.inserter import Inserter
 from ttc.ir.layout_utils import get_order
-from ttc.ir.layouts import (BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding, SharedMemorySpace,
-                            SwizzledSharedEncoding)
+from ttc.ir.layouts import (BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding, NVMMASharedEncoding,
+                            SharedMemorySpace, SwizzledSharedEncoding)
 from ttc.ir.tt import SplatOp
 from ttc.ir.types import AsyncTokenType, MemDescType, bitwidth, elt, encoding, shape_of
 from ttc.lowering.linear_layout import UnsupportedLayout, layout_for
@@ -60,10 +76,15 @@ from ttc.passmanager import Pass, option
 
 
 def _operand_layout(load: Operation) -> Attribute | None:
-    """The one `#ttg.dot_op<{parent = #nvidia_mma}>` layout that every use of `load` converts it to."""
+    """The one layout every use of `load` gives it on its way to a dot: a `#ttg.dot_op<{parent =
+    #nvidia_mma}>` that each use converts it to (mma.sync reads registers), or the `#ttg.nvmma_shared` of the
+    `ttg.local_alloc`s that store it for wgmma."""
     layouts = set()
     for use in load.results[0].uses:
         op = use.operation
+        if op.name == "ttg.local_alloc" and isinstance(op.result.type.encoding, NVMMASharedEncoding):
+            layouts.add(op.result.type.encoding)
+            continue
         if op.name != "ttg.convert_layout":
             return None
         enc = encoding(op.results[0].type)
@@ -180,18 +201,42 @@ def _memdesc(shape, element_type, enc) -> MemDescType:
     return MemDescType(dims, element_type, enc, SharedMemorySpace(), IntAttr(1), dims)
 
 
+def _as_mutable(t: MemDescType) -> MemDescType:
+    return _memdesc(t.get_shape(), t.element_type, t.encoding)
+
+
+def _use_view(alloc: Operation, view: SSAValue) -> None:
+    """Replace `ttg.local_alloc %load` by a view of the multi-buffer: its users read the view (a mutable
+    descriptor now, which `memdesc_trans` results follow)."""
+    for use in list(alloc.result.uses):
+        user = use.operation
+        if user.name == "ttg.memdesc_trans":
+            new = ttg.MemDescTransOp.build(operands=[view], result_types=[_as_mutable(user.result.type)],
+                                           properties=dict(user.properties), attributes=dict(user.attributes))
+            new.location = user.location
+            user.parent.insert_op_before(new, user)
+            _use_view(user, new.result)
+            continue
+        user.operands[use.index] = view
+    alloc.detach()
+    alloc.erase()
+
+
 def pipeline_loop(info: _Loop, stages: int) -> None:
     loop = info.loop
     depth = stages - 1
     body = loop.body.block
     iv, args, yield_op = body.args[0], list(body.args[1:]), body.last_op
     before = Inserter(loop, loop.location)
+    nvmma = [isinstance(_operand_layout(load), NVMMASharedEncoding) for load in info.loads]
+    # a wgmma stays in flight while the next iteration copies: one more buffer than the copies run ahead
+    nbuf = depth + 1 if any(nvmma) else depth
     allocs = []
-    for load in info.loads:
+    for load, wg in zip(info.loads, nvmma):
         shape = shape_of(load.result.type)
+        enc = _operand_layout(load) if wg else shared_layout(load)
         allocs.append(before.add(ttg.LocalAllocOp.build(
-            operands=[[]], result_types=[_memdesc([depth, *shape], elt(load.result.type), shared_layout(load))]),
-            load.location))
+            operands=[[]], result_types=[_memdesc([nbuf, *shape], elt(load.result.type), enc)]), load.location))
 
     def views(em, index):
         out = []
@@ -227,8 +272,11 @@ def pipeline_loop(info: _Loop, stages: int) -> None:
     wait = top.add(ttg.AsyncWaitOp.build(operands=[[]], result_types=[AsyncTokenType()],
                                            properties={"num": IntegerAttr((depth - 1) * len(info.loads), i32)}))
     stage_views = views(top, idx)
-    for load, v in zip(info.loads, stage_views):
+    for load, v, wg in zip(info.loads, stage_views, nvmma):
         for use in list(load.results[0].uses):
+            if wg:
+                _use_view(use.operation, v)
+                continue
             convert = use.operation
             local = ttg.LocalLoadOp.build(operands=[v, [wait]], result_types=[convert.results[0].type])
             local.location = convert.location
@@ -241,9 +289,16 @@ def pipeline_loop(info: _Loop, stages: int) -> None:
     end = Inserter(yield_op, loop.location)
     ahead = end.advance(iv, loop.step, depth)
     mapping = {iv: ahead}
-    _copy_stage(end, info, mapping, ahead, stage_views)
+    if nbuf == depth:
+        insert_views = stage_views
+    else:  # the buffer of iteration k + D: (idx + D) mod nbuf, the one the wgmma of iteration k - 1 read
+        shifted = end.add(arith.AddiOp(idx, end.constant(depth, i32)))
+        over = end.add(arith.CmpiOp(shifted, end.constant(nbuf, i32), "sge"))
+        insert = end.add(arith.SelectOp(over, end.add(arith.SubiOp(shifted, end.constant(nbuf, i32))), shifted))
+        insert_views = views(end, insert)
+    _copy_stage(end, info, mapping, ahead, insert_views)
     bumped = end.add(arith.AddiOp(idx, end.constant(1, i32)))
-    wrapped = end.add(arith.CmpiOp(bumped, end.constant(depth, i32), "sge"))
+    wrapped = end.add(arith.CmpiOp(bumped, end.constant(nbuf, i32), "sge"))
     next_idx = end.add(arith.SelectOp(wrapped, zero, bumped))
     carried = set(info.carried)
     yield_op.operands = [*(mapping.get(v, v) if i in carried else v for i, v in enumerate(yield_op.operands)),
@@ -265,6 +320,109 @@ def pipeline_loop(info: _Loop, stages: int) -> None:
         after.add(ttg.LocalDeallocOp.build(operands=[a]))
     loop.detach()
     loop.erase()
+
+
+def _wgmma_operand_ok(v: SSAValue, loop: scf.ForOp) -> bool:
+    """Triton's dotCanBeProperlyAsync operand rule: registers, or shared memory defined outside the loop or taken
+    from a multi-buffer (`memdesc_index`), through conversions, memdesc views and loop-carried values."""
+    if isinstance(v.type, TensorType):
+        return True
+    body = loop.body.block
+    seen = set()
+    while v not in seen:
+        seen.add(v)
+        if isinstance(v, BlockArgument) and v.owner is body and v.index > 0:
+            v = body.last_op.operands[v.index - 1]
+        elif isinstance(v.owner, Operation) and v.owner.name in ("ttg.convert_layout", "ttg.memdesc_trans",
+                                                                   "ttg.memdesc_reshape"):
+            v = v.owner.operands[0]
+        else:
+            break
+    if isinstance(v, BlockArgument):
+        return not loop.is_ancestor(v.owner.parent_op())
+    return not loop.is_ancestor(v.owner) or v.owner.name == "ttg.memdesc_index"
+
+
+def _properly_async(dot: Operation, loop: scf.ForOp) -> int | None:
+    """The iter_arg index the dot's result is yielded to, when the dot may stay in flight across iterations: its
+    shared operands are multi-buffered or loop-invariant and its result is used by the loop's yield alone."""
+    if not (_wgmma_operand_ok(dot.a, loop) and _wgmma_operand_ok(dot.b, loop)):
+        return None
+    uses = list(dot.results[0].uses)
+    if len(uses) != 1 or uses[0].operation is not loop.body.block.last_op:
+        return None
+    return uses[0].index
+
+
+def _thread_through_wait(wait: Operation, values: list[SSAValue]) -> Operation:
+    """Triton's threadValuesThroughWait: a new wait with `values` (and the shared operands of the dots among them)
+    added as operands; the uses of the tensors among them after the wait take its results."""
+    operands = list(wait.operands)
+    for v in values:
+        extra = [v]
+        if isinstance(v.owner, Operation) and v.owner.name == "ttng.warp_group_dot":
+            extra += [o for o in (v.owner.a, v.owner.b) if isinstance(o.type, MemDescType)]
+        for o in extra:
+            if o not in operands:
+                operands.append(o)
+    new = ttg.WarpGroupDotWaitOp.build(operands=[operands], result_types=[[o.type for o in operands]],
+                                       properties={"pendings": wait.pendings})
+    new.location = wait.location
+    wait.parent.insert_op_before(new, wait)
+    block = new.parent
+    for i, old in enumerate(wait.results):
+        old.replace_all_uses_with(new.results[i])
+    for i in range(len(wait.operands), len(operands)):
+        v = operands[i]
+        if isinstance(v.type, MemDescType):
+            continue
+        for use in list(v.uses):
+            user = use.operation
+            while user is not None and user.parent is not block:
+                user = user.parent_op()
+            if user is not None and user is not new and block.get_operation_index(user) > block.get_operation_index(new):
+                use.operation.operands[use.index] = new.results[i]
+    wait.detach()
+    wait.erase()
+    return new
+
+
+def _new_wait(after: Operation, pendings: int, loc) -> Operation:
+    wait = ttg.WarpGroupDotWaitOp.build(operands=[[]], result_types=[[]],
+                                        properties={"pendings": IntegerAttr(pendings, i32)})
+    wait.location = loc
+    after.parent.insert_op_after(wait, after)
+    return wait
+
+
+def async_launch_dots(loop: scf.ForOp) -> None:
+    """Triton's asyncLaunchDots: every `ttng.warp_group_dot` directly in the loop body becomes `isAsync`. One that
+    cannot stay in flight gets a `warp_group_dot_wait {pendings = 0}` right after it; the others stay in flight
+    across iterations: their loop-carried accumulators go through an existing `pendings = 0` wait in the loop,
+    or else one wait `{pendings = number of such dots}` follows the last of them; a `pendings = 0` wait on the
+    loop's results follows the loop."""
+    body = loop.body.block
+    dots = [op for op in body.ops if op.name == "ttng.warp_group_dot"]
+    if not dots:
+        return
+    in_flight = []
+    for dot in dots:
+        dot.properties["isAsync"] = BoolAttr(True, i1)
+        idx = _properly_async(dot, loop)
+        if idx is None:
+            _thread_through_wait(_new_wait(dot, 0, dot.location), [dot.results[0]])
+        else:
+            in_flight.append((dot, idx))
+    if not in_flight:
+        return
+    zero_waits = [op for op in body.ops if op.name == "ttng.warp_group_dot_wait" and op.pendings.value.data == 0]
+    if zero_waits:
+        for wait in zero_waits:
+            _thread_through_wait(wait, [body.args[idx + 1] for _, idx in in_flight])
+    else:
+        last = in_flight[-1][0]
+        _thread_through_wait(_new_wait(last, len(in_flight), last.location), [d.results[0] for d, _ in in_flight])
+    _thread_through_wait(_new_wait(loop, 0, loop.location), [loop.results[idx] for _, idx in in_flight])
 
 
 @dataclass(frozen=True)
@@ -306,6 +464,12 @@ class Pipeline(Pass):
                 _not_pipelined_remark(loop, "ttc pipelines only the loads that feed MMA dot operands (Triton "
                                             "pipelines the other loads of a loop with its own tt.num_stages too)")
 
+        if target_capability(module) // 10 == 9:
+            for loop in [op for op in module.walk() if isinstance(op, scf.ForOp)]:
+                attr = loop.attributes.get("tt.num_stages")
+                if (attr.value.data if isinstance(attr, IntegerAttr) else self.num_stages) >= 1:
+                    async_launch_dots(loop)
+
 
 def _not_pipelined_remark(loop: scf.ForOp, why: str) -> None:
     """A remark for a loop whose own `tt.num_stages` (tl.range(num_stages=...)) asks for pipelining that this
@@ -313,3 +477,4 @@ def _not_pipelined_remark(loop: scf.ForOp, why: str) -> None:
     attr = loop.attributes.get("tt.num_stages")
     if isinstance(attr, IntegerAttr) and attr.value.data >= 2:
         emit(at_op(loop, None, f"loop not pipelined despite tt.num_stages = {attr.value.data}: {why}", "remark"))
+

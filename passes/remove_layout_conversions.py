@@ -602,10 +602,10 @@ def _byte_count(v: SSAValue, min_elems: int = 0, min_bits: int = 0) -> int:
 
 
 def convert_cost(src: SSAValue, dst_enc) -> int:
-    """Triton's getConvertCost, in milli-SM-cycles: free when only registers move, else a round trip through
-    shared memory."""
-    if reorders_registers_only(src.type, with_encoding(src.type, dst_enc)):
-        return 0
+    """Triton's getConvertCost, in milli-SM-cycles: a round trip through shared memory. Triton 3.6 charges it for
+    every conversion, even one that only moves registers (its debug log gives 16384 for 128 i32 from
+    blocked<[1],[32],[4]> to a slice of blocked<[1,1],[1,32],[1,4]>, the same element placement; no fixture logs
+    a cost of 0): a free conversion here kept layer_norm_bwd_dwdb from recomputing `cols` in the slice layout."""
     return 32 * _byte_count(src, 32, 32)
 
 

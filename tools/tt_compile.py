@@ -57,6 +57,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--maxrregcount", type=int, help="registers per thread at most")
     p.add_argument("--opt-level", type=int, choices=range(5), help="assembler optimization level")
     p.add_argument("--lineinfo", action="store_true", help="keep line information in the CUBIN")
+    p.add_argument("--launch-pdl", action="store_true",
+                   help="record launch_pdl in the metadata, as Triton's launch_pdl=True: tt-run then launches the kernel "
+                        "with programmatic dependent launch (for gdc_wait / gdc_launch_dependents)")
     p.add_argument("--ptxas", help="assemble with this ptxas (also $TRITON_PTXAS_PATH) instead of nvJitLink")
     p.add_argument("-v", "--verbose", action="store_true", help="say on stderr whether the cache was hit, and the stage times")
     return p
@@ -76,7 +79,8 @@ def main(argv: list[str]) -> int:
                                debug=args.debug, sanitize_overflow=args.sanitize_overflow,
                                module_name=args.module_name or ("__main__" if args.file == "-" else None),
                                ptx_version=parse_ptx_version(args.ptx_version), maxrregcount=args.maxrregcount,
-                               opt_level=args.opt_level, lineinfo=args.lineinfo, ptxas=args.ptxas)
+                               opt_level=args.opt_level, lineinfo=args.lineinfo, ptxas=args.ptxas,
+                               launch_pdl=args.launch_pdl)
     if args.stage == "cubin" and args.output in (None, "-") and sys.stdout.isatty():
         raise UsageError("refusing to write a binary CUBIN to a terminal: use -o FILE, a pipe, or --stage ptx")
     path, text = read_input(args.file)

@@ -117,7 +117,7 @@ def tt_run(
     if json_out:
         report = {
             "kernel": outcome.kernel, "file": kernel, "mode": mode, "grid": list(grid),
-            "seconds": outcome.seconds,
+            "seconds": outcome.seconds, "launch_pdl": outcome.launch_pdl,
             "outputs": {n: {"shape": list(v.shape), "dtype": str(v.dtype), "file": written.get(n)}
                         for n, v in outcome.outputs.items()},
             "ok": ok,
@@ -129,6 +129,7 @@ def tt_run(
         sys.stdout.write(json.dumps(report, indent=2) + "\n")
     else:
         how = "interpreted" if interpret else "ran on the GPU"
+        how += " with programmatic dependent launch" if outcome.launch_pdl else ""
         lines = [f"{outcome.kernel}: grid ({', '.join(map(str, grid))}), {how} in {outcome.seconds * 1e3:.3f} ms"]
         lines += [r.text() for r in results]
         if outcome.bench is not None:

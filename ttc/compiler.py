@@ -52,6 +52,7 @@ class Options:
     opt_level: int | None = None  # the assembler's
     lineinfo: bool = False
     ptxas: str | None = None  # assemble with this ptxas instead of nvJitLink
+    launch_pdl: bool = False  # recorded in the metadata: tt-run launches with programmatic dependent launch
 
     def arch(self) -> int:
         """The compute capability the target names (`cuda:90` -> 90)."""
@@ -286,6 +287,7 @@ def _compile(text, path, kernel, signature, options: Options, arch: int, stage: 
         raise UsageError(str(e)) from None
     overrides = stages.override_dir() is not None
     mod, meta, tm = timed("llir", lambda: llir(ttgir, tool, pipeline.Options(ptx_version=options.ptx_version)))
+    meta.launch_pdl = options.launch_pdl
     result.llir = str(mod)
     if stage == "llir":
         result.metadata = meta

@@ -772,10 +772,6 @@ def _fold_make_range(op, c):
     return None
 
 
-def _fold_same_type(op, c):
-    return op.operands[0] if op.operands[0].type == op.results[0].type else None
-
-
 def _fold_fp_to_fp(op, c):
     if op.operands[0].type == op.results[0].type:
         return op.operands[0]
@@ -811,7 +807,7 @@ _FOLDERS: dict[str, Callable] = {
     "tt.trans": _fold_trans,
     "tt.addptr": _fold_addptr,
     "tt.make_range": _fold_make_range,
-    "tt.bitcast": _fold_same_type,
+    # no "tt.bitcast": Triton 3.6 keeps even a same-type tt.bitcast (uint_to_uniform_float's u32 -> i32) to the TTGIR
     "tt.fp_to_fp": _fold_fp_to_fp,
 }
 

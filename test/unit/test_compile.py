@@ -14,6 +14,7 @@ import pytest
 
 import ttc
 from ttc.compiler import Options
+from ttc.runtime.spec import kernel_source
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNELS = sorted(p.stem for p in (ROOT / "kernels").glob("*.json"))
@@ -33,7 +34,8 @@ def _sh(cmd: str, env=None, cwd=ROOT) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize("kernel", KERNELS)
 def test_tt_compile_equals_the_pipe(kernel, tmp_path):
     spec = _spec(kernel)
-    src, warps, q = f"kernels/{kernel}.py", spec.get("num_warps", 4), shlex.quote
+    src = kernel_source(ROOT / "kernels" / f"{kernel}.json").relative_to(ROOT).as_posix()
+    warps, q = spec.get("num_warps", 4), shlex.quote
     d = tmp_path
     _sh(f"tt-frontend {src} --kernel {spec['kernel']} --signature {q(spec['signature'])} --mlir-print-debuginfo"
         f" | tt-opt -make-ttir {PRINT} -o {d}/k.ttir"
@@ -106,6 +108,7 @@ def test_second_compile_is_a_hit_with_the_same_output(kernel_dir):
 @pytest.mark.parametrize("change", [
     ("helper", None), ("kernel", None), ("signature", None), ("--num-warps", "8"), ("--num-stages", "2"),
     ("--target", "cuda:80"), ("--no-sanitize-overflow", None), ("--maxrregcount", "64"), ("--ptx-version", "8.3"),
+    ("--launch-pdl", None),
 ])
 def test_any_change_of_the_key_misses(kernel_dir, change):
     tmp, env = kernel_dir

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from ttc.runtime.spec import kernel_source
+
 ROOT = Path(__file__).resolve().parents[2]
 KERNELS = sorted(p.stem for p in (ROOT / "kernels").glob("*.json"))
 
@@ -33,7 +35,7 @@ def _pipe(kernel: str, out: Path) -> str:
     spec = json.loads((ROOT / "kernels" / f"{kernel}.json").read_text())
     warps = spec.get("num_warps", 4)
     return (
-        f"tt-frontend {shlex.quote(str(ROOT / 'kernels' / (kernel + '.py')))} --kernel {spec['kernel']}"
+        f"tt-frontend {shlex.quote(str(kernel_source(ROOT / 'kernels' / f'{kernel}.json')))} --kernel {spec['kernel']}"
         f" --signature {shlex.quote(spec['signature'])}"
         f" | tt-opt -make-ttir | tt-opt -make-ttgir='target=cuda:90 num-warps={warps}'"
         f" | tt-translate --target=llvmir | tt-translate --target=ptx | tt-as - -o {shlex.quote(str(out))}"

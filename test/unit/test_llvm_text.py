@@ -10,6 +10,7 @@ import pytest
 
 import ttc
 from ttc.lowering import llvm_text, translate
+from ttc.runtime.spec import kernel_source
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNELS = sorted(p.stem for p in (ROOT / "kernels").glob("*.json"))
@@ -25,7 +26,7 @@ def test_module_text_is_llvmlites(kernel, monkeypatch):
         return llvm_text.module_text(module)
 
     monkeypatch.setattr(translate, "module_text", capture)
-    src = ROOT / "kernels" / f"{kernel}.py"
+    src = kernel_source(ROOT / "kernels" / f"{kernel}.json")
     ttc.compile(str(src), spec["kernel"], spec["signature"], ttc.Options(num_warps=spec.get("num_warps", 4)),
                 stage="llir", use_cache=False)
     assert len(seen) == 1

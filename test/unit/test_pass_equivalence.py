@@ -36,7 +36,8 @@ def _run(ir_text: str, spec, tmp_path: Path, tag: str) -> dict:
 def test_every_pass_keeps_the_results(kernel, tmp_path):
     raw = json.loads((ROOT / "kernels" / f"{kernel}.json").read_text())
     spec = specs.load(ROOT / "kernels" / f"{kernel}.json")
-    module = compile_file(str(ROOT / "kernels" / f"{kernel}.py"), raw["kernel"], raw["signature"])
+    source = specs.kernel_source(ROOT / "kernels" / f"{kernel}.json")
+    module = compile_file(str(source), raw["kernel"], raw["signature"])
     text = print_ir(module)
     reference = _run(text, spec, tmp_path, "frontend")
     steps = [(n, "") for n in TTIR_PIPELINE] + ttgir_pipeline("cuda:90", raw.get("num_warps", 4), 1)

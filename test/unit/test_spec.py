@@ -34,6 +34,12 @@ def test_kernel_specs_validate(path):
     assert len(specs.parameters(spec, None)) <= len(spec.args)
 
 
+def test_kernel_source_is_the_spec_name_or_its_source_key():
+    kernels = ROOT / "kernels"
+    assert specs.kernel_source(kernels / "vector_add.json") == kernels / "vector_add.py"
+    assert specs.kernel_source(kernels / "layer_norm_bwd_dwdb.json") == kernels / "layer_norm_bwd.py"
+
+
 def edited(**changes):
     """vector_add's spec with changes: key -> value, or a function of the spec for deeper edits."""
     spec = copy.deepcopy(VECTOR_ADD)
@@ -102,6 +108,7 @@ CASES = {
     "specialized_not_one": (edited(signature="*fp32:16,*fp32:16,*fp32:16,i32:1,1024"),
                             ": error: args[3].value: the signature specializes 'n' to 1 (':1') but its value is 50000"),
     "kernel_not_found": (edited(kernel="mul_kernel"), ": error: kernel: no kernel 'mul_kernel' in the module (functions: add_kernel)"),
+    "launch_pdl_not_bool": (edited(launch_pdl=1), ": error: launch_pdl: 1 is not of type 'boolean'"),
     "num_warps_mismatch": (edited(num_warps=8), None),  # only with the TTGIR, below
 }
 

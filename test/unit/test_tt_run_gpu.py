@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from ttc.cli import run
+from ttc.runtime.spec import kernel_source
 from ttc.tools.tt_run import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,7 +75,8 @@ def compiled(tmp_path_factory):
         result = {}
         for name in KERNELS:
             spec = json.loads((ROOT / "kernels" / f"{name}.json").read_text())
-            fn = getattr(tools.load_kernel_module(name), spec["kernel"])
+            source = kernel_source(ROOT / "kernels" / f"{name}.json").stem
+            fn = getattr(tools.load_kernel_module(source), spec["kernel"])
             signature, constexprs, attrs = tools.parse_signature(fn.arg_names, spec["signature"])
             k = triton.compile(ASTSource(fn=fn, signature=signature, constexprs=constexprs, attrs=attrs), target=target,
                                options={"num_warps": spec.get("num_warps", 4)})

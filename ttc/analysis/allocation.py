@@ -183,7 +183,7 @@ class Allocation:
                 if isinstance(t, MemDescType):
                     nbytes = math.prod(t.get_alloc_shape()) * max(bitwidth(t.element_type), 8) // 8
                     last = order[op]
-                    for u in _transitive_users(op):
+                    for u in transitive_users(op):
                         last = max(last, order.get(u, last))
                     self.buffers.append({"op": op, "size": nbytes, "start": order[op], "end": last, "align": 16})
                 continue
@@ -209,7 +209,8 @@ class Allocation:
             self.size = max(self.size, offset + b["size"])
 
 
-def _transitive_users(op: Operation) -> list[Operation]:
+def transitive_users(op: Operation) -> list[Operation]:
+    """The ops that use `op`'s memory descriptor, directly or through `memdesc_index`/`memdesc_trans` views."""
     out, queue, seen = [], [r for r in op.results], set()
     while queue:
         v = queue.pop()

@@ -19,9 +19,9 @@ from ttc.ir.printer import print_ir
 
 @lru_cache(maxsize=1)
 def _dialects():
-    from ttc.ir import std, tt, ttg
+    from ttc.ir import gpu, std, tt, ttg
 
-    return [Builtin, std.ARITH, std.MATH, std.SCF, std.CF, std.UB, tt.TT, ttg.TTG, ttg.TTNG]
+    return [Builtin, std.ARITH, std.MATH, std.SCF, std.CF, std.UB, tt.TT, ttg.TTG, ttg.TTNG, gpu.GPU]
 
 
 def context() -> Context:

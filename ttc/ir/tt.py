@@ -578,6 +578,10 @@ class AtomicCASOp(IRDLOperation):
     result = result_def()
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
 
+    def verify_(self):
+        if not pointee_like(self.ptr.type) == self.cmp.type == self.val.type == self.result.type:
+            _err(self, "compare value, new value and result types must match the pointee type")
+
 
 register(
     "tt.atomic_cas",
@@ -826,10 +830,17 @@ class PreciseDivFOp(_Elementwise):
 
 @irdl_op_definition
 class MulhiUIOp(_Elementwise):
+    """The high half of the full unsigned product of two integers (Philox's `tl.umulhi`)."""
+
     name = "tt.mulhiui"
     x = operand_def()
     y = operand_def()
     result = result_def()
+
+    def verify_(self):
+        super().verify_()
+        if not is_int(self.x.type):
+            _err(self, "operand #0 must be an integer or a tensor of integers")
 
 
 register("tt.clampf", "$x `,` $min `,` $max `,` `propagateNan` `=` $propagateNan attr-dict `:` type($result)",

@@ -7,15 +7,16 @@ with this context; they read operands with `get`, write results with `set`, and 
 
 Shared memory is one dynamic `extern` array, `@global_smem`, as in Triton. The kernel's own buffers (mutable
 `ttg.local_alloc`s: `local_memory.assign_buffers`) come first, each at a fixed offset for the whole kernel;
-scratch users (layout conversions, cross-warp reductions and scans, broadcasts of atomic results) all start at
-`scratch_base`, after them, and bracket their use with barriers, so they never overlap in time; `scratch_bytes`
-records the largest need.
+scratch users (layout conversions, cross-warp reductions and scans, broadcasts of atomic results) start at
+`scratch_base`, after them, where a buffer is live, else at 0 over the dead buffers (the epilogue of a pipelined
+loop), and bracket their use with barriers, so they never overlap in time; `shared_end` records the furthest.
 
 Barriers for the buffers (Triton's membar analysis, in program order and conservatively): a read of a buffer
 (`local_load`) after a write by threads (`local_store`) since the last barrier gets one, and so does a write
 (`local_store`, `async_copy_global_to_local`) after a read or a write by threads; `async_wait` always ends with
 one (cp.async writes are ordered by it, not by these rules). Entering or leaving
-a region (but the kernel's entry) counts as both (a loop's back edge brings the accesses of its end).
+a region (but the kernel's entry, and the combine regions of `tt.reduce`/`tt.scan`) counts as both (a loop's
+back edge brings the accesses of its end).
 """
 
 from __future__ import annotations
@@ -28,6 +29,10 @@ from ttc.diagnostics import CompileError, at_op
 from ttc.ir.types import encoding, shape_of
 from ttc.lowering import indexing, nvvm
 from ttc.lowering.linear_layout import LinearLayout, UnsupportedLayout, layout_for
+
+# ops whose regions are scalar combine functions, run inline on registers: not control flow, so lowering them
+# leaves the barrier state as their own lowering left it
+COMBINE_OPS = ("tt.reduce", "tt.scan")
 from ttc.lowering.types import SHARED, UnsupportedType, bits_of, i8, i32, i64, llvm_type, sptr
 
 
@@ -41,8 +46,12 @@ class Lowering:
         self.threads_per_warp = threads_per_warp
         self.source = source
         self.axis = axis
-        self.scratch_bytes = 0
         self.scratch_base = 0       # bytes of the kernel's own buffers, before the scratch area
+        self.scratch_at = 0         # where the current op's scratch starts: 0 when no buffer is live at it
+        self.shared_end = 0         # the end of the furthest scratch use
+        self.current_op: Operation | None = None
+        self.op_order: dict[Operation, int] = {}          # program order (`local_memory.assign_buffers`)
+        self.buffer_live: list[tuple[int, int]] = []      # the buffers' live ranges in that order
         self.buffer_written = True  # a buffer written by threads since the last barrier (unknown at entry)
         self.buffer_read = True     # a buffer read since the last barrier
         self.libdevice: set[str] = set()
@@ -167,13 +176,18 @@ class Lowering:
         return self._smem
 
     def use_scratch(self, nbytes: int) -> None:
-        self.scratch_bytes = max(self.scratch_bytes, nbytes)
+        """The current op uses `nbytes` of scratch: after the buffers while one of them is live, else from
+        byte 0, over the dead buffers (as Triton's liveness-based allocation lets it)."""
+        at = self.op_order.get(self.current_op)
+        live = at is None or any(start <= at <= end for start, end in self.buffer_live)
+        self.scratch_at = self.scratch_base if live else 0
+        self.shared_end = max(self.shared_end, self.scratch_at + nbytes)
 
     def smem_ptr(self, byte_offset) -> ir.Value:
-        """A pointer into the scratch area."""
-        if self.scratch_base:
-            byte_offset = (byte_offset + self.scratch_base if isinstance(byte_offset, int)
-                           else self.b.add(byte_offset, ir.Constant(i32, self.scratch_base)))
+        """A pointer into the current op's scratch area."""
+        if self.scratch_at:
+            byte_offset = (byte_offset + self.scratch_at if isinstance(byte_offset, int)
+                           else self.b.add(byte_offset, ir.Constant(i32, self.scratch_at)))
         return self.shared_ptr(byte_offset)
 
     def shared_ptr(self, byte_offset) -> ir.Value:
@@ -270,7 +284,7 @@ class Lowering:
                 term = op
                 break
             lower_op(self, op)
-            if op.regions:
+            if op.regions and op.name not in COMBINE_OPS:
                 self.buffer_written = self.buffer_read = True
         return term
 
@@ -279,7 +293,9 @@ class Lowering:
         block = region.blocks.first
         for a, v in zip(block.args, args):
             self.set(a, v)
+        state = self.buffer_written, self.buffer_read  # a combine region touches no buffer
         term = self.lower_block(block)
+        self.buffer_written, self.buffer_read = state
         if term is None:
             raise self.error(region.parent_op(), "combine region has no terminator")
         return [self.get(v) for v in term.operands]

@@ -29,7 +29,7 @@ from ttc.ir.layouts import NvidiaMmaEncoding
 from ttc.ir.types import encoding, shape_of
 from ttc.lowering import nvvm
 from ttc.lowering.registry import lowering
-from ttc.lowering.types import BFloatType, bits_of, f32, i16, i32
+from ttc.lowering.types import BFloatType, bits_of, f32, i32
 
 
 @lowering("tt.dot")
@@ -53,9 +53,11 @@ def mma_lane_bases(rank: int, kind: str) -> list[tuple]:
 
 def pack_halves(b, lo: ir.Value, hi: ir.Value) -> ir.Value:
     """One 32-bit register holding two 16-bit values, `lo` in the low half: an MMA operand's register pair."""
-    lo16 = b.zext(b.bitcast(lo, i16), i32)
-    hi16 = b.zext(b.bitcast(hi, i16), i32)
-    return b.or_(lo16, b.shl(hi16, ir.Constant(i32, 16)))
+    # as a two-element vector, so that LLVM turns two f32 -> f16 truncations into one cvt.rn.f16x2.f32
+    pair = ir.VectorType(lo.type, 2)
+    v = b.insert_element(b.insert_element(ir.Constant(pair, ir.Undefined), lo, ir.Constant(i32, 0)),
+                         hi, ir.Constant(i32, 1))
+    return b.bitcast(v, i32)
 
 
 class MMALayoutError(Exception):

@@ -1,9 +1,10 @@
 """Elementwise ops: arith, math and Triton's own (`tt.clampf`, `tt.fp_to_fp`, ...), applied register by register.
 
 Choices follow Triton's NVIDIA lowering: `math.exp` on f32 is `ex2.approx.f32(x * log2(e))`, `math.exp2` is
-`ex2.approx.f32`, f32 `arith.divf` is `div.full.f32`, `math.sqrt` is the IEEE `sqrt.rn`; the other
-transcendental functions call libdevice (`__nv_erff`, ...), which is linked in afterwards. Half-precision
-inputs to those are computed in f32. `fadd`/`fsub`/`fmul` carry LLVM's `contract` flag: Triton compiles with
+`ex2.approx.ftz.f32` (libdevice's `__nv_exp2f` under Triton's flush-to-zero reflect), f32 `arith.divf` is
+`div.full.f32`, `math.sqrt` is the IEEE `sqrt.rn`; the other transcendental functions call libdevice
+(`__nv_erff`, ...), which is linked in afterwards. Half-precision inputs to those are computed in f32.
+`fadd`/`fsub`/`fmul` carry LLVM's `contract` flag: Triton compiles with
 FP fusion on, so a multiply feeding an add becomes one `fma`.
 """
 
@@ -320,7 +321,8 @@ def _exp2(ctx, op):
     def f(x):
         if isinstance(x.type, ir.DoubleType):
             return libdevice_call(ctx, "exp2", [x])
-        return _in_f32(ctx, x, lambda v: nvvm.call(ctx.b, "llvm.nvvm.ex2.approx.f", f32, [v]))
+        # Triton calls libdevice's __nv_exp2f, which is the flush-to-zero form under nvvm-reflect-ftz = 1
+        return _in_f32(ctx, x, lambda v: nvvm.call(ctx.b, "llvm.nvvm.ex2.approx.ftz.f", f32, [v]))
 
     map_elementwise(ctx, op, f)
 
@@ -388,24 +390,6 @@ def _extern(ctx, op):
     else:
         ctx.externs[symbol] = path
     map_elementwise(ctx, op, lambda *xs: nvvm.call(ctx.b, symbol, t, list(xs)))
-
-
-@lowering("tt.elementwise_inline_asm")
-def _inline_asm(ctx, op):
-    if op.packed_element.value.data != 1:
-        raise ctx.error(op, "tt.elementwise_inline_asm is supported with packed_element = 1 only")
-    if len(op.results) != 1:
-        raise ctx.error(op, "tt.elementwise_inline_asm is supported with one result only")
-    t = ctx.type_of(op.results[0].type, op)
-    text, constraints = op.asm_string.data, op.constraints.data
-    pure = bool(op.pure.value.data)
-
-    def f(*xs):
-        fty = ir.FunctionType(t, [x.type for x in xs])
-        return ctx.b.call(ir.InlineAsm(fty, text, constraints, side_effect=not pure), list(xs))
-
-    map_elementwise(ctx, op, f)
-
 
 
 @lowering("ub.poison")

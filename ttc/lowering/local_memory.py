@@ -22,7 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import llvmlite.ir as ir
+from xdsl.traits import IsTerminator
 
+from ttc.analysis.allocation import transitive_users
 from ttc.ir.layouts import NVMMASharedEncoding, SwizzledSharedEncoding
 from ttc.lowering.convert import IROps, read_registers, rearrange, write_registers
 from ttc.lowering.exchange_plan import BufferLayout, ldmatrix_loads, swizzled_buffer, vector_starts, vector_width
@@ -90,12 +92,37 @@ def _has_buffer(op) -> bool:
     return op.name == "ttg.local_alloc" and (op.src is None or isinstance(op.result.type.encoding, NVMMASharedEncoding))
 
 
+LOOPS = ("scf.for", "scf.while")
+
+
+def live_range(op, order: dict) -> tuple[int, int]:
+    """Where buffer `op` is live, in program order: from its allocation to its last use (`local_dealloc`
+    included), to the end of every loop that uses it without containing it (the back edge brings the use
+    round again), and to the end of the kernel when the descriptor flows into control flow."""
+    def last_in(o) -> int:
+        return max(order[x] for x in o.walk())
+
+    end = order[op]
+    for u in transitive_users(op):
+        if u.regions or u.has_trait(IsTerminator):
+            return order[op], len(order)
+        end = max(end, order[u])
+        a = u.parent_op()
+        while a is not None and a.name != "tt.func":
+            if a.name in LOOPS and not a.is_ancestor(op):
+                end = max(end, last_in(a))
+            a = a.parent_op()
+    return order[op], end
+
+
 def assign_buffers(ctx, func) -> None:
     """Give every mutable or nvmma `ttg.local_alloc` of `func` its own bytes, from offset 0; the scratch area
-    follows."""
+    follows (and may reuse them where none is live: `Lowering.use_scratch`)."""
     offset = 0
+    ctx.op_order = {o: i for i, o in enumerate(func.walk())}
     for op in func.walk():
         if _has_buffer(op):
+            ctx.buffer_live.append(live_range(op, ctx.op_order))
             layout, leading = _buffer_layout(ctx, op, op.result.type)
             count = 1
             for n in leading:

@@ -1,5 +1,6 @@
 """Kernel metadata that travels with every stage (LLVM IR, PTX, CUBIN): the kernel's name, its warps, threads per
-warp, dynamic shared memory bytes, the hash of its source and the target (`cuda:90`).
+warp, dynamic shared memory bytes, the hash of its source and the target (`cuda:90`), and, for a kernel compiled
+with `tt-compile --launch-pdl`, Triton's `launch_pdl` (tt-run then launches it with programmatic dependent launch).
 
 It is written three ways so that no stage loses it:
 - a sidecar `<output>.json` next to every `-o` file (read back from `<input>.json`);
@@ -27,9 +28,16 @@ class KernelMetadata:
     shared: int
     hash: str
     target: str
+    launch_pdl: bool = False  # launch with programmatic dependent launch (Triton's option; written when true)
+
+    def as_dict(self) -> dict:
+        d = asdict(self)
+        if not self.launch_pdl:
+            del d["launch_pdl"]
+        return d
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), sort_keys=False)
+        return json.dumps(self.as_dict(), sort_keys=False)
 
     @classmethod
     def from_dict(cls, d) -> KernelMetadata:
@@ -42,8 +50,10 @@ class KernelMetadata:
         bad = [k for k, v in ints.items() if isinstance(v, bool) or not isinstance(v, int)]
         if bad:
             raise ValueError(f"metadata's {', '.join(bad)} must be integers")
+        if not isinstance(d.get("launch_pdl", False), bool):
+            raise ValueError("metadata's launch_pdl must be true or false")
         return cls(str(d["name"]), ints["num_warps"], ints["threads_per_warp"], ints["shared"], str(d["hash"]),
-                   str(d["target"]))
+                   str(d["target"]), d.get("launch_pdl", False))
 
     @classmethod
     def _parse(cls, where: str, text: str) -> KernelMetadata:
@@ -59,7 +69,7 @@ class KernelMetadata:
 
     def file_text(self) -> str:
         """As the `.json` files beside outputs and in dump directories hold it."""
-        return json.dumps(asdict(self), indent=2) + "\n"
+        return json.dumps(self.as_dict(), indent=2) + "\n"
 
     def write_sidecar(self, output_path: str) -> None:
         from ttc.cli import write_output

@@ -1,5 +1,6 @@
 """Program ids and counts: `tt.get_program_id` / `tt.get_num_programs` read the CTA id and grid size special
-registers (`%ctaid.x`, `%nctaid.x`, ...)."""
+registers (`%ctaid.x`, `%nctaid.x`, ...); `gpu.barrier` (`tl.debug_barrier()`) waits for all the program's
+threads (`bar.sync 0`)."""
 
 from __future__ import annotations
 
@@ -17,3 +18,8 @@ def _program_id(ctx, op):
 @lowering("tt.get_num_programs")
 def _num_programs(ctx, op):
     ctx.set(op.result, nvvm.sreg(ctx.b, f"nctaid.{_AXES[op.axis.value.data]}"))
+
+
+@lowering("gpu.barrier")
+def _barrier(ctx, op):
+    ctx.barrier()

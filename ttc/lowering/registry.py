@@ -19,4 +19,7 @@ def lower_op(ctx, op) -> None:
     fn = LOWERINGS.get(op.name)
     if fn is None:
         raise ctx.error(op, f"'{op.name}' is not supported by the LLVM lowering")
+    outer = ctx.current_op, ctx.scratch_at  # ops lowered inside an op (combine regions) restore its state
+    ctx.current_op, ctx.scratch_at = op, ctx.scratch_base
     fn(ctx, op)
+    ctx.current_op, ctx.scratch_at = outer

@@ -34,6 +34,7 @@ from ttc.lowering import (  # noqa: F401  (importing registers the op lowerings)
     elementwise,
     global_memory,
     histogram,
+    inline_asm,
     local_memory,
     program,
     reduce,
@@ -115,7 +116,7 @@ def _lower_module(module: ModuleOp, *, source, data_layout: str, target: str, so
         ctx.set(a, v)
     local_memory.assign_buffers(ctx, func)
     control_flow.lower_function_body(ctx, func.body)
-    shared = ctx.scratch_base + ctx.scratch_bytes
+    shared = max(ctx.scratch_base, ctx.shared_end)
     declared = module.attributes.get("ttg.shared")
     if isinstance(declared, IntegerAttr):
         shared = max(shared, declared.value.data)

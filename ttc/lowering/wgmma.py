@@ -108,8 +108,10 @@ def _warp_group_dot(ctx, op):
         raise ctx.error(op, f"wgmma n{n_instr} reads an N-contiguous B of {b_op.buf.layout.swizzle_bytes}-byte "
                             "swizzled rows: N per instruction must be a multiple of the row")
 
-    # the warp group's offset: warp bases beyond the first two, selected by the bits of warp / 4
-    warp_hi = b.lshr(ctx.warp(), ir.Constant(i32, 2))
+    # the warp group's offset: warp bases beyond the first two, selected by the bits of warp / 4; the warp id is
+    # broadcast from lane 0 (as Triton's getWarpId does) so that ptxas sees it is uniform and keeps the descriptors
+    # in uniform registers, not in 16 of each thread's
+    warp_hi = b.lshr(nvvm.shfl(b, "idx", ctx.warp(), 0), ir.Constant(i32, 2))
     offset = [ir.Constant(i32, 0), ir.Constant(i32, 0)]
     for i, basis in enumerate(c_ll.warp[2:]):
         bit = b.and_(b.lshr(warp_hi, ir.Constant(i32, i)), ir.Constant(i32, 1))

@@ -4,10 +4,11 @@ The kernel is loaded with cuModuleLoadData (PTX is JIT-compiled by the driver) a
 "kernel", Triton's metadata, or the binary's only function). Its parameters (sizes from cuFuncGetParamInfo,
 or from the PTX text) are matched with the spec's arguments; Triton's trailing scratch pointers (global and
 profile scratch, Triton >= 3.3) get buffers of the metadata's sizes, or NULL. Launch: blockDim 32 * num_warps,
-dynamic shared memory from the spec or metadata (opted in above 48 KB). Outputs are copied back after the
-first launch; `--bench` then times warm-up + repeated launches with CUDA events (median ms, and GB/s counting
-every pointer argument's bytes once) and reports the kernel's registers per thread, local-memory (spill) bytes
-and resident blocks per SM. CUDA errors are reported by name and message.
+dynamic shared memory from the spec or metadata (opted in above 48 KB); with "launch_pdl" (the spec's, else the
+metadata's) through cuLaunchKernelEx with the programmatic-stream-serialization attribute, as Triton launches it.
+Outputs are copied back after the first launch; `--bench` then times warm-up + repeated launches with CUDA
+events (median ms, and GB/s counting every pointer argument's bytes once) and reports the kernel's registers per
+thread, local-memory (spill) bytes and resident blocks per SM. CUDA errors are reported by name and message.
 """
 
 from __future__ import annotations
@@ -120,6 +121,23 @@ def _match(spec, sizes: list) -> tuple[list, int]:
     return kept, extra
 
 
+def _pdl_config(d, grid, threads: int, shared: int):
+    """cuLaunchKernelEx's configuration with programmatic stream serialization, as Triton launches a kernel
+    compiled with launch_pdl=True: the launch may overlap the previous kernel of the stream until the kernel's
+    griddepcontrol.wait."""
+    attr = d.CUlaunchAttribute()
+    attr.id = d.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
+    attr.value.programmaticStreamSerializationAllowed = 1
+    config = d.CUlaunchConfig()
+    config.gridDimX, config.gridDimY, config.gridDimZ = grid
+    config.blockDimX, config.blockDimY, config.blockDimZ = threads, 1, 1
+    config.sharedMemBytes = shared
+    config.hStream = d.CUstream(0)
+    config.attrs = [attr]
+    config.numAttrs = 1
+    return config
+
+
 def launch(path: str, spec, initial: dict, bench: bool = False, warmup: int = 10, rep: int = 100) -> Outcome:
     drv = _Driver(path)
     d = drv.d
@@ -194,9 +212,15 @@ def launch(path: str, spec, initial: dict, bench: bool = False, warmup: int = 10
             holders.append(ctypes.c_uint64(alloc(size) if size else 0))
         params = (ctypes.c_void_p * len(holders))(*[ctypes.addressof(h) for h in holders])
 
+        pdl = spec.launch_pdl if spec.launch_pdl is not None else bool(meta.get("launch_pdl", False))
+        config = _pdl_config(d, grid, threads, shared) if pdl else None
+
         def run_once():
-            drv("cuLaunchKernel", func, grid[0], grid[1], grid[2], threads, 1, 1, shared, 0,
-                ctypes.addressof(params), 0)
+            if config is not None:
+                drv("cuLaunchKernelEx", config, func, ctypes.addressof(params), 0)
+            else:
+                drv("cuLaunchKernel", func, grid[0], grid[1], grid[2], threads, 1, 1, shared, 0,
+                    ctypes.addressof(params), 0)
 
         start = time.perf_counter()
         run_once()
@@ -232,7 +256,7 @@ def launch(path: str, spec, initial: dict, bench: bool = False, warmup: int = 10
                       "n_regs": int(drv("cuFuncGetAttribute", attr.CU_FUNC_ATTRIBUTE_NUM_REGS, func)),
                       "spill_bytes": int(drv("cuFuncGetAttribute", attr.CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, func)),
                       "blocks_per_sm": int(drv("cuOccupancyMaxActiveBlocksPerMultiprocessor", func, threads, shared))}
-        return Outcome(name, grid, outputs, seconds, timing)
+        return Outcome(name, grid, outputs, seconds, timing, pdl)
     finally:
         for ptr in allocations:
             d.cuMemFree(ptr)

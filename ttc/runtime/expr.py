@@ -4,7 +4,7 @@ An expression is parsed with `ast`, every node is checked against a whitelist (a
 calls, subscripts, lambdas, comprehensions, conditional expressions, literals), names starting with `_` are
 refused, and attribute access goes through `_get_attr`, which refuses private attributes, attributes of
 anything but arrays, NumPy scalars, dtypes, ufuncs, numbers and containers (no frames, functions, strings or
-classes), the array methods that touch files or raw memory, and NumPy functions outside `NUMPY_NAMES`. Statements, imports, assignments and builtins other than those in `BUILTINS` cannot be written.
+classes), the array methods that touch files or raw memory, and NumPy functions outside `NUMPY_NAMES`. Statements, imports, assignments and builtins other than those in `BUILTINS` (which has Triton's random numbers, from philox.py) cannot be written.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import sys
 
 import numpy as np
 
+from ttc.runtime import philox
 from ttc.runtime.errors import SpecError
 
 _NODES = (
@@ -54,6 +55,7 @@ BUILTINS = {
     "int": int, "len": len, "list": list, "max": max, "min": min, "pow": pow, "range": range, "reversed": reversed,
     "round": round, "sorted": sorted, "sum": sum, "tuple": tuple, "zip": zip, "True": True, "False": False,
     "None": None, "cdiv": cdiv,
+    **philox.FUNCTIONS,  # Triton's random numbers: rand(seed, offsets), randn, randint, randint4x, ...
 }
 
 

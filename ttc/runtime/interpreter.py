@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from ttc.diagnostics import CompileError, at_op
 from ttc.ir.tt import FuncOp
 from ttc.ir.types import AsyncTokenType, MemDescType, PointerType
-from ttc.runtime import dtypes, libdevice
+from ttc.runtime import dtypes, libdevice, ptx
 from ttc.runtime.errors import Fault, SpecError, Unsupported
 from ttc.runtime.registry import HANDLERS
 
@@ -98,6 +98,12 @@ class Interpreter:
                         _check_type(v.type)
                 except Unsupported as e:
                     raise CompileError(at_op(op, self.source, str(e))) from None
+                if op.name == "tt.elementwise_inline_asm":
+                    try:
+                        ptx.check_op(op)
+                    except Unsupported as e:
+                        message = f"the interpreter cannot run this inline asm: {e}"
+                        raise CompileError(at_op(op, self.source, message)) from None
                 if op.name == "tt.extern_elementwise" and not libdevice.supports(op.symbol.data):
                     raise CompileError(at_op(op, self.source, f"the interpreter does not know the external function '{op.symbol.data}'"))
                 if op.name == "tt.call":

@@ -20,6 +20,7 @@ class Outcome:
     outputs: dict  # pointer argument name -> host array after the run
     seconds: float
     bench: dict | None = None
+    launch_pdl: bool = False  # launched with programmatic dependent launch (GPU)
 
 
 def _param_name(arg, i: int) -> str:

@@ -112,6 +112,98 @@ for _n in ("clz", "clzll", "ffs", "ffsll", "brev", "brevll", "mulhi", "umulhi", 
     FUNCTIONS[f"__nv_{_n}"] = (_n.removesuffix("ll").removeprefix("u").replace("64", ""), "bits")
 
 
+# conversions and bit casts: kind "raw" gets the arguments as the interpreter holds them
+_ROUND = {"rn": np.rint, "rz": np.trunc, "rd": np.floor, "ru": np.ceil}
+
+
+def _saturated(round_fn, bits: int, signed: bool):
+    """Float -> integer as the hardware converts: rounded as told, saturated to the range, NaN -> 0; the bits
+    of the integer (an unsigned result lands in libdevice's int32/int64 as its bit pattern)."""
+    lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+
+    def run(x):
+        r = round_fn(np.asarray(x, dtype=np.float64))
+        flat = [0 if v != v else (hi if v >= hi else lo if v <= lo else int(v)) for v in r.ravel()]
+        u = np.array([v % (1 << bits) for v in flat], dtype=np.uint64).reshape(r.shape)
+        return u.astype(np.uint64 if bits == 64 else np.uint32).view(np.int64 if bits == 64 else np.int32)
+
+    return run
+
+
+def _round_half_away(x):
+    return np.copysign(np.floor(np.abs(x) + 0.5), x)
+
+
+for _r, _fn in _ROUND.items():
+    for _src in ("float", "double"):
+        for _dst, _bits, _signed in (("int", 32, True), ("uint", 32, False), ("ll", 64, True), ("ull", 64, False)):
+            FUNCTIONS[f"__nv_{_src}2{_dst}_{_r}"] = (_saturated(_fn, _bits, _signed), "raw")
+for _s in ("", "f"):
+    FUNCTIONS[f"__nv_llrint{_s}"] = (_saturated(np.rint, 64, True), "raw")
+    FUNCTIONS[f"__nv_llround{_s}"] = (_saturated(_round_half_away, 64, True), "raw")
+for _src in ("int", "uint", "ll", "ull"):  # integer -> float, round to nearest
+    FUNCTIONS[f"__nv_{_src}2float_rn"] = FUNCTIONS[f"__nv_{_src}2double_rn"] = (
+        lambda x, _u=_src.startswith("u"): dtypes.as_unsigned(x) if _u else np.asarray(x), "raw")
+FUNCTIONS["__nv_double2float_rn"] = (lambda x: np.asarray(x, dtype=np.float32), "raw")
+for _f, _i, _name in ((np.float32, np.int32, "float_as_int"), (np.float32, np.uint32, "float_as_uint"),
+                      (np.float64, np.int64, "double_as_longlong")):
+    FUNCTIONS[f"__nv_{_name}"] = (lambda x, _t=_i: np.asarray(x).view(_t).astype(np.int64), "raw")
+FUNCTIONS["__nv_int_as_float"] = FUNCTIONS["__nv_uint_as_float"] = (
+    lambda x: np.asarray(x).astype(np.int32).view(np.float32), "raw")
+FUNCTIONS["__nv_longlong_as_double"] = (lambda x: np.asarray(x).astype(np.int64).view(np.float64), "raw")
+FUNCTIONS["__nv_double2hiint"] = (lambda x: (np.asarray(x, np.float64).view(np.int64) >> 32).astype(np.int32), "raw")
+FUNCTIONS["__nv_double2loint"] = (
+    lambda x: np.asarray(x, np.float64).view(np.uint64).astype(np.uint32).view(np.int32), "raw")
+FUNCTIONS["__nv_hiloint2double"] = (
+    lambda hi, lo: ((np.asarray(hi).astype(np.int64) << 32) | dtypes.as_unsigned(lo).astype(np.int64)).view(np.float64),
+    "raw")
+
+
+def _ilogb(x):
+    x = np.asarray(x, dtype=np.float64)
+    e = np.frexp(x)[1].astype(np.int64) - 1
+    return np.where(np.isinf(x), 2**31 - 1, np.where((x == 0) | np.isnan(x), -2**31, e)).astype(np.int32)
+
+
+def _logb(x):
+    x = np.asarray(x, dtype=np.float64)
+    e = (np.frexp(x)[1] - 1).astype(np.float64)
+    return np.where(np.isinf(x), np.inf, np.where(x == 0, -np.inf, np.where(np.isnan(x), x, e)))
+
+
+for _s in ("", "f"):
+    FUNCTIONS[f"__nv_ilogb{_s}"] = (_ilogb, "raw")
+    FUNCTIONS[f"__nv_logb{_s}"] = (_logb, "float")
+    FUNCTIONS[f"__nv_scalbn{_s}"] = (lambda x, n: x * np.power(2.0, n), "float")
+    FUNCTIONS[f"__nv_sinpi{_s}"] = (lambda x: np.where(np.floor(x) == x, np.copysign(0.0, x),
+                                                       np.sin(np.pi * np.fmod(x, 2.0))), "float")  # exact zeros
+    FUNCTIONS[f"__nv_cospi{_s}"] = (lambda x: np.where(np.floor(x + 0.5) == x + 0.5, 0.0,
+                                                       np.cos(np.pi * np.fmod(x, 2.0))), "float")
+    FUNCTIONS[f"__nv_rhypot{_s}"] = (lambda x, y: 1.0 / np.hypot(x, y), "float")
+    FUNCTIONS[f"__nv_norm3d{_s}"] = (lambda a, b, c: np.sqrt(a * a + b * b + c * c), "float")
+    FUNCTIONS[f"__nv_rnorm3d{_s}"] = (lambda a, b, c: 1.0 / np.sqrt(a * a + b * b + c * c), "float")
+    FUNCTIONS[f"__nv_norm4d{_s}"] = (lambda a, b, c, d: np.sqrt(a * a + b * b + c * c + d * d), "float")
+    FUNCTIONS[f"__nv_rnorm4d{_s}"] = (lambda a, b, c, d: 1.0 / np.sqrt(a * a + b * b + c * c + d * d), "float")
+    FUNCTIONS[f"__nv_normcdf{_s}"] = (lambda x: 0.5 * _py(math.erfc)(-x / math.sqrt(2.0)), "float")
+FUNCTIONS["__nv_frsqrt_rn"] = (lambda x: 1.0 / np.sqrt(x), "float")
+for _n, _u in (("hadd", False), ("uhadd", True), ("rhadd", False), ("urhadd", True)):
+    FUNCTIONS[f"__nv_{_n}"] = (lambda a, b, _r=_n.endswith("rhadd"):
+                               (a.astype(np.int64) + b.astype(np.int64) + (1 if _r else 0)) >> 1,
+                               "unsigned" if _u else "signed")
+
+
+def _mul24(a, b):
+    def low24(v):
+        v = v.astype(np.int64) & 0xFFFFFF
+        return np.where(v & 0x800000, v - 0x1000000, v)
+
+    return low24(a) * low24(b)
+
+
+FUNCTIONS["__nv_mul24"] = (_mul24, "signed")
+FUNCTIONS["__nv_umul24"] = (lambda a, b: (a.astype(np.int64) & 0xFFFFFF) * (b.astype(np.int64) & 0xFFFFFF), "unsigned")
+
+
 def supports(symbol: str) -> bool:
     return symbol in FUNCTIONS
 
@@ -149,6 +241,11 @@ def call(symbol: str, args: list, result_t):
     if kind == "bits":
         out = _bits(fn, symbol, args, result_t)
         return np.asarray(out).astype(np.uint64).astype(dtypes.value_dtype(result_t)) if dtypes.value_dtype(result_t) != np.bool_ else np.asarray(out) != 0
+    if kind == "raw":
+        out = np.asarray(fn(*args))
+        if np.issubdtype(out.dtype, np.integer) and dtypes.value_dtype(result_t).kind == "i":
+            return out.astype(np.uint64 if out.dtype.kind == "u" else np.int64).astype(dtypes.value_dtype(result_t))
+        return dtypes.fit(out, result_t)
     if kind in ("signed", "unsigned"):
         conv = dtypes.as_signed if kind == "signed" else dtypes.as_unsigned
         out = fn(*[conv(a) for a in args])

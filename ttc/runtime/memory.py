@@ -5,6 +5,7 @@ arithmetic, `tt.ptr_to_int` is the identity) and the buffer an address belongs t
 is checked: an address outside its buffer, or not aligned to the element size, raises a `Fault` that names the
 element of the pointer tensor and the argument it missed. Atomics apply element by element in row-major order
 (several lanes on one address see each other's updates, as they do on a GPU), returning the old values.
+`changes` counts the accesses that changed some bytes (a loop that changes nothing is stuck: see scf.while).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ class Buffer:
 class Memory:
     def __init__(self):
         self.buffers: list[Buffer] = []
+        self.changes = 0  # stores and atomics that changed memory, and shared-memory writes
 
     def add(self, name: str, contents: np.ndarray) -> int:
         """Place a copy of `contents` (raw storage) in memory; returns its address."""
@@ -122,7 +124,12 @@ class Memory:
         raw = np.broadcast_to(dtypes.to_storage(values, t), shape).reshape(-1)
         buf, idx, pos = self._resolve(addrs, mask, dtypes.storage_dtype(t).itemsize, what)
         for b, sel in self._groups(buf):
-            self._view(b, t)[idx[sel]] = raw[pos[sel]]
+            self._write(self._view(b, t), idx[sel], raw[pos[sel]])
+
+    def _write(self, view: np.ndarray, idx, raw: np.ndarray) -> None:
+        if not np.array_equal(view[idx], raw):  # compares the stored bits (NaNs included)
+            self.changes += 1
+        view[idx] = raw
 
     def _rounds(self, buf, idx):
         """Selectors of the lanes in rounds: the k-th round holds each address's k-th lane (in lane order), so
@@ -151,7 +158,7 @@ class Memory:
                 view = self._view(b, t)
                 cur = dtypes.from_storage(view[ri[sel]], t)
                 old[rp[sel]] = cur
-                view[ri[sel]] = dtypes.to_storage(update(cur, rp[sel]), t)
+                self._write(view, ri[sel], dtypes.to_storage(update(cur, rp[sel]), t))
         return old.reshape(shape)
 
     def atomic_rmw(self, kind: int, addrs, values, mask, t) -> np.ndarray:

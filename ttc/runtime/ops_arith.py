@@ -263,6 +263,31 @@ def addui_extended(ip, op, args):
 # ----------------------------------------------------------------------------- floats
 
 
+def remf(x, y):
+    """`frem` as LLVM's NVPTX back end expands it, which is what the GPU computes (C's fmod for most inputs, but
+    not all): q = x / y rounded, r = fma(-trunc(q), y, x), and x itself when y is infinite. f16/bf16 are computed
+    in f32; f32 in f64, where the product is exact (a quotient above 2^24 may round once more than the GPU's fma);
+    f64 exactly, element by element."""
+    with np.errstate(all="ignore"):
+        return _remf(np.asarray(x), np.asarray(y))
+
+
+def _remf(x, y):
+    if x.dtype == np.float64:
+        from fractions import Fraction
+
+        q = np.trunc(x / y)
+        flat = [float(Fraction(float(a)) - Fraction(float(t)) * Fraction(float(b)))
+                if np.isfinite([a, b, t]).all() else a - t * b
+                for a, b, t in zip(np.ravel(x), np.ravel(np.broadcast_to(y, x.shape)), np.ravel(q))]
+        r = np.asarray(flat, dtype=np.float64).reshape(np.broadcast(x, y).shape)
+    else:
+        x32, y32 = x.astype(np.float32), y.astype(np.float32)
+        q = np.trunc(x32 / y32).astype(np.float64)
+        r = (x32.astype(np.float64) - q * y32.astype(np.float64)).astype(np.float32)
+    return np.where(np.isinf(y), x, r)
+
+
 def _float_binary(fn):
     def run(ip, op, args):
         return fit(fn(args[0], args[1]), _rtype(op))
@@ -272,7 +297,7 @@ def _float_binary(fn):
 
 for _name, _fn in {
     "arith.addf": np.add, "arith.subf": np.subtract, "arith.mulf": np.multiply, "arith.divf": np.divide,
-    "arith.remf": np.fmod, "arith.maximumf": np.maximum, "arith.minimumf": np.minimum,
+    "arith.remf": remf, "arith.maximumf": np.maximum, "arith.minimumf": np.minimum,
     "arith.maxnumf": np.fmax, "arith.minnumf": np.fmin,
 }.items():
     handler(_name)(_float_binary(_fn))

@@ -4,6 +4,11 @@
 Conditions must be scalars; a condition that is an array (a combine region run on whole slices) raises
 `NeedsScalar`, and the reduce or scan retries one element at a time. `scf.for` compares its induction
 variable as a signed integer of its type, as MLIR does.
+
+An `scf.while` whose iteration changed neither memory nor the loop's values would repeat that iteration
+forever (a program runs deterministically, alone): it is an error. That is what a spin lock does when it waits
+for a lock no program will release, since programs run one after another: a lock a program takes is released
+(or never will be) before the next one starts.
 """
 
 from __future__ import annotations
@@ -46,10 +51,21 @@ def scf_if(ip, op, args):
     return list(values)
 
 
+def _same(a, b) -> bool:
+    if isinstance(a, (np.ndarray, np.generic, int, float, bool)):
+        return isinstance(b, type(a)) and np.shape(a) == np.shape(b) and bool(np.all(a == b))
+    return a is b
+
+
 @handler("scf.while")
 def scf_while(ip, op, args):
     values = args
+    last = None  # memory changes and loop values at the start of the previous iteration
     while True:
+        if last is not None and last[0] == ip.memory.changes and all(map(_same, last[1], values)):
+            raise Fault("this loop never ends: an iteration changed neither memory nor the loop's values (a spin "
+                        "lock that no program releases? programs run one at a time here)")
+        last = (ip.memory.changes, values)
         _, cond_values = ip.run_region(op.before_region, values)
         if not _condition(cond_values[0]):
             return list(cond_values[1:])

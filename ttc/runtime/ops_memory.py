@@ -195,6 +195,7 @@ def local_load(ip, op, args):
 @handler("ttg.local_store")
 def local_store(ip, op, args):
     ip.env[op.dst].write(ip.env[op.src])
+    ip.memory.changes += 1
 
 
 @handler("ttg.memdesc_index")
@@ -219,11 +220,13 @@ def async_copy(ip, op, args):
     values = load(ip, ip.env[op.src], ip.get(op.mask), ip.get(op.other), op.result.type.element_type,
                   "async copy load")
     desc.write(values)
+    ip.memory.changes += 1
     return None
 
 
-@handler("ttg.async_commit_group", "ttg.async_wait", "ttng.fence_async_shared")
+@handler("ttg.async_commit_group", "ttg.async_wait", "ttng.fence_async_shared", "gpu.barrier")
 def no_op(ip, op, args):
+    # a program's threads run as one here: every access is done when the next op starts
     return None
 
 

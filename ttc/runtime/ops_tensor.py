@@ -10,6 +10,7 @@ elements (an `scf.if` on an element) is run one element at a time instead.
 from __future__ import annotations
 
 import numpy as np
+from xdsl.dialects.builtin import IntegerType
 
 from ttc.ir.types import elt, shape_of
 from ttc.runtime import dtypes, libdevice
@@ -273,3 +274,53 @@ def histogram(ip, op, args):
 @handler("tt.extern_elementwise")
 def extern_elementwise(ip, op, args):
     return libdevice.call(op.symbol.data, args, _rtype(op))
+
+
+def _element_bits(x, t) -> np.ndarray:
+    """The bits of values of element type `t`, flat, as uint64 (bf16: its 16 bits)."""
+    x = np.asarray(x)
+    if dtypes.is_bf16(t):
+        return dtypes.to_storage(x, t).astype(np.uint64).reshape(-1)
+    if x.dtype == np.bool_:
+        return x.astype(np.uint64).reshape(-1)
+    return x.view(dtypes.unsigned_dtype(x.dtype)).astype(np.uint64).reshape(-1)
+
+
+def _from_element_bits(bits, t) -> np.ndarray:
+    dt = dtypes.storage_dtype(t)
+    return dtypes.from_storage(bits.astype(dtypes.unsigned_dtype(dt)).view(dt), t)
+
+
+def _bit_width(t) -> int:
+    if isinstance(t, IntegerType):
+        return t.width.data
+    return 16 if dtypes.is_bf16(t) else dtypes.value_dtype(t).itemsize * 8  # pointers: 64
+
+
+@handler("tt.elementwise_inline_asm")
+def elementwise_inline_asm(ip, op, args):
+    """PTX evaluated by ttc.runtime.ptx, `packed_element` consecutive (row-major) elements per call."""
+    from ttc.runtime import ptx
+
+    pack = op.packed_element.value.data
+    res = list(op.results)
+    shape = tuple(shape_of(res[0].type)) if res and hasattr(res[0].type, "get_shape") else ()
+    numel = int(np.prod(shape)) if shape else 1
+    in_types = [elt(v.type) for v in op.operands]
+    out_types = [elt(r.type) for r in res]
+    in_bits, out_bits = [_bit_width(t) for t in in_types], [_bit_width(t) for t in out_types]
+    if args:
+        if numel % pack:
+            raise ptx.PtxUnsupported(f"packed_element = {pack} does not divide the {numel} elements")
+        n = numel // pack
+        inputs = [_element_bits(np.broadcast_to(a, shape), t) for a, t in zip(args, in_types)]
+    else:  # one call
+        n, inputs = 1, []
+        if numel != pack:
+            raise ptx.PtxUnsupported("an inline asm without operands runs once: its results need packed_element "
+                                     "elements")
+    outs = ptx.run(op.asm_string.data, op.constraints.data, inputs, in_bits, out_bits, pack, n)
+    values = [_from_element_bits(o[:numel], t).reshape(shape) for o, t in zip(outs, out_types)]
+    if not shape:
+        values = [v.reshape(()) for v in values]
+    return _one_or_list(values)

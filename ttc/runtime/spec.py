@@ -55,6 +55,7 @@ class Spec:
     rtol: float | None
     atol: float | None
     seed: int
+    launch_pdl: bool | None = None  # programmatic dependent launch; None: as the binary's metadata says
 
     def arg(self, name: str) -> Arg | None:
         return next((a for a in self.args if a.name == name), None)
@@ -134,7 +135,7 @@ def _interpret(path: Path, data) -> Spec:
             raise SpecError(f"'{name}' is {what}; checks name pointer arguments", f"check.{name}")
     grid = data["grid"] if isinstance(data["grid"], list) else [data["grid"]]
     spec = Spec(path, data.get("kernel"), data.get("signature"), data.get("num_warps"), data.get("shared"),
-                grid, args, check, tol.get("rtol"), tol.get("atol"), data.get("seed", 0))
+                grid, args, check, tol.get("rtol"), tol.get("atol"), data.get("seed", 0), data.get("launch_pdl"))
     if spec.signature is not None:
         parameters(spec, None)  # the signature must agree with the args
     return spec
@@ -192,6 +193,13 @@ def _arg(i: int, raw: dict) -> Arg:
 
 
 # ----------------------------------------------------------------------------- values
+
+
+def kernel_source(path) -> Path:
+    """The Python file that defines a spec's kernel: its 'source' key, else the spec's name with .py."""
+    path = Path(path)
+    source = json.loads(path.read_text(encoding="utf-8")).get("source")
+    return path.parent / source if source else path.with_suffix(".py")
 
 
 def initial_values(spec: Spec) -> dict:

@@ -510,3 +510,39 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// tt.atomic_cas
+
+tt.func @atomic_cas_types(%arg0: !tt.ptr<i64>, %arg1: i32) {
+  // expected-error @+1 {{'tt.atomic_cas' op compare value, new value and result types must match the pointee type}}
+  %0 = tt.atomic_cas acq_rel, gpu, %arg0, %arg1, %arg1 : (!tt.ptr<i64>, i32, i32) -> i32
+  tt.return
+}
+
+// -----
+
+tt.func @atomic_cas_bad_sem(%arg0: !tt.ptr<i32>, %arg1: i32) {
+  // expected-error @+1 {{Expected one of 'acq_rel', 'acquire', 'relaxed', 'release' for 'sem'}}
+  %0 = tt.atomic_cas seq_cst, gpu, %arg0, %arg1, %arg1 : (!tt.ptr<i32>, i32, i32) -> i32
+  tt.return
+}
+
+// -----
+
+// tt.mulhiui
+
+tt.func @mulhiui_float(%arg0: f32) {
+  // expected-error @+1 {{'tt.mulhiui' op operand #0 must be an integer or a tensor of integers}}
+  %0 = tt.mulhiui %arg0, %arg0 : f32
+  tt.return
+}
+
+// -----
+
+tt.func @mulhiui_types(%arg0: i32, %arg1: i64) {
+  // expected-error @+1 {{'tt.mulhiui' op requires the same type for all operands and results}}
+  %0 = "tt.mulhiui"(%arg0, %arg1) : (i32, i64) -> i32
+  tt.return
+}

@@ -21,14 +21,14 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// bf16 on sm90 (ttc uses MMA v2 there too, where Triton would use v3 / wgmma). 128x64: warps along M first,
-// while M / 16 per warp >= N / 16 per warp (Triton's warpsPerTileV2): [4, 1].
+// bf16 on sm80. 128x64: warps along M first, while M / 16 per warp >= N / 16 per warp (Triton's warpsPerTileV2):
+// [4, 1].
 // CHECK: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
-// CHECK-LABEL: tt.func public @bf16_dot_sm90
+// CHECK-LABEL: tt.func public @bf16_dot_sm80
 // CHECK: tt.dot {{.*}} : tensor<128x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #[[MMA]], kWidth = 2}>> * tensor<32x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #[[MMA]], kWidth = 2}>> -> tensor<128x64xf32, #[[MMA]]>
 #blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @bf16_dot_sm90(%a: tensor<128x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<128x64xf32, #blocked>) -> tensor<128x64xf32, #blocked> {
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @bf16_dot_sm80(%a: tensor<128x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<128x64xf32, #blocked>) -> tensor<128x64xf32, #blocked> {
     %d = tt.dot %a, %b, %c : tensor<128x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<128x64xf32, #blocked>
     tt.return %d : tensor<128x64xf32, #blocked>
   }
@@ -69,13 +69,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// Not rewritten: f32 operands (ieee: FMA in Triton too; tf32: tensor cores in Triton, not implemented here), an
-// f16 accumulator (not implemented).
+// Not rewritten on sm80: f32 operands (ieee: FMA in Triton too; tf32: MMA v2 in Triton, not implemented here),
+// an f16 accumulator (not implemented).
 // CHECK-NOT: #ttg.nvidia_mma
 // CHECK-LABEL: tt.func public @unchanged
 // CHECK-NOT: ttg.convert_layout
 #blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @unchanged(%a: tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>, %a16: tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b16: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c16: tensor<64x64xf16, #blocked>) {
     %ieee = tt.dot %a, %b, %c : tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
     %tf32 = tt.dot %a, %b, %c, inputPrecision = tf32 : tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
@@ -93,6 +93,159 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 #blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:75", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @sm75(%a: tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %d : tensor<64x64xf32, #blocked>
+  }
+}
+
+// -----
+
+// MMA v3 on sm90: an f16 dot of loaded operands (Triton's matmul fixture, 64x64x32, 4 warps): instrShape
+// [16, 64, 16], warpsPerCTA [4, 1]; each operand goes to shared memory right after its load (the conversion to the
+// blocked dot operand layout is dropped), in an nvmma_shared layout of its register order: A's rows are 64 bytes
+// (swizzle 64), B's 128; ttng.warp_group_dot reads them (synchronous until tritongpu-pipeline).
+// CHECK-DAG: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+// CHECK-DAG: #[[SA:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>
+// CHECK-DAG: #[[SB:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+// CHECK-LABEL: tt.func public @f16_wgmma
+// CHECK-NEXT: %[[A:.*]] = tt.load %arg0
+// CHECK-NEXT: %[[SMA:.*]] = ttg.local_alloc %[[A]] : (tensor<64x32xf16, #{{.*}}>) -> !ttg.memdesc<64x32xf16, #[[SA]], #smem>
+// CHECK-NEXT: %[[B:.*]] = tt.load %arg1
+// CHECK-NEXT: %[[SMB:.*]] = ttg.local_alloc %[[B]] : (tensor<32x64xf16, #{{.*}}>) -> !ttg.memdesc<32x64xf16, #[[SB]], #smem>
+// CHECK-NEXT: %[[C:.*]] = ttg.convert_layout %arg2 : {{.*}} -> tensor<64x64xf32, #[[MMA]]>
+// CHECK-NEXT: %[[D:.*]] = ttng.warp_group_dot %[[SMA]], %[[SMB]], %[[C]] {inputPrecision = 0 : i32} : !ttg.memdesc<64x32xf16, #[[SA]], #smem> * !ttg.memdesc<32x64xf16, #[[SB]], #smem> -> tensor<64x64xf32, #[[MMA]]>
+// CHECK-NEXT: %[[R:.*]] = ttg.convert_layout %[[D]] : tensor<64x64xf32, #[[MMA]]> -> tensor<64x64xf32, #{{.*}}>
+// CHECK-NEXT: tt.return %[[R]]
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#la = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#lb = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @f16_wgmma(%pa: tensor<64x32x!tt.ptr<f16>, #la>, %pb: tensor<32x64x!tt.ptr<f16>, #lb>, %c: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %a = tt.load %pa : tensor<64x32x!tt.ptr<f16>, #la>
+    %b = tt.load %pb : tensor<32x64x!tt.ptr<f16>, #lb>
+    %a1 = ttg.convert_layout %a : tensor<64x32xf16, #la> -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+    %b1 = ttg.convert_layout %b : tensor<32x64xf16, #lb> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+    %d = tt.dot %a1, %b1, %c, inputPrecision = tf32 : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %d : tensor<64x64xf32, #blocked>
+  }
+}
+
+// -----
+
+// bf16, 128x256 with 8 warps (Triton's matmul_128x256x64_s3_w8): [4, 1] doubled along M while M exceeds 16 rows
+// per warp: [8, 1]; one warp group column, so N = 256. Block arguments go to shared memory at the top of the block.
+// CHECK: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 256, 16]}>
+// CHECK-LABEL: tt.func public @bf16_wgmma_8_warps
+// CHECK-NEXT: ttg.local_alloc %arg1
+// CHECK-NEXT: ttg.local_alloc %arg0
+// CHECK: ttng.warp_group_dot {{.*}} -> tensor<128x256xf32, #[[MMA]]>
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @bf16_wgmma_8_warps(%a: tensor<128x64xbf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<64x256xbf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<128x256xf32, #blocked>) -> tensor<128x256xf32, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<128x64xbf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<64x256xbf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<128x256xf32, #blocked>
+    tt.return %d : tensor<128x256xf32, #blocked>
+  }
+}
+
+// -----
+
+// 64x128 with 8 warps: M = 64 fills one warp group ([4, 1]), so the other four warps go along N: [4, 2], and
+// instrShape N = 128 / 2 warp group columns = 64.
+// CHECK: #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 2], instrShape = [16, 64, 16]}>
+// CHECK-LABEL: tt.func public @wgmma_warps_along_n
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @wgmma_warps_along_n(%a: tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x128xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x128xf32, #blocked>) -> tensor<64x128xf32, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x128xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x128xf32, #blocked>
+    tt.return %d : tensor<64x128xf32, #blocked>
+  }
+}
+
+// -----
+
+// tf32 (f32 operands, tf32 input precision) on sm90: K = 256 / 32 = 8, and wgmma transposes no 32-bit operand in
+// shared memory, so B is stored K-major (order [0, 1]: transposed) whatever its register order.
+// CHECK-DAG: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 8]}>
+// CHECK-DAG: #[[SA:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
+// CHECK-DAG: #[[SB:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 32}>
+// CHECK-LABEL: tt.func public @tf32_wgmma
+// CHECK: ttng.warp_group_dot {{.*}} : !ttg.memdesc<64x32xf32, #[[SA]], #smem> * !ttg.memdesc<32x64xf32, #[[SB]], #smem> -> tensor<64x64xf32, #[[MMA]]>
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @tf32_wgmma(%a: tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %d = tt.dot %a, %b, %c, inputPrecision = tf32 : tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %d : tensor<64x64xf32, #blocked>
+  }
+}
+
+// -----
+
+// Chained dots (attention) on sm90, 64x64 tiles with 8 warps: the first dot's result reaches the second dot, so
+// the first takes all warps along M, [8, 1]; the second, chained to no later dot, gets [4, 1] doubled along N
+// (64 rows fill one warp group): [4, 2]. Both have N = 64 / 2 = 32 (the instruction shape assumes 8 warps over
+// 64 rows make two warp group columns, chained or not, as Triton's mmaVersionToInstrShape does). The second's A comes from registers (truncf), not from a
+// load: it stays in registers as #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>, converted right before the
+// wgmma. The first dot's B (a transpose of a load) is stored in the transpose's column-major order:
+// transposed = true (tritongpu-optimize-dot-operands then moves the transpose onto the descriptor).
+// CHECK-DAG: #[[MMA0:.*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 32, 16]}>
+// CHECK-DAG: #[[MMA1:.*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 2], instrShape = [16, 32, 16]}>
+// CHECK-DAG: #[[ST:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+// CHECK-LABEL: tt.func public @chained_wgmma
+// CHECK: %[[T:.*]] = tt.trans
+// CHECK-NEXT: ttg.local_alloc %[[T]] : (tensor<64x64xf16, #{{.*}}>) -> !ttg.memdesc<64x64xf16, #[[ST]], #smem>
+// CHECK: ttng.warp_group_dot {{.*}} -> tensor<64x64xf32, #[[MMA0]]>
+// CHECK: %[[P:.*]] = arith.truncf
+// CHECK: %[[PA:.*]] = ttg.convert_layout %[[P]] : {{.*}} -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked{{[0-9]*}}}>>
+// CHECK: %[[PR:.*]] = ttg.convert_layout %[[PA]] : {{.*}} -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #[[MMA1]], kWidth = 2}>>
+// CHECK-NEXT: ttng.warp_group_dot %[[PR]], {{.*}} : tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #[[MMA1]], kWidth = 2}>> * !ttg.memdesc<64x64xf16
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]}>
+#bt = #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 8], order = [0, 1]}>
+#lk = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @chained_wgmma(%pq: tensor<64x64x!tt.ptr<f16>, #lk>, %pk: tensor<64x64x!tt.ptr<f16>, #lk>, %pv: tensor<64x64x!tt.ptr<f16>, #lk>, %c: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %q = tt.load %pq : tensor<64x64x!tt.ptr<f16>, #lk>
+    %qa = ttg.convert_layout %q : tensor<64x64xf16, #lk> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+    %k = tt.load %pk : tensor<64x64x!tt.ptr<f16>, #lk>
+    %kt = tt.trans %k {order = array<i32: 1, 0>} : tensor<64x64xf16, #lk> -> tensor<64x64xf16, #bt>
+    %kb = ttg.convert_layout %kt : tensor<64x64xf16, #bt> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+    %s = tt.dot %qa, %kb, %c : tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    %p = arith.truncf %s : tensor<64x64xf32, #blocked> to tensor<64x64xf16, #blocked>
+    %pa = ttg.convert_layout %p : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+    %v = tt.load %pv : tensor<64x64x!tt.ptr<f16>, #lk>
+    %vb = ttg.convert_layout %v : tensor<64x64xf16, #lk> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+    %o = tt.dot %pa, %vb, %c : tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %o : tensor<64x64xf32, #blocked>
+  }
+}
+
+// -----
+
+// sm90 dots that MMA v3 does not take fall back to MMA v2, as in Triton: M = 32 (not a multiple of 64), 2 warps
+// (not a warp group), K = 8 (below wgmma's K of 16).
+// CHECK-NOT: versionMajor = 3
+// CHECK: #ttg.nvidia_mma<{versionMajor = 2
+// CHECK-NOT: versionMajor = 3
+// CHECK-LABEL: tt.func public @sm90_v2_fallback
+// CHECK-NOT: ttng.warp_group_dot
+// CHECK-COUNT-3: tt.dot {{.*}} -> tensor<{{.*}}, #mma{{[0-9]*}}>
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @sm90_v2_fallback(%a: tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<32x64xf32, #blocked>, %a8: tensor<64x8xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b8: tensor<8x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c8: tensor<64x64xf32, #blocked>) {
+    %m32 = tt.dot %a, %b, %c : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<32x64xf32, #blocked>
+    %k8 = tt.dot %a8, %b8, %c8 : tensor<64x8xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<8x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    %k8b = tt.dot %a8, %b8, %c8 : tensor<64x8xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<8x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// 2 warps on sm90: not a warp group, MMA v2.
+// CHECK: #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 1], instrShape = [16, 8]}>
+// CHECK-LABEL: tt.func public @sm90_two_warps
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [2, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @sm90_two_warps(%a: tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
     %d = tt.dot %a, %b, %c : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
     tt.return %d : tensor<64x64xf32, #blocked>
   }

@@ -270,3 +270,53 @@ tt.func public @branches(%c: i1, %x: i32, %y: i32) -> i32 {
 ^bb4(%r: i32):
   tt.return %r : i32
 }
+
+// -----
+
+// select(not(c), a, b) swaps to select(c, b, a) when the `not` is a scalar xori with true; MLIR's pattern does
+// not match a tensor `not` (its constant is a dense attribute), which stays (Triton's float atomic_max select).
+// CHECK-LABEL: tt.func public @select_of_not
+// CHECK: %[[S:.*]] = arith.select %arg0, %arg2, %arg1 : i32
+// CHECK: %[[N:.*]] = arith.xori %arg3, %cst : tensor<4xi1>
+// CHECK-NEXT: %[[T:.*]] = arith.select %[[N]], %arg4, %arg5 : tensor<4xi1>, tensor<4xi32>
+// CHECK-NEXT: tt.return %[[S]], %[[T]]
+tt.func public @select_of_not(%c: i1, %a: i32, %b: i32, %tc: tensor<4xi1>, %ta: tensor<4xi32>, %tb: tensor<4xi32>) -> (i32, tensor<4xi32>) {
+  %true = arith.constant true
+  %n = arith.xori %c, %true : i1
+  %s = arith.select %n, %a, %b : i32
+  %all = arith.constant dense<true> : tensor<4xi1>
+  %tn = arith.xori %tc, %all : tensor<4xi1>
+  %t = arith.select %tn, %ta, %tb : tensor<4xi1>, tensor<4xi32>
+  tt.return %s, %t : i32, tensor<4xi32>
+}
+
+// -----
+
+// trunci(shrsi(x, c)) keeps none of the sign copies when c is the truncated width: it becomes a logical shift
+// (MLIR's TruncIShrSIToTrunciShrUI; randint4x's high offset word). Other shift amounts stay arithmetic. A
+// same-type tt.bitcast stays, as in Triton (uint_to_uniform_float's u32 -> i32).
+// CHECK-LABEL: tt.func public @trunc_of_shift
+// CHECK-DAG: %[[C32:.*]] = arith.constant dense<32> : tensor<64xi64>
+// CHECK-DAG: %[[C31:.*]] = arith.constant dense<31> : tensor<64xi64>
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : i16
+// CHECK: %[[U:.*]] = arith.shrui %arg0, %[[C32]] : tensor<64xi64>
+// CHECK-NEXT: %[[HI:.*]] = arith.trunci %[[U]] : tensor<64xi64> to tensor<64xi32>
+// CHECK-NEXT: %[[S:.*]] = arith.shrsi %arg0, %[[C31]] : tensor<64xi64>
+// CHECK-NEXT: %[[MID:.*]] = arith.trunci %[[S]] : tensor<64xi64> to tensor<64xi32>
+// CHECK-NEXT: %[[U16:.*]] = arith.shrui %arg1, %[[C8]] : i16
+// CHECK-NEXT: %[[B:.*]] = arith.trunci %[[U16]] : i16 to i8
+// CHECK-NEXT: %[[SAME:.*]] = tt.bitcast %[[HI]] : tensor<64xi32> -> tensor<64xi32>
+// CHECK-NEXT: tt.return %[[SAME]], %[[MID]], %[[B]]
+tt.func public @trunc_of_shift(%x: tensor<64xi64>, %h: i16) -> (tensor<64xi32>, tensor<64xi32>, i8) {
+  %c32 = arith.constant dense<32> : tensor<64xi64>
+  %c31 = arith.constant dense<31> : tensor<64xi64>
+  %c8 = arith.constant 8 : i16
+  %0 = arith.shrsi %x, %c32 : tensor<64xi64>
+  %1 = arith.trunci %0 : tensor<64xi64> to tensor<64xi32>
+  %2 = arith.shrsi %x, %c31 : tensor<64xi64>
+  %3 = arith.trunci %2 : tensor<64xi64> to tensor<64xi32>
+  %4 = arith.shrsi %h, %c8 : i16
+  %5 = arith.trunci %4 : i16 to i8
+  %6 = tt.bitcast %1 : tensor<64xi32> -> tensor<64xi32>
+  tt.return %6, %3, %5 : tensor<64xi32>, tensor<64xi32>, i8
+}

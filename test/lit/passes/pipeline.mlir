@@ -379,3 +379,157 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   }
 }
 
+
+// -----
+
+// sm90: a wgmma whose shared operands come from a multi-buffer and whose result only feeds the next iteration
+// stays in flight: isAsync, one `warp_group_dot_wait {pendings = 1}` after it (threading the result and the
+// operands it reads), the yield takes the waited result, and a `pendings = 0` wait follows the loop.
+// CHECK-LABEL: tt.func public @wgmma_in_flight
+// CHECK: %[[R:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %arg0)
+// CHECK: %[[A:.*]] = ttg.memdesc_index
+// CHECK: %[[D:.*]] = ttng.warp_group_dot %[[A]], %[[A]], %[[ACC]] {isAsync = true}
+// CHECK-NEXT: %[[W:.*]]:2 = ttng.warp_group_dot_wait %[[D]], %[[A]] {pendings = 1 : i32}
+// CHECK-NEXT: scf.yield %[[W]]#0
+// CHECK: %[[F:.*]] = ttng.warp_group_dot_wait %[[R]] {pendings = 0 : i32}
+// CHECK-NEXT: tt.return %[[F]]
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#s = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @wgmma_in_flight(%c: tensor<64x64xf32, #mma>, %n: i32, %buf: !ttg.memdesc<3x64x64xf16, #s, #smem, mutable>) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (tensor<64x64xf32, #mma>) : i32 {
+      %a = ttg.memdesc_index %buf[%i] : !ttg.memdesc<3x64x64xf16, #s, #smem, mutable> -> !ttg.memdesc<64x64xf16, #s, #smem, mutable>
+      %d = ttng.warp_group_dot %a, %a, %acc : !ttg.memdesc<64x64xf16, #s, #smem, mutable> * !ttg.memdesc<64x64xf16, #s, #smem, mutable> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    }
+    tt.return %r : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// sm90, num-stages 1 (or loads that are not pipelined): operands stored from registers in the loop cannot stay
+// in flight, so each wgmma is async with a `pendings = 0` wait right after it (Triton's matmul_64x64x32_s1).
+// S1-LABEL: tt.func public @wgmma_wait_now
+// S1: %[[D:.*]] = ttng.warp_group_dot %[[A:.*]], %[[A]], %{{.*}} {isAsync = true}
+// S1-NEXT: %[[W:.*]]:2 = ttng.warp_group_dot_wait %[[D]], %[[A]] {pendings = 0 : i32}
+// S1-NEXT: scf.yield %[[W]]#0
+// S1-NOT: ttng.warp_group_dot_wait
+// S1: tt.return
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#s = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @wgmma_wait_now(%c: tensor<64x64xf32, #mma>, %n: i32, %x: tensor<64x64xf16, #bl>) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (tensor<64x64xf32, #mma>) : i32 {
+      %a = ttg.local_alloc %x : (tensor<64x64xf16, #bl>) -> !ttg.memdesc<64x64xf16, #s, #smem>
+      %d = ttng.warp_group_dot %a, %a, %acc : !ttg.memdesc<64x64xf16, #s, #smem> * !ttg.memdesc<64x64xf16, #s, #smem> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    }
+    tt.return %r : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// sm90, attention's two chained wgmmas: the first one's result is used in the loop (wait 0 right after it), the
+// second (A in registers) stays in flight; its loop-carried accumulator goes through the first one's wait, whose
+// result the loop then uses, and no other wait is added in the loop.
+// CHECK-LABEL: tt.func public @wgmma_chain
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %arg0)
+// CHECK: %[[S:.*]] = ttng.warp_group_dot {{.*}} {isAsync = true}
+// CHECK-NEXT: %[[W:.*]]:3 = ttng.warp_group_dot_wait %[[S]], %arg2, %[[ACC]] {pendings = 0 : i32}
+// CHECK-NEXT: %[[P:.*]] = arith.truncf %[[W]]#0
+// CHECK: %[[O:.*]] = ttng.warp_group_dot {{.*}}, %[[W]]#2 {isAsync = true}
+// CHECK-NEXT: scf.yield %[[O]]
+// CHECK: ttng.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#s = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @wgmma_chain(%c: tensor<64x64xf32, #mma>, %n: i32, %q: !ttg.memdesc<64x64xf16, #s, #smem>) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (tensor<64x64xf32, #mma>) : i32 {
+      %s = ttng.warp_group_dot %q, %q, %c : !ttg.memdesc<64x64xf16, #s, #smem> * !ttg.memdesc<64x64xf16, #s, #smem> -> tensor<64x64xf32, #mma>
+      %p = arith.truncf %s : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
+      %pa = ttg.convert_layout %p : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %o = ttng.warp_group_dot %pa, %q, %acc : tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * !ttg.memdesc<64x64xf16, #s, #smem> -> tensor<64x64xf32, #mma>
+      scf.yield %o : tensor<64x64xf32, #mma>
+    }
+    tt.return %r : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// sm90: loads stored for wgmma (`ttg.local_alloc` into #ttg.nvmma_shared) are pipelined into num-stages buffers
+// of that layout (one more than the copies run ahead: the wgmma of the previous iteration is still reading one);
+// the dot reads the stage's view directly, B through a memdesc_trans that becomes mutable too; the copies for
+// iteration k + 2 go to buffer (idx + 2) mod 3, after the dot's `pendings = 1` wait.
+// CHECK-LABEL: tt.func public @wgmma_loads
+// CHECK-DAG: %[[BA:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
+// CHECK-DAG: %[[BB:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
+// CHECK-COUNT-4: ttg.async_copy_global_to_local
+// CHECK: scf.for {{.*}} iter_args({{.*}}, %[[IDX:[^ ]*]] = %c0_i32)
+// CHECK-NEXT: ttg.async_wait {num = 2 : i32}
+// CHECK-NEXT: %[[VA:.*]] = ttg.memdesc_index %[[BA]][%[[IDX]]]
+// CHECK-NEXT: %[[VB:.*]] = ttg.memdesc_index %[[BB]][%[[IDX]]]
+// CHECK: %[[T:.*]] = ttg.memdesc_trans %[[VB]] {order = array<i32: 1, 0>} : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared1, #smem, mutable>
+// CHECK: %[[D:.*]] = ttng.warp_group_dot %[[VA]], %[[T]], {{.*}} {isAsync = true}
+// CHECK-NEXT: ttng.warp_group_dot_wait %[[D]], %[[VA]], %[[T]] {pendings = 1 : i32}
+// CHECK: %[[SUM:.*]] = arith.addi %[[IDX]], %c2_i32
+// CHECK: %[[WRAP:.*]] = arith.cmpi sge, %[[SUM]], %c3_i32
+// CHECK: %[[INS:.*]] = arith.select %[[WRAP]]
+// CHECK: ttg.memdesc_index %[[BA]][%[[INS]]]
+// CHECK: ttg.memdesc_index %[[BB]][%[[INS]]]
+// CHECK-COUNT-2: ttg.async_copy_global_to_local
+// CHECK: scf.yield
+// CHECK: ttng.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}
+// CHECK-NEXT: ttg.async_wait {num = 0 : i32}
+// CHECK-NEXT: ttg.local_dealloc %[[BA]]
+// CHECK-NEXT: ttg.local_dealloc %[[BB]]
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#s = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#st = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @wgmma_loads(%pa: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %pb: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %acc0 = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %step = arith.constant dense<64> : tensor<64x64xi32, #bl>
+    %r0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #bl}>>
+    %c0e = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #bl}>>
+    %rows = tt.expand_dims %r0 {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #bl}>> -> tensor<64x1xi32, #bl>
+    %c64 = arith.constant dense<64> : tensor<64x1xi32, #bl>
+    %rs = arith.muli %rows, %c64 : tensor<64x1xi32, #bl>
+    %cols = tt.expand_dims %c0e {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #bl}>> -> tensor<1x64xi32, #bl>
+    %rb = tt.broadcast %rs : tensor<64x1xi32, #bl> -> tensor<64x64xi32, #bl>
+    %cb = tt.broadcast %cols : tensor<1x64xi32, #bl> -> tensor<64x64xi32, #bl>
+    %off = arith.addi %rb, %cb : tensor<64x64xi32, #bl>
+    %sa = tt.splat %pa : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #bl>
+    %sb = tt.splat %pb : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #bl>
+    %a0 = tt.addptr %sa, %off : tensor<64x64x!tt.ptr<f16>, #bl>, tensor<64x64xi32, #bl>
+    %b0 = tt.addptr %sb, %off : tensor<64x64x!tt.ptr<f16>, #bl>, tensor<64x64xi32, #bl>
+    %res:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0, %ap = %a0, %bp = %b0) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #bl>, tensor<64x64x!tt.ptr<f16>, #bl>) : i32 {
+      %x = tt.load %ap : tensor<64x64x!tt.ptr<f16>, #bl>
+      %y = tt.load %bp : tensor<64x64x!tt.ptr<f16>, #bl>
+      %xs = ttg.local_alloc %x : (tensor<64x64xf16, #bl>) -> !ttg.memdesc<64x64xf16, #s, #smem>
+      %ys = ttg.local_alloc %y : (tensor<64x64xf16, #bl>) -> !ttg.memdesc<64x64xf16, #s, #smem>
+      %yt = ttg.memdesc_trans %ys {order = array<i32: 1, 0>} : !ttg.memdesc<64x64xf16, #s, #smem> -> !ttg.memdesc<64x64xf16, #st, #smem>
+      %d = ttng.warp_group_dot %xs, %yt, %acc : !ttg.memdesc<64x64xf16, #s, #smem> * !ttg.memdesc<64x64xf16, #st, #smem> -> tensor<64x64xf32, #mma>
+      %ap2 = tt.addptr %ap, %step : tensor<64x64x!tt.ptr<f16>, #bl>, tensor<64x64xi32, #bl>
+      %bp2 = tt.addptr %bp, %step : tensor<64x64x!tt.ptr<f16>, #bl>, tensor<64x64xi32, #bl>
+      scf.yield %d, %ap2, %bp2 : tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #bl>, tensor<64x64x!tt.ptr<f16>, #bl>
+    }
+    tt.return %res#0 : tensor<64x64xf32, #mma>
+  }
+}

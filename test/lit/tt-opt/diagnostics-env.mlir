@@ -26,7 +26,7 @@
 // DEFAULT-NOT: {{warning|remark|note}}:
 
 // WARN-NOT: {{remark:|\(f16 x f16 -> f32\)}}
-// WARN:     diagnostics-env.mlir:[[# @LINE + 55]]:5: warning: tt.dot 16x16x16 (f32 x f32 -> f32, tf32) runs on FMA units: tritongpu-accelerate-matmul gives tensor-core (MMA v2) layouts to f16/bf16 dots with f32 accumulators only, so make-ttgir keeps it on a blocked layout
+// WARN:     diagnostics-env.mlir:[[# @LINE + 55]]:5: warning: tt.dot 16x16x16 (f32 x f32 -> f32, tf32) runs on FMA units: tritongpu-accelerate-matmul gives tensor-core layouts to f16/bf16 dots with f32 accumulators (MMA v2, and v3 on sm90) and to tf32 dots on sm90 (MMA v3) only, so make-ttgir keeps it on a blocked layout
 // WARN-NEXT: {{^}}    %tf32 = tt.dot %ieee, %ieee, %zero
 // WARN-NEXT: {{^}}    ^
 // (no warning for the f16 dot, which gets an MMA v2 layout, nor for the ieee f32 one)

@@ -54,7 +54,7 @@ module {
     %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
     %ab = tt.dot %tile, %tile, %zero : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
     %ieee = tt.dot %ab, %ab, %zero : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
-    // expected-warning @+1 {{tt.dot 16x16x16 (f32 x f32 -> f32, tf32) runs on FMA units: tritongpu-accelerate-matmul gives tensor-core (MMA v2) layouts to f16/bf16 dots with f32 accumulators only}}
+    // expected-warning @+1 {{tt.dot 16x16x16 (f32 x f32 -> f32, tf32) runs on FMA units: tritongpu-accelerate-matmul gives tensor-core layouts to f16/bf16 dots with f32 accumulators (MMA v2, and v3 on sm90) and to tf32 dots on sm90 (MMA v3) only}}
     %tf32 = tt.dot %ieee, %ieee, %zero, inputPrecision = tf32 : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
     %c_base = tt.splat %c : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
     %c_ptrs = tt.addptr %c_base, %offs : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>

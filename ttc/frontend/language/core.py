@@ -4,7 +4,7 @@ standard library refers to them as `core.<name>`; `triton.language` re-exports t
 from __future__ import annotations
 
 from ttc.frontend.dtypes import BY_LANGUAGE_NAME, PointerDType
-from ttc.frontend.language import debugging, linalg, math, memory, reductions, scaled, tensors
+from ttc.frontend.language import debugging, external, linalg, math, memory, reductions, scaled, tensors
 from ttc.frontend.language.compile_time import CompileTimeFunction
 from ttc.frontend.language.iterators import TL_RANGE, TL_STATIC_RANGE
 from ttc.frontend.language.namespace import CONSTEXPR, Namespace
@@ -29,7 +29,7 @@ CORE_MEMBERS = {
     **{b.name: b for b in (
         tensors.program_id, tensors.num_programs, tensors.arange, tensors.full, tensors.cast, tensors.broadcast,
         tensors.broadcast_to, tensors.trans, tensors.permute, tensors.cat, tensors.join, tensors.split,
-        tensors.view, tensors.reshape, tensors.expand_dims, tensors.where,
+        tensors.view, tensors.reshape, tensors.expand_dims, tensors.where, tensors.to_tensor,
         math.minimum, math.maximum, math.clamp, math.add, math.sub, math.mul,
         memory.load, memory.store, memory.make_block_ptr, memory.advance, memory.atomic_add, memory.atomic_max,
         memory.atomic_min, memory.atomic_and, memory.atomic_or, memory.atomic_xor, memory.atomic_xchg,
@@ -37,7 +37,7 @@ CORE_MEMBERS = {
         reductions.reduce, reductions.associative_scan, reductions.histogram,
         linalg.dot, scaled.dot_scaled,
         debugging.device_print, debugging.device_assert, debugging.multiple_of, debugging.max_contiguous,
-        debugging.max_constancy,
+        debugging.max_constancy, debugging.debug_barrier, external.inline_asm_elementwise,
     )},
     "_promote_bfloat16_to_float32": tensors._promote_bfloat16_to_float32,
     "_reduce_with_indices": reductions._reduce_with_indices,

@@ -1,6 +1,6 @@
 """Builtins for debugging and for compiler hints: `device_print` (and `print`), `device_assert`,
-`multiple_of`, `max_contiguous`, `max_constancy`. (`static_print` and `static_assert` run at compile time and
-are handled by the code generator.)"""
+`debug_barrier` (a barrier of all the program's threads), `multiple_of`, `max_contiguous`, `max_constancy`.
+(`static_print` and `static_assert` run at compile time and are handled by the code generator.)"""
 
 from __future__ import annotations
 
@@ -29,6 +29,11 @@ def device_assert(g, cond, msg="", mask=None):
     if mask is not None:
         mask = g.semantic.to_tensor(mask)
     g.semantic.device_assert(g.semantic.to_tensor(cond), msg, mask)
+
+
+@builtin
+def debug_barrier(g):
+    g.semantic.debug_barrier()
 
 
 def _hint_values(values) -> list[int]:

@@ -158,3 +158,9 @@ def _promote_bfloat16_to_float32(g, t):
     if t.type.scalar == T.bfloat16:
         return g.semantic.cast(t, T.float32)
     return t
+
+
+@builtin
+def to_tensor(g, x):
+    # a Python or constexpr number becomes a scalar of its natural type (i32, u32, i64, u64, fp32)
+    return g.semantic.to_tensor(unwrap(x))

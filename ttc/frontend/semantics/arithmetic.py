@@ -7,7 +7,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import IntegerAttr, StringAttr, i32, i64
 
 from ttc.frontend import dtypes as T
-from ttc.frontend.errors import LanguageError, UnsupportedError
+from ttc.frontend.errors import LanguageError
 from ttc.frontend.values import Tensor
 from ttc.ir.std import CMPF, CMPI
 
@@ -119,7 +119,7 @@ class ArithmeticMixin:
         input, other = self.binary_operands(input, other, False, False, True, True)
         a, b = input.type.scalar, other.type.scalar
         if a.is_floating():
-            raise UnsupportedError("floating-point `%` is not supported: ttc's IR has no arith.remf yet")
+            return self._binary("arith.remf", input, other)
         if a.is_int():
             if a.is_int_signed() != b.is_int_signed():
                 raise LanguageError(

@@ -18,14 +18,15 @@ _SCOPES = {None: "gpu", "": "gpu", "gpu": "gpu", "cta": "cta", "sys": "sys"}
 
 
 def _sem(sem) -> int:
-    if sem not in _SEMANTICS:
-        raise LanguageError(f"Memory semantic {sem} not supported")
+    if not isinstance(sem, (str, type(None))) or sem not in _SEMANTICS:
+        raise LanguageError(f"Memory semantic {sem} not supported (sem is 'relaxed', 'acquire', 'release' or "
+                            "'acq_rel')")
     return SEM[_SEMANTICS[sem]]
 
 
 def _scope(scope) -> int:
-    if scope not in _SCOPES:
-        raise LanguageError(f"Memory semantic {scope} not supported")
+    if not isinstance(scope, (str, type(None))) or scope not in _SCOPES:
+        raise LanguageError(f"Memory scope {scope} not supported (scope is 'gpu', 'cta' or 'sys')")
     return SCOPE[_SCOPES[scope]]
 
 
@@ -71,6 +72,10 @@ class AtomicMixin:
             raise LanguageError("atomic_cas needs a pointer or a tensor of pointers")
         if ptr.type.scalar.element.primitive_bitwidth not in (16, 32, 64):
             raise LanguageError("atomic_cas only supports elements with width {16, 32, 64}")
+        want = ptr.type.with_element_ty(ptr.type.scalar.element) if ptr.is_block() else ptr.type.scalar.element
+        if not cmp.type.to_ir() == val.type.to_ir() == want.to_ir():  # the IR's types (int32 and uint32 are i32)
+            raise LanguageError(f"atomic_cas compares and swaps values of the pointer's type {want}, "
+                                f"got cmp {cmp.type} and val {val.type} (use .to() or a typed constant)")
         props = {"sem": IntegerAttr(sem, i32), "scope": IntegerAttr(scope, i32)}
         handle = self.builder.value("tt.atomic_cas", [ptr.handle, cmp.handle, val.handle], val.type.to_ir(), props)
         return Tensor(handle, val.type)

@@ -1,5 +1,5 @@
 """Compiler hints and device-side debugging: `multiple_of`, `max_contiguous`, `max_constancy` (attributes on
-the op that defines the value) and `device_print` (`tt.print`).
+the op that defines the value), `device_print` (`tt.print`) and `debug_barrier` (`gpu.barrier`).
 """
 
 from __future__ import annotations
@@ -60,3 +60,6 @@ class HintMixin:
             "isSigned": DenseArrayBase.from_list(i32, [int(a.dtype.is_int_signed()) for a in args]),
         }
         self.builder.create("tt.print", [[a.handle for a in args]], [], props)
+
+    def debug_barrier(self):
+        self.builder.create("gpu.barrier", [], [], {})
