@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -36,10 +37,25 @@ class Arg:
     init: Any = "zeros"
     value: Any = None
     output: str | None = None
+    block: tuple | None = None  # a tensor descriptor argument: the block shape of `tensordesc<T[...]>`
 
     @property
     def where(self) -> str:
         return f"args[{self.index}]"
+
+    @property
+    def is_desc(self) -> bool:
+        return self.block is not None
+
+    @property
+    def strides(self) -> tuple:
+        """A descriptor's strides, in elements: its buffer is row-major."""
+        return tuple(int(math.prod(self.shape[d + 1:])) for d in range(len(self.shape)))
+
+    @property
+    def n_params(self) -> int:
+        """How many kernel parameters the argument is: a descriptor is its handle, shape (i32) and strides (i64)."""
+        return 1 + 2 * len(self.block) if self.is_desc else 1
 
 
 @dataclass
@@ -158,8 +174,14 @@ def _check_number(a: Arg, v, where: str) -> None:
         raise SpecError(f"a boolean for '{a.name}', which is {a.type.lstrip('*')}", where)
 
 
+_DESC = re.compile(r"^tensordesc<\s*([a-z0-9]+)\s*\[([0-9,\s]+)\]\s*>$")
+
+
 def _arg(i: int, raw: dict) -> Arg:
     where = f"args[{i}]"
+    desc = _DESC.match(raw["type"])
+    if raw["type"].startswith("tensordesc"):
+        return _desc_arg(i, raw, desc)
     parsed = dtypes.spec_type(raw["type"])
     if parsed is None:
         known = ", ".join(dtypes.SPEC_TYPES)
@@ -188,6 +210,28 @@ def _arg(i: int, raw: dict) -> Arg:
             rlo, rhi = _int_range(a)
             if lo < rlo or hi - 1 > rhi:
                 raise SpecError(f"randint range [{lo}, {hi}) does not fit in {a.type}", f"{where}.init.randint")
+    return a
+
+
+def _desc_arg(i: int, raw: dict, m) -> Arg:
+    """A tensor descriptor argument: a buffer (shape, init and output as for a pointer) and the descriptor over it
+    (the buffer's shape and row-major strides, the type's block shape)."""
+    where = f"args[{i}]"
+    parsed = dtypes.spec_type("*" + m.group(1)) if m else None
+    if parsed is None:
+        raise SpecError(f"malformed descriptor type '{raw['type']}' (e.g. 'tensordesc<fp16[64, 64]>')", f"{where}.type")
+    block = tuple(int(d) for d in m.group(2).split(","))
+    a = _arg(i, {**raw, "type": "*" + m.group(1)})
+    a.type, a.block = raw["type"], block
+    if a.shape is None or len(a.shape) != len(block):
+        have = "no shape" if a.shape is None else f"shape {list(a.shape)}"
+        raise SpecError(f"descriptor '{a.name}' has {have}; it needs a shape of rank {len(block)} (its block's)", where)
+    if any(d & (d - 1) or d <= 0 for d in block):
+        raise SpecError(f"descriptor block shape {list(block)} must be powers of 2", f"{where}.type")
+    itemsize = dtypes.storage_dtype(a.elt).itemsize
+    if any(st * itemsize % 16 for st in a.strides[:-1]):
+        raise SpecError(f"descriptor '{a.name}': row strides must be multiples of 16 bytes (TMA), got {list(a.shape)} "
+                        f"of {a.type}", f"{where}.shape")
     return a
 
 
@@ -273,10 +317,14 @@ def grid(spec: Spec, values: dict) -> tuple[int, int, int]:
 
 def _signature_entries(spec: Spec) -> list[tuple[str, bool]]:
     """(type, specialized to 1) for each non-constexpr entry of the signature."""
+    from ttc.frontend.signature import split_signature
+
     entries = []
-    for tok in spec.signature.split(","):
-        tok = tok.strip()
+    for tok in split_signature(spec.signature):
         base, _, hint = tok.partition(":")
+        if base.startswith("tensordesc"):
+            entries.append((base, False))
+            continue
         if dtypes.spec_type(base) is None:
             continue  # a constexpr value
         entries.append((base, hint.strip() == "1"))
@@ -295,7 +343,7 @@ def parameters(spec: Spec, count: int | None) -> list[Arg]:
                      else f"; argument '{args[len(entries)].name}' has no entry")
             raise SpecError(f"the signature lists {len(entries)} arguments but 'args' has {len(args)}{extra}", "args")
         for a, (t, _) in zip(args, entries):
-            if t != a.type:
+            if t != a.type and not (a.is_desc and _same_desc(t, a.type)):
                 raise SpecError(f"'{a.name}' is '{a.type}' but the signature says '{t}'", f"{a.where}.type")
         for a, (_, one) in zip(args, entries):
             if one and (a.is_ptr or a.value != 1):
@@ -305,18 +353,43 @@ def parameters(spec: Spec, count: int | None) -> list[Arg]:
         kept = list(args)
     else:
         kept = [a for a in args if a.is_ptr or a.host.kind == "f" or a.value != 1]
-    if count is not None and count != len(kept):
+    n = sum(a.n_params for a in kept)
+    if count is not None and count != n:
         dropped = len(args) - len(kept)
         why = f" ({dropped} specialized to 1 left out)" if dropped else ""
-        raise SpecError(f"the kernel takes {count} parameters but the spec gives {len(kept)} arguments{why}", "args")
+        descs = " (a descriptor is 1 + 2 * rank parameters)" if any(a.is_desc for a in kept) else ""
+        raise SpecError(f"the kernel takes {count} parameters but the spec gives {n}{descs}{why}", "args")
     return kept
+
+
+def _same_desc(a: str, b: str) -> bool:
+    return "".join(a.split()) == "".join(b.split())
+
+
+def expand(kept: list[Arg]) -> list[tuple[Arg, int]]:
+    """(argument, part) per kernel parameter: part 0 is the argument itself (a descriptor's handle), 1.. a
+    descriptor's shape and strides."""
+    return [(a, k) for a in kept for k in range(a.n_params)]
 
 
 def check_parameter_types(kept: list[Arg], param_types: list, param_names: list[str]) -> None:
     """Each argument's type against the kernel parameter it is passed to (MLIR types)."""
-    from ttc.ir.types import PointerType
+    from ttc.ir.types import PointerType, elt
 
-    for i, (a, t, pname) in enumerate(zip(kept, param_types, param_names)):
+    from ttc.ir.tensordesc import TensorDescType
+    from xdsl.dialects.builtin import i32, i64
+
+    for i, ((a, part), t, pname) in enumerate(zip(expand(kept), param_types, param_names)):
+        if a.is_desc:
+            r = len(a.block)
+            want = "i32" if 1 <= part <= r else "i64"
+            ok = (isinstance(t, TensorDescType) and t.shape == a.block and elt(t.value_type()) == a.elt if part == 0
+                  else t == (i32 if want == "i32" else i64))
+            if not ok:
+                what = a.type if part == 0 else f"{want} ({'shape' if part <= r else 'stride'} {(part - 1) % r})"
+                raise SpecError(f"'{a.name}' is '{a.type}': its parameter {what} goes to kernel parameter {i} "
+                                f"(%{pname}), which is {t}", f"{a.where}.type")
+            continue
         if a.is_ptr:
             ok = isinstance(t, PointerType) and t.pointee == a.elt
         else:
