@@ -143,6 +143,10 @@ class MakeTTGIR(Pass):
         return [make_pass(n, o) for n, o in pipeline(self.target, self.num_warps, self.num_ctas, self.num_stages)]
 
     def apply(self, ctx, module) -> None:
+        from ttc.ir.tma import DESCRIPTOR_OP_NAMES, first_unsupported
+
+        if (err := first_unsupported(module, DESCRIPTOR_OP_NAMES, "make-ttgir")) is not None:
+            raise err
         for p in self.passes():
             p.apply(ctx, module)
         if not reported("warning"):

@@ -91,6 +91,10 @@ def lower_module(module: ModuleOp, *, source, data_layout: str, target: str, sou
 
 def _lower_module(module: ModuleOp, *, source, data_layout: str, target: str, source_hash: str) -> LoweredKernel:
     func = _kernel(module, source)
+    from ttc.ir.tma import TMA_OP_NAMES, first_unsupported
+
+    if (err := first_unsupported(func, TMA_OP_NAMES, "the LLVM lowering")) is not None:
+        raise err
     num_warps = module_int(module, "ttg.num-warps", 4)
     tpw = module_int(module, "ttg.threads-per-warp", 32)
     if module_int(module, "ttg.num-ctas", 1) != 1:

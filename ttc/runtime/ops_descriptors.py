@@ -105,3 +105,73 @@ def descriptor_store(ip, op, args):
 @handler("tt.descriptor_reduce")
 def descriptor_reduce(ip, op, args):
     reduce_block(ip, ip.env[op.desc], op.kind.value.data, _offsets(ip, op), ip.env[op.src])
+
+
+# ----------------------------------------------------------------------------- TTGIR: TMA through shared memory
+# Copies complete at once, as ttg's async copies do here, so the mbarrier ops and the waits change nothing.
+
+
+@handler("ttng.async_tma_copy_global_to_local")
+def tma_load(ip, op, args):
+    if bool(ip.env[op.pred]):
+        ip.env[op.result].write(load_block(ip, ip.env[op.desc], _coords(ip, op), "TMA load"))
+
+
+@handler("ttng.async_tma_copy_local_to_global")
+def tma_store(ip, op, args):
+    store_block(ip, ip.env[op.desc], _coords(ip, op), ip.env[op.src].read(), "TMA store")
+
+
+@handler("ttng.async_tma_reduce")
+def tma_reduce(ip, op, args):
+    reduce_block(ip, ip.env[op.desc], op.kind.value.data, _coords(ip, op), ip.env[op.src].read())
+
+
+def _coords(ip, op) -> list[int]:
+    return [int(np.asarray(ip.env[v]).astype(np.int32)) for v in op.coord]
+
+
+@handler("ttng.init_barrier", "ttng.inval_barrier", "ttng.barrier_expect", "ttng.wait_barrier",
+         "ttng.async_tma_store_wait", "ttng.tensormap_fenceproxy_acquire")
+def tma_no_op(ip, op, args):
+    return None
+
+
+@dataclass(frozen=True)
+class TensorMap:
+    """What `ttng.tensormap_create` wrote at an address of global scratch (the interpreter keeps it aside)."""
+
+    base: int
+    shape: tuple
+    strides: tuple  # in elements
+    nan_padding: bool
+
+
+@handler("ttg.global_scratch_alloc")
+def global_scratch_alloc(ip, op, args):
+    """A buffer of `nbytes` per op, reused by the next programs (they run one after another)."""
+    addr = ip.cache.get(op)
+    if addr is None:
+        addr = ip.cache[op] = ip.memory.add("global scratch", np.zeros(op.nbytes.value.data, dtype=np.uint8))
+    return np.int64(addr)
+
+
+@handler("ttng.tensormap_create")
+def tensormap_create(ip, op, args):
+    dims = [int(np.asarray(ip.env[v]).astype(np.int32)) for v in op.global_dim][::-1]
+    byte_strides = [int(ip.env[v]) for v in op.global_stride][::-1]
+    itemsize = dtypes.storage_dtype(elt(op.global_address.type).pointee).itemsize
+    if any(s % itemsize for s in byte_strides):
+        raise Fault(f"tensormap_create: strides {byte_strides} are not multiples of the element size {itemsize}")
+    strides = tuple(s // itemsize for s in byte_strides) + (1,)
+    maps = ip.cache.setdefault("tensormaps", {})
+    maps[int(ip.env[op.desc_ptr])] = TensorMap(int(ip.env[op.global_address]), tuple(dims), strides,
+                                                op.fill_mode.value.data == 1)
+
+
+@handler("ttng.reinterpret_tensor_descriptor")
+def reinterpret_tensor_descriptor(ip, op, args):
+    tm = ip.cache.get("tensormaps", {}).get(int(ip.env[op.rawDesc]))
+    if tm is None:
+        raise Fault("reinterpret_tensor_descriptor of an address no tensormap_create wrote")
+    return describe(op.result.type, tm.base, tm.shape, tm.strides, tm.nan_padding)
