@@ -218,7 +218,9 @@ def make_tensor_descriptor(g, base, shape, strides, block_shape, padding_option=
             f"but got {block_shape[-1]} * {elem_size} = {block_shape[-1] * elem_size} bytes")
     last_stride = unwrap(strides[-1])
     if last_stride != 1:
-        raise LanguageError(f"make_tensor_descriptor: tensor descriptor last dim must be 1 but got {last_stride}")
+        got = "a run-time value" if isinstance(last_stride, Tensor) else repr(last_stride)
+        raise LanguageError(f"make_tensor_descriptor: tensor descriptor last dim must be 1 but got {got} "
+                            "(the last stride must be the constant 1)")
     padding = unwrap(padding_option)
     if padding not in ("zero", "nan"):
         raise LanguageError(f"make_tensor_descriptor: padding_option must be 'zero' or 'nan', not {padding!r}")
