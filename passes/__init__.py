@@ -31,6 +31,8 @@ REGISTRY: dict[str, str] = {
     "tritongpu-pipeline": "pipeline:Pipeline",
     "tritongpu-reduce-data-duplication": "reduce_data_duplication:ReduceDataDuplication",
     "tritongpu-reorder-instructions": "reorder_instructions:ReorderInstructions",
+    "triton-nvidia-optimize-descriptor-encoding": "optimize_descriptor_encoding:OptimizeDescriptorEncoding",
+    "triton-nvidia-tma-lowering": "tma_lowering:TMALowering",
 }
 
 

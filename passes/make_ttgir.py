@@ -8,11 +8,11 @@ unchanged):
     convert-triton-to-tritongpu{target num-warps threads-per-warp=32 num-ctas}, tritongpu-coalesce,
     *f32-dot-tc, *plan-cta, tritongpu-remove-layout-conversions, tritongpu-optimize-thread-locality,
     tritongpu-accelerate-matmul, tritongpu-remove-layout-conversions, *optimize-dot-operands,
-    *optimize-descriptor-encoding, cse (Triton's loop-aware CSE), *fuse-nested-loops, canonicalize,
+    triton-nvidia-optimize-descriptor-encoding, cse (Triton's loop-aware CSE), *fuse-nested-loops, canonicalize,
     loop-invariant-code-motion, canonicalize, tritongpu-combine-tensor-select-and-if, *warp-specialization,
     *assign-latencies, *schedule-loops, tritongpu-pipeline{num-stages}, canonicalize, cse, *prefetch,
     *optimize-dot-operands,
-    *coalesce-async-copy, *optimize-tmem-layouts, *tma-lowering, tritongpu-remove-layout-conversions,
+    *coalesce-async-copy, *optimize-tmem-layouts, triton-nvidia-tma-lowering (sm90), tritongpu-remove-layout-conversions,
     *interleave-tmem, tritongpu-reduce-data-duplication, tritongpu-reorder-instructions, cse, symbol-dce,
     *fence-insertion, *lower-mma, sccp, cse, canonicalize
 
@@ -56,6 +56,7 @@ def pipeline(target: str, num_warps: int, num_ctas: int, num_stages: int = 3) ->
         ("tritongpu-optimize-thread-locality", ""),
         ("tritongpu-accelerate-matmul", ""),
         ("tritongpu-remove-layout-conversions", ""),
+        ("triton-nvidia-optimize-descriptor-encoding", ""),
         ("cse", ""),
     ]
     if capability // 10 in (8, 9):
@@ -68,9 +69,10 @@ def pipeline(target: str, num_warps: int, num_ctas: int, num_stages: int = 3) ->
         ]
     else:
         steps += [("loop-invariant-code-motion", "")]
+    steps += [("canonicalize", ""), ("cse", "")]
+    if capability >= 90:
+        steps += [("triton-nvidia-tma-lowering", "")]
     steps += [
-        ("canonicalize", ""),
-        ("cse", ""),
         ("tritongpu-remove-layout-conversions", ""),
         ("tritongpu-reduce-data-duplication", ""),
         ("tritongpu-reorder-instructions", ""),
@@ -145,8 +147,9 @@ class MakeTTGIR(Pass):
     def apply(self, ctx, module) -> None:
         from ttc.ir.tma import DESCRIPTOR_OP_NAMES, first_unsupported
 
-        if (err := first_unsupported(module, DESCRIPTOR_OP_NAMES, "make-ttgir")) is not None:
-            raise err
+        if capability_of(self.target) < 90:  # Triton rewrites descriptors to pointers in make_ttir there
+            if (err := first_unsupported(module, DESCRIPTOR_OP_NAMES, f"make-ttgir for {self.target}")) is not None:
+                raise err
         for p in self.passes():
             p.apply(ctx, module)
         if not reported("warning"):

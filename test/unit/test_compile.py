@@ -68,7 +68,7 @@ def test_tt_compile_stops_at_descriptors_with_a_located_error(kernel, tmp_path):
                            spec["signature"], "-o", str(tmp_path / "k.cubin")], capture_output=True, text=True,
                           cwd=ROOT, env=dict(os.environ, TRITON_CACHE_DIR=str(tmp_path / "cache")))
     assert proc.returncode == 1 and not (tmp_path / "k.cubin").exists()
-    assert re.search(rf"^kernels/{kernel}.py:\d+:\d+: error: .*not supported yet by make-ttgir", proc.stderr, re.M), \
+    assert re.search(rf"^kernels/{kernel}.py:\d+:\d+: error: .*not supported yet by the LLVM lowering", proc.stderr, re.M), \
         proc.stderr
 
 

@@ -40,7 +40,7 @@ def _pipe(kernel: str, out: Path) -> str:
     )
 
 
-# Kernels with tensor descriptors stop at make-ttgir (TMA lowering is not there yet): they run in the interpreter
+# Kernels with tensor descriptors stop at the LLVM lowering (TMA is not lowered yet): they run in the interpreter
 # (test_interpreter.py), and the pipe must end with a located "not supported yet" error.
 DESCRIPTOR_KERNELS = {k for k in KERNELS if "!tt.tensordesc" in (ROOT / "test/fixtures/triton" / f"{k}.ttir").read_text()}
 
@@ -50,7 +50,7 @@ def test_python_to_cubin_through_pipes(kernel, tmp_path):
     cubin = tmp_path / f"{kernel}.cubin"
     proc = subprocess.run(["bash", "-o", "pipefail", "-c", _pipe(kernel, cubin)], capture_output=True, text=True)
     if kernel in DESCRIPTOR_KERNELS:
-        assert proc.returncode == 1 and "is not supported yet by make-ttgir" in proc.stderr, proc.stderr
+        assert proc.returncode == 1 and "is not supported yet by the LLVM lowering" in proc.stderr, proc.stderr
         assert not cubin.exists()
         return
     assert proc.returncode == 0, proc.stderr[-4000:]
