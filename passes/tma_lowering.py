@@ -19,11 +19,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    BFloat16Type,
     BoolAttr,
-    Float16Type,
-    Float32Type,
-    Float64Type,
     IntAttr,
     IntegerAttr,
     IntegerType,
@@ -35,6 +31,7 @@ from xdsl.dialects.builtin import (
 
 from ttc.frontend.builder import op_class
 from ttc.ir import tma, ttg
+from ttc.ir.tma import tma_element_type
 from ttc.ir.format import build_op
 from ttc.ir.layouts import SharedMemorySpace, SwizzledSharedEncoding
 from ttc.ir.types import MemDescType, PointerType, bitwidth
@@ -46,21 +43,6 @@ SWIZZLE_MODE = {0: 0, 32: 1, 64: 2, 128: 3}
 def memdesc(shape, element, enc, mutable: bool) -> MemDescType:
     dims = ArrayAttr([IntAttr(d) for d in shape])
     return MemDescType(dims, element, enc, SharedMemorySpace(), IntAttr(int(mutable)), dims)
-
-
-def tma_element_type(t, signed: bool) -> int:
-    """PTX's tensormap element type (`tensormap.replace ... elemtype`): u8 0, u16 1, u32 2, s32 3, u64 4,
-    s64 5, f16 6, f32 7, f64 9, bf16 10 (8-bit floats are moved as u8)."""
-    if isinstance(t, Float16Type):
-        return 6
-    if isinstance(t, Float32Type):
-        return 7
-    if isinstance(t, Float64Type):
-        return 9
-    if isinstance(t, BFloat16Type):
-        return 10
-    width = bitwidth(t)
-    return {8: 0, 16: 1, 32: 3 if signed else 2, 64: 5 if signed else 4}[width]
 
 
 class _Rewriter:

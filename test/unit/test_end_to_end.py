@@ -40,19 +40,10 @@ def _pipe(kernel: str, out: Path) -> str:
     )
 
 
-# Kernels with tensor descriptors stop at the LLVM lowering (TMA is not lowered yet): they run in the interpreter
-# (test_interpreter.py), and the pipe must end with a located "not supported yet" error.
-DESCRIPTOR_KERNELS = {k for k in KERNELS if "!tt.tensordesc" in (ROOT / "test/fixtures/triton" / f"{k}.ttir").read_text()}
-
-
 @pytest.mark.parametrize("kernel", KERNELS)
 def test_python_to_cubin_through_pipes(kernel, tmp_path):
     cubin = tmp_path / f"{kernel}.cubin"
     proc = subprocess.run(["bash", "-o", "pipefail", "-c", _pipe(kernel, cubin)], capture_output=True, text=True)
-    if kernel in DESCRIPTOR_KERNELS:
-        assert proc.returncode == 1 and "is not supported yet by the LLVM lowering" in proc.stderr, proc.stderr
-        assert not cubin.exists()
-        return
     assert proc.returncode == 0, proc.stderr[-4000:]
     data = cubin.read_bytes()
     assert data[:4] == b"\x7fELF", "tt-as did not write an ELF cubin"

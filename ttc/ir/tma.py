@@ -7,7 +7,17 @@ descriptor (`async_tma_copy_global_to_local` into shared memory, `async_tma_copy
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IntegerAttr, UnitAttr, i1, i32, i64
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntegerAttr,
+    UnitAttr,
+    i1,
+    i32,
+    i64,
+)
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -196,17 +206,38 @@ TMA_TTNG_OPS = [
 ]
 
 
-# Ops of tensor descriptors that the later stages do not handle yet (make-ttgir's TMA lowering, the LLVM lowering).
+def tma_element_type(t, signed: bool) -> int:
+    """PTX's tensormap element type (`tensormap.replace ... elemtype`): u8 0, u16 1, u32 2, s32 3, u64 4,
+    s64 5, f16 6, f32 7, f64 9, bf16 10 (8-bit floats are moved as u8)."""
+    if isinstance(t, Float16Type):
+        return 6
+    if isinstance(t, Float32Type):
+        return 7
+    if isinstance(t, Float64Type):
+        return 9
+    if isinstance(t, BFloat16Type):
+        return 10
+    from ttc.ir.types import bitwidth
+
+    width = bitwidth(t)
+    return {8: 0, 16: 1, 32: 3 if signed else 2, 64: 5 if signed else 4}[width]
+
+
+# Ops of tensor descriptors that later stages do not handle (yet): make-ttgir before sm90 (Triton rewrites them to
+# pointers in make_ttir there) and the LLVM lowering (descriptors made in the kernel, descriptor ops left in TTGIR).
 DESCRIPTOR_OP_NAMES = frozenset({
     "tt.make_tensor_descriptor", "tt.descriptor_load", "tt.descriptor_store", "tt.descriptor_reduce",
     "tt.descriptor_gather", "tt.descriptor_scatter",
 })
-TMA_OP_NAMES = frozenset(op.name for op in TMA_TTG_OPS + TMA_TTNG_OPS) | DESCRIPTOR_OP_NAMES
+TMA_OP_NAMES = DESCRIPTOR_OP_NAMES | {
+    "ttg.global_scratch_alloc", "ttng.tensormap_create", "ttng.tensormap_fenceproxy_acquire",
+    "ttng.reinterpret_tensor_descriptor",
+}
 
 
-def first_unsupported(module, names: frozenset, stage: str):
+def first_unsupported(module, names: frozenset, stage: str, arguments: bool = True):
     """A `file:line:col: error:` (CompileError) at the first op of `module` named in `names`, or at the first
-    function with a `!tt.tensordesc` argument: `stage` does not handle tensor descriptors yet. None if neither."""
+    function with a `!tt.tensordesc` argument (if `arguments`): `stage` does not handle them yet. None if neither."""
     from ttc.diagnostics import CompileError, at_op
 
     ops = list(module.walk())
@@ -214,7 +245,7 @@ def first_unsupported(module, names: frozenset, stage: str):
         if op.name in names:
             return CompileError(at_op(op, None, f"'{op.name}' is not supported yet by {stage} (tensor descriptors "
                                                  "and TMA stop at the interpreter in ttc for now)"))
-    for op in ops:
+    for op in ops if arguments else ():
         if op.name == "tt.func" and any(isinstance(t, TensorDescType) for t in op.function_type.inputs.data):
             return CompileError(at_op(op, None, f"a tensor descriptor argument of '{op.sym_name.data}' is not "
                                                  f"supported yet by {stage}"))

@@ -27,9 +27,16 @@ class KernelMetadata:
     shared: int
     hash: str
     target: str
+    tensordesc_meta: list | None = None  # per descriptor parameter, as Triton's (kept only when there are some)
+
+    def as_dict(self) -> dict:
+        d = asdict(self)
+        if d["tensordesc_meta"] is None:
+            del d["tensordesc_meta"]
+        return d
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), sort_keys=False)
+        return json.dumps(self.as_dict(), sort_keys=False)
 
     @classmethod
     def from_dict(cls, d) -> KernelMetadata:
@@ -42,8 +49,11 @@ class KernelMetadata:
         bad = [k for k, v in ints.items() if isinstance(v, bool) or not isinstance(v, int)]
         if bad:
             raise ValueError(f"metadata's {', '.join(bad)} must be integers")
+        descs = d.get("tensordesc_meta")
+        if descs is not None and not (isinstance(descs, list) and all(isinstance(x, dict) for x in descs)):
+            raise ValueError("metadata's tensordesc_meta must be a list of objects")
         return cls(str(d["name"]), ints["num_warps"], ints["threads_per_warp"], ints["shared"], str(d["hash"]),
-                   str(d["target"]))
+                   str(d["target"]), descs)
 
     @classmethod
     def _parse(cls, where: str, text: str) -> KernelMetadata:
@@ -59,7 +69,7 @@ class KernelMetadata:
 
     def file_text(self) -> str:
         """As the `.json` files beside outputs and in dump directories hold it."""
-        return json.dumps(asdict(self), indent=2) + "\n"
+        return json.dumps(self.as_dict(), indent=2) + "\n"
 
     def write_sidecar(self, output_path: str) -> None:
         from ttc.cli import write_output
