@@ -357,8 +357,8 @@ def parameters(spec: Spec, count: int | None) -> list[Arg]:
     if count is not None and count != n:
         dropped = len(args) - len(kept)
         why = f" ({dropped} specialized to 1 left out)" if dropped else ""
-        descs = " (a descriptor is 1 + 2 * rank parameters)" if any(a.is_desc for a in kept) else ""
-        raise SpecError(f"the kernel takes {count} parameters but the spec gives {n}{descs}{why}", "args")
+        what = "parameters (a descriptor is 1 + 2 * rank of them)" if any(a.is_desc for a in kept) else "arguments"
+        raise SpecError(f"the kernel takes {count} parameters but the spec gives {n} {what}{why}", "args")
     return kept
 
 
