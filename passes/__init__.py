@@ -21,6 +21,7 @@ REGISTRY: dict[str, str] = {
     "triton-loop-unroll": "loop_unroll:TritonLoopUnroll",
     "triton-reorder-broadcast": "reorder_broadcast:TritonReorderBroadcast",
     "triton-rewrite-tensor-pointer": "rewrite_tensor_pointer:TritonRewriteTensorPointer",
+    "triton-rewrite-tensor-descriptor-to-pointer": "rewrite_tensor_descriptor_to_pointer:RewriteTensorDescriptorToPointer",
     "tritongpu-accelerate-matmul": "accelerate_matmul:AccelerateMatmul",
     "tritongpu-coalesce": "coalesce:Coalesce",
     "tritongpu-remove-layout-conversions": "remove_layout_conversions:RemoveLayoutConversions",

@@ -147,8 +147,10 @@ class MakeTTGIR(Pass):
     def apply(self, ctx, module) -> None:
         from ttc.ir.tma import DESCRIPTOR_OP_NAMES, first_unsupported
 
-        if capability_of(self.target) < 90:  # Triton rewrites descriptors to pointers in make_ttir there
-            if (err := first_unsupported(module, DESCRIPTOR_OP_NAMES, f"make-ttgir for {self.target}")) is not None:
+        if capability_of(self.target) < 90:  # make-ttir (Triton's make_ttir) rewrites descriptors to pointers there
+            hint = f" (run -make-ttir with target={self.target} first: it rewrites descriptors to pointers there)"
+            if (err := first_unsupported(module, DESCRIPTOR_OP_NAMES, f"make-ttgir for {self.target}",
+                                         hint=hint)) is not None:
                 raise err
         for p in self.passes():
             p.apply(ctx, module)

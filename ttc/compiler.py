@@ -266,7 +266,7 @@ def _compile(text, path, kernel, signature, options: Options, arch: int, stage: 
                                                  debug=options.debug, sanitize_overflow=options.sanitize_overflow,
                                                  arch=arch))
     source = Source.of(path, text)
-    pipelines = [("ttir", [make_pass("make-ttir")]),
+    pipelines = [("ttir", [make_pass("make-ttir", f"target={options.target}")]),
                  ("ttgir", [make_pass("make-ttgir", f"target={options.target} num-warps={options.num_warps} "
                                                     f"num-ctas={options.num_ctas} num-stages={options.num_stages}")])]
     stage_hash = "-" if stages.active() else ""  # the module carries its source hash: this is never used

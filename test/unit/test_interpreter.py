@@ -112,6 +112,13 @@ VARIANTS = {
         + [{"name": "M", "type": "i32", "value": 200}, {"name": "N", "type": "i32", "value": 176},
            {"name": "stride_m", "type": "i32", "value": 176}],
         grid=["cdiv(M, 32)", "cdiv(N, 32)", 1], check={"out": "out + x + y"}),
+    # below sm90: the descriptors are passed as pointer, shapes, strides and padding flag (then as usual)
+    "tma_add_sm80": {},
+    "tma_add_device_desc_sm80": dict(
+        args=[{"name": n, "type": "*fp32", "shape": [200, 176], "init": "randn"} for n in ("x", "y", "out")]
+        + [{"name": "M", "type": "i32", "value": 200}, {"name": "N", "type": "i32", "value": 176},
+           {"name": "stride_m", "type": "i32", "value": 176}],
+        grid=["cdiv(M, 32)", "cdiv(N, 32)", 1], check={"out": "out + x + y"}),
     "attention_w4_sm80": {},
     "attention_w8": {},
     "attention_d128_m128_n64_w8_s3": dict(shapes={n: [200, 128] for n in ("q", "k", "v", "out")},

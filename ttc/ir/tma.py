@@ -235,7 +235,7 @@ TMA_OP_NAMES = DESCRIPTOR_OP_NAMES | {
 }
 
 
-def first_unsupported(module, names: frozenset, stage: str, arguments: bool = True):
+def first_unsupported(module, names: frozenset, stage: str, arguments: bool = True, hint: str = ""):
     """A `file:line:col: error:` (CompileError) at the first op of `module` named in `names`, or at the first
     function with a `!tt.tensordesc` argument (if `arguments`): `stage` does not handle them yet. None if neither."""
     from ttc.diagnostics import CompileError, at_op
@@ -243,10 +243,9 @@ def first_unsupported(module, names: frozenset, stage: str, arguments: bool = Tr
     ops = list(module.walk())
     for op in ops:
         if op.name in names:
-            return CompileError(at_op(op, None, f"'{op.name}' is not supported yet by {stage} (tensor descriptors "
-                                                 "and TMA stop at the interpreter in ttc for now)"))
+            return CompileError(at_op(op, None, f"'{op.name}' is not supported yet by {stage}{hint}"))
     for op in ops if arguments else ():
         if op.name == "tt.func" and any(isinstance(t, TensorDescType) for t in op.function_type.inputs.data):
             return CompileError(at_op(op, None, f"a tensor descriptor argument of '{op.sym_name.data}' is not "
-                                                 f"supported yet by {stage}"))
+                                                 f"supported yet by {stage}{hint}"))
     return None

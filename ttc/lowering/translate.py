@@ -95,7 +95,8 @@ def _lower_module(module: ModuleOp, *, source, data_layout: str, target: str, so
     func = _kernel(module, source)
     from ttc.ir.tma import TMA_OP_NAMES, first_unsupported
 
-    if (err := first_unsupported(func, TMA_OP_NAMES, "the LLVM lowering", arguments=False)) is not None:
+    if (err := first_unsupported(func, TMA_OP_NAMES, "the LLVM lowering", arguments=False,
+                                 hint=" (tensor descriptors made in the kernel run in the interpreter)")) is not None:
         raise err
     num_warps = module_int(module, "ttg.num-warps", 4)
     tpw = module_int(module, "ttg.threads-per-warp", 32)

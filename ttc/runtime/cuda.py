@@ -103,6 +103,9 @@ def _kernel_name(drv: _Driver, module, spec, meta: dict, entries) -> str:
 
 def _param_bytes(a, part: int) -> int:
     """The size of a kernel parameter: a descriptor is its 128-byte tensor map, i32 shape, i64 strides."""
+    if a.is_desc and a.decomposed:  # pointer, i64 shape and strides, i1 padding, i32 shape, i64 strides
+        r = len(a.block)
+        return 1 if part == 1 + 2 * r else 4 if 2 + 2 * r <= part < 2 + 3 * r else 8
     if a.is_desc:
         return 128 if part == 0 else 4 if part <= len(a.block) else 8
     return 8 if a.is_ptr else dtypes.storage_dtype(a.elt).itemsize
@@ -111,10 +114,12 @@ def _param_bytes(a, part: int) -> int:
 def _match(spec, sizes: list) -> tuple[list, int]:
     """(the arguments passed, the number of trailing scratch-pointer parameters)."""
     total = len(sizes)
+    specs.choose_descriptor_form(spec.args, total, slack=2)
     if spec.signature is not None or sum(a.n_params for a in spec.args) not in (total, total - 1, total - 2):
         kept = specs.parameters(spec, None)
     else:
         kept = list(spec.args)
+    specs.choose_descriptor_form(kept, total, slack=2)
     n = sum(a.n_params for a in kept)
     extra = total - n
     if extra < 0 or extra > 2 or any(s != 8 for s in sizes[n:]):
@@ -191,6 +196,11 @@ def launch(path: str, spec, initial: dict, bench: bool = False, warmup: int = 10
                 drv("cuMemcpyHtoD", ptr, host.ctypes.data, host.nbytes)
                 buffers[a.name] = (ptr, host.nbytes)
                 total_bytes += host.nbytes
+                if a.decomposed:  # a kernel compiled below sm_90: the pointer, shapes, strides, padding flag
+                    holders += [ctypes.c_uint64(ptr), *[ctypes.c_int64(d) for d in a.shape],
+                                *[ctypes.c_int64(st) for st in a.strides], ctypes.c_int8(0),
+                                *[ctypes.c_int32(d) for d in a.shape], *[ctypes.c_int64(st) for st in a.strides]]
+                    continue
                 desc = next(descriptors, None)
                 if desc is None:
                     raise SpecError(f"'{a.name}' is a descriptor but the kernel's metadata has no tensordesc_meta "

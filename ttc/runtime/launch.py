@@ -60,8 +60,9 @@ def interpret(path: str, spec: specs.Spec, initial: dict, stdout) -> Outcome:
     for a, t in zip(kept, (p for p, _ in _firsts(params, kept))):
         if a.is_desc:
             addresses[a.name] = memory.add(a.name, specs.to_device(a, initial[a.name]))
-            values.append(describe(t, addresses[a.name], a.shape, a.strides))
-            values += [np.int32(d) for d in a.shape] + [np.int64(s) for s in a.strides]
+            handle = (np.int64(addresses[a.name]) if a.decomposed
+                      else describe(t, addresses[a.name], a.shape, a.strides))
+            values += a.parameter_values(handle)
         elif a.is_ptr:
             addresses[a.name] = memory.add(a.name, specs.to_device(a, initial[a.name]))
             values.append(np.int64(addresses[a.name]))

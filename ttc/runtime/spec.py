@@ -38,6 +38,7 @@ class Arg:
     value: Any = None
     output: str | None = None
     block: tuple | None = None  # a tensor descriptor argument: the block shape of `tensordesc<T[...]>`
+    decomposed: bool = False  # a descriptor of a kernel compiled below sm_90: pointer, shapes, strides, padding
 
     @property
     def where(self) -> str:
@@ -54,8 +55,23 @@ class Arg:
 
     @property
     def n_params(self) -> int:
-        """How many kernel parameters the argument is: a descriptor is its handle, shape (i32) and strides (i64)."""
-        return 1 + 2 * len(self.block) if self.is_desc else 1
+        """How many kernel parameters the argument is: a descriptor is its handle, shape (i32) and strides (i64);
+        below sm_90 the handle is itself a pointer, i64 shape and strides and an i1 padding flag."""
+        if not self.is_desc:
+            return 1
+        r = len(self.block)
+        return 2 + 4 * r if self.decomposed else 1 + 2 * r
+
+    def parameter_values(self, handle) -> list:
+        """The values of the argument's kernel parameters (for a descriptor, after its handle: the tensor map
+        or the pointer)."""
+        r = len(self.block)
+        shape_i32 = [np.int32(d) for d in self.shape]
+        strides = [np.int64(st) for st in self.strides]
+        if self.decomposed:
+            return [handle, *[np.int64(d) for d in self.shape], *strides, np.bool_(False), *shape_i32, *strides]
+        assert r == len(shape_i32)
+        return [handle, *shape_i32, *strides]
 
 
 @dataclass
@@ -353,6 +369,7 @@ def parameters(spec: Spec, count: int | None) -> list[Arg]:
         kept = list(args)
     else:
         kept = [a for a in args if a.is_ptr or a.host.kind == "f" or a.value != 1]
+    choose_descriptor_form(kept, count)
     n = sum(a.n_params for a in kept)
     if count is not None and count != n:
         dropped = len(args) - len(kept)
@@ -360,6 +377,24 @@ def parameters(spec: Spec, count: int | None) -> list[Arg]:
         what = "parameters (a descriptor is 1 + 2 * rank of them)" if any(a.is_desc for a in kept) else "arguments"
         raise SpecError(f"the kernel takes {count} parameters but the spec gives {n} {what}{why}", "args")
     return kept
+
+
+def choose_descriptor_form(kept: list[Arg], count: int | None, slack: int = 0) -> None:
+    """Descriptors are passed decomposed (to a kernel compiled below sm_90) when the kernel's parameter count,
+    up to `slack` trailing scratch pointers, fits that form and not the tensor-map one."""
+    descs = [a for a in kept if a.is_desc]
+    if not descs or count is None:
+        return
+    for a in descs:
+        a.decomposed = False
+    fits = lambda: count - slack <= sum(a.n_params for a in kept) <= count  # noqa: E731
+    if fits():
+        return
+    for a in descs:
+        a.decomposed = True
+    if not fits():
+        for a in descs:
+            a.decomposed = False
 
 
 def _same_desc(a: str, b: str) -> bool:
@@ -377,16 +412,21 @@ def check_parameter_types(kept: list[Arg], param_types: list, param_names: list[
     from ttc.ir.types import PointerType, elt
 
     from ttc.ir.tensordesc import TensorDescType
-    from xdsl.dialects.builtin import i32, i64
+    from xdsl.dialects.builtin import i1, i32, i64
 
     for i, ((a, part), t, pname) in enumerate(zip(expand(kept), param_types, param_names)):
         if a.is_desc:
             r = len(a.block)
-            want = "i32" if 1 <= part <= r else "i64"
-            ok = (isinstance(t, TensorDescType) and t.shape == a.block and elt(t.value_type()) == a.elt if part == 0
-                  else t == (i32 if want == "i32" else i64))
+            if a.decomposed:  # pointer, i64 shape and strides, i1 padding, then the i32 shape and i64 strides
+                want = "i1" if part == 1 + 2 * r else "i32" if 2 + 2 * r <= part < 2 + 3 * r else "i64"
+                ok = (isinstance(t, PointerType) and t.pointee == a.elt if part == 0
+                      else t == {"i1": i1, "i32": i32, "i64": i64}[want])
+            else:
+                want = "i32" if 1 <= part <= r else "i64"
+                ok = (isinstance(t, TensorDescType) and t.shape == a.block and elt(t.value_type()) == a.elt
+                      if part == 0 else t == (i32 if want == "i32" else i64))
             if not ok:
-                what = a.type if part == 0 else f"{want} ({'shape' if part <= r else 'stride'} {(part - 1) % r})"
+                what = a.type if part == 0 else f"{want} (its part {part})"
                 raise SpecError(f"'{a.name}' is '{a.type}': its parameter {what} goes to kernel parameter {i} "
                                 f"(%{pname}), which is {t}", f"{a.where}.type")
             continue
