@@ -223,16 +223,13 @@ def tma_element_type(t, signed: bool) -> int:
     return {8: 0, 16: 1, 32: 3 if signed else 2, 64: 5 if signed else 4}[width]
 
 
-# Ops of tensor descriptors that later stages do not handle (yet): make-ttgir before sm90 (Triton rewrites them to
-# pointers in make_ttir there) and the LLVM lowering (descriptors made in the kernel, descriptor ops left in TTGIR).
+# Ops of tensor descriptors that later stages do not take: make-ttgir before sm90 (make-ttir rewrites them to
+# pointers there) and the LLVM lowering (make-ttgir lowers them to TMA first).
 DESCRIPTOR_OP_NAMES = frozenset({
     "tt.make_tensor_descriptor", "tt.descriptor_load", "tt.descriptor_store", "tt.descriptor_reduce",
     "tt.descriptor_gather", "tt.descriptor_scatter",
 })
-TMA_OP_NAMES = DESCRIPTOR_OP_NAMES | {
-    "ttg.global_scratch_alloc", "ttng.tensormap_create", "ttng.tensormap_fenceproxy_acquire",
-    "ttng.reinterpret_tensor_descriptor",
-}
+TMA_OP_NAMES = DESCRIPTOR_OP_NAMES
 
 
 def first_unsupported(module, names: frozenset, stage: str, arguments: bool = True, hint: str = ""):

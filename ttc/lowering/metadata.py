@@ -28,12 +28,10 @@ class KernelMetadata:
     hash: str
     target: str
     tensordesc_meta: list | None = None  # per descriptor parameter, as Triton's (kept only when there are some)
+    global_scratch_size: int | None = None  # bytes per program of the trailing global scratch pointer, if any
 
     def as_dict(self) -> dict:
-        d = asdict(self)
-        if d["tensordesc_meta"] is None:
-            del d["tensordesc_meta"]
-        return d
+        return {k: v for k, v in asdict(self).items() if v is not None}
 
     def to_json(self) -> str:
         return json.dumps(self.as_dict(), sort_keys=False)
@@ -52,8 +50,11 @@ class KernelMetadata:
         descs = d.get("tensordesc_meta")
         if descs is not None and not (isinstance(descs, list) and all(isinstance(x, dict) for x in descs)):
             raise ValueError("metadata's tensordesc_meta must be a list of objects")
+        scratch = d.get("global_scratch_size")
+        if scratch is not None and (isinstance(scratch, bool) or not isinstance(scratch, int)):
+            raise ValueError("metadata's global_scratch_size must be an integer")
         return cls(str(d["name"]), ints["num_warps"], ints["threads_per_warp"], ints["shared"], str(d["hash"]),
-                   str(d["target"]), descs)
+                   str(d["target"]), descs, scratch)
 
     @classmethod
     def _parse(cls, where: str, text: str) -> KernelMetadata:

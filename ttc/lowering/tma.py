@@ -15,7 +15,7 @@
   bulk.tensor ... .<op>.tile.bulk_group`) per chunk and commits the group; `async_tma_store_wait {pendings}`:
   thread 0 waits until at most `pendings` groups still read shared memory, then a CTA barrier.
 `tensordesc_meta` (Triton's metadata of each descriptor parameter: swizzle mode, element size and PTX type, box)
-tells the launcher how to encode the tensor maps.
+tells the launcher how to encode the tensor maps. Descriptors made in the kernel: see the section at the end.
 """
 
 from __future__ import annotations
@@ -179,3 +179,87 @@ def _tma_reduce(ctx, op):
 def _tma_store_wait(ctx, op):
     _asm(ctx, f"@$0 cp.async.bulk.wait_group.read {op.pendings.value.data};", "b", [_thread0(ctx)])
     ctx.barrier()
+
+
+# ----------------------------------------------------------------------------- descriptors made in the kernel
+# Each `ttg.global_scratch_alloc` gets bytes of the program's part of the kernel's global scratch buffer (a
+# trailing pointer parameter, `global_scratch_size` bytes per program in the metadata, as Triton's launcher
+# allocates it). `tensormap_create` zeroes a 128-byte tensor map in shared memory (warp 0), fills its fields with
+# `tensormap.replace` (thread 0) and copies it to global memory with a release proxy fence (warp 0);
+# `tensormap_fenceproxy_acquire` makes it visible to TMA; `reinterpret_tensor_descriptor` is its generic address.
+
+def global_scratch_layout(func) -> tuple[dict, int]:
+    """The offset of each of the kernel's global scratch allocations, and the bytes one program needs."""
+    offsets, offset = {}, 0
+    for op in func.walk():
+        if op.name == "ttg.global_scratch_alloc":
+            align = op.alignment.value.data
+            offset = -(-offset // align) * align
+            offsets[op] = offset
+            offset += op.nbytes.value.data
+    return offsets, offset
+
+
+@lowering("ttg.global_scratch_alloc")
+def _global_scratch_alloc(ctx, op):
+    b = ctx.b
+    x, y, z = (nvvm.sreg(b, f"ctaid.{a}") for a in "xyz")
+    nx, ny = (nvvm.sreg(b, f"nctaid.{a}") for a in "xy")
+    program = b.add(b.mul(b.add(b.mul(z, ny), y), nx), x)
+    start = b.add(b.mul(program, ir.Constant(i32, ctx.global_scratch_size)), ir.Constant(i32, ctx.global_scratch[op]))
+    ptr = b.gep(ctx.global_scratch_ptr, [b.sext(start, ir.IntType(64))], source_etype=ir.IntType(8))
+    ctx.set(op.result, ptr)
+
+
+def _map_in_shared(ctx) -> ir.Value:
+    """The 128-byte staging tensor map in the shared scratch area (64-bit, as tensormap.replace takes it)."""
+    ctx.use_scratch(TENSORMAP_BYTES)
+    ctx.smem_align = max(ctx.smem_align, TENSORMAP_BYTES)  # tensormap.replace needs a 128-byte aligned map
+    smem = ctx.smem_ptr(0)
+    return ctx.b.zext(ctx.b.ptrtoint(smem, i32), ir.IntType(64))
+
+
+@lowering("ttng.tensormap_create")
+def _tensormap_create(ctx, op):
+    b = ctx.b
+    rank = len(op.box_dim)
+    tid = ctx.tid()
+    warp0 = b.icmp_unsigned("<", tid, ir.Constant(i32, 32))
+    thread0 = b.icmp_unsigned("==", tid, ir.Constant(i32, 0))
+    ctx.barrier()
+    ctx.use_scratch(TENSORMAP_BYTES)
+    lane_ptr = ctx.smem_ptr(b.mul(b.and_(tid, ir.Constant(i32, 31)), ir.Constant(i32, 4)))
+    _asm(ctx, "@$0 st.shared.b32 [$1], 0;", "b,r", [warp0, lane_ptr])
+    _asm(ctx, "bar.warp.sync -1;", "", [])
+    smem = _map_in_shared(ctx)
+    pre = "@$0 tensormap.replace.tile"
+    suffix = ".shared::cta.b1024"
+    base = b.ptrtoint(ctx.get(op.global_address), ir.IntType(64))
+    _asm(ctx, f"{pre}.global_address{suffix}.b64 [$1], $2;", "b,l,l", [thread0, smem, base])
+    _asm(ctx, f"{pre}.rank{suffix}.b32 [$1], {rank - 1};", "b,l", [thread0, smem])
+    for field, values, width in (("box_dim", op.box_dim, 32), ("global_dim", op.global_dim, 32),
+                                 ("global_stride", op.global_stride, 64), ("element_stride", op.element_stride, 32)):
+        for i, v in enumerate(values):
+            c = "r" if width == 32 else "l"
+            _asm(ctx, f"{pre}.{field}{suffix}.b{width} [$1], {i}, $2;", f"b,l,{c}", [thread0, smem, ctx.get(v)])
+    for field in ("elem_type", "interleave_layout", "swizzle_mode", "fill_mode"):
+        name = "elemtype" if field == "elem_type" else field
+        _asm(ctx, f"{pre}.{name}{suffix}.b32 [$1], {getattr(op, field).value.data};", "b,l", [thread0, smem])
+    dst = b.ptrtoint(ctx.get(op.desc_ptr), ir.IntType(64))
+    _asm(ctx, "@$0 tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned "
+              f"[$1], [$2], {TENSORMAP_BYTES};", "b,l,l", [warp0, dst, smem])
+    ctx.buffer_written = True
+
+
+@lowering("ttng.tensormap_fenceproxy_acquire")
+def _tensormap_acquire(ctx, op):
+    b = ctx.b
+    warp0 = b.icmp_unsigned("<", ctx.tid(), ir.Constant(i32, 32))
+    ptr = b.ptrtoint(ctx.get(op.desc_ptr), ir.IntType(64))
+    _asm(ctx, f"@$0 fence.proxy.tensormap::generic.acquire.gpu [$1], {TENSORMAP_BYTES};", "b,l", [warp0, ptr])
+    ctx.barrier()
+
+
+@lowering("ttng.reinterpret_tensor_descriptor")
+def _reinterpret(ctx, op):
+    ctx.set(op.result, ctx.b.addrspacecast(ctx.get(op.rawDesc), ir.PointerType()))

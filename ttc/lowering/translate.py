@@ -96,7 +96,7 @@ def _lower_module(module: ModuleOp, *, source, data_layout: str, target: str, so
     from ttc.ir.tma import TMA_OP_NAMES, first_unsupported
 
     if (err := first_unsupported(func, TMA_OP_NAMES, "the LLVM lowering", arguments=False,
-                                 hint=" (tensor descriptors made in the kernel run in the interpreter)")) is not None:
+                                 hint=" (make-ttgir lowers descriptors to TMA first)")) is not None:
         raise err
     num_warps = module_int(module, "ttg.num-warps", 4)
     tpw = module_int(module, "ttg.threads-per-warp", 32)
@@ -113,6 +113,9 @@ def _lower_module(module: ModuleOp, *, source, data_layout: str, target: str, so
         arg_types = [ir.PointerType() if isinstance(t, TensorDescType) else llvm_type(t) for t in inputs]
     except UnsupportedType as e:
         raise CompileError(at_op(func, source, str(e))) from None
+    scratch_offsets, scratch_size = tma.global_scratch_layout(func)
+    if scratch_size:  # Triton's global scratch pointer, after the kernel's own parameters
+        arg_types.append(ir.PointerType(addrspace=1))
     fn = ir.Function(llmod, ir.FunctionType(ir.VoidType(), arg_types), name)
     descriptors = [tma.tensordesc_meta(t) for t in inputs if isinstance(t, TensorDescType)]
     for t, arg in zip(inputs, fn.args):
@@ -125,6 +128,8 @@ def _lower_module(module: ModuleOp, *, source, data_layout: str, target: str, so
     entry = func.body.blocks.first
     for a, v in zip(entry.args, fn.args):
         ctx.set(a, v)
+    ctx.global_scratch, ctx.global_scratch_size = scratch_offsets, scratch_size
+    ctx.global_scratch_ptr = fn.args[-1] if scratch_size else None
     local_memory.assign_buffers(ctx, func)
     control_flow.lower_function_body(ctx, func.body)
     shared = ctx.scratch_base + ctx.scratch_bytes
@@ -136,7 +141,8 @@ def _lower_module(module: ModuleOp, *, source, data_layout: str, target: str, so
         raise CompileError(at_op(func, source, f"the kernel needs {shared} bytes of shared memory ({ctx.scratch_base} "
                                                f"in buffers), more than the {limit} a block may use on {target}"))
     meta = KernelMetadata(name=name, num_warps=num_warps, threads_per_warp=tpw, shared=shared, hash=source_hash,
-                          target=target, tensordesc_meta=descriptors or None)
+                          target=target, tensordesc_meta=descriptors or None,
+                          global_scratch_size=scratch_size or None)
     annotations = llmod.add_named_metadata("nvvm.annotations")
     annotations.add(llmod.add_metadata([fn, ir.MetaDataString(llmod, "reqntidx"), ir.Constant(i32, num_warps * tpw)]))
     if ctx.libdevice or ctx.externs:  # libdevice's flush-to-zero variants, as Triton
