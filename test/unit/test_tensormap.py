@@ -35,3 +35,8 @@ def test_mismatches_are_reported():
         tensormap_args(0, (100,), 2, F16_64x64)
     with pytest.raises(ValueError, match="2-byte elements"):
         tensormap_args(0, (64, 64), 4, F16_64x64)
+
+
+def test_given_strides():
+    a = tensormap_args(0, (200, 184), 2, F16_64x64, strides=(192, 1))
+    assert a.global_dim == (184, 200) and a.global_strides == (384,)

@@ -207,7 +207,8 @@ def launch(path: str, spec, initial: dict, bench: bool = False, warmup: int = 10
                                     "for it (compile with tt-translate/tt-compile, or give Triton's .json)",
                                     a.where)
                 try:
-                    args = tensormap.tensormap_args(ptr, a.shape, dtypes.storage_dtype(a.elt).itemsize, desc)
+                    args = tensormap.tensormap_args(ptr, a.shape, dtypes.storage_dtype(a.elt).itemsize, desc,
+                                                    a.strides)
                 except ValueError as e:
                     raise SpecError(f"'{a.name}': {e}", a.where) from None
                 holders.append(tensormap.encode(drv, args))

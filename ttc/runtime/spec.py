@@ -39,6 +39,7 @@ class Arg:
     output: str | None = None
     block: tuple | None = None  # a tensor descriptor argument: the block shape of `tensordesc<T[...]>`
     decomposed: bool = False  # a descriptor of a kernel compiled below sm_90: pointer, shapes, strides, padding
+    given_strides: tuple | None = None  # a descriptor's strides in elements, when not row-major
 
     @property
     def where(self) -> str:
@@ -49,9 +50,18 @@ class Arg:
         return self.block is not None
 
     @property
-    def strides(self) -> tuple:
-        """A descriptor's strides, in elements: its buffer is row-major."""
+    def row_major(self) -> tuple:
         return tuple(int(math.prod(self.shape[d + 1:])) for d in range(len(self.shape)))
+
+    @property
+    def strides(self) -> tuple:
+        """A descriptor's strides, in elements: as given, else row-major."""
+        return self.given_strides if self.given_strides is not None else self.row_major
+
+    @property
+    def padded(self) -> bool:
+        """A descriptor whose buffer has gaps between its rows (strides wider than the shape)."""
+        return self.given_strides is not None and self.given_strides != self.row_major
 
     @property
     def n_params(self) -> int:
@@ -231,23 +241,33 @@ def _arg(i: int, raw: dict) -> Arg:
 
 def _desc_arg(i: int, raw: dict, m) -> Arg:
     """A tensor descriptor argument: a buffer (shape, init and output as for a pointer) and the descriptor over it
-    (the buffer's shape and row-major strides, the type's block shape)."""
+    (the tensor's shape, its strides as given or row-major, the type's block shape)."""
     where = f"args[{i}]"
     parsed = dtypes.spec_type("*" + m.group(1)) if m else None
     if parsed is None:
         raise SpecError(f"malformed descriptor type '{raw['type']}' (e.g. 'tensordesc<fp16[64, 64]>')", f"{where}.type")
     block = tuple(int(d) for d in m.group(2).split(","))
-    a = _arg(i, {**raw, "type": "*" + m.group(1)})
+    a = _arg(i, {k: v for k, v in raw.items() if k != "strides"} | {"type": "*" + m.group(1)})
     a.type, a.block = raw["type"], block
     if a.shape is None or len(a.shape) != len(block):
         have = "no shape" if a.shape is None else f"shape {list(a.shape)}"
         raise SpecError(f"descriptor '{a.name}' has {have}; it needs a shape of rank {len(block)} (its block's)", where)
     if any(d & (d - 1) or d <= 0 for d in block):
         raise SpecError(f"descriptor block shape {list(block)} must be powers of 2", f"{where}.type")
+    if "strides" in raw:
+        st = tuple(raw["strides"])
+        if len(st) != len(block) or st[-1] != 1:
+            raise SpecError(f"descriptor '{a.name}': strides {list(st)} must have one stride per dimension, the "
+                            "last 1 (rows are contiguous)", f"{where}.strides")
+        for d in range(len(st) - 1):
+            if st[d] < st[d + 1] * a.shape[d + 1]:
+                raise SpecError(f"descriptor '{a.name}': stride {st[d]} of dimension {d} overlaps the "
+                                f"{a.shape[d + 1]} x {st[d + 1]} elements of the next", f"{where}.strides")
+        a.given_strides = st
     itemsize = dtypes.storage_dtype(a.elt).itemsize
     if any(st * itemsize % 16 for st in a.strides[:-1]):
-        raise SpecError(f"descriptor '{a.name}': row strides must be multiples of 16 bytes (TMA), got {list(a.shape)} "
-                        f"of {a.type}", f"{where}.shape")
+        raise SpecError(f"descriptor '{a.name}': row strides must be multiples of 16 bytes (TMA), got strides "
+                        f"{list(a.strides)} of {a.type}", f"{where}.{'strides' if a.given_strides else 'shape'}")
     return a
 
 
@@ -442,10 +462,24 @@ def check_parameter_types(kept: list[Arg], param_types: list, param_names: list[
 
 
 def to_device(a: Arg, host: np.ndarray) -> np.ndarray:
-    """A host array as the bytes the kernel reads (bf16 as its 16 bits, i1 as bytes, u32 as i32 bits)."""
-    if dtypes.is_bf16(a.elt) or a.host == np.bool_:
-        return dtypes.to_storage(host, a.elt)
-    return np.ascontiguousarray(host)
+    """A host array as the bytes the kernel reads (bf16 as its 16 bits, i1 as bytes, u32 as i32 bits); a padded
+    descriptor's buffer holds the elements at their strides, zeros between its rows."""
+    out = dtypes.to_storage(host, a.elt) if dtypes.is_bf16(a.elt) or a.host == np.bool_ else np.ascontiguousarray(host)
+    if a.is_desc and a.padded:
+        flat = np.zeros(_extent(a), dtype=out.dtype)
+        _strided(a, flat)[...] = out
+        return flat
+    return out
+
+
+def _extent(a: Arg) -> int:
+    return 1 + sum((n - 1) * st for n, st in zip(a.shape, a.strides))
+
+
+def _strided(a: Arg, flat: np.ndarray) -> np.ndarray:
+    """The elements of a padded descriptor's buffer as an array of its shape (a view)."""
+    item = flat.dtype.itemsize
+    return np.lib.stride_tricks.as_strided(flat, a.shape, tuple(st * item for st in a.strides))
 
 
 def from_device(a: Arg, raw: np.ndarray) -> np.ndarray:
@@ -453,6 +487,8 @@ def from_device(a: Arg, raw: np.ndarray) -> np.ndarray:
     values = dtypes.from_storage(raw.view(dtypes.storage_dtype(a.elt)), a.elt)
     if values.dtype != a.host:
         values = values.view(a.host) if values.dtype.itemsize == a.host.itemsize and a.host.kind in "iu" else values.astype(a.host)
+    if a.is_desc and a.padded:
+        return np.ascontiguousarray(_strided(a, values[: _extent(a)]))
     return values.reshape(a.shape)
 
 

@@ -31,17 +31,19 @@ class TensorMapArgs:
     swizzle: int  # CUtensorMapSwizzle
 
 
-def tensormap_args(address: int, shape, elem_bytes: int, meta: dict) -> TensorMapArgs:
-    """The arguments of cuTensorMapEncodeTiled for a row-major tensor of `shape` at `address`."""
+def tensormap_args(address: int, shape, elem_bytes: int, meta: dict, strides=None) -> TensorMapArgs:
+    """The arguments of cuTensorMapEncodeTiled for a tensor of `shape` at `address` (`strides` in elements,
+    row-major by default)."""
     rank = len(shape)
     block = list(meta["block_size"])
     if len(block) != rank:
         raise ValueError(f"the kernel's descriptor has a {len(block)}-d block, the argument a {rank}-d shape")
     if meta["elem_size"] != elem_bytes:
         raise ValueError(f"the kernel's descriptor has {meta['elem_size']}-byte elements, the argument {elem_bytes}")
-    strides = [1] * rank
-    for d in range(rank - 2, -1, -1):
-        strides[d] = strides[d + 1] * shape[d + 1]
+    if strides is None:
+        strides = [1] * rank
+        for d in range(rank - 2, -1, -1):
+            strides[d] = strides[d + 1] * shape[d + 1]
     box = block[::-1]
     swizzle_bytes = SWIZZLE_BYTES[meta["swizzle"]]
     if swizzle_bytes and box[0] * elem_bytes > swizzle_bytes:
