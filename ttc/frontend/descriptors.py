@@ -266,6 +266,8 @@ METHODS = {"load": _load, "store": _store, **{f"atomic_{k}": _reduce_method(k) f
 
 def descriptor_attribute(desc: TensorDescriptor, attr: str):
     """`desc.load`, `desc.shape`, `desc.block_shape`, ... (None if `attr` is not one)."""
+    if attr in ("gather", "scatter"):
+        raise LanguageError(f"tensor descriptor {attr} (tt.descriptor_{attr}) is not supported yet")
     if attr in METHODS:
         return METHODS[attr]
     if attr == "shape":

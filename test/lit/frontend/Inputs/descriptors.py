@@ -53,3 +53,8 @@ def bad_store_shape(a_desc):
 @triton.jit
 def bad_stride(x_ptr, M, N):
     d = tl.make_tensor_descriptor(x_ptr, [M, N], [1, N], [16, 16])
+
+
+@triton.jit
+def gather_rows(a_desc, rows):
+    a_desc.gather(tl.load(rows + tl.arange(0, 8)), 0)
