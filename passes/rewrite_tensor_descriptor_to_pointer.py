@@ -24,7 +24,6 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
-    FloatAttr,
     FunctionType,
     IntegerAttr,
     IntegerType,

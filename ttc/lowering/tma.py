@@ -29,7 +29,7 @@ from ttc.ir.tensordesc import REDUCE_KIND, TensorDescType
 from ttc.lowering import nvvm
 from ttc.lowering.convert import IROps
 from ttc.lowering.local_memory import whole_buffer
-from ttc.lowering.nvmma_shared import SWIZZLE_MODE, NvmmaBuffer
+from ttc.lowering.nvmma_shared import NvmmaBuffer
 from ttc.lowering.registry import lowering
 from ttc.lowering.types import bits_of, i32, llvm_type
 
