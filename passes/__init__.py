@@ -22,6 +22,7 @@ REGISTRY: dict[str, str] = {
     "triton-nvidia-gpu-fence-insertion": "fence_insertion:FenceInsertion",
     "triton-reorder-broadcast": "reorder_broadcast:TritonReorderBroadcast",
     "triton-rewrite-tensor-pointer": "rewrite_tensor_pointer:TritonRewriteTensorPointer",
+    "triton-rewrite-tensor-descriptor-to-pointer": "rewrite_tensor_descriptor_to_pointer:RewriteTensorDescriptorToPointer",
     "tritongpu-accelerate-matmul": "accelerate_matmul:AccelerateMatmul",
     "tritongpu-coalesce": "coalesce:Coalesce",
     "tritongpu-remove-layout-conversions": "remove_layout_conversions:RemoveLayoutConversions",
@@ -34,6 +35,8 @@ REGISTRY: dict[str, str] = {
     "tritongpu-pipeline": "pipeline:Pipeline",
     "tritongpu-reduce-data-duplication": "reduce_data_duplication:ReduceDataDuplication",
     "tritongpu-reorder-instructions": "reorder_instructions:ReorderInstructions",
+    "triton-nvidia-optimize-descriptor-encoding": "optimize_descriptor_encoding:OptimizeDescriptorEncoding",
+    "triton-nvidia-tma-lowering": "tma_lowering:TMALowering",
 }
 
 

@@ -1,6 +1,10 @@
 """tritongpu-coalesce: give each global memory access the blocked layout that coalesces it (Triton's
 TritonGPUCoalesce).
 
+Descriptor loads, stores and reduces (`tt.descriptor_load`/`_store`/`_reduce`) take 128-bit vectors along their
+block's rows (at most the block's elements per thread), whatever their offsets: TMA copies the block through
+shared memory.
+
 For every `tt.load`, `tt.store`, `tt.atomic_rmw`, `tt.atomic_cas` and `ttg.async_copy_global_to_local` on a
 tensor of pointers, the axis analysis (`ttc.analysis.axis_info`) of the pointer decides:
 
@@ -39,10 +43,11 @@ from ttc.ir.layout_utils import blocked_for_shape, num_warps_of, pointee_bitwidt
 from ttc.ir.layouts import NVMMASharedEncoding, SwizzledSharedEncoding
 from ttc.ir.printer import attr_text
 from ttc.ir.ttg import ConvertLayoutOp
-from ttc.ir.types import PointerType, encoding
+from ttc.ir.types import PointerType, bitwidth, encoding
 from ttc.passmanager import Pass
 
 MAX_VECTOR_BITS = 128
+DESCRIPTOR_ACCESSES = ("tt.descriptor_load", "tt.descriptor_store", "tt.descriptor_reduce")
 
 
 def mem_access_ptr(op: Operation):
@@ -122,6 +127,24 @@ def coalesced_layout(op: Operation, axis: AxisInfoAnalysis, num_warps: int, thre
     return blocked_for_shape(shape, spt, order, num_warps, threads_per_warp)
 
 
+def descriptor_block(op: Operation):
+    """The register tensor a descriptor load gives or a descriptor store takes."""
+    return op.result.type if op.name == "tt.descriptor_load" else op.src.type
+
+
+def descriptor_layout(op: Operation, num_warps: int, threads_per_warp: int):
+    """A descriptor load or store moves its block through shared memory: the registers' layout only needs
+    128-bit vectors along the rows (the block's last dimension, contiguous in its TMA box), at most the block's
+    elements per thread."""
+    t = descriptor_block(op)
+    shape = tuple(t.get_shape())
+    order = list(range(len(shape) - 1, -1, -1))
+    per_thread = min(MAX_VECTOR_BITS // bitwidth(t), max(math.prod(shape) // (num_warps * threads_per_warp), 1))
+    spt = [1] * len(shape)
+    spt[order[0]] = per_thread
+    return blocked_for_shape(shape, spt, order, num_warps, threads_per_warp)
+
+
 def _plural(n: int, word: str, suffix: str = "s") -> str:
     return f"{n} {word}{suffix if n != 1 else ''}"
 
@@ -194,8 +217,11 @@ class Coalesce(Pass):
 
     def apply(self, ctx, module) -> None:
         axis = AxisInfoAnalysis(module)
-        accesses = []
+        accesses, descriptor_accesses = [], []
         for op in module.walk():
+            if op.name in DESCRIPTOR_ACCESSES and encoding(descriptor_block(op)) is not None:
+                descriptor_accesses.append(op)
+                continue
             ptr = mem_access_ptr(op)
             if ptr is None:
                 continue
@@ -209,8 +235,13 @@ class Coalesce(Pass):
         widest = widest_in_slices([op for op in accesses if not isinstance(mem_access_ptr(op).owner, Block)], axis)
         layouts = [(op, coalesced_layout(op, axis, num_warps_of(op), threads_per_warp_of(op), widest.get(op)))
                    for op in accesses]
+        layouts += [(op, descriptor_layout(op, num_warps_of(op), threads_per_warp_of(op)))
+                    for op in descriptor_accesses]
         remarks = reported("remark")
         for op, layout in layouts:
+            if op.name.startswith("tt.descriptor_"):
+                coalesce_op(op, layout)
+                continue
             remark = access_remark(op, layout, axis) if remarks else None
             new = coalesce_op(op, layout)
             if remark is not None:

@@ -2,24 +2,24 @@
 
 The passes, in Triton's order for `cuda:80`..`cuda:99` targets (the ones marked * are Triton passes for
 TMA, warp specialization, loop scheduling and prefetching, which are not part of this pipeline and are skipped;
-for the kernels ttc compiles they leave the IR unchanged, except that the loads feeding wgmma are pipelined by
-Triton's scheduler, not here):
+for the kernels ttc compiles they leave the IR unchanged, except that Triton's assign-latencies and
+schedule-loops shape the text of a pipelined loop, which tritongpu-pipeline builds its own way):
 
     convert-triton-to-tritongpu{target num-warps threads-per-warp=32 num-ctas}, tritongpu-coalesce,
     *f32-dot-tc, *plan-cta, tritongpu-remove-layout-conversions, tritongpu-optimize-thread-locality,
     tritongpu-accelerate-matmul, tritongpu-remove-layout-conversions, tritongpu-optimize-dot-operands,
-    *optimize-descriptor-encoding, cse (Triton's loop-aware CSE), *fuse-nested-loops, canonicalize,
+    triton-nvidia-optimize-descriptor-encoding, cse (Triton's loop-aware CSE), *fuse-nested-loops, canonicalize,
     loop-invariant-code-motion, canonicalize, tritongpu-combine-tensor-select-and-if, nvgpu-warp-specialization,
     *assign-latencies, *schedule-loops, tritongpu-pipeline{num-stages}, canonicalize, cse, *prefetch,
-    tritongpu-optimize-dot-operands, *coalesce-async-copy, *optimize-tmem-layouts, *tma-lowering,
+    tritongpu-optimize-dot-operands, *coalesce-async-copy, *optimize-tmem-layouts, triton-nvidia-tma-lowering (sm90),
     tritongpu-remove-layout-conversions, *interleave-tmem, tritongpu-reduce-data-duplication,
     tritongpu-reorder-instructions, cse, symbol-dce, triton-nvidia-gpu-fence-insertion (sm90), *lower-mma, sccp,
     cse, canonicalize
 
 For other targets (below sm80) Triton runs loop-invariant-code-motion alone in place of the sm80/sm90 group.
 `num-stages` configures tritongpu-pipeline: on sm80 it pipelines the loads that feed MMA v2 dots (cp.async into
-`num-stages - 1` swizzled shared buffers); on sm90 it launches wgmma asynchronously with Triton's waits, but does
-not pipeline their operand loads (Triton: cp.async into `num-stages` nvmma_shared buffers). Shared memory is not
+`num-stages - 1` swizzled shared buffers); on sm90 those that feed wgmma (cp.async into `num-stages`
+nvmma_shared buffers), and launches wgmma asynchronously with Triton's waits. Shared memory is not
 allocated here: Triton does that in make_llir (`-allocate-shared-memory`).
 
 tritongpu-accelerate-matmul gives f16 and bf16 dots with f32 accumulators Triton's MMA v2 layouts on sm80-89 and
@@ -63,6 +63,7 @@ def pipeline(target: str, num_warps: int, num_ctas: int, num_stages: int = 3) ->
         ("tritongpu-accelerate-matmul", ""),
         ("tritongpu-remove-layout-conversions", ""),
         ("tritongpu-optimize-dot-operands", ""),
+        ("triton-nvidia-optimize-descriptor-encoding", ""),
         ("cse", ""),
     ]
     if capability // 10 in (8, 9):
@@ -79,6 +80,8 @@ def pipeline(target: str, num_warps: int, num_ctas: int, num_stages: int = 3) ->
         ]
     else:
         steps += [("loop-invariant-code-motion", ""), ("canonicalize", ""), ("cse", "")]
+    if capability >= 90:
+        steps += [("triton-nvidia-tma-lowering", "")]
     steps += [
         ("tritongpu-remove-layout-conversions", ""),
         ("tritongpu-reduce-data-duplication", ""),
@@ -156,6 +159,13 @@ class MakeTTGIR(Pass):
         return [make_pass(n, o) for n, o in pipeline(self.target, self.num_warps, self.num_ctas, self.num_stages)]
 
     def apply(self, ctx, module) -> None:
+        from ttc.ir.tma import DESCRIPTOR_OP_NAMES, first_unsupported
+
+        if capability_of(self.target) < 90:  # make-ttir (Triton's make_ttir) rewrites descriptors to pointers there
+            hint = f" (run -make-ttir with target={self.target} first: it rewrites descriptors to pointers there)"
+            if (err := first_unsupported(module, DESCRIPTOR_OP_NAMES, f"make-ttgir for {self.target}",
+                                         hint=hint)) is not None:
+                raise err
         for p in self.passes():
             p.apply(ctx, module)
         if reported("remark"):

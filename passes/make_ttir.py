@@ -1,10 +1,9 @@
 """make-ttir: Triton's `make_ttir` stage (python/triton/backends/nvidia/compiler.py, `CUDABackend.make_ttir`) as
 one pass: the frontend's TTIR in, the TTIR Triton hands to `make_ttgir` out.
 
-The passes, in Triton 3.6's order: `-inline`, `-triton-rewrite-tensor-pointer`, `-canonicalize`,
-`-triton-combine`, `-triton-reorder-broadcast`, `-cse`, `-symbol-dce`, `-triton-loop-unroll`. (Triton also
-runs `rewrite_tensor_descriptor_to_pointer` after the tensor pointer rewrite for GPUs below sm_90; this IR has
-no tensor descriptor ops, so there is nothing for it to do.) The pass manager verifies the module after the
+The passes, in Triton 3.6's order: `-inline`, `-triton-rewrite-tensor-pointer`,
+`-triton-rewrite-tensor-descriptor-to-pointer` (only for targets below sm_90: `target=cuda:80`), `-canonicalize`,
+`-triton-combine`, `-triton-reorder-broadcast`, `-cse`, `-symbol-dce`, `-triton-loop-unroll`. The pass manager verifies the module after the
 whole pipeline; `tt-opt -inline -triton-rewrite-tensor-pointer ...` runs the same passes one at a time, with
 a verification after each.
 """
@@ -13,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ttc.passmanager import Pass, make_pass
+from ttc.passmanager import Pass, make_pass, option
 
 PIPELINE = (
     "inline",
@@ -36,6 +35,12 @@ class MakeTTIR(Pass):
     display = "MakeTTIR"
     summary = "Triton's make_ttir stage: " + ", ".join(PIPELINE)
 
+    target: str = option("cuda:90", "the target: below cuda:90, tensor descriptors become pointer loads")
+
     def apply(self, ctx, op) -> None:
+        from ttc.passes.make_ttgir import capability_of
+
         for name in PIPELINE:
             make_pass(name).apply(ctx, op)
+            if name == "triton-rewrite-tensor-pointer" and capability_of(self.target) < 90:
+                make_pass("triton-rewrite-tensor-descriptor-to-pointer").apply(ctx, op)

@@ -267,7 +267,7 @@ def _compile(text, path, kernel, signature, options: Options, arch: int, stage: 
                                                  debug=options.debug, sanitize_overflow=options.sanitize_overflow,
                                                  arch=arch))
     source = Source.of(path, text)
-    pipelines = [("ttir", [make_pass("make-ttir")]),
+    pipelines = [("ttir", [make_pass("make-ttir", f"target={options.target}")]),
                  ("ttgir", [make_pass("make-ttgir", f"target={options.target} num-warps={options.num_warps} "
                                                     f"num-ctas={options.num_ctas} num-stages={options.num_stages}")])]
     stage_hash = "-" if stages.active() else ""  # the module carries its source hash: this is never used
@@ -281,7 +281,8 @@ def _compile(text, path, kernel, signature, options: Options, arch: int, stage: 
             return result
     try:
         cpu = pipeline.kernel_cpu(module, arch, explicit=False)
-        ttgir = pipeline.TTGIR(module, source, cpu, target.resolve_ptx_version(cpu, options.ptx_version),
+        ttgir = pipeline.TTGIR(module, source, cpu, target.resolve_ptx_version(cpu, options.ptx_version,
+                                                                             pipeline.kernel_ptx_needs(module)),
                                module.attributes[stages.HASH_ATTRIBUTE].data)
     except target.TargetError as e:
         raise UsageError(str(e)) from None

@@ -116,6 +116,19 @@ VARIANTS = {
     "matmul_fp32_tf32_64x64x32_s3": dict(types={"a": "*fp32", "b": "*fp32"}),
     "matmul_nohint_64x64x32": {},
     "block_ptr_matmul_128x128x64_s3_w8": dict(grid=["cdiv(M, 128) * cdiv(N, 128)", 1, 1]),
+    # in-kernel descriptors over pointers; the blocks are atomically added into `out` (clipped at the edges)
+    "tma_add_device_desc": dict(
+        args=[{"name": n, "type": "*fp32", "shape": [200, 176], "init": "randn"} for n in ("x", "y", "out")]
+        + [{"name": "M", "type": "i32", "value": 200}, {"name": "N", "type": "i32", "value": 176},
+           {"name": "stride_m", "type": "i32", "value": 176}],
+        grid=["cdiv(M, 32)", "cdiv(N, 32)", 1], check={"out": "out + x + y"}),
+    # below sm90: the descriptors are passed as pointer, shapes, strides and padding flag (then as usual)
+    "tma_add_sm80": {},
+    "tma_add_device_desc_sm80": dict(
+        args=[{"name": n, "type": "*fp32", "shape": [200, 176], "init": "randn"} for n in ("x", "y", "out")]
+        + [{"name": "M", "type": "i32", "value": 200}, {"name": "N", "type": "i32", "value": 176},
+           {"name": "stride_m", "type": "i32", "value": 176}],
+        grid=["cdiv(M, 32)", "cdiv(N, 32)", 1], check={"out": "out + x + y"}),
     "attention_w4_sm80": {},
     "attention_w8": {},
     # other kernels of a file than its spec's: a whole spec of their own (test/fixtures/specs)
@@ -133,6 +146,8 @@ def variant_spec(name: str) -> dict:
     own = FIXTURES.parent / "specs" / f"{v['spec']}.json" if "spec" in v else ROOT / "kernels" / f"{base}.json"
     spec = json.loads(own.read_text())
     spec["signature"], spec["num_warps"] = info["signature"], info["num_warps"]
+    spec["kernel"] = info["kernel"]
+    spec["args"] = v.get("args", spec["args"])  # another kernel of the file takes other arguments
     for a in spec["args"]:
         a["type"] = v.get("types", {}).get(a["name"], a["type"])
         if a["name"] in v.get("shapes", {}):

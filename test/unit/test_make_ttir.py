@@ -16,13 +16,15 @@ from ttc.ir import context, parse, print_ir
 from ttc.passmanager import PassManager, make_pass
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "triton"
+MANIFEST = json.loads((FIXTURES / "MANIFEST.json").read_text())["fixtures"]
 NAMES = sorted(json.loads((FIXTURES / "MANIFEST.json").read_text())["fixtures"])
 
 
 
 def _make_ttir(name: str, passes=("make-ttir",)) -> str:
     module = parse((FIXTURES / f"{name}.source.nodebug.ttir").read_text(), f"{name}.source.nodebug.ttir")
-    PassManager([make_pass(p) for p in passes]).run(module, context())
+    target = "cuda:" + MANIFEST[name]["target"].split(":")[1]  # below sm_90, descriptors become pointer loads
+    PassManager([make_pass(p, f"target={target}" if p == "make-ttir" else "") for p in passes]).run(module, context())
     return print_ir(module)
 
 

@@ -186,3 +186,26 @@ def test_installed_command(tmp_path):
                           env={k: v for k, v in os.environ.items() if k != "TTC_DEBUG"})
     assert proc.returncode == 1
     assert proc.stderr == f"{path}: error: grid[0]: 'cdiv(n, 0)' failed: ZeroDivisionError: integer division or modulo by zero\n"
+
+
+def test_descriptor_buffers_row_major_and_padded(tmp_path):
+    """A descriptor argument's buffer: row-major by default; with strides, the tensor's rows at their stride,
+    zeros between them, and read back as the tensor."""
+    rows = {"name": "x", "type": "tensordesc<fp16[16, 16]>", "shape": [3, 24], "init": "arange"}
+    padded = dict(rows, strides=[32, 1])
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"grid": [1], "args": [rows]}))
+    a = specs.load(path).args[0]
+    assert a.is_desc and a.is_ptr and a.strides == (24, 1) and not a.padded and a.n_params == 5
+    path.write_text(json.dumps({"grid": [1], "args": [padded]}))
+    spec = specs.load(path)
+    a = spec.args[0]
+    host = specs.initial_values(spec)["x"]
+    dev = specs.to_device(a, host)
+    assert a.padded and a.strides == (32, 1) and dev.shape == (2 * 32 + 24,)
+    assert (dev[:24] == host[0]).all() and (dev[24:32] == 0).all() and (dev[32:56] == host[1]).all()
+    raw = np.zeros(dev.size + 7, dtype=np.float16)  # the device buffer may be longer
+    raw[: dev.size] = dev
+    assert (specs.from_device(a, raw.view(np.uint8)) == host).all()
+    a.decomposed = True
+    assert a.n_params == 10 and len(a.parameter_values(np.int64(0))) == 10

@@ -17,9 +17,10 @@ from ttc.frontend.builder import file_loc
 from ttc.frontend.codegen.calls import _Template
 from ttc.frontend.codegen.compilation import Compilation
 from ttc.frontend.codegen.generator import CodeGenerator
+from ttc.frontend.descriptors import TensorDescDType, descriptor_prototype
 from ttc.frontend.errors import LanguageError, position_of, to_compile_error
 from ttc.frontend.options import Options
-from ttc.frontend.signature import parse_signature
+from ttc.frontend.signature import parse_signature, split_signature
 from ttc.frontend.source import SourceModule
 from ttc.frontend.values import Constexpr
 from ttc.ir import building
@@ -45,16 +46,19 @@ def compile_source(text: str, path: str, kernel: str, signature: str, module_nam
     except LanguageError as e:
         e.position = position_of(fn.node, path, source.lines)
         raise to_compile_error(e) from None
-    prototype, arg_attrs = [], {}
+    prototype, arg_attrs, n_args = [], {}, 0
     for spec in specs:
         if spec.constexpr:
             prototype.append(Constexpr(spec.value))
             continue
+        if isinstance(spec.dtype, TensorDescDType):  # the handle, its shape and its strides
+            prototype.append(descriptor_prototype(spec.dtype, lambda t: _Template(None, t)))
+            n_args += len(prototype[-1])
+            continue
         if spec.divisibility is not None:
-            arg_attrs[sum(1 for p in prototype if isinstance(p, _Template))] = {
-                "tt.divisibility": IntegerAttr(spec.divisibility, i32)
-            }
+            arg_attrs[n_args] = {"tt.divisibility": IntegerAttr(spec.divisibility, i32)}
         prototype.append(_Template(None, spec.dtype))
+        n_args += 1
     module = ModuleOp([])
     module.location = file_loc(path, fn.node.lineno, 0)
     comp = Compilation(module, options)
@@ -82,7 +86,7 @@ def _source_hash(comp: Compilation, kernel: str, signature: str, specs, source: 
             h.update(str(p).encode("utf-8"))
             h.update(b"\0")
 
-    add("ttc-frontend", kernel, ",".join(e.strip() for e in signature.split(",")))
+    add("ttc-frontend", kernel, ",".join(split_signature(signature)))
     for spec in specs:
         add(spec.name, repr(spec.value) if spec.constexpr else spec.dtype, spec.divisibility)
     for module_name, fn_name, text in comp.sources:

@@ -3,13 +3,16 @@
 * a type: `*fp32` (pointer), `*kfp16` (pointer to const), `i32`, `u8`, `fp32`, `bf16`, `i1`, ...;
 * `:16` after a pointer or integer type: the value is divisible by 16 (`tt.divisibility = 16` on the argument);
 * `:1` after an integer type: the argument is the constant 1 (specialized away, as Triton's JIT does for 1s);
-* a bare value (`1024`, `0.5`, `True`, `False`): the value of a constexpr parameter.
+* a bare value (`1024`, `0.5`, `True`, `False`): the value of a constexpr parameter;
+* `tensordesc<fp16[64, 64]>`: a tensor descriptor of 64x64 fp16 blocks (its handle, then its shape as i32s and
+  its strides as i64s, are the kernel's arguments), as Triton's JIT spells a `TensorDescriptor` argument.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ttc.frontend.descriptors import TensorDescDType, parse_descriptor_type
 from ttc.frontend.dtypes import DType, from_signature_name
 from ttc.frontend.errors import LanguageError
 
@@ -34,9 +37,24 @@ def _literal(text: str):
     return None
 
 
+def split_signature(text: str) -> list[str]:
+    """The entries of a signature: split at commas outside `<...>` and `[...]` (descriptor types have some)."""
+    entries, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c in "<[":
+            depth += 1
+        elif c in ">]":
+            depth -= 1
+        elif c == "," and depth == 0:
+            entries.append(text[start:i].strip())
+            start = i + 1
+    entries.append(text[start:].strip())
+    return entries if text.strip() else []
+
+
 def parse_signature(text: str, fn) -> list[ArgSpec]:
     """The argument specs of `fn` (a JitFunction); errors are LanguageErrors at the kernel's definition."""
-    entries = [e.strip() for e in text.split(",")] if text.strip() else []
+    entries = split_signature(text)
     params = fn.params
     if len(entries) != len(params):
         names = ", ".join(p.name for p in params)
@@ -56,10 +74,12 @@ def parse_signature(text: str, fn) -> list[ArgSpec]:
             raise LanguageError(
                 f"parameter '{param.name}' is a tl.constexpr: its signature entry must be a value, not '{entry}'"
             )
-        dtype = from_signature_name(kind)
+        dtype = parse_descriptor_type(kind) or from_signature_name(kind)
         if dtype is None:
             raise LanguageError(f"unknown type '{kind}' in signature entry '{entry}' for '{param.name}'")
         spec = ArgSpec(param.name, dtype=dtype)
+        if hint and isinstance(dtype, TensorDescDType):
+            raise LanguageError(f"signature entry '{entry}': a descriptor takes no ':' hint")
         if hint:
             if hint not in ("1", "16"):
                 raise LanguageError(f"signature entry '{entry}': only ':1' and ':16' hints are supported")

@@ -68,6 +68,10 @@ class LangTuple:
     def __getitem__(self, i):
         return self.values[i]
 
+    def with_values(self, values) -> LangTuple:
+        """A value of this kind made of other values (a tensor descriptor stays one)."""
+        return LangTuple(values)
+
     def __repr__(self) -> str:
         return "(" + ", ".join(repr(v) for v in self.values) + ")"
 
@@ -130,7 +134,7 @@ def rebuild(template, handles: list):
         if isinstance(v, Tensor):
             return Tensor(next(it), v.type)
         if isinstance(v, LangTuple):
-            return LangTuple([build(x) for x in v.values])
+            return v.with_values([build(x) for x in v.values])
         return v
 
     return build(template)

@@ -6,7 +6,8 @@ text we print is the text Triton prints. Supported directives: literals, `$var` 
 attribute), `type(...)`, `qualified(type(...))`, `stype(...)` (a dialect type printed without its
 `!dialect.name` prefix, which MLIR does when the constraint names one type class), `functional-type(a, b)`,
 `operands`, `attr-dict`, `attr-dict-with-keyword`, optional groups `( ... $anchor^ ... )?` and `oilist(...)`.
-Operand and result types the format does not spell out come from `infer` rules (MLIR's TypesMatchWith).
+Operand and result types the format does not spell out come from `infer` rules (MLIR's TypesMatchWith);
+`infer["__int__NAME"] = i32` makes the attribute NAME an integer of that type written bare.
 Ops whose syntax is not declarative (regions, functions) register a `Custom` parse/print pair instead.
 `build_op` builds an op as xDSL's `build` does, creating it directly from its flat operands where the op's
 definition allows (what each op class needs is read once from its definition, in `op_info`).
@@ -333,6 +334,8 @@ class OpFormat:
         if kind is not None:
             vals = val if isinstance(val, (tuple, list)) else ([] if val is None else [val])
             return ", ".join(p.value(v) for v in vals)
+        if "__int__" + e.name in self.infer:  # an I32Attr printed bare (`ttng.init_barrier %b, 1`)
+            return str(val.value.data)
         if e.name in self.enums:
             assert isinstance(val, IntegerAttr)
             return self.enum_names[e.name].get(val.value.data) or str(val.value.data)
@@ -512,6 +515,9 @@ class _ParseState:
                 self.operands[name] = self.operand_list()
             else:
                 self.operands[name] = [p.parse_unresolved_operand()]
+            return
+        if "__int__" + name in self.fmt.infer:
+            self.attrs[name] = IntegerAttr(p.parse_integer(), self.fmt.infer["__int__" + name])
             return
         if name in self.fmt.enums:
             table, storage = _enum(self.fmt.enums[name])

@@ -149,7 +149,8 @@ class SwizzledSharedEncoding(Layout):
 class NVMMASharedEncoding(Layout):
     name = "ttg.nvmma_shared"
     ALIAS = "shared"
-    FIELDS = ("swizzlingByteWidth", "transposed", "elementBitWidth", "fp4Padded", "CTAsPerCGA", "CTASplitNum", "CTAOrder")
+    FIELDS = ("swizzlingByteWidth", "transposed", "elementBitWidth", "fp4Padded", "rank", "CTAsPerCGA", "CTASplitNum",
+              "CTAOrder")
 
 
 @irdl_attr_definition

@@ -932,12 +932,14 @@ register("tt.histogram", "$src (`,` $mask^)? attr-dict `:` type($src) `->` type(
          infer={"mask": lambda T: i1_like(T["src"])})
 
 
+from ttc.ir.tensordesc import DESCRIPTOR_OPS, TensorDescType  # noqa: E402 (it uses the enums above)
+
 TT_OPS = [
     FuncOp, ReturnOp, CallOp, GetProgramIdOp, GetNumProgramsOp, MakeRangeOp, SplatOp, BroadcastOp,
     ExpandDimsOp, ReshapeOp, TransOp, CatOp, JoinOp, SplitOp, AddPtrOp, LoadOp, StoreOp, AtomicRMWOp,
     AtomicCASOp, MakeTensorPtrOp, AdvanceOp, ReduceOp, ReduceReturnOp, ScanOp, ScanReturnOp, DotOp,
     BitcastOp, FpToFpOp, IntToPtrOp, PtrToIntOp, ClampFOp, PreciseSqrtOp, PreciseDivFOp, MulhiUIOp,
-    ExternElementwiseOp, ElementwiseInlineAsmOp, AssertOp, PrintOp, HistogramOp, DotScaledOp,
+    ExternElementwiseOp, ElementwiseInlineAsmOp, AssertOp, PrintOp, HistogramOp, *DESCRIPTOR_OPS, DotScaledOp,
 ]
 
-TT = Dialect("tt", TT_OPS, [PointerType])
+TT = Dialect("tt", TT_OPS, [PointerType, TensorDescType])

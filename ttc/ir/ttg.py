@@ -265,5 +265,7 @@ TTG_OPS = [
 ]
 TTNG_OPS = [WarpGroupDotOp, WarpGroupDotWaitOp, FenceAsyncSharedOp]
 
-TTG = Dialect("ttg", TTG_OPS, [MemDescType, AsyncTokenType, *LAYOUTS])
-TTNG = Dialect("ttng", TTNG_OPS, [])
+from ttc.ir.tma import TMA_TTG_OPS, TMA_TTNG_OPS  # noqa: E402
+
+TTG = Dialect("ttg", TTG_OPS + TMA_TTG_OPS, [MemDescType, AsyncTokenType, *LAYOUTS])
+TTNG = Dialect("ttng", TTNG_OPS + TMA_TTNG_OPS, [])

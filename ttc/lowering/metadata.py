@@ -29,9 +29,11 @@ class KernelMetadata:
     hash: str
     target: str
     launch_pdl: bool = False  # launch with programmatic dependent launch (Triton's option; written when true)
+    tensordesc_meta: list | None = None  # per descriptor parameter, as Triton's (kept only when there are some)
+    global_scratch_size: int | None = None  # bytes per program of the trailing global scratch pointer, if any
 
     def as_dict(self) -> dict:
-        d = asdict(self)
+        d = {k: v for k, v in asdict(self).items() if v is not None}
         if not self.launch_pdl:
             del d["launch_pdl"]
         return d
@@ -52,8 +54,15 @@ class KernelMetadata:
             raise ValueError(f"metadata's {', '.join(bad)} must be integers")
         if not isinstance(d.get("launch_pdl", False), bool):
             raise ValueError("metadata's launch_pdl must be true or false")
+        descs = d.get("tensordesc_meta")
+        if descs is not None and not (isinstance(descs, list) and all(isinstance(x, dict) for x in descs)):
+            raise ValueError("metadata's tensordesc_meta must be a list of objects")
+        scratch = d.get("global_scratch_size")
+        if scratch is not None and (isinstance(scratch, bool) or not isinstance(scratch, int)):
+            raise ValueError("metadata's global_scratch_size must be an integer")
         return cls(str(d["name"]), ints["num_warps"], ints["threads_per_warp"], ints["shared"], str(d["hash"]),
-                   str(d["target"]), d.get("launch_pdl", False))
+                   str(d["target"]), launch_pdl=d.get("launch_pdl", False), tensordesc_meta=descs,
+                   global_scratch_size=scratch)
 
     @classmethod
     def _parse(cls, where: str, text: str) -> KernelMetadata:

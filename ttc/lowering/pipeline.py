@@ -70,13 +70,23 @@ class TTGIR:
                               shared=module_int(m, "ttg.shared", 0), hash=self.hash, target=f"cuda:{self.cpu[3:]}")
 
 
+TENSORMAP_PTX = 83  # tensormap.replace, tensormap.cp_fenceproxy (descriptors made in the kernel)
+
+
+def kernel_ptx_needs(module) -> int:
+    """The oldest PTX ISA the kernel's instructions need beyond the GPU's (0: none)."""
+    return TENSORMAP_PTX if any(op.name == "ttng.tensormap_create" for op in module.walk()) else 0
+
+
 def kernel_cpu(module, sm: str, explicit: bool) -> str:
-    """The GPU name for `sm`: sm_90a for a cuda:90 kernel with wgmma, which exists in the arch-specific variant
-    only (as Triton compiles cuda:90); an explicit `--sm 90` for such a kernel is an error."""
+    """The GPU name for `sm`: sm_90a for a cuda:90 kernel with wgmma or tensormap.replace, which exist in the
+    arch-specific variant only (as Triton compiles cuda:90); an explicit `--sm 90` for such a kernel is an error."""
     cpu = target.cpu_name(sm)
-    if cpu == "sm_90" and any(op.name == "ttng.warp_group_dot" for op in module.walk()):
+    arch_specific = {"ttng.warp_group_dot": "wgmma", "ttng.tensormap_create": "tensormap.replace"}
+    used = next((arch_specific[op.name] for op in module.walk() if op.name in arch_specific), None)
+    if cpu == "sm_90" and used is not None:
         if explicit:
-            raise target.TargetError("wgmma (ttng.warp_group_dot) needs sm_90a: use --sm 90a")
+            raise target.TargetError(f"{used} needs sm_90a: use --sm 90a")
         cpu = "sm_90a"
     return cpu
 
@@ -90,7 +100,7 @@ def parse_ttgir(text: str, filename: str, options: Options) -> TTGIR:
     sm = options.sm if options.sm is not None else _sm_from_target(module_target(module))
     try:
         cpu = kernel_cpu(module, sm, explicit=options.sm is not None)
-        ptx = target.resolve_ptx_version(cpu, options.ptx_version)
+        ptx = target.resolve_ptx_version(cpu, options.ptx_version, kernel_ptx_needs(module))
     except target.TargetError as e:
         raise _error(filename, str(e)) from None
     from xdsl.dialects.builtin import StringAttr  # xDSL only where TTGIR is read: not for LLVM IR -> PTX
@@ -158,7 +168,7 @@ def parse_llvm(text: str, filename: str, options: Options, sidecar: KernelMetada
     sm = options.sm if options.sm is not None else _sm_from_target(meta.target)
     try:
         cpu = target.cpu_name(sm)
-        ptx = target.resolve_ptx_version(cpu, options.ptx_version)
+        ptx = target.resolve_ptx_version(cpu, options.ptx_version, TENSORMAP_PTX if "tensormap.replace" in text else 0)
     except target.TargetError as e:
         raise _error(filename, str(e)) from None
     meta.target = f"cuda:{cpu[3:]}"

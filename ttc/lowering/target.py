@@ -82,11 +82,15 @@ def min_ptx_version(cpu: str) -> int:
 
 
 @lru_cache(maxsize=None)
-def resolve_ptx_version(cpu: str, requested: int | None) -> int:
-    """The PTX ISA version (as 80 for 8.0) to use for `cpu`, checked against what LLVM supports."""
+def resolve_ptx_version(cpu: str, requested: int | None, least: int = 0) -> int:
+    """The PTX ISA version (as 80 for 8.0) to use for `cpu`, checked against what LLVM supports; `least`: what
+    the kernel's instructions need (83 for tensormap.replace)."""
     low = min_ptx_version(cpu)
     if requested is None:
-        return max(low, 80)
+        return max(low, 80, least)
+    if requested < least:
+        raise TargetError(f"the kernel makes tensor maps (tensormap.replace), which need PTX ISA "
+                          f"{least // 10}.{least % 10}; --ptx-version {requested} is older")
     if requested < low:
         raise TargetError(f"PTX ISA {requested // 10}.{requested % 10} does not support {cpu}; "
                           f"the oldest that does is {low // 10}.{low % 10}")

@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 from ttc.analysis.axis_info import AxisInfoAnalysis
 from ttc.diagnostics import CompileError, Diagnostic, at_op
 from ttc.ir.layout_utils import module_int
+from ttc.ir.tensordesc import TensorDescType
 from ttc.ir.tt import FuncOp
 from ttc.lowering import (  # noqa: F401  (importing registers the op lowerings)
     async_copy,
@@ -40,6 +41,7 @@ from ttc.lowering import (  # noqa: F401  (importing registers the op lowerings)
     reduce,
     scan,
     shapes,
+    tma,
     wgmma,
 )
 from ttc.lowering.context import Lowering
@@ -92,6 +94,11 @@ def lower_module(module: ModuleOp, *, source, data_layout: str, target: str, sou
 
 def _lower_module(module: ModuleOp, *, source, data_layout: str, target: str, source_hash: str) -> LoweredKernel:
     func = _kernel(module, source)
+    from ttc.ir.tma import TMA_OP_NAMES, first_unsupported
+
+    if (err := first_unsupported(func, TMA_OP_NAMES, "the LLVM lowering", arguments=False,
+                                 hint=" (make-ttgir lowers descriptors to TMA first)")) is not None:
+        raise err
     num_warps = module_int(module, "ttg.num-warps", 4)
     tpw = module_int(module, "ttg.threads-per-warp", 32)
     if module_int(module, "ttg.num-ctas", 1) != 1:
@@ -102,11 +109,19 @@ def _lower_module(module: ModuleOp, *, source, data_layout: str, target: str, so
     llmod = ir.Module(name=name)
     llmod.triple = TRIPLE
     llmod.data_layout = data_layout
+    inputs = func.function_type.inputs.data
     try:
-        arg_types = [llvm_type(t) for t in func.function_type.inputs.data]
+        arg_types = [ir.PointerType() if isinstance(t, TensorDescType) else llvm_type(t) for t in inputs]
     except UnsupportedType as e:
         raise CompileError(at_op(func, source, str(e))) from None
+    scratch_offsets, scratch_size = tma.global_scratch_layout(func)
+    if scratch_size:  # Triton's global scratch pointer, after the kernel's own parameters
+        arg_types.append(ir.PointerType(addrspace=1))
     fn = ir.Function(llmod, ir.FunctionType(ir.VoidType(), arg_types), name)
+    descriptors = [tma.tensordesc_meta(t) for t in inputs if isinstance(t, TensorDescType)]
+    for t, arg in zip(inputs, fn.args):
+        if isinstance(t, TensorDescType):
+            tma.descriptor_parameter(arg)
     fn.calling_convention = "ptx_kernel"
     fn.attributes.add("nounwind")
     ctx = Lowering(llmod, fn, num_warps=num_warps, threads_per_warp=tpw, source=source,
@@ -114,6 +129,8 @@ def _lower_module(module: ModuleOp, *, source, data_layout: str, target: str, so
     entry = func.body.blocks.first
     for a, v in zip(entry.args, fn.args):
         ctx.set(a, v)
+    ctx.global_scratch, ctx.global_scratch_size = scratch_offsets, scratch_size
+    ctx.global_scratch_ptr = fn.args[-1] if scratch_size else None
     local_memory.assign_buffers(ctx, func)
     control_flow.lower_function_body(ctx, func.body)
     shared = max(ctx.scratch_base, ctx.shared_end)
@@ -125,11 +142,12 @@ def _lower_module(module: ModuleOp, *, source, data_layout: str, target: str, so
         raise CompileError(at_op(func, source, f"the kernel needs {shared} bytes of shared memory ({ctx.scratch_base} "
                                                f"in buffers), more than the {limit} a block may use on {target}"))
     meta = KernelMetadata(name=name, num_warps=num_warps, threads_per_warp=tpw, shared=shared, hash=source_hash,
-                          target=target)
+                          target=target, tensordesc_meta=descriptors or None,
+                          global_scratch_size=scratch_size or None)
     annotations = llmod.add_named_metadata("nvvm.annotations")
     annotations.add(llmod.add_metadata([fn, ir.MetaDataString(llmod, "reqntidx"), ir.Constant(i32, num_warps * tpw)]))
     if ctx.libdevice or ctx.externs:  # libdevice's flush-to-zero variants, as Triton
         llmod.add_named_metadata("llvm.module.flags", [ir.Constant(i32, 4), ir.MetaDataString(llmod, "nvvm-reflect-ftz"),
                                                       ir.Constant(i32, 1)])
-    llmod.add_named_metadata("ttc.metadata", [ir.MetaDataString(llmod, json.dumps(meta.__dict__))])
+    llmod.add_named_metadata("ttc.metadata", [ir.MetaDataString(llmod, meta.to_json())])
     return LoweredKernel(module_text(llmod), meta, set(ctx.libdevice), dict(ctx.externs))

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from ttc.diagnostics import CompileError, Diagnostic
-from ttc.runtime import binary, dtypes
+from ttc.runtime import binary, dtypes, tensormap
 from ttc.runtime import spec as specs
 from ttc.runtime.errors import SpecError
 from ttc.runtime.launch import Outcome
@@ -102,19 +102,32 @@ def _kernel_name(drv: _Driver, module, spec, meta: dict, entries) -> str:
                     f"{'several functions' if count else 'no function list this driver can read'}", "kernel")
 
 
+def _param_bytes(a, part: int) -> int:
+    """The size of a kernel parameter: a descriptor is its 128-byte tensor map, i32 shape, i64 strides."""
+    if a.is_desc and a.decomposed:  # pointer, i64 shape and strides, i1 padding, i32 shape, i64 strides
+        r = len(a.block)
+        return 1 if part == 1 + 2 * r else 4 if 2 + 2 * r <= part < 2 + 3 * r else 8
+    if a.is_desc:
+        return 128 if part == 0 else 4 if part <= len(a.block) else 8
+    return 8 if a.is_ptr else dtypes.storage_dtype(a.elt).itemsize
+
+
 def _match(spec, sizes: list) -> tuple[list, int]:
     """(the arguments passed, the number of trailing scratch-pointer parameters)."""
     total = len(sizes)
-    if spec.signature is not None or len(spec.args) not in (total, total - 1, total - 2):
+    specs.choose_descriptor_form(spec.args, total, slack=2)
+    if spec.signature is not None or sum(a.n_params for a in spec.args) not in (total, total - 1, total - 2):
         kept = specs.parameters(spec, None)
     else:
         kept = list(spec.args)
-    extra = total - len(kept)
-    if extra < 0 or extra > 2 or any(s != 8 for s in sizes[len(kept):]):
-        raise SpecError(f"the kernel takes {total} parameters (sizes {sizes}) but the spec gives {len(kept)} "
-                        "arguments (Triton kernels add up to 2 trailing scratch pointers)", "args")
-    for i, (a, size) in enumerate(zip(kept, sizes)):
-        want = 8 if a.is_ptr else dtypes.storage_dtype(a.elt).itemsize
+    specs.choose_descriptor_form(kept, total, slack=2)
+    n = sum(a.n_params for a in kept)
+    extra = total - n
+    if extra < 0 or extra > 2 or any(s != 8 for s in sizes[n:]):
+        raise SpecError(f"the kernel takes {total} parameters (sizes {sizes}) but the spec gives {n} "
+                        "(Triton kernels add up to 2 trailing scratch pointers)", "args")
+    for i, ((a, part), size) in enumerate(zip(specs.expand(kept), sizes)):
+        want = _param_bytes(a, part)
         if size != want:
             raise SpecError(f"'{a.name}' is '{a.type}' ({want} bytes) but kernel parameter {i} takes {size} bytes",
                             f"{a.where}.type")
@@ -193,8 +206,32 @@ def launch(path: str, spec, initial: dict, bench: bool = False, warmup: int = 10
             return int(ptr)
 
         buffers, holders, total_bytes = {}, [], 0
+        descriptors = iter(meta.get("tensordesc_meta") or [])
         for a in kept:
-            if a.is_ptr:
+            if a.is_desc:  # a buffer, then its tensor map, shape and strides
+                host = np.ascontiguousarray(specs.to_device(a, initial[a.name]))
+                ptr = alloc(host.nbytes)
+                drv("cuMemcpyHtoD", ptr, host.ctypes.data, host.nbytes)
+                buffers[a.name] = (ptr, host.nbytes)
+                total_bytes += host.nbytes
+                if a.decomposed:  # a kernel compiled below sm_90: the pointer, shapes, strides, padding flag
+                    holders += [ctypes.c_uint64(ptr), *[ctypes.c_int64(d) for d in a.shape],
+                                *[ctypes.c_int64(st) for st in a.strides], ctypes.c_int8(0),
+                                *[ctypes.c_int32(d) for d in a.shape], *[ctypes.c_int64(st) for st in a.strides]]
+                    continue
+                desc = next(descriptors, None)
+                if desc is None:
+                    raise SpecError(f"'{a.name}' is a descriptor but the kernel's metadata has no tensordesc_meta "
+                                    "for it (compile with tt-translate/tt-compile, or give Triton's .json)",
+                                    a.where)
+                try:
+                    args = tensormap.tensormap_args(ptr, a.shape, dtypes.storage_dtype(a.elt).itemsize, desc,
+                                                    a.strides)
+                except ValueError as e:
+                    raise SpecError(f"'{a.name}': {e}", a.where) from None
+                holders.append(tensormap.encode(drv, args))
+                holders += [ctypes.c_int32(d) for d in a.shape] + [ctypes.c_int64(st) for st in a.strides]
+            elif a.is_ptr:
                 host = np.ascontiguousarray(specs.to_device(a, initial[a.name]))
                 ptr = alloc(host.nbytes)
                 if host.nbytes:

@@ -16,7 +16,8 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 
 from ttc.diagnostics import CompileError, at_op
 from ttc.ir.tt import FuncOp
-from ttc.ir.types import AsyncTokenType, MemDescType, PointerType
+from ttc.ir.tensordesc import TensorDescType
+from ttc.ir.types import AsyncTokenType, MemDescType, PointerType, elt
 from ttc.runtime import dtypes, libdevice, ptx
 from ttc.runtime.errors import Fault, SpecError, Unsupported
 from ttc.runtime.registry import HANDLERS
@@ -31,7 +32,7 @@ class NeedsScalar(Exception):
 
 
 def _load_handlers() -> None:
-    from ttc.runtime import ops_arith, ops_control, ops_memory, ops_program, ops_scaled, ops_tensor  # noqa: F401
+    from ttc.runtime import ops_arith, ops_control, ops_descriptors, ops_memory, ops_program, ops_scaled, ops_tensor  # noqa: F401
 
 
 def find_kernel(module: ModuleOp, name: str | None) -> FuncOp:
@@ -55,6 +56,9 @@ def _check_type(t) -> None:
         return
     if isinstance(t, MemDescType):
         dtypes.value_dtype(t.element_type)
+        return
+    if isinstance(t, TensorDescType):
+        dtypes.value_dtype(elt(t.value_type()))
         return
     e = t.element_type if isinstance(t, TensorType) else t
     if isinstance(e, PointerType):

@@ -23,6 +23,14 @@ class Outcome:
     launch_pdl: bool = False  # launched with programmatic dependent launch (GPU)
 
 
+def _firsts(params: list, kept: list):
+    """(type of its first kernel parameter, argument) for each argument."""
+    i = 0
+    for a in kept:
+        yield params[i], a
+        i += a.n_params
+
+
 def _param_name(arg, i: int) -> str:
     return arg.name_hint or f"arg{i}"
 
@@ -33,6 +41,7 @@ def interpret(path: str, spec: specs.Spec, initial: dict, stdout) -> Outcome:
     from ttc.diagnostics import Source
     from ttc.runtime.interpreter import Interpreter, find_kernel
     from ttc.runtime.memory import Memory
+    from ttc.runtime.ops_descriptors import describe
 
     name, text = read_input(path)
     source = Source.of(name, text)
@@ -49,8 +58,13 @@ def interpret(path: str, spec: specs.Spec, initial: dict, stdout) -> Outcome:
 
     memory = Memory()
     addresses, values = {}, []
-    for a in kept:
-        if a.is_ptr:
+    for a, t in zip(kept, (p for p, _ in _firsts(params, kept))):
+        if a.is_desc:
+            addresses[a.name] = memory.add(a.name, specs.to_device(a, initial[a.name]))
+            handle = (np.int64(addresses[a.name]) if a.decomposed
+                      else describe(t, addresses[a.name], a.shape, a.strides))
+            values += a.parameter_values(handle)
+        elif a.is_ptr:
             addresses[a.name] = memory.add(a.name, specs.to_device(a, initial[a.name]))
             values.append(np.int64(addresses[a.name]))
         else:

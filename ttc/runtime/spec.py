@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -36,10 +37,51 @@ class Arg:
     init: Any = "zeros"
     value: Any = None
     output: str | None = None
+    block: tuple | None = None  # a tensor descriptor argument: the block shape of `tensordesc<T[...]>`
+    decomposed: bool = False  # a descriptor of a kernel compiled below sm_90: pointer, shapes, strides, padding
+    given_strides: tuple | None = None  # a descriptor's strides in elements, when not row-major
 
     @property
     def where(self) -> str:
         return f"args[{self.index}]"
+
+    @property
+    def is_desc(self) -> bool:
+        return self.block is not None
+
+    @property
+    def row_major(self) -> tuple:
+        return tuple(int(math.prod(self.shape[d + 1:])) for d in range(len(self.shape)))
+
+    @property
+    def strides(self) -> tuple:
+        """A descriptor's strides, in elements: as given, else row-major."""
+        return self.given_strides if self.given_strides is not None else self.row_major
+
+    @property
+    def padded(self) -> bool:
+        """A descriptor whose buffer has gaps between its rows (strides wider than the shape)."""
+        return self.given_strides is not None and self.given_strides != self.row_major
+
+    @property
+    def n_params(self) -> int:
+        """How many kernel parameters the argument is: a descriptor is its handle, shape (i32) and strides (i64);
+        below sm_90 the handle is itself a pointer, i64 shape and strides and an i1 padding flag."""
+        if not self.is_desc:
+            return 1
+        r = len(self.block)
+        return 2 + 4 * r if self.decomposed else 1 + 2 * r
+
+    def parameter_values(self, handle) -> list:
+        """The values of the argument's kernel parameters (for a descriptor, after its handle: the tensor map
+        or the pointer)."""
+        r = len(self.block)
+        shape_i32 = [np.int32(d) for d in self.shape]
+        strides = [np.int64(st) for st in self.strides]
+        if self.decomposed:
+            return [handle, *[np.int64(d) for d in self.shape], *strides, np.bool_(False), *shape_i32, *strides]
+        assert r == len(shape_i32)
+        return [handle, *shape_i32, *strides]
 
 
 @dataclass
@@ -159,8 +201,14 @@ def _check_number(a: Arg, v, where: str) -> None:
         raise SpecError(f"a boolean for '{a.name}', which is {a.type.lstrip('*')}", where)
 
 
+_DESC = re.compile(r"^tensordesc<\s*([a-z0-9]+)\s*\[([0-9,\s]+)\]\s*>$")
+
+
 def _arg(i: int, raw: dict) -> Arg:
     where = f"args[{i}]"
+    desc = _DESC.match(raw["type"])
+    if raw["type"].startswith("tensordesc"):
+        return _desc_arg(i, raw, desc)
     parsed = dtypes.spec_type(raw["type"])
     if parsed is None:
         known = ", ".join(dtypes.SPEC_TYPES)
@@ -189,6 +237,38 @@ def _arg(i: int, raw: dict) -> Arg:
             rlo, rhi = _int_range(a)
             if lo < rlo or hi - 1 > rhi:
                 raise SpecError(f"randint range [{lo}, {hi}) does not fit in {a.type}", f"{where}.init.randint")
+    return a
+
+
+def _desc_arg(i: int, raw: dict, m) -> Arg:
+    """A tensor descriptor argument: a buffer (shape, init and output as for a pointer) and the descriptor over it
+    (the tensor's shape, its strides as given or row-major, the type's block shape)."""
+    where = f"args[{i}]"
+    parsed = dtypes.spec_type("*" + m.group(1)) if m else None
+    if parsed is None:
+        raise SpecError(f"malformed descriptor type '{raw['type']}' (e.g. 'tensordesc<fp16[64, 64]>')", f"{where}.type")
+    block = tuple(int(d) for d in m.group(2).split(","))
+    a = _arg(i, {k: v for k, v in raw.items() if k != "strides"} | {"type": "*" + m.group(1)})
+    a.type, a.block = raw["type"], block
+    if a.shape is None or len(a.shape) != len(block):
+        have = "no shape" if a.shape is None else f"shape {list(a.shape)}"
+        raise SpecError(f"descriptor '{a.name}' has {have}; it needs a shape of rank {len(block)} (its block's)", where)
+    if any(d & (d - 1) or d <= 0 for d in block):
+        raise SpecError(f"descriptor block shape {list(block)} must be powers of 2", f"{where}.type")
+    if "strides" in raw:
+        st = tuple(raw["strides"])
+        if len(st) != len(block) or st[-1] != 1:
+            raise SpecError(f"descriptor '{a.name}': strides {list(st)} must have one stride per dimension, the "
+                            "last 1 (rows are contiguous)", f"{where}.strides")
+        for d in range(len(st) - 1):
+            if st[d] < st[d + 1] * a.shape[d + 1]:
+                raise SpecError(f"descriptor '{a.name}': stride {st[d]} of dimension {d} overlaps the "
+                                f"{a.shape[d + 1]} x {st[d + 1]} elements of the next", f"{where}.strides")
+        a.given_strides = st
+    itemsize = dtypes.storage_dtype(a.elt).itemsize
+    if any(st * itemsize % 16 for st in a.strides[:-1]):
+        raise SpecError(f"descriptor '{a.name}': row strides must be multiples of 16 bytes (TMA), got strides "
+                        f"{list(a.strides)} of {a.type}", f"{where}.{'strides' if a.given_strides else 'shape'}")
     return a
 
 
@@ -281,10 +361,14 @@ def grid(spec: Spec, values: dict) -> tuple[int, int, int]:
 
 def _signature_entries(spec: Spec) -> list[tuple[str, bool]]:
     """(type, specialized to 1) for each non-constexpr entry of the signature."""
+    from ttc.frontend.signature import split_signature
+
     entries = []
-    for tok in spec.signature.split(","):
-        tok = tok.strip()
+    for tok in split_signature(spec.signature):
         base, _, hint = tok.partition(":")
+        if base.startswith("tensordesc"):
+            entries.append((base, False))
+            continue
         if dtypes.spec_type(base) is None:
             continue  # a constexpr value
         entries.append((base, hint.strip() == "1"))
@@ -303,7 +387,7 @@ def parameters(spec: Spec, count: int | None) -> list[Arg]:
                      else f"; argument '{args[len(entries)].name}' has no entry")
             raise SpecError(f"the signature lists {len(entries)} arguments but 'args' has {len(args)}{extra}", "args")
         for a, (t, _) in zip(args, entries):
-            if t != a.type:
+            if t != a.type and not (a.is_desc and _same_desc(t, a.type)):
                 raise SpecError(f"'{a.name}' is '{a.type}' but the signature says '{t}'", f"{a.where}.type")
         for a, (_, one) in zip(args, entries):
             if one and (a.is_ptr or a.value != 1):
@@ -313,18 +397,67 @@ def parameters(spec: Spec, count: int | None) -> list[Arg]:
         kept = list(args)
     else:
         kept = [a for a in args if a.is_ptr or a.host.kind == "f" or a.value != 1]
-    if count is not None and count != len(kept):
+    choose_descriptor_form(kept, count)
+    n = sum(a.n_params for a in kept)
+    if count is not None and count != n:
         dropped = len(args) - len(kept)
         why = f" ({dropped} specialized to 1 left out)" if dropped else ""
-        raise SpecError(f"the kernel takes {count} parameters but the spec gives {len(kept)} arguments{why}", "args")
+        what = "parameters (a descriptor is 1 + 2 * rank of them)" if any(a.is_desc for a in kept) else "arguments"
+        raise SpecError(f"the kernel takes {count} parameters but the spec gives {n} {what}{why}", "args")
     return kept
+
+
+def choose_descriptor_form(kept: list[Arg], count: int | None, slack: int = 0) -> None:
+    """Descriptors are passed decomposed (to a kernel compiled below sm_90) when the kernel's parameter count,
+    up to `slack` trailing scratch pointers, fits that form and not the tensor-map one."""
+    descs = [a for a in kept if a.is_desc]
+    if not descs or count is None:
+        return
+    for a in descs:
+        a.decomposed = False
+    fits = lambda: count - slack <= sum(a.n_params for a in kept) <= count  # noqa: E731
+    if fits():
+        return
+    for a in descs:
+        a.decomposed = True
+    if not fits():
+        for a in descs:
+            a.decomposed = False
+
+
+def _same_desc(a: str, b: str) -> bool:
+    return "".join(a.split()) == "".join(b.split())
+
+
+def expand(kept: list[Arg]) -> list[tuple[Arg, int]]:
+    """(argument, part) per kernel parameter: part 0 is the argument itself (a descriptor's handle), 1.. a
+    descriptor's shape and strides."""
+    return [(a, k) for a in kept for k in range(a.n_params)]
 
 
 def check_parameter_types(kept: list[Arg], param_types: list, param_names: list[str]) -> None:
     """Each argument's type against the kernel parameter it is passed to (MLIR types)."""
-    from ttc.ir.types import PointerType
+    from ttc.ir.types import PointerType, elt
 
-    for i, (a, t, pname) in enumerate(zip(kept, param_types, param_names)):
+    from ttc.ir.tensordesc import TensorDescType
+    from xdsl.dialects.builtin import i1, i32, i64
+
+    for i, ((a, part), t, pname) in enumerate(zip(expand(kept), param_types, param_names)):
+        if a.is_desc:
+            r = len(a.block)
+            if a.decomposed:  # pointer, i64 shape and strides, i1 padding, then the i32 shape and i64 strides
+                want = "i1" if part == 1 + 2 * r else "i32" if 2 + 2 * r <= part < 2 + 3 * r else "i64"
+                ok = (isinstance(t, PointerType) and t.pointee == a.elt if part == 0
+                      else t == {"i1": i1, "i32": i32, "i64": i64}[want])
+            else:
+                want = "i32" if 1 <= part <= r else "i64"
+                ok = (isinstance(t, TensorDescType) and t.shape == a.block and elt(t.value_type()) == a.elt
+                      if part == 0 else t == (i32 if want == "i32" else i64))
+            if not ok:
+                what = a.type if part == 0 else f"{want} (its part {part})"
+                raise SpecError(f"'{a.name}' is '{a.type}': its parameter {what} goes to kernel parameter {i} "
+                                f"(%{pname}), which is {t}", f"{a.where}.type")
+            continue
         if a.is_ptr:
             ok = isinstance(t, PointerType) and t.pointee == a.elt
         else:
@@ -337,10 +470,24 @@ def check_parameter_types(kept: list[Arg], param_types: list, param_names: list[
 
 
 def to_device(a: Arg, host: np.ndarray) -> np.ndarray:
-    """A host array as the bytes the kernel reads (bf16 as its 16 bits, i1 as bytes, u32 as i32 bits)."""
-    if dtypes.is_bf16(a.elt) or a.host == np.bool_:
-        return dtypes.to_storage(host, a.elt)
-    return np.ascontiguousarray(host)
+    """A host array as the bytes the kernel reads (bf16 as its 16 bits, i1 as bytes, u32 as i32 bits); a padded
+    descriptor's buffer holds the elements at their strides, zeros between its rows."""
+    out = dtypes.to_storage(host, a.elt) if dtypes.is_bf16(a.elt) or a.host == np.bool_ else np.ascontiguousarray(host)
+    if a.is_desc and a.padded:
+        flat = np.zeros(_extent(a), dtype=out.dtype)
+        _strided(a, flat)[...] = out
+        return flat
+    return out
+
+
+def _extent(a: Arg) -> int:
+    return 1 + sum((n - 1) * st for n, st in zip(a.shape, a.strides))
+
+
+def _strided(a: Arg, flat: np.ndarray) -> np.ndarray:
+    """The elements of a padded descriptor's buffer as an array of its shape (a view)."""
+    item = flat.dtype.itemsize
+    return np.lib.stride_tricks.as_strided(flat, a.shape, tuple(st * item for st in a.strides))
 
 
 def from_device(a: Arg, raw: np.ndarray) -> np.ndarray:
@@ -348,6 +495,8 @@ def from_device(a: Arg, raw: np.ndarray) -> np.ndarray:
     values = dtypes.from_storage(raw.view(dtypes.storage_dtype(a.elt)), a.elt)
     if values.dtype != a.host:
         values = values.view(a.host) if values.dtype.itemsize == a.host.itemsize and a.host.kind in "iu" else values.astype(a.host)
+    if a.is_desc and a.padded:
+        return np.ascontiguousarray(_strided(a, values[: _extent(a)]))
     return values.reshape(a.shape)
 
 

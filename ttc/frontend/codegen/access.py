@@ -8,7 +8,9 @@ from __future__ import annotations
 import ast
 
 from ttc.frontend.codegen.calls import BoundMethod, DTypeMethod
+from ttc.frontend.descriptors import TensorDescriptor, descriptor_attribute
 from ttc.frontend.dtypes import BlockType, DType, PointerDType
+from ttc.frontend.language.builtin import Builtin
 from ttc.frontend.errors import LanguageError
 from ttc.frontend.language.namespace import Namespace, UnknownModule
 from ttc.frontend.language.tensor_methods import tensor_method
@@ -64,6 +66,11 @@ class AccessMixin:
             raise LanguageError(f"'{value.name}' is not part of the kernel language")
         if isinstance(value, Tensor):
             return self._tensor_attribute(value, attr)
+        if isinstance(value, TensorDescriptor):
+            found = descriptor_attribute(value, attr)
+            if found is None:
+                raise LanguageError(f"tensor descriptor has no attribute '{attr}'")
+            return BoundMethod(value, found) if isinstance(found, Builtin) else found
         if isinstance(value, Constexpr) and attr == "value":
             return value
         if isinstance(value, Constexpr) and isinstance(value.value, (DType, PointerDType, BlockType)):

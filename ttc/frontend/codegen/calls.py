@@ -10,6 +10,7 @@ import sys
 
 from xdsl.dialects.builtin import SymbolRefAttr
 
+from ttc.frontend.descriptors import TensorDescriptor
 from ttc.frontend.dtypes import DType
 from ttc.frontend.errors import LanguageError, UnsupportedError
 from ttc.frontend.jit import JitFunction
@@ -136,8 +137,13 @@ class CallsMixin:
         values = [_as_argument(v) for v in self._bind_arguments(fn, args, kwargs)]
         constants: dict = {}
         tensors: list = []
+        mangled: list = []
 
         def walk(path, v):
+            if isinstance(v, TensorDescriptor):  # mangled as Triton does, by the handle's type
+                tensors.append(v.handle)
+                mangled.append(v.handle.type)
+                return
             if isinstance(v, LangTuple):
                 for i, x in enumerate(v.values):
                     walk(path + (i,), x)
@@ -145,12 +151,13 @@ class CallsMixin:
                 constants[path] = v
             elif isinstance(v, Tensor):
                 tensors.append(v)
+                mangled.append(v.type)
             else:
                 raise LanguageError(f"argument {fn.arg_names[path[0]]} of {fn.name}() cannot be {_describe(v)}")
 
         for i, v in enumerate(values):
             walk((i,), v)
-        name = mangle(fn.full_name, [t.type for t in tensors], constants)
+        name = mangle(fn.full_name, mangled, constants)
         comp = self.comp
         if name not in comp.functions:
             prototype = [_template(v) for v in values]
@@ -211,7 +218,7 @@ def _template(v):
     if isinstance(v, Tensor):
         return _Template(None, v.type)
     if isinstance(v, LangTuple):
-        return LangTuple([_template(x) for x in v.values])
+        return v.with_values([_template(x) for x in v.values])
     return v if isinstance(v, Constexpr) else Constexpr(v)
 
 

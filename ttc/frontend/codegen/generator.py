@@ -235,7 +235,7 @@ class CodeGenerator(ast.NodeVisitor, OperatorsMixin, CallsMixin, ControlFlowMixi
     def _decay(self, value):
         """Returned compile-time values become constants (`return 0` returns an i32 tensor)."""
         if isinstance(value, LangTuple):
-            return LangTuple([self._decay(v) for v in value.values])
+            return value.with_values([self._decay(v) for v in value.values])
         if isinstance(value, Constexpr):
             return self.semantic.to_tensor(value)
         return value
@@ -257,7 +257,7 @@ class CodeGenerator(ast.NodeVisitor, OperatorsMixin, CallsMixin, ControlFlowMixi
     def _sanitize(self, value):
         """Assigned values: numbers become scalar constants (Triton turns `x = 0` into an i32 constant)."""
         if isinstance(value, LangTuple):
-            return LangTuple([Constexpr(None) if v is None else self._sanitize(v) for v in value.values])
+            return value.with_values([Constexpr(None) if v is None else self._sanitize(v) for v in value.values])
         value = unwrap(value) if isinstance(value, Constexpr) else value
         if value is not None and not isinstance(value, (Tensor, DType, LangTuple)):
             value = self.semantic.to_tensor(value)

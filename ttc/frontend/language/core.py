@@ -3,6 +3,7 @@ standard library refers to them as `core.<name>`; `triton.language` re-exports t
 
 from __future__ import annotations
 
+from ttc.frontend.descriptors import make_tensor_descriptor_builtin
 from ttc.frontend.dtypes import BY_LANGUAGE_NAME, PointerDType
 from ttc.frontend.language import debugging, external, linalg, math, memory, reductions, scaled, tensors
 from ttc.frontend.language.compile_time import CompileTimeFunction
@@ -39,6 +40,7 @@ CORE_MEMBERS = {
         debugging.device_print, debugging.device_assert, debugging.multiple_of, debugging.max_contiguous,
         debugging.max_constancy, debugging.debug_barrier, external.inline_asm_elementwise,
     )},
+    "make_tensor_descriptor": make_tensor_descriptor_builtin,
     "_promote_bfloat16_to_float32": tensors._promote_bfloat16_to_float32,
     "_reduce_with_indices": reductions._reduce_with_indices,
 }

@@ -1,0 +1,154 @@
+"""triton-nvidia-tma-lowering: tensor descriptor ops to Hopper's TMA (Triton's TritonNvidiaGPUTMALoweringPass).
+
+* `tt.descriptor_load` -> a shared buffer in the descriptor's layout and an mbarrier: `init_barrier` (one
+  arrival), `barrier_expect` (the block's bytes), `async_tma_copy_global_to_local`, `wait_barrier` (phase 0),
+  `inval_barrier`, then `ttg.local_load` into the load's register layout;
+* `tt.descriptor_store` / `tt.descriptor_reduce` -> `ttg.local_alloc` of the value, `fence_async_shared`,
+  `async_tma_copy_local_to_global` / `async_tma_reduce`, `async_tma_store_wait {pendings = 0}`;
+* `tt.make_tensor_descriptor` -> a 128-byte CUtensorMap in global scratch (`ttg.global_scratch_alloc`), written
+  by `tensormap_create` (box and global dimensions innermost first, byte strides of the outer dimensions, the
+  PTX element type, the swizzle of the descriptor's layout, NaN fill for `padding = nan`), made visible by
+  `tensormap_fenceproxy_acquire` and read back as the descriptor by `reinterpret_tensor_descriptor`.
+Every op made takes the location of the op it replaces.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BoolAttr,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    Signedness,
+    i1,
+    i32,
+    i64,
+)
+
+from ttc.frontend.builder import op_class
+from ttc.ir import tma, ttg
+from ttc.ir.tma import tma_element_type
+from ttc.ir.format import build_op
+from ttc.ir.layouts import SharedMemorySpace, SwizzledSharedEncoding
+from ttc.ir.types import MemDescType, PointerType, bitwidth
+from ttc.passmanager import Pass
+
+SWIZZLE_MODE = {0: 0, 32: 1, 64: 2, 128: 3}
+
+
+def memdesc(shape, element, enc, mutable: bool) -> MemDescType:
+    dims = ArrayAttr([IntAttr(d) for d in shape])
+    return MemDescType(dims, element, enc, SharedMemorySpace(), IntAttr(int(mutable)), dims)
+
+
+class _Rewriter:
+    def __init__(self, op):
+        self.op, self.block, self.loc = op, op.parent, op.location
+
+    def add(self, cls, operands=(), result_types=(), properties=None):
+        new = build_op(cls, list(operands), list(result_types), properties or {})
+        new.location = self.loc
+        self.block.insert_op_before(new, self.op)
+        return new
+
+    def const(self, value: int, t) -> object:
+        return self.add(op_class("arith.constant"), [], [t], {"value": IntegerAttr(value, t)}).results[0]
+
+    def replace(self, value=None) -> None:
+        if value is not None:
+            self.op.results[0].replace_all_uses_with(value)
+        self.op.detach()
+        self.op.erase()
+
+
+def _barrier_type() -> MemDescType:
+    enc = SwizzledSharedEncoding.make(vec=1, perPhase=1, maxPhase=1, order=[0])
+    return memdesc([1], i64, enc, True)
+
+
+def lower_load(op) -> None:
+    r = _Rewriter(op)
+    desc_t, result_t = op.desc.type, op.result.type
+    shape = desc_t.shape
+    buffer = r.add(ttg.LocalAllocOp, [[]], [memdesc(shape, result_t.element_type, desc_t.encoding, True)]).results[0]
+    barrier = r.add(ttg.LocalAllocOp, [[]], [_barrier_type()]).results[0]
+    r.add(tma.InitBarrierOp, [barrier], [], {"count": IntegerAttr(1, i32)})
+    nbytes = math.prod(shape) * bitwidth(result_t.element_type) // 8
+    true = r.const(1, i1)
+    r.add(tma.BarrierExpectOp, [barrier, true], [], {"size": IntegerAttr(nbytes, i32)})
+    r.add(tma.AsyncTMACopyGlobalToLocalOp, [op.desc, list(op.indices), barrier, buffer, true], [],
+          {"cache": op.cache, "evict": op.evict})
+    phase = r.const(0, i32)
+    r.add(tma.WaitBarrierOp, [barrier, phase, [], []], [])
+    r.add(tma.InvalBarrierOp, [barrier], [])
+    loaded = r.add(ttg.LocalLoadOp, [buffer, []], [result_t]).results[0]
+    r.replace(loaded)
+
+
+def lower_store(op) -> None:
+    r = _Rewriter(op)
+    desc_t, src_t = op.desc.type, op.src.type
+    buffer = r.add(ttg.LocalAllocOp, [[op.src]], [memdesc(desc_t.shape, src_t.element_type, desc_t.encoding,
+                                                         False)]).results[0]
+    r.add(ttg.FenceAsyncSharedOp, [], [], {"bCluster": BoolAttr(False, i1)})
+    if op.name == "tt.descriptor_store":
+        r.add(tma.AsyncTMACopyLocalToGlobalOp, [op.desc, list(op.indices), buffer], [])
+    else:
+        r.add(tma.AsyncTMAReduceOp, [op.desc, list(op.indices), buffer], [], {"kind": op.kind})
+    r.add(tma.TMAStoreWaitOp, [], [], {"pendings": IntegerAttr(0, i32)})
+    r.replace()
+
+
+def lower_make_descriptor(op) -> None:
+    r = _Rewriter(op)
+    desc_t = op.result.type
+    shape = desc_t.shape
+    element = op.base.type.pointee
+    elem_bytes = bitwidth(element) // 8
+    enc = desc_t.encoding
+    swizzle = enc["swizzlingByteWidth"] if enc is not None else 0
+    scratch = r.add(tma.GlobalScratchAllocOp, [], [PointerType(IntegerType(8))],
+                    {"nbytes": IntegerAttr(128, i32), "alignment": IntegerAttr(128, i32)}).results[0]
+    inner = shape[-1] if swizzle == 0 else min(shape[-1], swizzle // elem_bytes)
+    box = [r.const(inner, i32)] + [r.const(d, i32) for d in reversed(shape[:-1])]
+    dims = list(reversed(list(op.shape)))
+    size = r.const(elem_bytes, i64)
+    strides = [r.add(op_class("arith.muli"), [s, size], [i64]).results[0] for s in reversed(list(op.strides)[:-1])]
+    element_strides = [r.const(1, i32) for _ in shape]
+    signed = isinstance(desc_t.block_type.element_type, IntegerType) and \
+        desc_t.block_type.element_type.signedness.data == Signedness.SIGNED
+    nan = op.padding is not None and op.padding.value.data == 2
+    r.add(tma.TensormapCreateOp, [scratch, op.base, box, dims, strides, element_strides], [], {
+        "elem_type": IntegerAttr(tma_element_type(element, signed), i32),
+        "interleave_layout": IntegerAttr(0, i32),
+        "swizzle_mode": IntegerAttr(SWIZZLE_MODE[swizzle], i32),
+        "fill_mode": IntegerAttr(int(nan), i32),
+    })
+    r.add(tma.TensormapFenceproxyAcquireOp, [scratch], [])
+    desc = r.add(tma.ReinterpretTensorDescOp, [scratch], [desc_t]).results[0]
+    r.replace(desc)
+
+
+LOWERINGS = {
+    "tt.descriptor_load": lower_load,
+    "tt.descriptor_store": lower_store,
+    "tt.descriptor_reduce": lower_store,
+    "tt.make_tensor_descriptor": lower_make_descriptor,
+}
+
+
+@dataclass(frozen=True)
+class TMALowering(Pass):
+    """Lower tensor descriptor ops to TMA copies through shared memory."""
+
+    name = "triton-nvidia-tma-lowering"
+    display = "TritonNvidiaGPUTMALoweringPass"
+    summary = "Tensor descriptor loads/stores/reduces to TMA copies with mbarriers; in-kernel descriptors to tensormaps"
+
+    def apply(self, ctx, module) -> None:
+        for op in [o for o in module.walk() if o.name in LOWERINGS]:
+            LOWERINGS[op.name](op)
