@@ -70,6 +70,13 @@ def test_kernel_fixture(kernel, stage):
 # Variants of the fixtures (see MANIFEST.json), with the spec changes their signatures need.
 SOFTMAX = "(lambda s: np.exp(s - s.max(axis=1, keepdims=True)) / np.exp(s - s.max(axis=1, keepdims=True)).sum(axis=1, keepdims=True))"
 VARIANTS = {
+    "dropout_b256_w2": dict(grid=["cdiv(n, 256)", 1, 1]),
+    "random_streams_i32_w8": dict(
+        types={"seed": "i32", "offset_base": "i32"}, values={"seed": 1234567, "offset_base": 1000},
+        grid=["cdiv(n, 1024)", 1, 1],
+        check={"bits": "np.stack(randint4x(seed, offset_base + np.arange(n, dtype=np.int32)))",
+               "normal": "randn(seed, offset_base + np.arange(n, dtype=np.int32))",
+               "tolerance": {"rtol": 0, "atol": 1e-05}}),
     "vector_add_w8_fp16": dict(types={"x": "*fp16", "y": "*fp16", "out": "*fp16"}),
     "vector_add_b256_nohint": dict(grid=["cdiv(n, 256)", 1, 1]),
     "vector_add_bf16_i64": dict(types={"x": "*bf16", "y": "*bf16", "out": "*bf16", "n": "i64"},

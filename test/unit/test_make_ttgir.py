@@ -85,6 +85,10 @@ DOT_DIFFERS.update({
           "that reach the dot without an upcast), and its layouts for the scale broadcast are linear ones"
     for name in ("dot_scaled", "dot_scaled_mxfp4_matmul")
 })
+DOT_DIFFERS["tma_matmul"] = (
+    "TMA loads are not software-pipelined: each iteration copies into its own buffer, reads it into registers "
+    "(local_load) and stores it again for wgmma (Triton: TMA straight into num-stages nvmma_shared buffers with "
+    "mbarriers, one wgmma in flight)")
 MEMORY_OPS = ("tt.load", "tt.store", "tt.atomic_rmw", "tt.atomic_cas", "ttng.async_tma_copy_global_to_local",
               "ttng.async_tma_copy_local_to_global", "ttng.async_tma_reduce", "ttg.local_load")
 
