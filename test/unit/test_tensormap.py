@@ -40,3 +40,29 @@ def test_mismatches_are_reported():
 def test_given_strides():
     a = tensormap_args(0, (200, 184), 2, F16_64x64, strides=(192, 1))
     assert a.global_dim == (184, 200) and a.global_strides == (384,)
+
+
+def test_encode_passes_cuda_bindings_types():
+    """cuTensorMapEncodeTiled takes cuuint64_t/cuuint32_t lists, not ints (a TypeError at the first GPU launch
+    otherwise); checked here with the real binding's argument conversion, without a driver."""
+    from cuda.bindings import driver as d
+
+    from ttc.runtime.tensormap import encode
+
+    class Driver:
+        def __init__(self):
+            self.d = d
+
+        def __call__(self, name, *args):
+            assert name == "cuTensorMapEncodeTiled"
+            assert all(isinstance(x, d.cuuint64_t) for x in args[3] + args[4])
+            assert all(isinstance(x, d.cuuint32_t) for x in args[5] + args[6])
+            try:
+                getattr(d, name)(*args)
+            except TypeError:
+                raise
+            except Exception:  # noqa: BLE001  (no driver here: the arguments were accepted)
+                pass
+            return d.CUtensorMap()
+
+    assert len(encode(Driver(), tensormap_args(0x1000, (200, 184), 2, F16_64x64))) == 16

@@ -55,8 +55,10 @@ def tensormap_args(address: int, shape, elem_bytes: int, meta: dict, strides=Non
 def encode(driver, args: TensorMapArgs) -> ctypes.Array:
     """The CUtensorMap's 128 bytes (a 64-byte aligned ctypes array) for a kernel parameter."""
     d = driver.d
+    u64 = lambda xs: [d.cuuint64_t(x) for x in xs]  # noqa: E731  (cuda.bindings takes no plain ints here)
+    u32 = lambda xs: [d.cuuint32_t(x) for x in xs]  # noqa: E731
     tmap = driver("cuTensorMapEncodeTiled", d.CUtensorMapDataType(args.data_type), args.rank, args.address,
-                  list(args.global_dim), list(args.global_strides), list(args.box_dim), list(args.element_strides),
+                  u64(args.global_dim), u64(args.global_strides), u32(args.box_dim), u32(args.element_strides),
                   d.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE, d.CUtensorMapSwizzle(args.swizzle),
                   d.CUtensorMapL2promotion.CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
                   d.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE)
