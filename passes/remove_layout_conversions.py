@@ -2,7 +2,7 @@
 around them (Triton's TritonGPURemoveLayoutConversions).
 
 1. Forward propagation. Anchors keep their layout: results of expensive loads (a tensor with at least one
-   element per thread), dots and atomics, permuting reshapes, and function arguments. Each anchor's layout flows
+   element per thread), dots and atomics, permuting reshapes, gathers with `efficient_layout`, and function arguments. Each anchor's layout flows
    to its users (elementwise ops, reductions (sliced), expand_dims (un-sliced), trans, join/split, conversions,
    and through `scf.for`/`scf.while`/`scf.if` results and region arguments). A value reached by several layouts
    keeps the first (a blocked one for loads/stores/atomics, an MMA one otherwise). Values are then rewritten in
@@ -217,6 +217,8 @@ def is_layout_anchor(op: Operation) -> bool:
         return True
     if name == "tt.reshape":
         return op.properties.get("allow_reorder") is not None
+    if name == "tt.gather":
+        return op.properties.get("efficient_layout") is not None
     return False
 
 
@@ -225,7 +227,7 @@ def _propagates_through(op: Operation) -> bool:
         same_operands_and_result_encoding(op)
         or is_elementwise(op)
         or op.name in ("tt.reduce", "tt.expand_dims", "tt.reshape", "tt.trans", "tt.join", "tt.split",
-                       "ttg.convert_layout")
+                       "tt.gather", "ttg.convert_layout")
     )
 
 
@@ -490,6 +492,8 @@ def can_be_remat(op: Operation) -> bool:
         return not is_expensive_load_or_store(op)
     if name in ("tt.atomic_rmw", "tt.atomic_cas", "tt.dot", "scf.while", "scf.condition"):
         return False
+    if name == "tt.gather":
+        return op.properties.get("efficient_layout") is None
     return True
 
 

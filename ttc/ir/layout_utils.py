@@ -339,6 +339,7 @@ def infer_dst_encoding(op: Operation, enc: Attribute) -> Attribute | None:
         or name in SAME_LOAD_STORE_ENCODING
         or is_elementwise(op)
         or name in ("scf.while", "scf.for", "scf.yield", "scf.condition", "ttng.warp_group_dot_wait")
+        or name == "tt.gather"  # result, indices (and, as Triton assumes, source) share one layout
     ):
         return enc
     if name == "tt.reduce":
@@ -365,7 +366,7 @@ def infer_src_encoding(op: Operation, enc: Attribute) -> Attribute | None:
         same_operands_and_result_encoding(op)
         or name in SAME_LOAD_STORE_ENCODING
         or is_elementwise(op)
-        or name in ("scf.while", "scf.yield", "scf.condition", "ttng.warp_group_dot_wait")
+        or name in ("scf.while", "scf.yield", "scf.condition", "ttng.warp_group_dot_wait", "tt.gather")
     ):
         return enc
     if name == "tt.reduce":
