@@ -14,6 +14,7 @@ source, indices and result one such blocked layout:
 
 Source and indices get conversions to that layout, the result one back to its old layout, and the gather is
 marked `efficient_layout` (which also makes it a layout anchor for tritongpu-remove-layout-conversions).
+1-D gathers keep their layout, as in Triton 3.6.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def gather_layout(src_shape, src_enc, axis: int, num_warps: int, threads_per_war
 def optimize_gather(op: Operation, rw) -> bool:
     from ttc.passes.remove_layout_conversions import _cvt
 
-    if op.properties.get("efficient_layout") is not None:
+    if op.properties.get("efficient_layout") is not None or len(op.operands[0].type.get_shape()) == 1:
         return False
     src, idx, res = op.operands[0], op.operands[1], op.results[0]
     axis = op.axis.value.data

@@ -194,3 +194,39 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A gather without efficient_layout takes the layout around it (its conversions go); one with
+// efficient_layout is an anchor and keeps its conversions.
+// CHECK-LABEL: tt.func public @gather_plain
+// CHECK-NEXT: %[[X:.*]] = tt.load %arg0
+// CHECK-NEXT: %[[G:.*]] = tt.gather %[[X]][%arg1] {axis = 1 : i32} : (tensor<32x32xf32, #[[A:.*]]>, tensor<32x32xi32, #[[A]]>) -> tensor<32x32xf32, #[[A]]>
+// CHECK-NEXT: tt.store %arg2, %[[G]]
+// CHECK-LABEL: tt.func public @gather_efficient
+// CHECK: ttg.convert_layout
+// CHECK: ttg.convert_layout
+// CHECK: tt.gather {{.*}} efficient_layout
+// CHECK: ttg.convert_layout
+#A = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#B = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @gather_plain(%p: tensor<32x32x!tt.ptr<f32>, #A>, %idx: tensor<32x32xi32, #A>, %q: tensor<32x32x!tt.ptr<f32>, #A>) {
+    %x = tt.load %p : tensor<32x32x!tt.ptr<f32>, #A>
+    %c = ttg.convert_layout %x : tensor<32x32xf32, #A> -> tensor<32x32xf32, #B>
+    %i = ttg.convert_layout %idx : tensor<32x32xi32, #A> -> tensor<32x32xi32, #B>
+    %g = tt.gather %c[%i] {axis = 1 : i32} : (tensor<32x32xf32, #B>, tensor<32x32xi32, #B>) -> tensor<32x32xf32, #B>
+    %o = ttg.convert_layout %g : tensor<32x32xf32, #B> -> tensor<32x32xf32, #A>
+    tt.store %q, %o : tensor<32x32x!tt.ptr<f32>, #A>
+    tt.return
+  }
+  tt.func public @gather_efficient(%p: tensor<32x32x!tt.ptr<f32>, #A>, %idx: tensor<32x32xi32, #A>, %q: tensor<32x32x!tt.ptr<f32>, #A>) {
+    %x = tt.load %p : tensor<32x32x!tt.ptr<f32>, #A>
+    %c = ttg.convert_layout %x : tensor<32x32xf32, #A> -> tensor<32x32xf32, #B>
+    %i = ttg.convert_layout %idx : tensor<32x32xi32, #A> -> tensor<32x32xi32, #B>
+    %g = tt.gather %c[%i] {axis = 1 : i32, efficient_layout} : (tensor<32x32xf32, #B>, tensor<32x32xi32, #B>) -> tensor<32x32xf32, #B>
+    %o = ttg.convert_layout %g : tensor<32x32xf32, #B> -> tensor<32x32xf32, #A>
+    tt.store %q, %o : tensor<32x32x!tt.ptr<f32>, #A>
+    tt.return
+  }
+}
