@@ -281,6 +281,7 @@ def sort_impl(x, k: core.constexpr = None, dim: core.constexpr = None, descendin
     axis: core.constexpr = len(x.shape) - 1 if dim is None else dim
     core.static_assert(axis == len(x.shape) - 1, "only minor dimension is currently supported")
     log_n: core.constexpr = _log2(x.shape[axis])
+    core.static_assert(k is None or _is_power_of_two(k), "topk needs a power-of-two k")
     log_k: core.constexpr = log_n if k is None else _log2(k)
     n_dims: core.constexpr = _log2(x.numel)
     cube = core.reshape(x, [2] * n_dims if n_dims else [1])
