@@ -719,7 +719,9 @@ class Rematerialization:
 
         for v in slice_:
             enc = layout[v]
-            r = found.get((v, enc))
+            # Triton 3.6 reuses any recorded rematerialization of a slice value (its dominance was checked when
+            # the slice was built, for the values reached through existing conversions)
+            r = self.get_remat(v, enc)
             if r is not None:
                 mapping[v] = r
                 skip.add(v)

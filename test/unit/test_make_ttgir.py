@@ -50,6 +50,7 @@ MEMORY_BOUND = {
     "while_loop_i64_w1": "text",
     "helper_call": "text",
     "gather": "text",
+    "sort": "text",
 }
 TENSOR_CORE = sorted(k for k in MANIFEST if k not in MEMORY_BOUND)
 MEMORY_OPS = ("tt.load", "tt.store", "tt.atomic_rmw", "tt.atomic_cas")

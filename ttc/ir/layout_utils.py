@@ -354,6 +354,8 @@ def infer_dst_encoding(op: Operation, enc: Attribute) -> Attribute | None:
         return split_encoding(enc)
     if name == "tt.trans":
         return trans_encoding(enc, op.order.get_values())
+    if name == "tt.reshape":
+        return _reshape_encoding(op, enc, forward=True)
     return None
 
 
@@ -381,7 +383,20 @@ def infer_src_encoding(op: Operation, enc: Attribute) -> Attribute | None:
         return join_encoding(enc)
     if name == "tt.trans":
         return trans_encoding(enc, inverse_permutation(op.order.get_values()))
+    if name == "tt.reshape":
+        return _reshape_encoding(op, enc, forward=False)
     return None
+
+
+def _reshape_encoding(op: Operation, enc: Attribute, forward: bool) -> Attribute | None:
+    """A reshape's result layout from its operand's (`forward`), or its operand's from its result's; none for
+    reshapes that may reorder elements."""
+    from ttc.ir.reshape_layout import infer_reshape_encoding
+
+    if op.properties.get("allow_reorder") is not None:
+        return None
+    src, dst = list(op.operands[0].type.get_shape()), list(op.results[0].type.get_shape())
+    return infer_reshape_encoding(src, enc, dst) if forward else infer_reshape_encoding(dst, enc, src)
 
 
 def is_expensive_load_or_store(op: Operation) -> bool:
