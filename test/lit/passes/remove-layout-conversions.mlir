@@ -269,3 +269,22 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Rematerializing a gather changes the layout of its indices and result only (its source keeps its own).
+// CHECK-LABEL: tt.func public @gather_remat
+// CHECK-NEXT: %[[I:.*]] = arith.constant dense<3> : tensor<32x32xi32, #[[A:.*]]>
+// CHECK-NEXT: tt.gather %arg0[%[[I]]] {axis = 1 : i32} : (tensor<32x32xf32, #[[B:.*]]>, tensor<32x32xi32, #[[A]]>) -> tensor<32x32xf32, #[[A]]>
+// CHECK-NEXT: tt.store
+#A = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#B = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @gather_remat(%src: tensor<32x32xf32, #B>, %q: tensor<32x32x!tt.ptr<f32>, #A>) {
+    %idx = arith.constant dense<3> : tensor<32x32xi32, #B>
+    %g = tt.gather %src[%idx] {axis = 1 : i32} : (tensor<32x32xf32, #B>, tensor<32x32xi32, #B>) -> tensor<32x32xf32, #B>
+    %o = ttg.convert_layout %g : tensor<32x32xf32, #B> -> tensor<32x32xf32, #A>
+    tt.store %q, %o : tensor<32x32x!tt.ptr<f32>, #A>
+    tt.return
+  }
+}
