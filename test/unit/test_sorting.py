@@ -16,7 +16,8 @@ from ttc import frontend
 from ttc.cli import run
 from ttc.frontend import dtypes as T
 from ttc.frontend.language import compile_time
-from ttc.ir import print_ir
+from ttc.ir import context, print_ir
+from ttc.passmanager import make_pass
 from ttc.tools.tt_run import main
 
 SOURCE = '''
@@ -61,8 +62,13 @@ def gathers(x_ptr, i_ptr, j_ptr, cols_ptr, rows_ptr, M: tl.constexpr, N: tl.cons
 '''
 
 
-def interpret(tmp_path: Path, kernel: str, signature: str, spec: dict):
+def interpret(tmp_path: Path, kernel: str, signature: str, spec: dict, ttgir: bool = False):
+    """Run the kernel's frontend output (or, with `ttgir`, its -make-ttir -make-ttgir output) in the
+    interpreter and check it."""
     module = frontend.compile_source(SOURCE, "sorting.py", kernel, signature)
+    if ttgir:
+        make_pass("make-ttir", "").apply(context(), module)
+        make_pass("make-ttgir", "target=cuda:90 num-warps=4").apply(context(), module)
     ttir = tmp_path / f"{kernel}.ttir"
     ttir.write_text(print_ir(module))
     spec_path = tmp_path / f"{kernel}.json"
@@ -89,8 +95,9 @@ def test_sort_topk_bitonic_merge(tmp_path, ty, init):
           (("asc", n), ("desc", n), ("top", k), ("merged", n)))],
         "check": {"asc": "np.sort(x, axis=1)", "desc": "np.sort(x, axis=1)[:, ::-1]",
                   "top": f"np.sort(x, axis=1)[:, ::-1][:, :{k}]", "merged": "np.sort(x, axis=1)[:, ::-1]"}}
-    checked(*interpret(tmp_path, "sorts", f"*{ty},*{ty},*{ty},*{ty},*{ty},{m},{n},{k}", spec),
-            ["asc", "desc", "top", "merged"])
+    for ttgir in (False, True):
+        checked(*interpret(tmp_path, "sorts", f"*{ty},*{ty},*{ty},*{ty},*{ty},{m},{n},{k}", spec, ttgir),
+                ["asc", "desc", "top", "merged"])
 
 
 @pytest.mark.parametrize("ty", ["fp32", "bf16", "i8"])
@@ -103,7 +110,9 @@ def test_flip_and_interleave(tmp_path, ty):
         {"name": "cols", "type": f"*{ty}", "shape": [m, n]},
         {"name": "inter", "type": f"*{ty}", "shape": [2 * n]}],
         "check": {"rows": "x[::-1]", "cols": "x[:, ::-1]", "inter": "np.stack([x[0], x[1]], axis=1).reshape(-1)"}}
-    checked(*interpret(tmp_path, "flips", f"*{ty},*{ty},*{ty},*{ty},{m},{n}", spec), ["rows", "cols", "inter"])
+    for ttgir in (False, True):
+        checked(*interpret(tmp_path, "flips", f"*{ty},*{ty},*{ty},*{ty},{m},{n}", spec, ttgir),
+                ["rows", "cols", "inter"])
 
 
 def test_gather_along_both_axes(tmp_path):
@@ -115,7 +124,9 @@ def test_gather_along_both_axes(tmp_path):
         {"name": "cols", "type": "*fp32", "shape": [m, n]},
         {"name": "rows", "type": "*fp32", "shape": [r, n]}],
         "check": {"cols": "np.take_along_axis(x, i, 1)", "rows": "np.take_along_axis(x, j, 0)"}}
-    checked(*interpret(tmp_path, "gathers", f"*fp32,*i32,*i64,*fp32,*fp32,{m},{n},{r}", spec), ["cols", "rows"])
+    for ttgir in (False, True):
+        checked(*interpret(tmp_path, "gathers", f"*fp32,*i32,*i64,*fp32,*fp32,{m},{n},{r}", spec, ttgir),
+                ["cols", "rows"])
     # an index outside the axis is a fault at the gather
     spec["args"][1]["init"] = {"randint": [n, n + 1]}
     rc, out, err = interpret(tmp_path, "gathers", f"*fp32,*i32,*i64,*fp32,*fp32,{m},{n},{r}", spec)
