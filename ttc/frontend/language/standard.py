@@ -278,6 +278,7 @@ def _bitonic_merge(x, stage: core.constexpr, order: core.constexpr, n_dims: core
 @jit
 def sort_impl(x, k: core.constexpr = None, dim: core.constexpr = None, descending: core.constexpr = core.CONSTEXPR_0):
     # sorts the last dimension (the only one supported); with k, keeps the k first elements of the order
+    core.static_assert(len(x.shape) > 0, "sort and topk need a tensor, not a scalar")
     axis: core.constexpr = len(x.shape) - 1 if dim is None else dim
     core.static_assert(axis == len(x.shape) - 1, "only minor dimension is currently supported")
     log_n: core.constexpr = _log2(x.shape[axis])

@@ -79,3 +79,15 @@ def gather_float_index(x_ptr, N: tl.constexpr):
 def flip_no_dim(x_ptr, N: tl.constexpr):
     x = tl.load(x_ptr + tl.arange(0, N))
     tl.store(x_ptr + tl.arange(0, N), tl.flip(x))
+
+
+@triton.jit
+def sort_scalar(x_ptr):
+    tl.store(x_ptr, tl.sort(tl.load(x_ptr)))
+
+
+@triton.jit
+def sort_odd_rows(x_ptr):
+    # block dimensions are powers of two: a 3-row block is refused where it is made
+    x = tl.full([3, 64], 1.0, tl.float32)
+    tl.store(x_ptr + tl.arange(0, 64), tl.sum(tl.sort(x), 0))
