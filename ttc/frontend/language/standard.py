@@ -291,7 +291,10 @@ def sort_impl(x, k: core.constexpr = None, dim: core.constexpr = None, descendin
         cube = _bitonic_merge_hypercube(cube, stage, 2 if stage < log_n else descending)
     # top-k: fold pairs of sorted runs with max/min, then re-merge the surviving run
     for stage in core.static_range(log_k + 1, log_n + 1):
-        cube = max(cube, axis=(_log2(cube.numel) - 1 - log_k)) if descending else min(cube, axis=(_log2(cube.numel) - 1 - log_k))
+        if descending:
+            cube = max(cube, axis=(_log2(cube.numel) - 1 - log_k))
+        else:
+            cube = min(cube, axis=(_log2(cube.numel) - 1 - log_k))
         cube = _bitonic_merge_hypercube(cube, log_k, 2 if stage < log_n else descending)
     return core.reshape(cube, x.shape[:-1] + [2**log_k])
 
