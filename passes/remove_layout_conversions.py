@@ -12,8 +12,8 @@ around them (Triton's TritonGPURemoveLayoutConversions).
    canonicalization patterns, op folding, constant uniquing/hoisting and dead-code removal.
 3. Backward rematerialization, repeated while it changes something: for each remaining conversion, the backward
    slice of its operand is recomputed directly in the target layout when every op in it can be (not an
-   expensive load, a dot, an atomic, a while) and Triton's cost model says recomputing costs no more than the
-   conversion; conversions already made are reused where they dominate, and any value of the slice already
+   expensive load, a dot, an atomic, a while; operands already in the layout they need end the slice) and
+   Triton's cost model says recomputing costs no more than the conversion; conversions already made are reused where they dominate, and any value of the slice already
    rematerialized in its layout is reused (as Triton 3.6's rewriteSlice does).
 4. Hoisting conversions above extensions/broadcasts (smaller tensors to convert), into the branch of an
    `scf.if` (inside loops) that needs it, and next to the loads feeding MMA dot operands.
@@ -581,6 +581,9 @@ def convert_backward_slice(root: tuple, root_enc, stop=None, existing=None, admi
                 src_enc = infer_src_encoding(owner, enc)
                 if src_enc is None:
                     return None
+                t = owner.operands[i].type
+                if isinstance(t, TensorType) and encoding(t) == src_enc:
+                    continue  # already in the layout it needs: nothing to propagate
                 enqueue((owner, i), src_enc)
             continue
         block = owner
