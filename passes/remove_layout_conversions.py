@@ -13,8 +13,9 @@ around them (Triton's TritonGPURemoveLayoutConversions).
 3. Backward rematerialization, repeated while it changes something: for each remaining conversion, the backward
    slice of its operand is recomputed directly in the target layout when every op in it can be (not an
    expensive load, a dot, an atomic, a while; operands already in the layout they need end the slice) and
-   Triton's cost model says recomputing costs no more than the conversion; conversions already made are reused where they dominate, and any value of the slice already
-   rematerialized in its layout is reused (as Triton 3.6's rewriteSlice does).
+   Triton's cost model says recomputing costs no more than the conversion; conversions already made are reused
+   where they dominate, and any value of the slice already rematerialized in its layout is reused (as Triton
+   3.6's rewriteSlice does).
 4. Hoisting conversions above extensions/broadcasts (smaller tensors to convert), into the branch of an
    `scf.if` (inside loops) that needs it, and next to the loads feeding MMA dot operands.
 5. Final cleanup: dead `scf.for` iteration arguments, conversion patterns, then `scf.for`/`scf.if`
