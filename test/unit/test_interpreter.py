@@ -107,6 +107,14 @@ VARIANTS = {
                                           "top": "-np.sort(-x, axis=1)[:, :32]", "flipped": "x[:, ::-1]",
                                           "pairs": "np.stack([np.sort(x, axis=1), -np.sort(-x, axis=1)], axis=2)"
                                                    ".reshape(50, 256)"}),
+    "sort_fp16_1x256_k16": dict(types={n: "*fp16" for n in ("x", "asc", "desc", "top", "flipped", "pairs")},
+                                shapes={"x": [5, 256], "asc": [5, 256], "desc": [5, 256], "top": [5, 16],
+                                        "flipped": [5, 256], "pairs": [5, 512]},
+                                values={"n_rows": 5}, grid=["n_rows", 1, 1],
+                                check={"asc": "np.sort(x, axis=1)", "desc": "-np.sort(-x, axis=1)",
+                                       "top": "-np.sort(-x, axis=1)[:, :16]", "flipped": "x[:, ::-1]",
+                                       "pairs": "np.stack([np.sort(x, axis=1), -np.sort(-x, axis=1)], axis=2)"
+                                                ".reshape(5, 512)"}),
     "gather_fp16_w8": dict(types={n: "*fp16" for n in ("table", "rows_out", "cols_out")},
                            shapes={"table": [64, 64], "ids": [128], "perm": [64, 64], "rows_out": [128, 64],
                                    "cols_out": [64, 64]},

@@ -52,6 +52,7 @@ MEMORY_BOUND = {
     "gather": "text",
     "sort": "text",
     "sort_i32_16x128_k32_w8": "text",
+    "sort_fp16_1x256_k16": "text",
     "gather_fp16_w8": "text",
 }
 TENSOR_CORE = sorted(k for k in MANIFEST if k not in MEMORY_BOUND)
