@@ -11,6 +11,7 @@ TritonGPUOptimizeThreadLocality).
    tile is reshaped to split the axis into (threads, elements per thread), reduced over the per-thread part
    only (no communication), and added into a new loop-carried accumulator; the full reduction runs once after
    the loop and its result is combined with the original initial value.
+3. A `tt.gather` gets a layout that keeps each column along its axis inside one warp (passes/gather_layout.py).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from ttc.ir.layout_utils import (
 from ttc.ir.layouts import BlockedEncoding
 from ttc.ir.tt import ReshapeOp
 from ttc.ir.types import encoding, tensor
+from ttc.passes.gather_layout import optimize_gather
 from ttc.passes.remove_layout_conversions import _cvt, _for_with_new_inits
 from ttc.passmanager import Pass
 
@@ -243,7 +245,7 @@ class OptimizeThreadLocality(Pass):
     summary = "Reduce cross-thread communication of reductions"
 
     def apply(self, ctx, module) -> None:
-        apply_tritongpu_patterns(module, {"tt.reshape": [optimize_reshape]})
+        apply_tritongpu_patterns(module, {"tt.reshape": [optimize_reshape], "tt.gather": [optimize_gather]})
         reduces = [op for op in module.walk() if op.name == "tt.reduce" and candidate(op)]
         for r in reduces:
             localize(r)

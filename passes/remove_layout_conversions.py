@@ -2,8 +2,9 @@
 around them (Triton's TritonGPURemoveLayoutConversions).
 
 1. Forward propagation. Anchors keep their layout: results of expensive loads (a tensor with at least one
-   element per thread), dots and atomics, permuting reshapes, and function arguments. Each anchor's layout flows
-   to its users (elementwise ops, reductions (sliced), expand_dims (un-sliced), trans, join/split, conversions,
+   element per thread), dots and atomics, permuting reshapes, gathers with `efficient_layout`, and function
+   arguments. Each anchor's layout flows to its users (elementwise ops, reductions (sliced), expand_dims
+   (un-sliced), trans, join/split, reshapes (ttc/ir/reshape_layout.py), gathers, conversions,
    and through `scf.for`/`scf.while`/`scf.if` results and region arguments). A value reached by several layouts
    keeps the first (a blocked one for loads/stores/atomics, an MMA one otherwise). Values are then rewritten in
    place to their layout; users that keep theirs get a conversion.
@@ -11,8 +12,10 @@ around them (Triton's TritonGPURemoveLayoutConversions).
    canonicalization patterns, op folding, constant uniquing/hoisting and dead-code removal.
 3. Backward rematerialization, repeated while it changes something: for each remaining conversion, the backward
    slice of its operand is recomputed directly in the target layout when every op in it can be (not an
-   expensive load, a dot, an atomic, a while) and Triton's cost model says recomputing costs no more than the
-   conversion; conversions already made are reused where they dominate.
+   expensive load, a dot, an atomic, a while; operands already in the layout they need end the slice) and
+   Triton's cost model says recomputing costs no more than the conversion; conversions already made are reused
+   where they dominate, and any value of the slice already rematerialized in its layout is reused (as Triton
+   3.6's rewriteSlice does).
 4. Hoisting conversions above extensions/broadcasts (smaller tensors to convert), into the branch of an
    `scf.if` (inside loops) that needs it, and next to the loads feeding MMA dot operands.
 5. Final cleanup: dead `scf.for` iteration arguments, conversion patterns, then `scf.for`/`scf.if`
@@ -217,6 +220,8 @@ def is_layout_anchor(op: Operation) -> bool:
         return True
     if name == "tt.reshape":
         return op.properties.get("allow_reorder") is not None
+    if name == "tt.gather":
+        return op.properties.get("efficient_layout") is not None
     return False
 
 
@@ -225,7 +230,7 @@ def _propagates_through(op: Operation) -> bool:
         same_operands_and_result_encoding(op)
         or is_elementwise(op)
         or op.name in ("tt.reduce", "tt.expand_dims", "tt.reshape", "tt.trans", "tt.join", "tt.split",
-                       "ttg.convert_layout")
+                       "tt.gather", "ttg.convert_layout")
     )
 
 
@@ -490,6 +495,8 @@ def can_be_remat(op: Operation) -> bool:
         return not is_expensive_load_or_store(op)
     if name in ("tt.atomic_rmw", "tt.atomic_cas", "tt.dot", "scf.while", "scf.condition"):
         return False
+    if name == "tt.gather":
+        return op.properties.get("efficient_layout") is None
     return True
 
 
@@ -564,10 +571,20 @@ def convert_backward_slice(root: tuple, root_enc, stop=None, existing=None, admi
                 continue
             if owner.name == "tt.cat":
                 return None
+            if owner.name == "tt.gather":
+                # only the indices share the result's layout
+                src_enc = infer_src_encoding(owner, enc)
+                if src_enc is None:
+                    return None
+                enqueue((owner, 1), src_enc)
+                continue
             for i in range(len(owner.operands)):
                 src_enc = infer_src_encoding(owner, enc)
                 if src_enc is None:
                     return None
+                t = owner.operands[i].type
+                if isinstance(t, TensorType) and encoding(t) == src_enc:
+                    continue  # already in the layout it needs: nothing to propagate
                 enqueue((owner, i), src_enc)
             continue
         block = owner
@@ -662,28 +679,22 @@ class Rematerialization:
             return None
         return r
 
-    def _existing(self, found: dict):
+    def _existing(self):
+        """Triton's getExistingConversion: a recorded rematerialization of a use's value in `enc`, if it
+        dominates the user."""
         def fn(use, enc):
             user, idx = use
-            v = user.operands[idx]
-            r = self.get_remat(v, enc)
-            if r is None:
-                return None
-            if properly_dominates(r, user, self.order):
-                found.setdefault((v, enc), r)
-                return r
-            found[(v, enc)] = None
-            return None
+            r = self.get_remat(user.operands[idx], enc)
+            return r if r is not None and properly_dominates(r, user, self.order) else None
 
         return fn
 
     def slice_for(self, root, enc, stop=None):
         """getRematerializableSlice: a backward slice every op of which can be recomputed."""
-        found: dict = {}
-        res = convert_backward_slice(root, enc, stop, self._existing(found), can_be_remat)
+        res = convert_backward_slice(root, enc, stop, self._existing(), can_be_remat)
         if res is None or not res[0]:
             return None
-        return res[0], res[1], found
+        return res[0], res[1]
 
     def backward(self, cvt: Operation) -> bool:
         target = encoding(cvt.results[0].type)
@@ -699,13 +710,13 @@ class Rematerialization:
         res = self.slice_for((cvt, 0), target)
         if res is None:
             return False
-        slice_, layout, found = res
+        slice_, layout = res
         if not is_remat_beneficial(cvt, slice_, 0):
             return False
-        self.rewrite_slice(slice_, layout, found, cvt, {})
+        self.rewrite_slice(slice_, layout, cvt, {})
         return True
 
-    def rewrite_slice(self, slice_: list, layout: dict, found: dict, cvt: Operation, mapping: dict) -> None:
+    def rewrite_slice(self, slice_: list, layout: dict, cvt: Operation, mapping: dict) -> None:
         found_ops: dict[Operation, None] = {}
         yield_operands: dict[Operation, list[int]] = {}
         skip = set()
@@ -715,7 +726,9 @@ class Rematerialization:
 
         for v in slice_:
             enc = layout[v]
-            r = found.get((v, enc))
+            # Triton 3.6 reuses any recorded rematerialization of a slice value (its dominance was checked when
+            # the slice was built, for the values reached through existing conversions)
+            r = self.get_remat(v, enc)
             if r is not None:
                 mapping[v] = r
                 skip.add(v)
@@ -853,7 +866,7 @@ class Rematerialization:
         res = self.slice_for((cvt, 0), target, is_ext)
         if res is None:
             return False
-        slice_, layout, found = res
+        slice_, layout = res
         ext = None
         i = 0
         n = len(slice_)
@@ -874,7 +887,6 @@ class Rematerialization:
                         if x not in layout:
                             slice_.append(x)
                         layout[x] = sub[1][x]
-                    found.update(sub[2])
                     continue
             if ext is not None:
                 return False
@@ -896,7 +908,7 @@ class Rematerialization:
         ext.parent.insert_op_before(new_ext, ext)
         mapping = {ext.results[0]: new_ext.results[0]}
         slice_ = [v for v in slice_ if v is not ext.results[0]]
-        self.rewrite_slice(slice_, layout, found, cvt, mapping)
+        self.rewrite_slice(slice_, layout, cvt, mapping)
         return True
 
     def hoist_into_conditionals(self, cvt: Operation) -> bool:
@@ -906,7 +918,7 @@ class Rematerialization:
         res = self.slice_for((cvt, 0), encoding(cvt.results[0].type), is_if)
         if res is None:
             return False
-        slice_, layout, found = res
+        slice_, layout = res
         hoist_above = []
         terminals = []
         i = 0
@@ -931,7 +943,6 @@ class Rematerialization:
                     if x not in layout:
                         slice_.append(x)
                     layout[x] = r[1][x]
-                found.update(r[2])
 
             if t is not None and e is not None:
                 merge(t)
@@ -969,7 +980,7 @@ class Rematerialization:
             hoist(v, layout[v], anchor_after=v.owner)
         for result, (user, k) in hoist_above:
             hoist(user.operands[k], layout[result], before=user)
-        self.rewrite_slice(slice_, layout, found, cvt, mapping)
+        self.rewrite_slice(slice_, layout, cvt, mapping)
         return True
 
     def hoist_dot_operands(self) -> None:
@@ -994,8 +1005,7 @@ class Rematerialization:
                 or o.name in ("tt.broadcast", "tt.expand_dims", "tt.reshape", "tt.trans", "tt.join", "tt.split",
                               "ttg.convert_layout")
 
-        found: dict = {}
-        res = convert_backward_slice((cvt, 0), target, lambda o: not no_data_movement(o), self._existing(found))
+        res = convert_backward_slice((cvt, 0), target, lambda o: not no_data_movement(o), self._existing())
         if res is None:
             return False
         slice_, layout = res
@@ -1016,7 +1026,7 @@ class Rematerialization:
             mapping[o.results[0]] = c.results[0]
         if not inner:
             return False
-        self.rewrite_slice(inner, layout, found, cvt, mapping)
+        self.rewrite_slice(inner, layout, cvt, mapping)
         return True
 
     def run_hoist(self, fn) -> None:

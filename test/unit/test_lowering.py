@@ -19,7 +19,7 @@ MEMORY_BOUND = [
     "vector_add", "vector_add_b256_nohint", "vector_add_bf16_i64", "vector_add_w8_fp16",
     "softmax", "softmax_b1024_w8", "softmax_fp16_b512", "layer_norm", "layer_norm_b1024_w8",
     "cumsum", "cumsum_i32_b1024_w8", "histogram", "histogram_b4096_w8", "reduce_custom", "reduce_custom_b1024_w8",
-    "transpose", "transpose_fp16_64x64_w8", "while_loop", "while_loop_i64_w1", "helper_call",
+    "transpose", "transpose_fp16_64x64_w8", "while_loop", "while_loop_i64_w1", "helper_call", "sort", "gather",
 ]
 _cache: dict = {}
 

@@ -65,6 +65,11 @@ MEMORY_BOUND = {
     "random_streams": "text",
     "random_streams_i32_w8": "text",
     "loop_hints": "text",
+    "gather": "text",
+    "sort": "text",
+    "sort_i32_16x128_k32_w8": "text",
+    "sort_fp16_1x256_k16": "text",
+    "gather_fp16_w8": "text",
 }
 DESCRIPTORS = sorted(k for k in MANIFEST if "!tt.tensordesc" in (FIXTURES / f"{k}.ttir").read_text())
 TENSOR_CORE = sorted(k for k in MANIFEST if k not in MEMORY_BOUND)

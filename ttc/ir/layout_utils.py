@@ -339,6 +339,7 @@ def infer_dst_encoding(op: Operation, enc: Attribute) -> Attribute | None:
         or name in SAME_LOAD_STORE_ENCODING
         or is_elementwise(op)
         or name in ("scf.while", "scf.for", "scf.yield", "scf.condition", "ttng.warp_group_dot_wait")
+        or name == "tt.gather"  # result, indices (and, as Triton assumes, source) share one layout
     ):
         return enc
     if name == "tt.reduce":
@@ -353,6 +354,8 @@ def infer_dst_encoding(op: Operation, enc: Attribute) -> Attribute | None:
         return split_encoding(enc)
     if name == "tt.trans":
         return trans_encoding(enc, op.order.get_values())
+    if name == "tt.reshape":
+        return _reshape_encoding(op, enc, forward=True)
     return None
 
 
@@ -365,7 +368,7 @@ def infer_src_encoding(op: Operation, enc: Attribute) -> Attribute | None:
         same_operands_and_result_encoding(op)
         or name in SAME_LOAD_STORE_ENCODING
         or is_elementwise(op)
-        or name in ("scf.while", "scf.yield", "scf.condition", "ttng.warp_group_dot_wait")
+        or name in ("scf.while", "scf.yield", "scf.condition", "ttng.warp_group_dot_wait", "tt.gather")
     ):
         return enc
     if name == "tt.reduce":
@@ -380,7 +383,20 @@ def infer_src_encoding(op: Operation, enc: Attribute) -> Attribute | None:
         return join_encoding(enc)
     if name == "tt.trans":
         return trans_encoding(enc, inverse_permutation(op.order.get_values()))
+    if name == "tt.reshape":
+        return _reshape_encoding(op, enc, forward=False)
     return None
+
+
+def _reshape_encoding(op: Operation, enc: Attribute, forward: bool) -> Attribute | None:
+    """A reshape's result layout from its operand's (`forward`), or its operand's from its result's; none for
+    reshapes that may reorder elements."""
+    from ttc.ir.reshape_layout import infer_reshape_encoding
+
+    if op.properties.get("allow_reorder") is not None:
+        return None
+    src, dst = list(op.operands[0].type.get_shape()), list(op.results[0].type.get_shape())
+    return infer_reshape_encoding(src, enc, dst) if forward else infer_reshape_encoding(dst, enc, src)
 
 
 def is_expensive_load_or_store(op: Operation) -> bool:

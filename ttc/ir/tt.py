@@ -932,6 +932,40 @@ register("tt.histogram", "$src (`,` $mask^)? attr-dict `:` type($src) `->` type(
          infer={"mask": lambda T: i1_like(T["src"])})
 
 
+@irdl_op_definition
+class GatherOp(IRDLOperation):
+    """`tt.gather %src[%indices] {axis}`: result[i] = src[i with i[axis] replaced by indices[i]]; the result
+    has the indices' shape and layout. `efficient_layout` marks layouts chosen so that no data leaves a warp."""
+
+    name = "tt.gather"
+    src = operand_def(TensorType)
+    indices = operand_def(TensorType)
+    axis = prop_def(IntegerAttr)
+    efficient_layout = opt_prop_def(UnitAttr)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def verify_(self):
+        src, idx, res = self.src.type, self.indices.type, self.result.type
+        if shape_of(idx) != shape_of(res):
+            _err(self, "indices and output shapes must match")
+        if encoding(idx) != encoding(res):
+            _err(self, "indices and output encodings must match")
+        if elt(src) != elt(res):
+            _err(self, "input and output element types must match")
+        if len(shape_of(src)) != len(shape_of(idx)):
+            _err(self, "input and indices ranks must match")
+        axis = self.axis.value.data
+        if axis >= len(shape_of(src)):
+            _err(self, "gather dimension must be less than the input rank")
+        for d, (a, b) in enumerate(zip(shape_of(idx), shape_of(src))):
+            if d != axis and a != b:
+                _err(self, f"indices dimension {d} must match the corresponding input dimension")
+
+
+register("tt.gather", "$src `[` $indices `]` attr-dict `:` functional-type(operands, results)")
+
+
 from ttc.ir.tensordesc import DESCRIPTOR_OPS, TensorDescType  # noqa: E402 (it uses the enums above)
 
 TT_OPS = [
@@ -939,7 +973,7 @@ TT_OPS = [
     ExpandDimsOp, ReshapeOp, TransOp, CatOp, JoinOp, SplitOp, AddPtrOp, LoadOp, StoreOp, AtomicRMWOp,
     AtomicCASOp, MakeTensorPtrOp, AdvanceOp, ReduceOp, ReduceReturnOp, ScanOp, ScanReturnOp, DotOp,
     BitcastOp, FpToFpOp, IntToPtrOp, PtrToIntOp, ClampFOp, PreciseSqrtOp, PreciseDivFOp, MulhiUIOp,
-    ExternElementwiseOp, ElementwiseInlineAsmOp, AssertOp, PrintOp, HistogramOp, *DESCRIPTOR_OPS, DotScaledOp,
+    ExternElementwiseOp, ElementwiseInlineAsmOp, AssertOp, PrintOp, HistogramOp, GatherOp, *DESCRIPTOR_OPS, DotScaledOp,
 ]
 
 TT = Dialect("tt", TT_OPS, [PointerType, TensorDescType])

@@ -33,6 +33,7 @@ from ttc.lowering import (  # noqa: F401  (importing registers the op lowerings)
     convert,
     dot,
     elementwise,
+    gather,
     global_memory,
     histogram,
     inline_asm,

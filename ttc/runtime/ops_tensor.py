@@ -1,5 +1,5 @@
 """Interpreter handlers for tensor-valued `tt`/`ttg`/`ttng` ops: shapes (splat, broadcast, reshape, ...),
-reductions and scans with their combine regions, dots, conversions, histograms and libdevice calls.
+reductions and scans with their combine regions, dots, conversions, gathers, histograms and libdevice calls.
 
 Combine regions run on whole slices: a reduce pairs neighbouring elements along the axis (a tree, as the GPU
 does, relying on the associativity Triton requires), a scan folds sequentially along the axis; both call the
@@ -15,6 +15,7 @@ from xdsl.dialects.builtin import IntegerType
 from ttc.ir.types import elt, shape_of
 from ttc.runtime import dtypes, libdevice
 from ttc.runtime.dtypes import as_signed, fit, value_dtype
+from ttc.runtime.errors import Fault
 from ttc.runtime.interpreter import NeedsScalar
 from ttc.runtime.ops_arith import _wrap, bitcast, mulhi_unsigned
 from ttc.runtime.registry import handler
@@ -77,6 +78,19 @@ def join(ip, op, args):
 @handler("tt.split")
 def split(ip, op, args):
     return [args[0][..., 0], args[0][..., 1]]
+
+
+@handler("tt.gather")
+def gather(ip, op, args):
+    """result[i] = src[i with i[axis] replaced by index[i]]; an index outside the source's axis is a fault (on
+    the GPU it reads an unspecified element)."""
+    axis = op.axis.value.data
+    index = as_signed(args[1]).astype(np.int64)
+    n = np.shape(args[0])[axis]
+    bad = (index < 0) | (index >= n)
+    if bad.any():
+        raise Fault(f"gather index {int(index[bad].flat[0])} is out of range for axis {axis} of size {n}")
+    return np.take_along_axis(np.asarray(args[0]), index, axis)
 
 
 @handler("ttg.convert_layout")

@@ -546,3 +546,44 @@ tt.func @mulhiui_types(%arg0: i32, %arg1: i64) {
   %0 = "tt.mulhiui"(%arg0, %arg1) : (i32, i64) -> i32
   tt.return
 }
+// -----
+
+// tt.gather
+
+tt.func @gather_rank(%src: tensor<32xf32>, %idx: tensor<4x8xi32>) {
+  // expected-error @+1 {{'tt.gather' op indices and output shapes must match}}
+  %0 = tt.gather %src[%idx] {axis = 0 : i32} : (tensor<32xf32>, tensor<4x8xi32>) -> tensor<32xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @gather_ranks(%src: tensor<32xf32>, %idx: tensor<4x8xi32>) {
+  // expected-error @+1 {{'tt.gather' op input and indices ranks must match}}
+  %0 = tt.gather %src[%idx] {axis = 0 : i32} : (tensor<32xf32>, tensor<4x8xi32>) -> tensor<4x8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @gather_other_dim(%src: tensor<32x16xf32>, %idx: tensor<8x8xi32>) {
+  // expected-error @+1 {{'tt.gather' op indices dimension 1 must match the corresponding input dimension}}
+  %0 = tt.gather %src[%idx] {axis = 0 : i32} : (tensor<32x16xf32>, tensor<8x8xi32>) -> tensor<8x8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @gather_axis(%src: tensor<32x16xf32>, %idx: tensor<32x16xi32>) {
+  // expected-error @+1 {{'tt.gather' op gather dimension must be less than the input rank}}
+  %0 = tt.gather %src[%idx] {axis = 2 : i32} : (tensor<32x16xf32>, tensor<32x16xi32>) -> tensor<32x16xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @gather_element_type(%src: tensor<32x16xf32>, %idx: tensor<32x16xi32>) {
+  // expected-error @+1 {{'tt.gather' op input and output element types must match}}
+  %0 = tt.gather %src[%idx] {axis = 0 : i32} : (tensor<32x16xf32>, tensor<32x16xi32>) -> tensor<32x16xf16>
+  tt.return
+}

@@ -148,3 +148,40 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Gathers get a layout that keeps each column along the gather axis in one warp: along axis 0 of a 32x32
+// source, 32 lanes down the column and the 4 warps across; along axis 1, 32 lanes along the row and the warps
+// down. Source and indices are converted to it, the result back, and the gather is marked efficient_layout.
+// CHECK-DAG: #[[COLS:.*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+// CHECK-DAG: #[[ROWS:.*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: tt.func public @gathers
+// CHECK: %[[S0:.*]] = ttg.convert_layout %arg0 : {{.*}} -> tensor<32x32xf32, #[[COLS]]>
+// CHECK-NEXT: %[[I0:.*]] = ttg.convert_layout %arg1 : {{.*}} -> tensor<64x32xi32, #[[COLS]]>
+// CHECK-NEXT: %[[G0:.*]] = tt.gather %[[S0]][%[[I0]]] {axis = 0 : i32, efficient_layout} : (tensor<32x32xf32, #[[COLS]]>, tensor<64x32xi32, #[[COLS]]>) -> tensor<64x32xf32, #[[COLS]]>
+// CHECK-NEXT: %[[R0:.*]] = ttg.convert_layout %[[G0]] : tensor<64x32xf32, #[[COLS]]> -> tensor<64x32xf32, #blocked>
+// CHECK: tt.gather {{.*}} {axis = 1 : i32, efficient_layout} : (tensor<32x32xf32, #[[ROWS]]>, tensor<32x32xi32, #[[ROWS]]>) -> tensor<32x32xf32, #[[ROWS]]>
+// CHECK: tt.return %[[R0]], %{{.*}}
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @gathers(%src: tensor<32x32xf32, #blocked>, %rows: tensor<64x32xi32, #blocked>, %perm: tensor<32x32xi32, #blocked>) -> (tensor<64x32xf32, #blocked>, tensor<32x32xf32, #blocked>) {
+    %0 = tt.gather %src[%rows] {axis = 0 : i32} : (tensor<32x32xf32, #blocked>, tensor<64x32xi32, #blocked>) -> tensor<64x32xf32, #blocked>
+    %1 = tt.gather %src[%perm] {axis = 1 : i32} : (tensor<32x32xf32, #blocked>, tensor<32x32xi32, #blocked>) -> tensor<32x32xf32, #blocked>
+    tt.return %0, %1 : tensor<64x32xf32, #blocked>, tensor<32x32xf32, #blocked>
+  }
+}
+
+// -----
+
+// A 1-D gather keeps its layout.
+// CHECK-LABEL: tt.func public @gather_1d
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.gather %arg0[%arg1] {axis = 0 : i32} : (tensor<256xf32, #blocked>, tensor<256xi32, #blocked>) -> tensor<256xf32, #blocked>
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @gather_1d(%src: tensor<256xf32, #blocked>, %idx: tensor<256xi32, #blocked>) -> tensor<256xf32, #blocked> {
+    %0 = tt.gather %src[%idx] {axis = 0 : i32} : (tensor<256xf32, #blocked>, tensor<256xi32, #blocked>) -> tensor<256xf32, #blocked>
+    tt.return %0 : tensor<256xf32, #blocked>
+  }
+}

@@ -208,3 +208,96 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %r : i32
   }
 }
+// -----
+
+// A gather without efficient_layout takes the layout around it (its conversions go); one with
+// efficient_layout is an anchor and keeps its conversions.
+// CHECK-LABEL: tt.func public @gather_plain
+// CHECK-NEXT: %[[X:.*]] = tt.load %arg0
+// CHECK-NEXT: %[[G:.*]] = tt.gather %[[X]][%arg1] {axis = 1 : i32} : (tensor<32x32xf32, #[[A:.*]]>, tensor<32x32xi32, #[[A]]>) -> tensor<32x32xf32, #[[A]]>
+// CHECK-NEXT: tt.store %arg2, %[[G]]
+// CHECK-LABEL: tt.func public @gather_efficient
+// CHECK: ttg.convert_layout
+// CHECK: ttg.convert_layout
+// CHECK: tt.gather {{.*}} efficient_layout
+// CHECK: ttg.convert_layout
+#A = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#B = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @gather_plain(%p: tensor<32x32x!tt.ptr<f32>, #A>, %idx: tensor<32x32xi32, #A>, %q: tensor<32x32x!tt.ptr<f32>, #A>) {
+    %x = tt.load %p : tensor<32x32x!tt.ptr<f32>, #A>
+    %c = ttg.convert_layout %x : tensor<32x32xf32, #A> -> tensor<32x32xf32, #B>
+    %i = ttg.convert_layout %idx : tensor<32x32xi32, #A> -> tensor<32x32xi32, #B>
+    %g = tt.gather %c[%i] {axis = 1 : i32} : (tensor<32x32xf32, #B>, tensor<32x32xi32, #B>) -> tensor<32x32xf32, #B>
+    %o = ttg.convert_layout %g : tensor<32x32xf32, #B> -> tensor<32x32xf32, #A>
+    tt.store %q, %o : tensor<32x32x!tt.ptr<f32>, #A>
+    tt.return
+  }
+  tt.func public @gather_efficient(%p: tensor<32x32x!tt.ptr<f32>, #A>, %idx: tensor<32x32xi32, #A>, %q: tensor<32x32x!tt.ptr<f32>, #A>) {
+    %x = tt.load %p : tensor<32x32x!tt.ptr<f32>, #A>
+    %c = ttg.convert_layout %x : tensor<32x32xf32, #A> -> tensor<32x32xf32, #B>
+    %i = ttg.convert_layout %idx : tensor<32x32xi32, #A> -> tensor<32x32xi32, #B>
+    %g = tt.gather %c[%i] {axis = 1 : i32, efficient_layout} : (tensor<32x32xf32, #B>, tensor<32x32xi32, #B>) -> tensor<32x32xf32, #B>
+    %o = ttg.convert_layout %g : tensor<32x32xf32, #B> -> tensor<32x32xf32, #A>
+    tt.store %q, %o : tensor<32x32x!tt.ptr<f32>, #A>
+    tt.return
+  }
+}
+
+// -----
+
+// Reshapes pass layouts through without moving data (Triton's inferReshapeOpEncoding): the load's layout flows
+// through the reshape to the hypercube (a blocked layout exists for it), the hypercube's layout back to the
+// 4x64 result, and backwards into the 2-element range, for which no blocked layout keeps the elements in place:
+// it gets a #ttg.linear one (lane 0 and lane 1 hold its two elements, everything else replicates).
+// CHECK-DAG: #[[LD:.*]] = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[CUBE:.*]] = #ttg.blocked<{sizePerThread = [1, 1, 1, 1, 1, 1, 1, 2], threadsPerWarp = [1, 1, 2, 2, 2, 2, 2, 1], warpsPerCTA = [2, 2, 1, 1, 1, 1, 1, 1], order = [7, 6, 5, 4, 3, 2, 1, 0]}>
+// CHECK-DAG: #[[LIN:.*]] = #ttg.linear<{register = [[0]], lane = [[1], [0], [0], [0], [0]], warp = [[0], [0]], block = []}>
+// CHECK-LABEL: tt.func public @cube
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[H:.*]] = tt.reshape %{{.*}} : tensor<4x64xf32, #[[LD]]> -> tensor<2x2x2x2x2x2x2x2xf32, #[[CUBE]]>
+// CHECK-NEXT: %[[R:.*]] = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32, #[[LIN]]>
+// CHECK-NEXT: tt.reshape %[[R]] : tensor<2xi32, #[[LIN]]> -> tensor<1x1x1x1x1x1x2x1xi32, #[[CUBE]]>
+// CHECK: tt.reshape %{{.*}} : tensor<2x2x2x2x2x2x2x2xf32, #[[CUBE]]> -> tensor<4x64xf32, #[[LD]]>
+// CHECK-NEXT: tt.store
+#ld = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#d2 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+#d8 = #ttg.blocked<{sizePerThread = [1, 1, 1, 1, 1, 1, 1, 1], threadsPerWarp = [1, 1, 1, 2, 2, 2, 2, 2], warpsPerCTA = [1, 2, 2, 1, 1, 1, 1, 1], order = [7, 6, 5, 4, 3, 2, 1, 0]}>
+#i8 = #ttg.blocked<{sizePerThread = [1, 1, 1, 1, 1, 1, 1, 1], threadsPerWarp = [16, 1, 1, 1, 1, 1, 2, 1], warpsPerCTA = [4, 1, 1, 1, 1, 1, 1, 1], order = [7, 6, 5, 4, 3, 2, 1, 0]}>
+#r1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @cube(%p: tensor<4x64x!tt.ptr<f32>, #ld>) {
+    %x = tt.load %p : tensor<4x64x!tt.ptr<f32>, #ld>
+    %xd = ttg.convert_layout %x : tensor<4x64xf32, #ld> -> tensor<4x64xf32, #d2>
+    %h = tt.reshape %xd : tensor<4x64xf32, #d2> -> tensor<2x2x2x2x2x2x2x2xf32, #d8>
+    %r = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32, #r1>
+    %ri = tt.reshape %r : tensor<2xi32, #r1> -> tensor<1x1x1x1x1x1x2x1xi32, #i8>
+    %rc = ttg.convert_layout %ri : tensor<1x1x1x1x1x1x2x1xi32, #i8> -> tensor<1x1x1x1x1x1x2x1xi32, #d8>
+    %rf = arith.sitofp %rc : tensor<1x1x1x1x1x1x2x1xi32, #d8> to tensor<1x1x1x1x1x1x2x1xf32, #d8>
+    %rb = tt.broadcast %rf : tensor<1x1x1x1x1x1x2x1xf32, #d8> -> tensor<2x2x2x2x2x2x2x2xf32, #d8>
+    %s = arith.addf %h, %rb : tensor<2x2x2x2x2x2x2x2xf32, #d8>
+    %b = tt.reshape %s : tensor<2x2x2x2x2x2x2x2xf32, #d8> -> tensor<4x64xf32, #d2>
+    %bc = ttg.convert_layout %b : tensor<4x64xf32, #d2> -> tensor<4x64xf32, #ld>
+    tt.store %p, %bc : tensor<4x64x!tt.ptr<f32>, #ld>
+    tt.return
+  }
+}
+
+// -----
+
+// Rematerializing a gather changes the layout of its indices and result only (its source keeps its own).
+// CHECK-LABEL: tt.func public @gather_remat
+// CHECK-NEXT: %[[I:.*]] = arith.constant dense<3> : tensor<32x32xi32, #[[A:.*]]>
+// CHECK-NEXT: tt.gather %arg0[%[[I]]] {axis = 1 : i32} : (tensor<32x32xf32, #[[B:.*]]>, tensor<32x32xi32, #[[A]]>) -> tensor<32x32xf32, #[[A]]>
+// CHECK-NEXT: tt.store
+#A = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#B = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @gather_remat(%src: tensor<32x32xf32, #B>, %q: tensor<32x32x!tt.ptr<f32>, #A>) {
+    %idx = arith.constant dense<3> : tensor<32x32xi32, #B>
+    %g = tt.gather %src[%idx] {axis = 1 : i32} : (tensor<32x32xf32, #B>, tensor<32x32xi32, #B>) -> tensor<32x32xf32, #B>
+    %o = ttg.convert_layout %g : tensor<32x32xf32, #B> -> tensor<32x32xf32, #A>
+    tt.store %q, %o : tensor<32x32x!tt.ptr<f32>, #A>
+    tt.return
+  }
+}

@@ -34,4 +34,33 @@ def pick_sum_dtype(in_dtype, dtype):
     return None
 
 
-COMPILE_TIME_FUNCTIONS = {"_pick_sum_dtype": CompileTimeFunction(pick_sum_dtype)}
+def log2(n):
+    """floor(log2(n)) for n >= 1 (0 for n <= 1)."""
+    return max(int(n).bit_length() - 1, 0)
+
+
+def is_power_of_two(n):
+    return n > 0 and n & (n - 1) == 0
+
+
+def int_dtype(bitwidth, signed):
+    """The integer type of a bit width: what `.to(..., bitcast=True)` turns floats into for bit tricks."""
+    if bitwidth == 1:
+        return T.int1
+    return T.BY_LANGUAGE_NAME[f"{'' if signed else 'u'}int{bitwidth}"]
+
+
+def flip_axis(dim, shape):
+    """The axis `tl.flip` works on: the last one by default, negative axes counted from the end."""
+    if dim is None:
+        return len(shape) - 1
+    return dim + len(shape) if dim < 0 else dim
+
+
+COMPILE_TIME_FUNCTIONS = {
+    "_pick_sum_dtype": CompileTimeFunction(pick_sum_dtype),
+    "_log2": CompileTimeFunction(log2),
+    "_is_power_of_two": CompileTimeFunction(is_power_of_two),
+    "_int_dtype": CompileTimeFunction(int_dtype),
+    "_flip_axis": CompileTimeFunction(flip_axis),
+}

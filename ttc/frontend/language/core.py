@@ -21,6 +21,7 @@ PROPAGATE_NAN = Namespace("triton.language.PropagateNan", {"NONE": Constexpr(0),
 CORE_MEMBERS = {
     **BY_LANGUAGE_NAME,
     "constexpr": CONSTEXPR,
+    "CONSTEXPR_0": Constexpr(0),  # the default of `descending` in sort
     "pointer_type": CompileTimeFunction(_pointer_type),
     "PropagateNan": PROPAGATE_NAN,
     "range": TL_RANGE,
@@ -29,7 +30,7 @@ CORE_MEMBERS = {
     "static_assert": debugging.STATIC_ASSERT,
     **{b.name: b for b in (
         tensors.program_id, tensors.num_programs, tensors.arange, tensors.full, tensors.cast, tensors.broadcast,
-        tensors.broadcast_to, tensors.trans, tensors.permute, tensors.cat, tensors.join, tensors.split,
+        tensors.broadcast_to, tensors.trans, tensors.permute, tensors.cat, tensors.join, tensors.split, tensors.gather,
         tensors.view, tensors.reshape, tensors.expand_dims, tensors.where, tensors.to_tensor,
         math.minimum, math.maximum, math.clamp, math.add, math.sub, math.mul,
         memory.load, memory.store, memory.make_block_ptr, memory.advance, memory.atomic_add, memory.atomic_max,

@@ -21,7 +21,7 @@ LIBRARY_PATH = "ttc/frontend/language/standard.py"
 # the functions of the standard library that `triton.language` exports
 STANDARD_EXPORTS = (
     "cdiv", "sigmoid", "softmax", "ravel", "swizzle2d", "zeros", "zeros_like", "max", "argmax", "min", "argmin",
-    "sum", "xor_sum", "reduce_or", "cumsum", "cumprod",
+    "sum", "xor_sum", "reduce_or", "cumsum", "cumprod", "sort", "topk", "bitonic_merge", "flip", "interleave",
 )
 RANDOM_MODULE_NAME = "triton.language.random"
 RANDOM_LIBRARY_PATH = "ttc/frontend/language/random.py"
@@ -87,7 +87,8 @@ _MODULES = {
     "ttc.frontend.jit": Namespace("ttc.frontend.jit", {"jit": jit}),
     "ttc.frontend.language": Namespace("ttc.frontend.language", {"core": CORE, "math": MATH}),
     "ttc.frontend.language.compile_time": Namespace(
-        "ttc.frontend.language.compile_time", {"pick_sum_dtype": COMPILE_TIME_FUNCTIONS["_pick_sum_dtype"]}
+        "ttc.frontend.language.compile_time",
+        {name.lstrip("_"): f for name, f in COMPILE_TIME_FUNCTIONS.items()},
     ),
 }
 

@@ -8,7 +8,7 @@ from ttc.frontend.language import math, memory, reductions, tensors
 _BUILTIN_METHODS = {
     "to": tensors.cast, "cast": tensors.cast, "broadcast_to": tensors.broadcast_to, "trans": tensors.trans,
     "permute": tensors.permute, "split": tensors.split, "view": tensors.view, "reshape": tensors.reshape,
-    "expand_dims": tensors.expand_dims, "store": memory.store, "advance": memory.advance,
+    "gather": tensors.gather, "expand_dims": tensors.expand_dims, "store": memory.store, "advance": memory.advance,
     "atomic_cas": memory.atomic_cas, "atomic_xchg": memory.atomic_xchg, "atomic_add": memory.atomic_add,
     "atomic_max": memory.atomic_max, "atomic_min": memory.atomic_min, "atomic_and": memory.atomic_and,
     "atomic_or": memory.atomic_or, "atomic_xor": memory.atomic_xor, "reduce": reductions.reduce,
@@ -19,7 +19,7 @@ _BUILTIN_METHODS = {
 }
 _STANDARD_METHODS = (
     "cdiv", "sigmoid", "softmax", "ravel", "max", "argmax", "min", "argmin", "sum", "xor_sum", "reduce_or",
-    "cumsum", "cumprod",
+    "cumsum", "cumprod", "flip",
 )
 
 

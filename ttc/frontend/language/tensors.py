@@ -1,5 +1,5 @@
 """Builtins that create tensors or change their shape or type: `program_id`, `arange`, `full`, `cast`/`.to`,
-`broadcast_to`, `reshape`/`view`, `expand_dims`, `trans`/`permute`, `cat`, `join`, `split`, `where`.
+`broadcast_to`, `reshape`/`view`, `expand_dims`, `trans`/`permute`, `cat`, `join`, `split`, `gather`, `where`.
 """
 
 from __future__ import annotations
@@ -116,6 +116,11 @@ def split(g, a):
     if len(a.shape) == 1:
         raise UnsupportedError("splitting a 2-element tensor into two scalars is not supported")
     return LangTuple(g.semantic.split(a))
+
+
+@builtin
+def gather(g, src, index, axis):
+    return g.semantic.gather(tensor_arg(g, src, "src"), tensor_arg(g, index, "index"), unwrap(axis))
 
 
 @builtin

@@ -196,3 +196,21 @@ class ShapeMixin:
         ty = BlockType(a.dtype, a.shape[:-1])
         op = self.builder.create("tt.split", [a.handle], [ty.to_ir(), ty.to_ir()])
         return Tensor(op.results[0], ty), Tensor(op.results[1], ty)
+
+    def gather(self, src: Tensor, index: Tensor, axis: int) -> Tensor:
+        if not index.dtype.is_int():
+            raise LanguageError(f"gather: index must be an integer tensor, got {index.type}")
+        rank = len(src.shape)
+        if len(index.shape) != rank:
+            raise LanguageError(f"gather: source and index tensors must have the same rank, got {len(src.shape)} "
+                                f"(source {list(src.shape)}) and {len(index.shape)} (index {list(index.shape)})")
+        if not -rank <= axis < rank:
+            raise LanguageError(f"gather axis {axis} must be < source rank ({rank})")
+        axis = axis + rank if axis < 0 else axis
+        for d in range(rank):
+            if d != axis and index.shape[d] != src.shape[d]:
+                raise LanguageError(f"gather: index dim {d} ({index.shape[d]}) must match the corresponding source "
+                                    f"dim ({src.shape[d]})")
+        ty = BlockType(src.dtype, index.shape)
+        props = {"axis": IntegerAttr(axis, i32)}
+        return Tensor(self.builder.value("tt.gather", [src.handle, index.handle], ty.to_ir(), props), ty)
