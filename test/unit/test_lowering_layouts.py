@@ -188,3 +188,19 @@ def test_emitted_coordinates_match_the_model(host_jit, shape, enc):
         f(lane, warp, out)
         got = [tuple(out[r * ll.rank:(r + 1) * ll.rank]) for r in range(ll.num_regs)]
         assert got == [ll.apply(r, lane, warp) for r in range(ll.num_regs)]
+
+
+def test_slice_of_a_linear_layout_broadcasts_the_sliced_bases():
+    # a #ttg.linear parent for 8x2x4 (as reshape layout inference makes for dot_scaled's scale broadcast), sliced
+    # along dim 2: the parent's bases along dim 2 broadcast (Triton's ensureLayoutNotLargerThan), the rest stay
+    from ttc.ir import context, parse
+
+    text = """#lin = #ttg.linear<{register = [[0, 0, 1], [0, 0, 2], [0, 1, 0]], lane = [[1, 0, 0], [2, 0, 0], [4, 0, 0],
+        [0, 0, 0], [0, 0, 0]], warp = [], block = []}>
+tt.func @f(%x: tensor<8x2xf32, #ttg.slice<{dim = 2, parent = #lin}>>) { tt.return }"""
+    func = next(op for op in parse(text).walk() if op.name == "tt.func")
+    enc = func.function_type.inputs.data[0].encoding
+    ll = layout_for((8, 2), enc)
+    assert ll.reg == ((0, 1),) and ll.lane[:3] == ((1, 0), (2, 0), (4, 0))
+    held = {ll.apply(r, lane, 0) for r in range(ll.num_regs) for lane in range(32)}
+    assert held == {(m, k) for m in range(8) for k in range(2)}

@@ -329,11 +329,14 @@ def _slice(shape, enc: SliceEncoding) -> LinearLayout:
 def _linear(shape, enc: LinearEncoding) -> LinearLayout:
     if enc.get("block", ()) not in ((), None) and any(any(b) for b in enc["block"]):
         raise UnsupportedLayout("multi-CTA linear layouts are not supported")
-    ll = LinearLayout(tuple(shape), *(tuple(tuple(b) for b in enc[k]) for k in ("register", "lane", "warp")))
-    for b in ll.reg + ll.lane + ll.warp:
+    bases = [[tuple(b) for b in enc[k]] for k in ("register", "lane", "warp")]
+    for b in bases[0] + bases[1] + bases[2]:
         if len(b) != len(shape):
             raise UnsupportedLayout("linear layout bases do not match the tensor's rank")
-    return ll
+    # a smaller tensor than the layout's (a slice's parent of extent 1 along the sliced dimension): the bases
+    # beyond it broadcast, as Triton's ensureLayoutNotLargerThan makes them
+    clamp = lambda b: tuple(x if x < n else 0 for x, n in zip(b, shape))  # noqa: E731
+    return LinearLayout(tuple(shape), *(tuple(map(clamp, group)) for group in bases))
 
 
 @lru_cache(maxsize=1024)
