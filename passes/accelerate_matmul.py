@@ -1,18 +1,21 @@
 """tritongpu-accelerate-matmul: give `tt.dot` a tensor-core (MMA) layout (Triton's TritonGPUAccelerateMatmul,
-its MMA v2 path: `mma.sync.aligned.m16n8k16`, as Triton uses on sm80; it is used on sm90 too, where Triton
-would pick MMA v3 / wgmma, which is not implemented).
+its MMA v2 path: `mma.sync.aligned.m16n8kK`, as Triton uses on sm80/sm89; it is used on sm90 too, where Triton
+picks MMA v3 / wgmma, which make-ttgir does not produce).
 
-Each `tt.dot` with a `#ttg.blocked` result, f16 or bf16 operands and an f32 accumulator, in a module whose
-`ttg.target` is `cuda:80` or later, is rewritten as Triton's BlockedToMMA pattern does:
+Each `tt.dot` with a `#ttg.blocked` result, in a module whose `ttg.target` is `cuda:80` or later, whose types have
+an mma.sync form on the target (ttc/lowering/mma_v2.py: f16/bf16 -> f32, f16 -> f16, f32 with tf32 precision ->
+f32, i8 -> i32, fp8 -> f32 on sm89+) and whose M x N x K is a whole number of that instruction's tiles, is
+rewritten as Triton's BlockedToMMA pattern does:
 
     %acc' = ttg.convert_layout %acc : #blocked -> #mma
-    %a'   = ttg.convert_layout %a : #ttg.dot_op<{opIdx = 0, parent = #blocked}> -> #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
-    %b'   = ttg.convert_layout %b : ... -> #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+    %a'   = ttg.convert_layout %a : #ttg.dot_op<{opIdx = 0, parent = #blocked}> -> #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = W}>
+    %b'   = ttg.convert_layout %b : ... -> #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = W}>
     %d'   = tt.dot %a', %b', %acc' : ... -> #mma
     %d    = ttg.convert_layout %d' : #mma -> #blocked
 
 with `#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [wm, wn], instrShape = [16, 8]}>`
-(kWidth = 32 / operand bits = 2). `warpsPerCTA` is Triton's warpsPerTileV2: a dot chained with another one
+and W = 32 / operand bits (2 for 16-bit, 1 for tf32, 4 for 8-bit operands). `warpsPerCTA` is Triton's
+warpsPerTileV2: a dot chained with another one
 (found in the def-use slice of the dot within its region, not crossing `tt.trans`) takes the other's MMA warps
 if it has some, else all warps along its larger dimension; otherwise warps are doubled along M while M / 16 per
 warp is at least N / 16 per warp (and M has 16-row tiles left to split), else along N. Batched (3-D) dots put all warps on the
@@ -28,13 +31,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, StringAttr
+from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Operation
 
 from ttc.ir.layout_utils import num_warps_of, with_encoding
 from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding
 from ttc.ir.types import elt, encoding, shape_of
 from ttc.ir.slices import def_use_slice
+from ttc.lowering.mma_v2 import MmaKind, mma_v2_kind
 from ttc.ir.ttg import ConvertLayoutOp
 from ttc.passmanager import Pass
 
@@ -54,14 +58,19 @@ def target_capability(op: Operation) -> int:
         return 0
 
 
+def mma_kind(dot: Operation) -> MmaKind | str | None:
+    """The mma.sync instruction `dot` runs on (ttc/lowering/mma_v2.py), a sentence saying why none, or None when
+    the dot is not for this pass (no blocked result, a target before sm80)."""
+    capability = target_capability(dot)
+    if not isinstance(encoding(dot.d.type), BlockedEncoding) or capability < 80:
+        return None
+    a, b, d = shape_of(dot.a.type), shape_of(dot.b.type), shape_of(dot.d.type)
+    return mma_v2_kind(elt(dot.a.type), elt(dot.b.type), elt(dot.d.type), dot.inputPrecision.value.data, capability,
+                       (d[-2], d[-1], a[-1]))
+
+
 def supports_mma_v2(dot: Operation) -> bool:
-    """f16 x f16 or bf16 x bf16 -> f32, with a blocked result."""
-    if not isinstance(encoding(dot.d.type), BlockedEncoding):
-        return False
-    a, b, c = elt(dot.a.type), elt(dot.b.type), elt(dot.d.type)
-    if not isinstance(c, Float32Type) or type(a) is not type(b):
-        return False
-    return isinstance(a, (Float16Type, BFloat16Type))
+    return isinstance(mma_kind(dot), MmaKind)
 
 
 def _slice(dot: Operation) -> Iterator[Operation]:
@@ -122,9 +131,9 @@ def rewrite(dot: Operation) -> None:
         block.insert_op_before(cvt, dot)
         return cvt.results[0]
 
+    k_width = mma_kind(dot).k_width
     new_t = with_encoding(dot.d.type, mma)
     acc = convert(dot.c, new_t)
-    k_width = 32 // (16 if isinstance(elt(dot.a.type), (Float16Type, BFloat16Type)) else 32)
     a = convert(dot.a, with_encoding(dot.a.type, DotOperandEncoding.make(opIdx=0, parent=mma, kWidth=k_width)))
     b = convert(dot.b, with_encoding(dot.b.type, DotOperandEncoding.make(opIdx=1, parent=mma, kWidth=k_width)))
     new = dot.clone()
@@ -140,16 +149,16 @@ def rewrite(dot: Operation) -> None:
 def candidates(module: Operation) -> list[Operation]:
     """The dots the pass rewrites, in the order it rewrites them."""
     dots = [op for op in module.walk() if op.name == "tt.dot"]
-    return [d for d in reversed(dots) if target_capability(d) >= 80 and supports_mma_v2(d)]
+    return [d for d in reversed(dots) if supports_mma_v2(d)]
 
 
 @dataclass(frozen=True)
 class AccelerateMatmul(Pass):
-    """Give f16/bf16 dots MMA v2 (tensor-core) layouts."""
+    """Give dots MMA v2 (tensor-core) layouts."""
 
     name = "tritongpu-accelerate-matmul"
     display = "TritonGPUAccelerateMatmul"
-    summary = "Give tt.dot tensor-core layouts (MMA v2: mma.sync m16n8k16) on sm80 and later"
+    summary = "Give tt.dot tensor-core layouts (MMA v2: mma.sync m16n8k8/k16/k32) on sm80 and later"
 
     def apply(self, ctx, module) -> None:
         for dot in candidates(module):

@@ -69,6 +69,10 @@ def test_kernel_fixture(kernel, stage):
 
 # Variants of the fixtures (see MANIFEST.json), with the spec changes their signatures need.
 SOFTMAX = "(lambda s: np.exp(s - s.max(axis=1, keepdims=True)) / np.exp(s - s.max(axis=1, keepdims=True)).sum(axis=1, keepdims=True))"
+# fp8 operands read from i8 buffers of positive codes (kernels/matmul_acc.py, FP8 = 1 / 2): their values, by the
+# formats' definitions (e4m3: bias 7, 3 mantissa bits; e5m2: bias 15, 2), to check against
+E4M3 = "(lambda x: np.where(x >> 3 == 0, (x & 7) / 8 * 2.0 ** -6, (1 + (x & 7) / 8) * 2.0 ** ((x >> 3) - 7)))"
+E5M2 = "(lambda x: np.where(x >> 2 == 0, (x & 3) / 4 * 2.0 ** -14, (1 + (x & 3) / 4) * 2.0 ** ((x >> 2) - 15)))"
 VARIANTS = {
     "vector_add_w8_fp16": dict(types={"x": "*fp16", "y": "*fp16", "out": "*fp16"}),
     "vector_add_b256_nohint": dict(grid=["cdiv(n, 256)", 1, 1]),
@@ -106,6 +110,22 @@ VARIANTS = {
     "matmul_fp32_tf32_64x64x32_s3": dict(types={"a": "*fp32", "b": "*fp32"}),
     "matmul_nohint_64x64x32": {},
     "block_ptr_matmul_128x128x64_s3_w8": dict(grid=["cdiv(M, 128) * cdiv(N, 128)", 1, 1]),
+    "matmul_acc_i8_sm80": {},
+    "matmul_acc_tf32_sm80": dict(types={"a": "*fp32", "b": "*fp32", "c": "*fp32"}, inits={"a": "randn", "b": "randn"},
+                                 check={"c": "a @ b", "tolerance": {"rtol": 1e-2, "atol": 5e-2}}),
+    "matmul_acc_tf32": dict(types={"a": "*fp32", "b": "*fp32", "c": "*fp32"}, inits={"a": "randn", "b": "randn"},
+                            check={"c": "a @ b", "tolerance": {"rtol": 1e-2, "atol": 5e-2}}),
+    "matmul_acc_f16acc_sm80": dict(types={"a": "*fp16", "b": "*fp16", "c": "*fp16"}, inits={"a": "randn", "b": "randn"},
+                                   check={"c": "a.astype(np.float32) @ b.astype(np.float32)",
+                                          "tolerance": {"rtol": 1e-2, "atol": 0.25}}),
+    "matmul_acc_e4m3": dict(types={"c": "*fp32"}, inits={"a": {"randint": [0x28, 0x48]}, "b": {"randint": [0x28, 0x48]}},
+                            check={"c": "(lambda f: f(a) @ f(b))" + E4M3, "tolerance": {"rtol": 1e-5, "atol": 1e-5}}),
+    "matmul_acc_e4m3_sm89": dict(types={"c": "*fp32"}, inits={"a": {"randint": [0x28, 0x48]}, "b": {"randint": [0x28, 0x48]}},
+                                 check={"c": "(lambda f: f(a) @ f(b))" + E4M3, "tolerance": {"rtol": 1e-5, "atol": 1e-5}}),
+    "matmul_acc_e5m2_sm89": dict(types={"c": "*fp32"}, inits={"a": {"randint": [0x30, 0x48]}, "b": {"randint": [0x30, 0x48]}},
+                                 check={"c": "(lambda f: f(a) @ f(b))" + E5M2, "tolerance": {"rtol": 1e-5, "atol": 1e-5}}),
+    "matmul_acc_e5m2_sm80": dict(types={"c": "*fp32"}, inits={"a": {"randint": [0x30, 0x48]}, "b": {"randint": [0x30, 0x48]}},
+                                 check={"c": "(lambda f: f(a) @ f(b))" + E5M2, "tolerance": {"rtol": 1e-5, "atol": 1e-5}}),
     "attention_w4_sm80": {},
     "attention_w8": {},
     "attention_d128_m128_n64_w8_s3": dict(shapes={n: [200, 128] for n in ("q", "k", "v", "out")},

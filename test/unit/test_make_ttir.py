@@ -50,7 +50,7 @@ def _ops(text: str) -> Counter:
 
 
 def test_every_fixture_is_covered():
-    assert len(NAMES) == 34
+    assert len(NAMES) == 43
     for name in NAMES:
         assert (FIXTURES / f"{name}.source.nodebug.ttir").exists() and (FIXTURES / f"{name}.nodebug.ttir").exists()
 

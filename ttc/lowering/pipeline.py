@@ -70,6 +70,25 @@ class TTGIR:
                               shared=module_int(m, "ttg.shared", 0), hash=self.hash, target=f"cuda:{self.cpu[3:]}")
 
 
+def needed_ptx(module) -> tuple[int | None, str]:
+    """The PTX ISA version the kernel's instructions need beyond the GPU's minimum (fp8 mma.sync: 8.4), and
+    what needs it."""
+    from ttc.ir.layouts import NvidiaMmaEncoding
+    from ttc.ir.types import elt, encoding
+    from ttc.lowering.mma_v2 import FP8
+    from ttc.ir.printer import attr_text
+
+    for op in module.walk():
+        if (op.name == "tt.dot" and isinstance(encoding(op.results[0].type), NvidiaMmaEncoding)
+                and attr_text(elt(op.operands[0].type)) in FP8):
+            return target.FP8_MMA_SYNC_PTX, "fp8 mma.sync"
+    return None, ""
+
+
+def ptx_version(module, cpu: str, requested: int | None) -> int:
+    return target.ptx_for(cpu, requested, *needed_ptx(module))
+
+
 def kernel_cpu(module, sm: str, explicit: bool) -> str:
     """The GPU name for `sm`: sm_90a for a cuda:90 kernel with wgmma, which exists in the arch-specific variant
     only (as Triton compiles cuda:90); an explicit `--sm 90` for such a kernel is an error."""
@@ -90,7 +109,7 @@ def parse_ttgir(text: str, filename: str, options: Options) -> TTGIR:
     sm = options.sm if options.sm is not None else _sm_from_target(module_target(module))
     try:
         cpu = kernel_cpu(module, sm, explicit=options.sm is not None)
-        ptx = target.resolve_ptx_version(cpu, options.ptx_version)
+        ptx = ptx_version(module, cpu, options.ptx_version)
     except target.TargetError as e:
         raise _error(filename, str(e)) from None
     from xdsl.dialects.builtin import StringAttr  # xDSL only where TTGIR is read: not for LLVM IR -> PTX
@@ -158,7 +177,8 @@ def parse_llvm(text: str, filename: str, options: Options, sidecar: KernelMetada
     sm = options.sm if options.sm is not None else _sm_from_target(meta.target)
     try:
         cpu = target.cpu_name(sm)
-        ptx = target.resolve_ptx_version(cpu, options.ptx_version)
+        fp8 = re.search(r"mma\.sync\.aligned\.m16n8k32\.row\.col\.f32\.e[45]m[23]", text) is not None
+        ptx = target.ptx_for(cpu, options.ptx_version, target.FP8_MMA_SYNC_PTX if fp8 else None, "fp8 mma.sync")
     except target.TargetError as e:
         raise _error(filename, str(e)) from None
     meta.target = f"cuda:{cpu[3:]}"

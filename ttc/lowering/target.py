@@ -95,6 +95,20 @@ def resolve_ptx_version(cpu: str, requested: int | None) -> int:
     return requested
 
 
+FP8_MMA_SYNC_PTX = 84  # mma.sync m16n8k32 with .e4m3/.e5m2 operands: PTX ISA 8.4
+
+
+def ptx_for(cpu: str, requested: int | None, needed: int | None, why: str = "") -> int:
+    """`resolve_ptx_version`, at least `needed` (an instruction's minimum) when no version was requested; a
+    requested version below `needed` is an error naming `why`."""
+    ptx = resolve_ptx_version(cpu, requested)
+    if needed is None or ptx >= needed:
+        return ptx
+    if requested is not None:
+        raise TargetError(f"{why} needs PTX ISA {needed // 10}.{needed % 10} or later, got --ptx-version {requested}")
+    return resolve_ptx_version(cpu, needed)
+
+
 def target_machine(cpu: str, ptx_version: int):
     b = llvm()
     return b.Target.from_triple(TRIPLE).create_target_machine(cpu=cpu, features=f"+ptx{ptx_version}", opt=3)

@@ -76,6 +76,8 @@ def llvm_type(t) -> ir.Type:
         return bf16
     if isinstance(e, Float64Type):
         return f64
+    if type(e).__name__ in ("Float8E4M3FNType", "Float8E5M2Type"):
+        return ir.IntType(8)  # fp8 values travel as their bytes, as in Triton's LLVM IR
     if isinstance(e, PointerType):
         if e.address_space.data != GLOBAL:
             raise UnsupportedType(f"pointers to address space {e.address_space.data} are not supported")

@@ -3,7 +3,8 @@ a launch spec ('*fp32', 'i32'), and the rounding that gives every float type its
 
 Values: iN -> intN (signless integers are held as signed NumPy ints; unsigned ops view the bits as uintN),
 i1 -> bool, index -> int64, f16/f32/f64 -> float16/32/64, bf16 -> float32 holding values rounded to bf16,
-pointers -> int64 addresses. Memory: the same, except bf16 (its 16 bits, uint16) and i1 (one byte, 0 or 1).
+fp8 (f8E4M3FN, f8E5M2) -> float32 holding fp8 values (fp8.py), pointers -> int64 addresses. Memory: the same,
+except bf16 (its 16 bits, uint16), fp8 (its byte, uint8) and i1 (one byte, 0 or 1).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from xdsl.dialects.builtin import (
 )
 
 from ttc.ir.types import PointerType, elt
+from ttc.runtime import fp8
 from ttc.runtime.errors import Unsupported
 
 _INT = {1: np.bool_, 8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}
@@ -36,8 +38,14 @@ def is_bf16(t) -> bool:
     return isinstance(elt(t), BFloat16Type)
 
 
+def fp8_of(t) -> str | None:
+    """'f8E4M3FN' / 'f8E5M2' when `t`'s element type is that fp8 type (held as float32 values, bytes in memory:
+    fp8.py), else None."""
+    return fp8.fp8_name(elt(t))
+
+
 def is_float_type(t) -> bool:
-    return type(elt(t)) in _FLOAT
+    return type(elt(t)) in _FLOAT or fp8_of(t) is not None
 
 
 def int_width(t) -> int:
@@ -72,6 +80,8 @@ def value_dtype(t) -> np.dtype:
         return np.dtype(np.int64)
     if type(e) in _FLOAT:
         return np.dtype(_FLOAT[type(e)])
+    if fp8.fp8_name(e) is not None:
+        return np.dtype(np.float32)
     raise Unsupported(f"the interpreter does not support element type {e}")
 
 
@@ -81,7 +91,7 @@ def storage_dtype(t) -> np.dtype:
     e = elt(t)
     if isinstance(e, BFloat16Type):
         return np.dtype(np.uint16)
-    if e == i1:
+    if e == i1 or fp8.fp8_name(e) is not None:
         return np.dtype(np.uint8)
     return value_dtype(e)
 
@@ -131,6 +141,8 @@ def fit(x, t) -> np.ndarray:
     dtype = value_dtype(t)
     if is_bf16(t):
         return round_bf16(np.asarray(x, dtype=np.float32))
+    if fp8_of(t):
+        return fp8.round_fp8(x, fp8_of(t))
     return np.asarray(x).astype(dtype, copy=False)
 
 
@@ -140,6 +152,8 @@ def to_storage(values, t) -> np.ndarray:
         return (round_bf16(values).view(np.uint32) >> np.uint32(16)).astype(np.uint16)
     if elt(t) == i1:
         return np.asarray(values).astype(np.uint8)
+    if fp8_of(t):
+        return fp8.encode(values, fp8_of(t))
     return np.asarray(values).astype(storage_dtype(t), copy=False)
 
 
@@ -149,6 +163,8 @@ def from_storage(raw, t) -> np.ndarray:
         return (np.asarray(raw).astype(np.uint32) << np.uint32(16)).view(np.float32)
     if elt(t) == i1:
         return np.asarray(raw) != 0
+    if fp8_of(t):
+        return fp8.decode(raw, fp8_of(t))
     return np.asarray(raw)
 
 
