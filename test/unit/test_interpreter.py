@@ -52,7 +52,7 @@ def assert_checks_pass(rc, out, err, names):
 
 
 def test_every_kernel_has_fixtures():
-    assert len(KERNELS) == 12
+    assert len(KERNELS) == 13
     for k in KERNELS:
         for stage in ("ttir", "ttgir", "source.ttir"):
             assert (FIXTURES / f"{k}.{stage}").is_file()
