@@ -4,7 +4,8 @@ picks MMA v3 / wgmma, which make-ttgir does not produce).
 
 Each `tt.dot` with a `#ttg.blocked` result, in a module whose `ttg.target` is `cuda:80` or later, whose types have
 an mma.sync form on the target (ttc/lowering/mma_v2.py: f16/bf16 -> f32, f16 -> f16, f32 with tf32 precision ->
-f32, i8 -> i32, fp8 -> f32 on sm89+) and whose M x N x K is a whole number of that instruction's tiles, is
+f32, i8 -> i32, fp8 -> f32 on sm89+, e5m2 -> f32 before it as f16 after a `tt.fp_to_fp` in the operand
+layouts, as Triton decomposes it) and whose M x N x K is a whole number of that instruction's tiles, is
 rewritten as Triton's BlockedToMMA pattern does:
 
     %acc' = ttg.convert_layout %acc : #blocked -> #mma
@@ -131,11 +132,13 @@ def rewrite(dot: Operation) -> None:
         block.insert_op_before(cvt, dot)
         return cvt.results[0]
 
-    k_width = mma_kind(dot).k_width
+    kind = mma_kind(dot)
     new_t = with_encoding(dot.d.type, mma)
     acc = convert(dot.c, new_t)
-    a = convert(dot.a, with_encoding(dot.a.type, DotOperandEncoding.make(opIdx=0, parent=mma, kWidth=k_width)))
-    b = convert(dot.b, with_encoding(dot.b.type, DotOperandEncoding.make(opIdx=1, parent=mma, kWidth=k_width)))
+    a = convert(dot.a, with_encoding(dot.a.type, DotOperandEncoding.make(opIdx=0, parent=mma, kWidth=kind.k_width)))
+    b = convert(dot.b, with_encoding(dot.b.type, DotOperandEncoding.make(opIdx=1, parent=mma, kWidth=kind.k_width)))
+    if kind.upcast:  # fp8 before sm89: to f16 in the operand layouts, as Triton's decomposition does
+        a, b = (upcast(v, dot) for v in (a, b))
     new = dot.clone()
     new.operands[0], new.operands[1], new.operands[2] = a, b, acc
     new.results[0]._type = new_t
@@ -144,6 +147,19 @@ def rewrite(dot: Operation) -> None:
     dot.results[0].replace_all_uses_with(back)
     dot.detach()
     dot.erase()
+
+
+def upcast(v, dot: Operation):
+    """`tt.fp_to_fp` of fp8 operand `v` to f16, in its layout, before `dot`."""
+    from xdsl.dialects.builtin import Float16Type, TensorType
+
+    from ttc.ir.tt import FpToFpOp
+
+    t = TensorType(Float16Type(), v.type.get_shape(), v.type.encoding)
+    op = FpToFpOp.create(operands=[v], result_types=[t])
+    op.location = dot.location
+    dot.parent.insert_op_before(op, dot)
+    return op.results[0]
 
 
 def candidates(module: Operation) -> list[Operation]:

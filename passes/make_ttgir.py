@@ -23,9 +23,9 @@ cp.async on sm90). Shared memory is not allocated here: Triton does that in make
 (`-allocate-shared-memory`).
 
 tritongpu-accelerate-matmul implements Triton's MMA v2 path only (`mma.sync` m16n8k8/k16/k32; on sm90 too, where
-Triton would use MMA v3 / wgmma): f16/bf16 -> f32, f16 -> f16, tf32, i8 -> i32 and (sm89+) fp8 -> f32 dots get
-`#ttg.nvidia_mma` layouts on sm80 and later. Other dots that Triton would put on tensor cores (fp8 before sm89,
-which Triton upcasts to f16; f32 dots of tf32x3/bf16x3/bf16x6 precision, which Triton's f32-dot-tc splits; dots
+Triton would use MMA v3 / wgmma): f16/bf16 -> f32, f16 -> f16, tf32, i8 -> i32 and fp8 -> f32 dots (before sm89
+e5m2 only, upcast to f16) get `#ttg.nvidia_mma` layouts on sm80 and later. Other dots that Triton would put on
+tensor cores (e4m3 before sm89; f32 dots of tf32x3/bf16x3/bf16x6 precision, which Triton's f32-dot-tc splits; dots
 smaller than one instruction's tile) stay on a blocked layout and run on FMA units: the pipeline warns at each
 such dot, once, after its passes, saying why (MLIR_ENABLE_DIAGNOSTICS=warnings shows it). Dots that Triton also
 keeps on FMA (f32 with ieee input precision, f64, targets before sm80) get no warning.

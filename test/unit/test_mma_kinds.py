@@ -171,6 +171,46 @@ def test_fp8_kinds_need_sm89():
     assert kind.ptx == "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32" and kind.k_width == 4
     assert "sm_89" in mma_v2_kind(e4, e4, Float32Type(), 0, 80)
     assert "f32 only" in mma_v2_kind(e4, e4, Float16Type(), 0, 90)
+    up = mma_v2_kind(e5, e5, Float32Type(), 0, 80)  # before sm89: f16 after an upcast, fp8's kWidth kept
+    assert up.upcast == "e5m2" and up.k_width == 4 and up.ptx == "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
+
+
+@pytest.mark.parametrize("M,N,steps,warps", CASES)
+def test_emulated_upcast_dot_computes_the_product(M, N, steps, warps):
+    """f16 operands in fp8's kWidth-4 layouts (4 consecutive k per thread's register group): the plan feeds
+    m16n8k16's f16 fragments a permutation of K that A and B share, so the product is still A @ B."""
+    K = 16 * steps
+    parent = mma(warps)
+    a_ll, b_ll = layout_for((M, K), operand(0, parent, 4)), layout_for((K, N), operand(1, parent, 4))
+    c_ll = layout_for((M, N), parent)
+    rng = np.random.default_rng(1)
+    A, B, C = rng.integers(-4, 5, (M, K)), rng.integers(-4, 5, (K, N)), rng.integers(-4, 5, (M, N))
+    nw = warps[0] * warps[1]
+    ra = {(w, l): [A[a_ll.apply(r, l, w)] for r in range(a_ll.num_regs)] for w in range(nw) for l in range(32)}
+    rb = {(w, l): [B[b_ll.apply(r, l, w)] for r in range(b_ll.num_regs)] for w in range(nw) for l in range(32)}
+    rc = {(w, l): [C[c_ll.apply(r, l, w)] for r in range(c_ll.num_regs)] for w in range(nw) for l in range(32)}
+    for cs, a_steps, b_steps in mma_plan(a_ll, b_ll, c_ll, 4, 2):
+        for w in range(nw):
+            acc = np.zeros((16, 8))
+            for l in range(32):
+                for i, x in enumerate(cs):
+                    acc[isa_c(l, i)] = rc[w, l][x]
+            for ar, br in zip(a_steps, b_steps):
+                fa, fb = np.full((16, 16), np.nan), np.full((16, 8), np.nan)
+                for l in range(32):
+                    for i, x in enumerate(ar):
+                        fa[isa_a(2, l, i)] = ra[w, l][x]
+                    for i, x in enumerate(br):
+                        fb[isa_b(2, l, i)] = rb[w, l][x]
+                assert not np.isnan(fa).any() and not np.isnan(fb).any()
+                acc = fa @ fb + acc
+            for l in range(32):
+                for i, x in enumerate(cs):
+                    rc[w, l][x] = acc[isa_c(l, i)]
+    want = A @ B + C
+    for w, l in itertools.product(range(nw), range(32)):
+        for r in range(c_ll.num_regs):
+            assert rc[w, l][r] == want[c_ll.apply(r, l, w)], (w, l, r)
 
 
 @pytest.mark.parametrize("a,c,precision,shape,why", [
@@ -183,3 +223,16 @@ def test_fp8_kinds_need_sm89():
 def test_no_kind_says_why(a, c, precision, shape, why):
     reason = mma_v2_kind(a, a, c, precision, 90, shape)
     assert isinstance(reason, str) and why in reason, reason
+
+
+def test_e5m2_is_the_high_byte_of_an_f16():
+    """The upcast's lowering (tt.fp_to_fp f8E5M2 -> f16: the byte shifted into the high half) against the
+    interpreter's fp8 table, built from the format's definition, for all 256 bytes (NaN for NaN)."""
+    from ttc.runtime.fp8 import decode, encode
+
+    codes = np.arange(256, dtype=np.uint16)
+    via_f16 = (codes << 8).astype(np.uint16).view(np.float16).astype(np.float32)
+    table = decode(codes, "f8E5M2")
+    assert np.array_equal(via_f16, table, equal_nan=True)
+    finite = np.isfinite(table)
+    assert np.array_equal(encode(table[finite], "f8E5M2"), codes[finite].astype(np.uint8))

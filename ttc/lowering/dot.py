@@ -78,29 +78,36 @@ class MMALayoutError(Exception):
     pass
 
 
-def isa_a_coords(i: int, k_width: int) -> tuple[int, int]:
-    """(row, col) of A's fragment element a_i for lane 0 (groupID = threadID_in_group = 0), K = 8 k_width."""
-    j, e = divmod(i, k_width)
-    return 8 * (j & 1), e + 4 * k_width * (j >> 1)
+def isa_a_coords(i: int, k_width: int, per_word: int | None = None) -> tuple[int, int]:
+    """(row, col) of A's fragment element a_i for lane 0 (groupID = threadID_in_group = 0), K = 8 per_word
+    (per_word: elements per 32-bit register, k_width by default). With k_width = 2 per_word (16-bit operands
+    upcast from fp8), a thread's two K-halves of the instruction are the two words of its k_width group."""
+    per_word = per_word or k_width
+    j, e = divmod(i, per_word)
+    return 8 * (j & 1), e + (4 * per_word if k_width == per_word else per_word) * (j >> 1)
 
 
-def isa_b_coords(i: int, k_width: int) -> tuple[int, int]:
+def isa_b_coords(i: int, k_width: int, per_word: int | None = None) -> tuple[int, int]:
     """(row, col) of B's fragment element b_i for lane 0."""
-    j, e = divmod(i, k_width)
-    return e + 4 * k_width * j, 0
+    per_word = per_word or k_width
+    j, e = divmod(i, per_word)
+    return e + (4 * per_word if k_width == per_word else per_word) * j, 0
 
 
 C_COORDS = ((0, 0), (0, 1), (8, 0), (8, 1))
 
 
-def mma_plan(a_ll, b_ll, c_ll, k_width: int = 2) -> list[tuple[list[int], list[list[int]], list[list[int]]]]:
+def mma_plan(a_ll, b_ll, c_ll, k_width: int = 2, per_word: int | None = None
+             ) -> list[tuple[list[int], list[list[int]], list[list[int]]]]:
     """The mma.sync instructions of a dot, per accumulator tile: (the registers c0..c3 of the accumulator
     layout, per k step the registers of A's elements a0.. in the ISA's order, per k step B's b0..). Raises
-    MMALayoutError when the layouts do not hold whole mma.sync fragments."""
+    MMALayoutError when the layouts do not hold whole mma.sync fragments. `per_word` (elements per 32-bit
+    register, k_width by default) is half of k_width for f16 operands upcast from fp8 (`isa_a_coords`)."""
+    per_word = per_word or k_width
     rank = c_ll.rank
     m_dim, n_dim = rank - 2, rank - 1
     M, N, K = c_ll.shape[m_dim], c_ll.shape[n_dim], a_ll.shape[-1]
-    k_instr = 8 * k_width
+    k_instr = 8 * per_word
     if M % 16 or N % 8 or K % k_instr:
         raise MMALayoutError(f"mma.sync m16n8k{k_instr} needs M % 16 == N % 8 == K % {k_instr} == 0, got {M}x{N}x{K}")
     for ll, kind in ((c_ll, "c"), (a_ll, "a"), (b_ll, "b")):
@@ -122,8 +129,8 @@ def mma_plan(a_ll, b_ll, c_ll, k_width: int = 2) -> list[tuple[list[int], list[l
             raise MMALayoutError(f"no register of {what} holds {tuple(coords)}")
         return r
 
-    a_offsets = [isa_a_coords(i, k_width) for i in range(4 * k_width)]
-    b_offsets = [isa_b_coords(i, k_width)[0] for i in range(2 * k_width)]
+    a_offsets = [isa_a_coords(i, k_width, per_word) for i in range(4 * per_word)]
+    b_offsets = [isa_b_coords(i, k_width, per_word)[0] for i in range(2 * per_word)]
     plan = []
     covered = set()
     for r in c_ll.unique_regs:
@@ -154,12 +161,14 @@ def _mma_dot(ctx, op):
                        target_capability(op) or 90)
     if isinstance(kind, str):
         raise ctx.error(op, f"tt.dot with an #ttg.nvidia_mma layout: {kind}")
+    k_width = encoding(op.a.type)["kWidth"]
+    allowed = (kind.k_width, 4) if kind.bits == 16 else (kind.k_width,)  # 4: f16 operands upcast from fp8
     for v in (op.a, op.b):
-        if encoding(v.type)["kWidth"] != kind.k_width:
-            raise ctx.error(op, f"tt.dot: {kind.ptx} takes operands with kWidth = {kind.k_width}, got "
-                                f"{encoding(v.type)['kWidth']}")
+        if encoding(v.type)["kWidth"] not in allowed or encoding(v.type)["kWidth"] != k_width:
+            raise ctx.error(op, f"tt.dot: {kind.ptx} takes operands with kWidth = "
+                                f"{' or '.join(map(str, allowed))} (both alike), got {encoding(v.type)['kWidth']}")
     try:
-        plan = mma_plan(a_ll, b_ll, c_ll, kind.k_width)
+        plan = mma_plan(a_ll, b_ll, c_ll, k_width, kind.k_width)
     except MMALayoutError as e:
         raise ctx.error(op, f"tt.dot: {e}") from None
     b = ctx.b
@@ -172,7 +181,7 @@ def _mma_dot(ctx, op):
             words[key] = pack_word(b, [values[r] for r in regs])
         return words[key]
 
-    w = kind.k_width
+    w = kind.k_width  # elements per 32-bit operand register
     c_t = {"f32": f32, "s32": i32, "f16": i32}[kind.c]  # f16: c0c1 and c2c3 as two f16x2 registers
     n_c = 2 if kind.c == "f16" else 4
     ops = [f"${i}" for i in range(n_c + 6 + n_c)]

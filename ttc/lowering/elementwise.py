@@ -270,8 +270,18 @@ for _name, _kind in {
 def _fp_to_fp(ctx, op):
     t = ctx.type_of(op.result.type, op)
     src = ctx.type_of(op.src.type, op)
+    from ttc.ir.printer import attr_text
+    from ttc.ir.types import elt
+
+    if attr_text(elt(op.src.type)) == "f8E5M2" and is_float_type(t):
+        # f8E5M2 is the high byte of an f16 (same exponent, 2 of its mantissa bits): exact, NaN and inf kept
+        def widen(x):
+            h = ctx.b.bitcast(ctx.b.shl(ctx.b.zext(x, ir.IntType(16)), ir.Constant(ir.IntType(16), 8)), ir.HalfType())
+            return h if t == ir.HalfType() else ctx.b.fpext(h, t)
+
+        return map_elementwise(ctx, op, widen)
     if not (is_float_type(t) and is_float_type(src)):
-        raise ctx.error(op, "tt.fp_to_fp is supported between f16, bf16, f32 and f64 only (no fp8)")
+        raise ctx.error(op, "tt.fp_to_fp is supported between f16, bf16, f32 and f64, and from f8E5M2 to them")
     rtz = op.rounding is not None and op.rounding.value.data == ROUNDING["rtz"]
     b = ctx.b
 

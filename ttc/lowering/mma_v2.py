@@ -8,8 +8,12 @@ runs on none: shared by tritongpu-accelerate-matmul (which gives the dot the lay
     f32 x f32 (tf32) f32          mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32     sm_80   1
     i8 x i8          i32          mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32  sm_80  4
     f8E4M3FN/f8E5M2  f32          mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32 (etc.)  sm_89  4
+    f8E5M2 x f8E5M2  f32          as f16 x f16 -> f32 after tt.fp_to_fp (before sm_89)   sm_80   4
 
-kWidth (the `#ttg.dot_op` field) is the operand elements per 32-bit register, 32 / bits, as Triton sets it. In
+kWidth (the `#ttg.dot_op` field) is the operand elements per 32-bit register, 32 / bits, as Triton sets it.
+Before sm89 an f8E5M2 dot runs as f16 -> f32 (Triton's decomposition): its operands keep the fp8 kWidth 4, are
+converted (`tt.fp_to_fp`, exact) in that layout, and each thread's 4 consecutive k of a register group feed two
+f16x2 registers: the instruction sums over a permutation of K that A and B share. In
 every case A's fragment is four 32-bit registers (rows m, m+8 by K halves), B's two (K halves), and C's four
 32-bit values (f16: two registers of two halves) at (m, n), (m, n+1), (m+8, n), (m+8, n+1); the K extent of a
 register is its kWidth consecutive elements, lowest index in the low bits (dot.py, test_mma_layouts.py).
@@ -36,6 +40,7 @@ class MmaKind:
     b: str            # of B's
     c: str            # of the accumulator: f32 f16 s32
     capability: int   # the first target that has it
+    upcast: str = ""  # fp8 before sm89: the fp8 type the operands are converted from to f16 (kWidth 4)
 
     @property
     def bits(self) -> int:
@@ -43,7 +48,7 @@ class MmaKind:
 
     @property
     def k_width(self) -> int:
-        return 32 // self.bits
+        return 4 if self.upcast else 32 // self.bits
 
     @property
     def ptx(self) -> str:
@@ -76,10 +81,13 @@ def mma_v2_kind(a_type, b_type, c_type, precision: int, capability: int, shape=N
     if (a in FP8.values()) != (b in FP8.values()) or (a not in FP8.values() and a != b):
         return f"mma.sync multiplies operands of one type (two fp8 types may mix), not {names}"
     if a in FP8.values():
-        if capability < 89:
-            return (f"fp8 mma.sync needs sm_89 or later (Triton upcasts fp8 operands to f16 before sm_89, which ttc "
-                    "does not do)")
-        kind = MmaKind(32, a, b, "f32", 89) if c == "f32" else f"fp8 mma.sync accumulates in f32 only, not {names}"
+        if c != "f32":
+            kind = f"fp8 mma.sync accumulates in f32 only, not {names}"
+        elif capability < 89:  # as Triton: the operands upcast to f16, in their fp8 dot operand layout (kWidth 4)
+            kind = MmaKind(16, "f16", "f16", "f32", 80, upcast=a) if a == b == "e5m2" else (
+                f"fp8 mma.sync needs sm_89 or later, and ttc upcasts only e5m2 operands to f16 before it, not {names}")
+        else:
+            kind = MmaKind(32, a, b, "f32", 89)
     elif a == "s8":
         kind = MmaKind(32, a, b, "s32", 80) if c == "s32" else f"s8 mma.sync accumulates in s32 only, not {names}"
     elif a == "tf32":

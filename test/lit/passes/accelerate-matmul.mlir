@@ -91,20 +91,39 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
+// e5m2 before sm89: converted to f16 in the fp8 operand layouts (kWidth 4), then an f16 dot (Triton's
+// decomposition of fp8 dots on sm80).
+// CHECK: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// CHECK-LABEL: tt.func public @e5m2_sm80
+// CHECK: %[[A:.*]] = ttg.convert_layout %arg0 : {{.*}} -> tensor<64x32xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #[[MMA]], kWidth = 4}>>
+// CHECK: %[[B:.*]] = ttg.convert_layout %arg1 : {{.*}} -> tensor<32x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #[[MMA]], kWidth = 4}>>
+// CHECK: %[[A16:.*]] = tt.fp_to_fp %[[A]] : tensor<64x32xf8E5M2, {{.*}}> -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #[[MMA]], kWidth = 4}>>
+// CHECK: %[[B16:.*]] = tt.fp_to_fp %[[B]] : tensor<32x64xf8E5M2, {{.*}}> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #[[MMA]], kWidth = 4}>>
+// CHECK: tt.dot %[[A16]], %[[B16]], {{.*}} -> tensor<64x64xf32, #[[MMA]]>
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @e5m2_sm80(%a: tensor<64x32xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<64x32xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %d : tensor<64x64xf32, #blocked>
+  }
+}
+
+// -----
+
 // Not rewritten: f32 operands of ieee precision (FMA in Triton too) or tf32x3 (Triton's f32-dot-tc splits it into
-// tf32 dots: not implemented), an i8 dot with K = 16 (less than m16n8k32's K), fp8 before sm89 (Triton upcasts
-// to f16 there: not implemented). make-ttgir warns at the ones Triton runs on tensor cores
+// tf32 dots: not implemented), an i8 dot with K = 16 (less than m16n8k32's K), e4m3 before sm89 (only e5m2 is
+// upcast there; Triton's frontend refuses e4m3 before sm89). make-ttgir warns at the ones Triton runs on tensor cores
 // (test/lit/tt-opt/diagnostics-*.mlir, tensor-core-warnings.mlir).
 // CHECK-NOT: #ttg.nvidia_mma
 // CHECK-LABEL: tt.func public @unchanged
 // CHECK-NOT: ttg.convert_layout
 #blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @unchanged(%a: tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>, %a8: tensor<64x16xi8, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b8: tensor<16x64xi8, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c32: tensor<64x64xi32, #blocked>, %af8: tensor<64x32xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %bf8: tensor<32x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>) {
+  tt.func public @unchanged(%a: tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>, %a8: tensor<64x16xi8, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b8: tensor<16x64xi8, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c32: tensor<64x64xi32, #blocked>, %af8: tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %bf8: tensor<32x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>) {
     %ieee = tt.dot %a, %b, %c : tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
     %x3 = tt.dot %a, %b, %c, inputPrecision = tf32x3 : tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
     %i8 = tt.dot %a8, %b8, %c32 : tensor<64x16xi8, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<16x64xi8, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xi32, #blocked>
-    %f8 = tt.dot %af8, %bf8, %c : tensor<64x32xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    %f8 = tt.dot %af8, %bf8, %c : tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
     tt.return
   }
 }
