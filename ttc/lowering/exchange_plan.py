@@ -239,11 +239,12 @@ class _LdmatrixFit:
     once: where every thread's registers are, and the lanes' row coordinates of both ldmatrix forms (`fit_each`
     then evaluates byte offsets, for many candidate buffers at once)."""
 
-    def __init__(self, dst: LinearLayout, elem_bytes: int):
+    def __init__(self, dst: LinearLayout, elem_bytes: int, wide: bool = False):
         import numpy as np
         # p elements per 32-bit word: the first log2(p) register bases run within a word, the next two pick the
-        # matrix; 8-bit and 32-bit elements use the untransposed form only (.trans moves 16-bit elements)
-        p = 4 // elem_bytes if elem_bytes in (1, 2, 4) else 0
+        # matrix; 8-bit and 32-bit elements (`wide`: the MMA operands of local_load) use the untransposed form
+        # only (.trans moves 16-bit elements)
+        p = 4 // elem_bytes if elem_bytes in ((1, 2, 4) if wide else (2,)) else 0
         lp = p.bit_length() - 1
         self.ok = (p > 0 and dst.num_lanes == 32 and len(dst.reg) >= lp + 2
                    and all(any(b) for b in dst.reg[:lp + 2]))
@@ -293,8 +294,9 @@ class _LdmatrixFit:
 
 def ldmatrix_loads(plan: BufferLayout, dst: LinearLayout) -> Ldmatrix | None:
     """`dst`'s registers as ldmatrix.x4 loads from `plan`'s buffer, when every thread would get exactly the
-    elements its registers need (checked for every lane and warp); None otherwise."""
-    found = _LdmatrixFit(dst, plan.elem_bytes).fit_each(plan, _candidates([(plan.unit, plan.row_elems, plan.per_phase_log,
+    elements its registers need (checked for every lane and warp); None otherwise. 8- and 32-bit elements too
+    (mma.sync's s8/fp8 and tf32 operands; layout exchanges use ldmatrix for 16-bit elements only)."""
+    found = _LdmatrixFit(dst, plan.elem_bytes, wide=True).fit_each(plan, _candidates([(plan.unit, plan.row_elems, plan.per_phase_log,
                                                              plan.max_phase)]))[0]
     return found[0] if found else None
 
