@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Tensor-core (MMA v2, mma.sync m16n8k16) and shared-memory exchange check on a GPU machine with this repository
+# Tensor-core (MMA v2, mma.sync m16n8k8/k16/k32) and shared-memory exchange check on a GPU machine with this repository
 # installed (pip install -e .): every kernel in kernels/ (those calling tl.dot and the others), plus variants that
-# exercise other MMA layouts (warpsPerCTA [4, 2] with 8 warps, [4, 1] and [1, 4] tiles, bf16), compiled end to end
+# exercise other MMA layouts (warpsPerCTA [4, 2] with 8 warps, [4, 1] and [1, 4] tiles, bf16) and the other mma.sync
+# forms (kernels/matmul_acc.py: i8, tf32, f16 accumulators, fp8), compiled end to end
 # like kernels/run.sh (Python -> TTIR -> TTGIR for cuda:90 -> LLVM IR -> PTX -> CUBIN) and run with `tt-run
 # X.cubin --spec X.json --check` (plus the benchmark's 64x64 transpose tile); then `python3 bench/gpu_bench.py
 # --only matmul,transpose` against Triton.
@@ -78,7 +79,7 @@ run_one() {  # name kernel-source spec
          tt-as "$out/$k.ptx" -o "$out/$k.cubin"; }; then
     failed+=("$k (compile to CUBIN)"); return
   fi
-  echo "   $(grep -c 'mma.sync.aligned.m16n8k16' "$out/$k.ptx") mma.sync in the PTX; shared accesses:" \
+  echo "   $(grep -c 'mma.sync.aligned' "$out/$k.ptx") mma.sync ($(grep -om1 'mma.sync.aligned[.a-z0-9]*' "$out/$k.ptx")) in the PTX; shared accesses:" \
        $(grep -oE '(ld|st)\.shared[.a-z0-9]*|ldmatrix[.a-z0-9]*' "$out/$k.ptx" | sort | uniq -c | awk '{printf "%s x%s ", $2, $1}')
   tt-run "$out/$k.cubin" --spec "$spec" --check || failed+=("$k (GPU check)")
 }
@@ -92,6 +93,11 @@ done
 for spec in "$out"/*.json; do
   k=$(basename "$spec" .json)
   [ -f "$out/$k.base" ] && run_one "$k" "$(cat "$out/$k.base")" "$spec"
+done
+# the other mma.sync forms (kernels/matmul_acc.py; kernels/matmul_acc.json itself is i8 -> i32): tf32, f16
+# accumulators, fp8 e4m3 / e5m2
+for spec in test/lit/tt-translate/Inputs/matmul_acc_*.json; do
+  run_one "$(basename "$spec" .json)" matmul_acc "$spec"
 done
 
 if [ "$mode" = gpu ]; then

@@ -39,6 +39,14 @@ def spec_for(name: str) -> dict:
     spec = json.loads((ROOT / "kernels" / f"{base}.json").read_text())
     sig = m["signature"].split(",")
     spec["signature"], spec["num_warps"] = m["signature"], m["num_warps"]
+    if base == "matmul_acc":  # the accumulator in C's type: the dtype's spec (test/lit/tt-translate/Inputs)
+        variant = ({"1": "matmul_acc_e4m3", "2": "matmul_acc_e5m2"}.get(sig[-1])
+                   or {"*fp32": "matmul_acc_tf32", "*fp16": "matmul_acc_f16acc"}.get(sig[0].split(":")[0]))
+        if variant:
+            spec = json.loads((ROOT / "test" / "lit" / "tt-translate" / "Inputs" / f"{variant}.json").read_text())
+        spec["signature"], spec["num_warps"] = m["signature"], m["num_warps"]
+        spec["grid"] = [f"cdiv(M, {sig[-4]})", f"cdiv(N, {sig[-3]})", 1]
+        return spec
     args = {a["name"]: a for a in spec["args"]}
     if base == "attention":
         head_dim, block_m = int(sig[-3]), int(sig[-2])

@@ -1,9 +1,12 @@
 """tritongpu-accelerate-matmul: give `tt.dot` a tensor-core (MMA) layout (Triton's TritonGPUAccelerateMatmul, its
-MMA v2 path, `mma.sync.aligned.m16n8k16`, on sm80-89, and its MMA v3 path, `wgmma`, on sm90).
+MMA v2 path, `mma.sync.aligned.m16n8kK`, on sm80-89, and its MMA v3 path, `wgmma`, on sm90).
 
 A `tt.dot` with a `#ttg.blocked` result in a module whose `ttg.target` is `cuda:80` or later is rewritten when its
-operands are f16 or bf16 with an f32 accumulator (MMA v2 and v3), or f32 with the tf32 input precision (MMA v3
-only; Triton's v2 tf32 path is not implemented, so such dots stay blocked where Triton would use v2).
+types have an mma.sync form on the target (ttc/lowering/mma_v2.py: f16/bf16 -> f32, f16 -> f16, f32 with tf32
+precision -> f32, i8 -> i32, fp8 -> f32 on sm89+, e5m2 -> f32 before it as f16 after a `tt.fp_to_fp` in the
+operand layouts, as Triton decomposes it) and its M x N x K is a whole number of that instruction's tiles. On sm90
+f16/bf16 dots with f32 accumulators and tf32 dots take MMA v3 instead (Triton takes fp8 and i8 dots to v3 too;
+here they stay on v2).
 
 **MMA v3** (sm90, Triton's supportMMA(dot, 3): 2-D, num-warps a multiple of 4, M % 64 == 0, N % 8 == 0, K at least
 the instruction's K; else the dot falls back to v2 as in Triton):
@@ -25,16 +28,17 @@ exceeds 16 rows per warp, then along N. The shared layouts are Triton's `#ttg.nv
 order (f16/bf16 keep their register order, `transposed` when it is column-major; tf32 forces K-major: [1, 0] for
 A, [0, 1] for B): swizzlingByteWidth 128, 64 or 32, the largest dividing the bytes of a contiguous row (else 0).
 
-**MMA v2** (sm80-89, and sm90 dots that v3 does not take):
+**MMA v2** (sm80-89, and sm90 dots that v3 does not take), as Triton's BlockedToMMA pattern:
 
     %acc' = ttg.convert_layout %acc : #blocked -> #mma
-    %a'   = ttg.convert_layout %a : #ttg.dot_op<{opIdx = 0, parent = #blocked}> -> #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
-    %b'   = ttg.convert_layout %b : ... -> #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+    %a'   = ttg.convert_layout %a : #ttg.dot_op<{opIdx = 0, parent = #blocked}> -> #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = W}>
+    %b'   = ttg.convert_layout %b : ... -> #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = W}>
     %d'   = tt.dot %a', %b', %acc' : ... -> #mma
     %d    = ttg.convert_layout %d' : #mma -> #blocked
 
 with `#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [wm, wn], instrShape = [16, 8]}>`
-(kWidth = 32 / operand bits = 2). `warpsPerCTA` is Triton's warpsPerTileV2: a dot chained with another one
+and W = 32 / operand bits (2 for 16-bit, 1 for tf32, 4 for 8-bit operands). `warpsPerCTA` is Triton's
+warpsPerTileV2: a dot chained with another one
 (found in the def-use slice of the dot within its region, not crossing `tt.trans`) takes the other's MMA warps
 if it has some, else all warps along its larger dimension; otherwise warps are doubled along M while M / 16 per
 warp is at least N / 16 per warp (and M has 16-row tiles left to split), else along N. Batched (3-D) dots put all warps on the
@@ -60,6 +64,7 @@ from ttc.ir.tt import INPUT_PRECISION
 from ttc.ir.types import MemDescType, bitwidth, elt, encoding, shape_of
 from ttc.ir.slices import def_use_slice
 from ttc.ir.ttg import ConvertLayoutOp, LocalAllocOp, WarpGroupDotOp
+from ttc.lowering.mma_v2 import MmaKind, mma_v2_kind
 from ttc.passes.decompose_scaled_dot import decompose
 from ttc.passmanager import Pass
 
@@ -79,14 +84,19 @@ def target_capability(op: Operation) -> int:
         return 0
 
 
+def mma_kind(dot: Operation) -> MmaKind | str | None:
+    """The mma.sync instruction `dot` runs on (ttc/lowering/mma_v2.py), a sentence saying why none, or None when
+    the dot is not for this pass (no blocked result, a target before sm80)."""
+    capability = target_capability(dot)
+    if not isinstance(encoding(dot.d.type), BlockedEncoding) or capability < 80:
+        return None
+    a, b, d = shape_of(dot.a.type), shape_of(dot.b.type), shape_of(dot.d.type)
+    return mma_v2_kind(elt(dot.a.type), elt(dot.b.type), elt(dot.d.type), dot.inputPrecision.value.data, capability,
+                       (d[-2], d[-1], a[-1]))
+
+
 def supports_mma_v2(dot: Operation) -> bool:
-    """f16 x f16 or bf16 x bf16 -> f32, with a blocked result."""
-    if not isinstance(encoding(dot.d.type), BlockedEncoding):
-        return False
-    a, b, c = elt(dot.a.type), elt(dot.b.type), elt(dot.d.type)
-    if not isinstance(c, Float32Type) or type(a) is not type(b):
-        return False
-    return isinstance(a, (Float16Type, BFloat16Type))
+    return isinstance(mma_kind(dot), MmaKind)
 
 
 def is_tf32(dot: Operation) -> bool:
@@ -98,7 +108,9 @@ def is_tf32(dot: Operation) -> bool:
 def supports_mma_v3(dot: Operation, num_warps: int) -> bool:
     """Triton's supportMMA(dot, 3) for the dots we take: f16/bf16 -> f32 or tf32, 2-D, M % 64, N % 8, K at least
     the instruction's K, num-warps a multiple of 4."""
-    if not isinstance(encoding(dot.d.type), BlockedEncoding) or not (supports_mma_v2(dot) or is_tf32(dot)):
+    kind = mma_kind(dot)
+    sixteen = isinstance(kind, MmaKind) and kind.a in ("f16", "bf16") and kind.c == "f32" and not kind.upcast
+    if not isinstance(encoding(dot.d.type), BlockedEncoding) or not (sixteen or is_tf32(dot)):
         return False
     shape = shape_of(dot.d.type)
     k = shape_of(dot.a.type)[-1]
@@ -234,6 +246,7 @@ def rewrite(dot: Operation, capability: int) -> None:
         block.insert_op_before(cvt, dot)
         return cvt.results[0]
 
+    kind = mma_kind(dot)
     new_t = with_encoding(dot.d.type, mma)
     acc = convert(dot.c, new_t)
     old = [o.owner for o in (dot.a, dot.b) if isinstance(o.owner, Operation) and o.owner.name == "ttg.convert_layout"]
@@ -258,9 +271,10 @@ def rewrite(dot: Operation, capability: int) -> None:
                 op.detach()
                 op.erase()
         return
-    k_width = 32 // (16 if isinstance(elt(dot.a.type), (Float16Type, BFloat16Type)) else 32)
-    a = convert(dot.a, with_encoding(dot.a.type, DotOperandEncoding.make(opIdx=0, parent=mma, kWidth=k_width)))
-    b = convert(dot.b, with_encoding(dot.b.type, DotOperandEncoding.make(opIdx=1, parent=mma, kWidth=k_width)))
+    a = convert(dot.a, with_encoding(dot.a.type, DotOperandEncoding.make(opIdx=0, parent=mma, kWidth=kind.k_width)))
+    b = convert(dot.b, with_encoding(dot.b.type, DotOperandEncoding.make(opIdx=1, parent=mma, kWidth=kind.k_width)))
+    if kind.upcast:  # fp8 before sm89: to f16 in the operand layouts, as Triton's decomposition does
+        a, b = (upcast(v, dot) for v in (a, b))
     new = dot.clone()
     new.operands[0], new.operands[1], new.operands[2] = a, b, acc
     new.results[0]._type = new_t
@@ -269,6 +283,19 @@ def rewrite(dot: Operation, capability: int) -> None:
     dot.results[0].replace_all_uses_with(back)
     dot.detach()
     dot.erase()
+
+
+def upcast(v, dot: Operation):
+    """`tt.fp_to_fp` of fp8 operand `v` to f16, in its layout, before `dot`."""
+    from xdsl.dialects.builtin import Float16Type, TensorType
+
+    from ttc.ir.tt import FpToFpOp
+
+    t = TensorType(Float16Type(), v.type.get_shape(), v.type.encoding)
+    op = FpToFpOp.create(operands=[v], result_types=[t])
+    op.location = dot.location
+    dot.parent.insert_op_before(op, dot)
+    return op.results[0]
 
 
 def candidates(module: Operation) -> list[Operation]:

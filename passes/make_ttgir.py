@@ -22,12 +22,13 @@ For other targets (below sm80) Triton runs loop-invariant-code-motion alone in p
 nvmma_shared buffers), and launches wgmma asynchronously with Triton's waits. Shared memory is not
 allocated here: Triton does that in make_llir (`-allocate-shared-memory`).
 
-tritongpu-accelerate-matmul gives f16 and bf16 dots with f32 accumulators Triton's MMA v2 layouts on sm80-89 and
-its MMA v3 (wgmma) form on sm90, where tf32 dots get MMA v3 too (dots that v3 does not take fall back to v2, as
-in Triton). Other dots that Triton would put on tensor cores (tf32 on sm80, fp8, i8, f16 accumulators) stay on a
-blocked layout and run on FMA units: the pipeline warns at each such dot, once, after its passes
-(MLIR_ENABLE_DIAGNOSTICS=warnings shows it). Dots that Triton also keeps on FMA (f32 with ieee input precision,
-f64, targets before sm80) get no warning.
+tritongpu-accelerate-matmul gives dots Triton's MMA v2 layouts (`mma.sync` m16n8k8/k16/k32) on sm80-89: f16/bf16 ->
+f32, f16 -> f16, tf32, i8 -> i32 and fp8 -> f32 (before sm89 e5m2 only, upcast to f16); on sm90 f16/bf16 -> f32 and
+tf32 dots get its MMA v3 (wgmma) form instead, the others v2 (Triton: v3 for fp8 and i8 too). Other dots that
+Triton would put on tensor cores (e4m3 before sm89; f32 dots of tf32x3/bf16x3/bf16x6 precision, which Triton's
+f32-dot-tc splits; dots smaller than one instruction's tile) stay on a blocked layout and run on FMA units: the
+pipeline warns at each such dot, once, after its passes, saying why (MLIR_ENABLE_DIAGNOSTICS=warnings shows it).
+Dots that Triton also keeps on FMA (f32 with ieee input precision, f64, targets before sm80) get no warning.
 
 Loop hints (`tl.range(...)` attributes on `scf.for`) are kept on the loops as Triton keeps them; they act where
 the passes here can: `tt.num_stages` (per-loop stage count, tritongpu-pipeline), `tt.warp_specialize`
@@ -47,6 +48,7 @@ from ttc.ir.layouts import BlockedEncoding
 from ttc.ir.printer import attr_text
 from ttc.ir.tt import INPUT_PRECISION
 from ttc.ir.types import elt, encoding, shape_of
+from ttc.lowering.mma_v2 import mma_v2_kind
 from ttc.passmanager import Pass, make_pass, option
 from ttc.passes.convert_triton_to_tritongpu import check_counts, check_target
 
@@ -119,18 +121,22 @@ def triton_uses_mma(dot, capability: int) -> bool:
     return attr_text(a).startswith("f8")
 
 
-def fma_dot_message(dot) -> str:
+def fma_dot_message(dot, capability: int) -> str:
     a, b, d = shape_of(dot.a.type), shape_of(dot.b.type), shape_of(dot.d.type)
     types = " x ".join(attr_text(elt(v.type)) for v in (dot.a, dot.b)) + " -> " + attr_text(elt(dot.d.type))
+    names = {v: k for k, v in INPUT_PRECISION.items()}
+    precision = names.get(dot.inputPrecision.value.data, "?")
     if isinstance(elt(dot.a.type), Float32Type):
-        names = {v: k for k, v in INPUT_PRECISION.items()}
-        types += ", " + names.get(dot.inputPrecision.value.data, "?")
+        types += ", " + precision
     batch = f"{d[0]}x" if len(d) == 3 else ""
-    return (
-        f"tt.dot {batch}{a[-2]}x{b[-1]}x{a[-1]} ({types}) runs on FMA units: tritongpu-accelerate-matmul gives "
-        "tensor-core layouts to f16/bf16 dots with f32 accumulators (MMA v2, and v3 on sm90) and to tf32 dots "
-        "on sm90 (MMA v3) only, so make-ttgir keeps it on a blocked layout"
-    )
+    if isinstance(elt(dot.a.type), Float32Type) and precision not in ("tf32", "ieee"):
+        why = (f"Triton splits an f32 dot of {precision} precision into several tf32/bf16 tensor-core dots "
+               "(its f32-dot-tc pass), which ttc does not do")
+    else:
+        why = mma_v2_kind(elt(dot.a.type), elt(dot.b.type), elt(dot.d.type), dot.inputPrecision.value.data,
+                          capability, (d[-2], d[-1], a[-1]))
+        why = why if isinstance(why, str) else "its layouts did not take the MMA v2 layout"
+    return f"tt.dot {batch}{a[-2]}x{b[-1]}x{a[-1]} ({types}) runs on FMA units: {why}, so make-ttgir keeps it on a blocked layout"
 
 
 @dataclass(frozen=True)
@@ -180,4 +186,4 @@ class MakeTTGIR(Pass):
         for op in module.walk():
             if (op.name == "tt.dot" and isinstance(encoding(op.d.type), BlockedEncoding)
                     and triton_uses_mma(op, capability)):
-                emit(at_op(op, None, fma_dot_message(op), "warning"))
+                emit(at_op(op, None, fma_dot_message(op, capability), "warning"))

@@ -40,8 +40,9 @@ outside the loop and whose result only feeds the loop's yield stays in flight: o
 operands it reads) and the later uses in the block take its results. Triton's rule for the in-flight dots also
 accepts an accumulator that is rescaled before the dot (attention); here the result must feed the yield alone.
 
-`#shared` (sm80 form) is Triton's `#ttg.swizzled_shared` for an MMA v2 operand (vec = 8 elements of 16-bit kWidth-2 data,
-perPhase = max(128 / (row bytes), 1), maxPhase = 8 / perPhase; order = the load layout's). Triton reaches the
+`#shared` (sm80 form) is Triton's `#ttg.swizzled_shared` for an MMA v2 operand (`mma_v2_shared_layout`: vec = the
+8 x 8 x 4*kWidth swizzle unit's contiguous extent, perPhase = max(128 / (row bytes), 1), maxPhase = the unit's
+other extent / perPhase; order = the load layout's). Triton reaches the
 same loop through its latency assignment and loop scheduling passes and carries async tokens through the loop;
 this pass covers the loads-into-dots case only, and its text differs from Triton's (index arithmetic, tokens
 left out: `async_wait` and `local_load` take them optionally).
@@ -54,6 +55,7 @@ dots (Triton's pipeliner also pipelines those in a loop that carries the attribu
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import prod
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import ArrayAttr, BoolAttr, IntAttr, IntegerAttr, TensorType, i1, i32
@@ -65,7 +67,7 @@ from ttc.diagnostics import at_op, emit
 from ttc.fold import is_zero
 from ttc.ir import ttg
 from ttc.ir.inserter import Inserter
-from ttc.ir.layout_utils import get_order
+from ttc.ir.layout_utils import blocked_for_shape, get_order, with_encoding
 from ttc.ir.layouts import (BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding, NVMMASharedEncoding,
                             SharedMemorySpace, SwizzledSharedEncoding)
 from ttc.ir.tt import SplatOp
@@ -117,11 +119,25 @@ def _qualifies(load: Operation, axis: AxisInfoAnalysis) -> bool:
 
 def shared_layout(load: Operation) -> SwizzledSharedEncoding:
     """Triton's swizzled shared layout for an MMA v2 operand loaded with `load`'s layout."""
-    shape = shape_of(load.result.type)
-    order = get_order(encoding(load.ptr.type))
-    row_bytes = shape[order[0]] * bitwidth(elt(load.result.type)) // 8
-    per_phase = max(128 // row_bytes, 1)
-    return SwizzledSharedEncoding.make(vec=8, perPhase=per_phase, maxPhase=max(8 // per_phase, 1), order=order)
+    operand = _operand_layout(load)
+    return mma_v2_shared_layout(shape_of(load.result.type), get_order(encoding(load.ptr.type)),
+                                bitwidth(elt(load.result.type)), operand["opIdx"], operand["kWidth"])
+
+
+def mma_v2_shared_layout(shape, order, bits: int, op_idx: int, k_width: int) -> SwizzledSharedEncoding:
+    """Triton's `#ttg.swizzled_shared` for an MMA v2 operand (its SwizzledSharedEncodingAttr builder for Ampere
+    dot operands, operands not transposed): a swizzle unit of 8 x 8 x (4 * kWidth) (M, N, K) elements; `vec`
+    is the unit's extent along the contiguous dimension, `perPhase` the rows that share a phase (128 bytes /
+    the row's 32-bit words * kWidth), `maxPhase` the unit's extent along the other dimension / perPhase."""
+    rank = len(shape)
+    per_phase = max(128 // (shape[order[0]] * 4 // k_width), 1)
+    inner = rank - 1 if op_idx == 0 else rank - 2  # K
+    if 32 // bits != k_width and order[0] == inner:  # upcast operands: kWidth is not the element's
+        per_phase = max(per_phase, 2 * (32 // bits))
+    k, mn = 4 * k_width, 8
+    contiguous_is_k = order[0] == inner
+    vec, stride = (k, mn) if contiguous_is_k else (mn, k)
+    return SwizzledSharedEncoding.make(vec=vec, perPhase=per_phase, maxPhase=max(stride // per_phase, 1), order=order)
 
 
 @dataclass
@@ -191,9 +207,27 @@ def _copy_stage(em: Inserter, info: _Loop, mapping: dict, iv_value: SSAValue, vi
         if load.mask is not None:
             mask = em.add(arith.AndIOp(mapping.get(load.mask, load.mask), mask), at)
         other = [mapping.get(load.other, load.other)] if load.other is not None else []
+        clipped = clipped_copy_layout(encoding(load.ptr.type), view.type.encoding, shape_of(load.ptr.type))
+        if clipped is not None:  # Triton's coalesce-async-copy: no more per thread than the buffer's vec
+            ptr, mask, *other = (em.add(ttg.ConvertLayoutOp.build(operands=[v], result_types=[with_encoding(v.type, clipped)]), at)
+                                 for v in [ptr, mask, *other])
         copy = em.add(ttg.AsyncCopyGlobalToLocalOp.build(operands=[ptr, view, [mask], other],
                                                            result_types=[AsyncTokenType()]), at)
         em.add(ttg.AsyncCommitGroupOp.build(operands=[[copy]], result_types=[AsyncTokenType()]), at)
+
+
+def clipped_copy_layout(src: Attribute, shared: Attribute, shape) -> BlockedEncoding | None:
+    """Triton's tritongpu-coalesce-async-copy (its ClipAsyncCopySizePerThread): a copy's source layout whose
+    threads hold more contiguous elements than the swizzled buffer keeps together (its `vec`) would need several
+    cp.async per thread's run; the copy takes a layout with sizePerThread clipped to `vec` instead (lanes and
+    warps spread again over the tensor). None when no clipping is needed."""
+    if not isinstance(src, BlockedEncoding) or not isinstance(shared, SwizzledSharedEncoding):
+        return None
+    order, spt = list(src["order"]), list(src["sizePerThread"])
+    if spt[order[0]] <= shared["vec"]:
+        return None
+    spt[order[0]] = shared["vec"]
+    return blocked_for_shape(shape, spt, order, prod(src["warpsPerCTA"]), prod(src["threadsPerWarp"]))
 
 
 def _memdesc(shape, element_type, enc) -> MemDescType:

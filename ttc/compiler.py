@@ -281,8 +281,7 @@ def _compile(text, path, kernel, signature, options: Options, arch: int, stage: 
             return result
     try:
         cpu = pipeline.kernel_cpu(module, arch, explicit=False)
-        ttgir = pipeline.TTGIR(module, source, cpu, target.resolve_ptx_version(cpu, options.ptx_version,
-                                                                             pipeline.kernel_ptx_needs(module)),
+        ttgir = pipeline.TTGIR(module, source, cpu, pipeline.ptx_version(module, cpu, options.ptx_version),
                                module.attributes[stages.HASH_ATTRIBUTE].data)
     except target.TargetError as e:
         raise UsageError(str(e)) from None

@@ -86,9 +86,16 @@ def simulate_ldmatrix(plan, dst, f, mem):
     L // 8 (16 bytes, aligned); thread l's register j then holds matrix j's elements (row l // 4, columns
     2 (l % 4) + e), or with .trans (rows 2 (l % 4) + e, column l // 4), for e = 0, 1. Every destination
     register must get its element, and every unique register must be loaded."""
-    ldm = plan.ldmatrix
-    E = 2
-    assert plan.elem_bytes == E
+    check_ldmatrix(plan, plan.ldmatrix, dst, f, mem)
+
+
+def check_ldmatrix(plan, ldm, dst, f, mem):
+    """`ldm`'s loads from buffer `plan` holding `mem` ({byte: (element, byte index)}) deliver `dst`'s registers
+    (of f's elements), as the PTX ISA defines ldmatrix (16-bit elements, or per_word 4 / 1 elements of 1 / 4
+    bytes in each 32-bit word, untransposed)."""
+    E = plan.elem_bytes
+    p = ldm.per_word
+    assert E * p == 4 and (p == 2 or not ldm.trans)
     for w in range(dst.num_warps):
         loaded = {}
         for g in ldm.groups:
@@ -97,17 +104,18 @@ def simulate_ldmatrix(plan, dst, f, mem):
                 addr = plan.byte_offset(list(ldm.rows.apply(g, L, w)), INT)
                 assert addr % 16 == 0 and 0 <= addr and addr + 16 <= plan.nbytes, ("bad row address", g, L, w, addr)
                 row = []
-                for c in range(8):
+                for c in range(16 // E):
                     elem = mem.get(addr + c * E)
-                    assert elem is not None and elem[1] == 0 and mem.get(addr + c * E + 1) == (elem[0], 1)
+                    assert elem is not None and elem[1] == 0
+                    assert all(mem.get(addr + c * E + k) == (elem[0], k) for k in range(E))
                     row.append(elem[0])
                 matrices[L // 8][L % 8] = row
-            for l, j, e in itertools.product(range(32), range(4), range(2)):
+            for l, j, e in itertools.product(range(32), range(4), range(p)):
                 if ldm.trans:
                     got = matrices[j][2 * (l % 4) + e][l // 4]
-                else:
-                    got = matrices[j][l // 4][2 * (l % 4) + e]
-                r = g + 2 * j + e
+                else:   # thread l's 4 bytes of row l // 4: elements p (l % 4) + e
+                    got = matrices[j][l // 4][p * (l % 4) + e]
+                r = g + p * j + e
                 want = tuple(f(dst.apply(r, l, w)))
                 assert got == want, ("ldmatrix delivers another element", g, j, e, l, w, got, want)
                 loaded[(l, r)] = got
@@ -304,3 +312,30 @@ def test_xor_layouts_fall_back_to_narrower_accesses():
     for src, dst in ((odd, cols), (cols, odd), (odd, plain), (plain, odd)):
         for E in (1, 2, 4):
             simulate(src, dst, identity, E)
+
+
+@pytest.mark.parametrize("bits,k_width,shape,buffer", [
+    (8, 4, (64, 32), (16, 4, 2)),    # i8 / fp8 A of matmul_acc (sm80): vec, perPhase, maxPhase as Triton's
+    (32, 1, (64, 32), (4, 1, 8)),    # tf32 A
+    (8, 4, (128, 64), (16, 2, 4)),
+])
+def test_ldmatrix_for_8_and_32_bit_mma_operands(bits, k_width, shape, buffer):
+    """local_load of an s8/fp8 (kWidth 4) or tf32 (kWidth 1) A operand from its swizzled buffer: ldmatrix's
+    16-byte rows give each thread 4 bytes, which are the 4 consecutive k (one f32) its fragment register needs."""
+    from ttc.lowering.exchange_plan import ldmatrix_loads, swizzled_buffer
+
+    E = bits // 8
+    buf = swizzled_buffer(shape, [1, 0], E, *buffer)
+    dst = layout_for(shape, DotOperandEncoding.make(opIdx=0, parent=mma([2, 2]), kWidth=k_width))
+    ldm = ldmatrix_loads(buf, dst)
+    assert ldm is not None and ldm.per_word == 4 // E and not ldm.trans
+    assert len(ldm.groups) * 16 // E == len(dst.unique_regs)
+    mem = {}
+    for c in itertools.product(*(range(n) for n in shape)):
+        a = buf.byte_offset(list(c), INT)
+        for k in range(E):
+            assert mem.setdefault(a + k, (c, k)) == (c, k)
+    check_ldmatrix(buf, ldm, dst, identity, mem)
+    # B (N innermost in its buffer): its k run down the rows, which only .trans (16-bit) could gather
+    b_dst = layout_for(shape[::-1], DotOperandEncoding.make(opIdx=1, parent=mma([2, 2]), kWidth=k_width))
+    assert ldmatrix_loads(swizzled_buffer(shape[::-1], [1, 0], E, 8, 1, 8), b_dst) is None

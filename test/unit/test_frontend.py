@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import FileLineColLoc, NameLoc, NoneAttr
 from ttc.diagnostics import CompileError
 from ttc.frontend import compile_file, compile_source
 from ttc.frontend.driver import HASH_ATTRIBUTE
+from ttc.frontend.options import Options
 from ttc.ir import parse, print_ir, verify_module
 from ttc.runtime.spec import kernel_source
 
@@ -38,7 +39,9 @@ def _at_repo_root(monkeypatch):
 def _compile(name: str):
     spec = MANIFEST[name]
     stem = Path(spec["source"]).stem
-    return compile_file(spec["source"], spec["kernel"], spec["signature"], module_name=f"ttc_fixture_kernels_{stem}")
+    arch = Options(arch=int(spec["target"].split(":")[1]))  # fp8 types and defaults depend on the target
+    return compile_file(spec["source"], spec["kernel"], spec["signature"], module_name=f"ttc_fixture_kernels_{stem}",
+                        options=arch)
 
 
 def _without_hash(module):

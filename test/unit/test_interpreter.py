@@ -69,6 +69,10 @@ def test_kernel_fixture(kernel, stage):
 
 # Variants of the fixtures (see MANIFEST.json), with the spec changes their signatures need.
 SOFTMAX = "(lambda s: np.exp(s - s.max(axis=1, keepdims=True)) / np.exp(s - s.max(axis=1, keepdims=True)).sum(axis=1, keepdims=True))"
+# fp8 operands read from i8 buffers of positive codes (kernels/matmul_acc.py, FP8 = 1 / 2): their values, by the
+# formats' definitions (e4m3: bias 7, 3 mantissa bits; e5m2: bias 15, 2), to check against
+E4M3 = "(lambda x: np.where(x >> 3 == 0, (x & 7) / 8 * 2.0 ** -6, (1 + (x & 7) / 8) * 2.0 ** ((x >> 3) - 7)))"
+E5M2 = "(lambda x: np.where(x >> 2 == 0, (x & 3) / 4 * 2.0 ** -14, (1 + (x & 3) / 4) * 2.0 ** ((x >> 2) - 15)))"
 VARIANTS = {
     "dropout_b256_w2": dict(grid=["cdiv(n, 256)", 1, 1]),
     "random_streams_i32_w8": dict(
@@ -157,6 +161,22 @@ VARIANTS = {
         + [{"name": "M", "type": "i32", "value": 200}, {"name": "N", "type": "i32", "value": 176},
            {"name": "stride_m", "type": "i32", "value": 176}],
         grid=["cdiv(M, 32)", "cdiv(N, 32)", 1], check={"out": "out + x + y"}),
+    "matmul_acc_i8_sm80": {},
+    "matmul_acc_tf32_sm80": dict(types={"a": "*fp32", "b": "*fp32", "c": "*fp32"}, inits={"a": "randn", "b": "randn"},
+                                 check={"c": "a @ b", "tolerance": {"rtol": 1e-2, "atol": 5e-2}}),
+    "matmul_acc_tf32": dict(types={"a": "*fp32", "b": "*fp32", "c": "*fp32"}, inits={"a": "randn", "b": "randn"},
+                            check={"c": "a @ b", "tolerance": {"rtol": 1e-2, "atol": 5e-2}}),
+    "matmul_acc_f16acc_sm80": dict(types={"a": "*fp16", "b": "*fp16", "c": "*fp16"}, inits={"a": "randn", "b": "randn"},
+                                   check={"c": "a.astype(np.float32) @ b.astype(np.float32)",
+                                          "tolerance": {"rtol": 1e-2, "atol": 0.25}}),
+    "matmul_acc_e4m3": dict(types={"c": "*fp32"}, inits={"a": {"randint": [0x28, 0x48]}, "b": {"randint": [0x28, 0x48]}},
+                            check={"c": "(lambda f: f(a) @ f(b))" + E4M3, "tolerance": {"rtol": 1e-5, "atol": 1e-5}}),
+    "matmul_acc_e4m3_sm89": dict(types={"c": "*fp32"}, inits={"a": {"randint": [0x28, 0x48]}, "b": {"randint": [0x28, 0x48]}},
+                                 check={"c": "(lambda f: f(a) @ f(b))" + E4M3, "tolerance": {"rtol": 1e-5, "atol": 1e-5}}),
+    "matmul_acc_e5m2_sm89": dict(types={"c": "*fp32"}, inits={"a": {"randint": [0x30, 0x48]}, "b": {"randint": [0x30, 0x48]}},
+                                 check={"c": "(lambda f: f(a) @ f(b))" + E5M2, "tolerance": {"rtol": 1e-5, "atol": 1e-5}}),
+    "matmul_acc_e5m2_sm80": dict(types={"c": "*fp32"}, inits={"a": {"randint": [0x30, 0x48]}, "b": {"randint": [0x30, 0x48]}},
+                                 check={"c": "(lambda f: f(a) @ f(b))" + E5M2, "tolerance": {"rtol": 1e-5, "atol": 1e-5}}),
     "attention_w4_sm80": {},
     "attention_w8": {},
     # other kernels of a file than its spec's: a whole spec of their own (test/fixtures/specs)

@@ -21,7 +21,8 @@ import pytest
 from ttc.ir import context, parse, print_ir
 from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding, NVMMASharedEncoding, SliceEncoding
 from ttc.ir.printer import attr_text
-from ttc.ir.types import encoding
+from ttc.lowering.mma_v2 import MmaKind, mma_v2_kind
+from ttc.ir.types import elt, encoding
 from ttc.passmanager import make_pass
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "triton"
@@ -89,6 +90,13 @@ DOT_DIFFERS.update({
           "into the dot operand layouts (optimize-dot-operands) and pipelines every operand load (ours: those "
           "that reach the dot without an upcast), and its layouts for the scale broadcast are linear ones"
     for name in ("dot_scaled", "dot_scaled_mxfp4_matmul")
+})
+DOT_DIFFERS["matmul_acc_tf32"] = DOT_DIFFERS["matmul"]
+V2_ON_SM90 = ("matmul_acc", "matmul_acc_e4m3")
+DOT_DIFFERS.update({
+    name: "i8 and fp8 dots stay on MMA v2 (mma.sync m16n8k32) on sm90, where Triton uses MMA v3 (wgmma k32 from "
+          "nvmma_shared buffers, fp8 B K-major)"
+    for name in V2_ON_SM90
 })
 DOT_DIFFERS["tma_matmul"] = (
     "TMA loads are not software-pipelined: each iteration copies into its own buffer, reads it into registers "
@@ -181,7 +189,7 @@ def _mma_attrs(module) -> list[str]:
     return sorted(found)
 
 
-@pytest.mark.parametrize("name", sorted(DOT_TEXT | set(DOT_DIFFERS)))
+@pytest.mark.parametrize("name", sorted((DOT_TEXT | set(DOT_DIFFERS)) - set(V2_ON_SM90)))
 def test_sm90_dots_get_tritons_mma_v3_and_shared_layouts(name):
     theirs = _mma_attrs(expected(name))
     assert theirs and all("versionMajor = 3" in t for t in theirs if "nvidia_mma" in t)
@@ -205,16 +213,17 @@ def test_tensor_core_kernels_run_and_verify(name):
     dots = [op for op in reparsed.walk() if op.name == "tt.dot"]
     wgmma = [op for op in reparsed.walk() if op.name == "ttng.warp_group_dot"]
     assert dots or wgmma, "the kernel has a dot"
-    sm90 = MANIFEST[name]["target"].startswith("cuda:90")
-    assert bool(wgmma) == sm90 and not (sm90 and dots)  # every dot of these kernels is wgmma on sm90
-    for d in wgmma:
-        assert encoding(d.d.type)["versionMajor"] == 3 and d.isAsync.value.data
+    cap = int(MANIFEST[name]["target"].split(":")[1])
+    for d in wgmma:  # sm90's f16/bf16 and tf32 dots
+        assert cap // 10 == 9 and encoding(d.d.type)["versionMajor"] == 3 and d.isAsync.value.data
     for d in dots:
         enc = encoding(d.results[0].type)
-        if d.a.type.element_type.name in ("f16", "bf16") and d.d.type.element_type.name == "f32":
+        a, b = (v.owner.src if v.owner.name == "tt.fp_to_fp" else v for v in (d.a, d.b))  # upcast fp8 operands
+        kind = mma_v2_kind(elt(a.type), elt(b.type), elt(d.d.type), d.inputPrecision.value.data, cap)
+        if isinstance(kind, MmaKind):
             assert isinstance(enc, NvidiaMmaEncoding) and enc["versionMajor"] == 2
-            assert encoding(d.a.type) == DotOperandEncoding.make(opIdx=0, parent=enc, kWidth=2)
-            assert encoding(d.b.type) == DotOperandEncoding.make(opIdx=1, parent=enc, kWidth=2)
+            assert encoding(d.a.type) == DotOperandEncoding.make(opIdx=0, parent=enc, kWidth=kind.k_width)
+            assert encoding(d.b.type) == DotOperandEncoding.make(opIdx=1, parent=enc, kWidth=kind.k_width)
         else:
             assert isinstance(enc, BlockedEncoding)
     for op in reparsed.walk():
@@ -223,15 +232,43 @@ def test_tensor_core_kernels_run_and_verify(name):
                 assert encoding(v.type) is not None, f"a tensor without layout in {op.name}"
 
 
-@pytest.mark.parametrize("name", [k for k in TENSOR_CORE if MANIFEST[k]["target"].startswith("cuda:8")])
+# fixtures whose tensor-core layouts ttc does not produce yet: name -> why
+NOT_YET: dict[str, str] = {
+    "dot_scaled_mxfp4_matmul_sm80": "tt.dot_scaled's decomposition: Triton gives the upcast operands kWidth 8 and "
+                                    "pipelines their loads with other copy layouts; ours kWidth 2",
+}
+# the same, for the MMA layouts only (their async copies are Triton's)
+NOT_YET_LAYOUTS: dict[str, str] = {
+    **NOT_YET,
+    "loop_hints_matmul_s4_sm80": "with num_stages=4 Triton's B buffer takes order [0, 1]; ours keeps the load "
+                                 "layout's [1, 0]",
+}
+SM8X = [k for k in TENSOR_CORE if MANIFEST[k]["target"].startswith("cuda:8")]
+
+
+def _xfail(names, not_yet=NOT_YET):
+    return [pytest.param(n, marks=pytest.mark.xfail(reason=not_yet[n], strict=True)) if n in not_yet else n
+            for n in names]
+
+
+@pytest.mark.parametrize("name", _xfail(SM8X, NOT_YET_LAYOUTS))
 def test_mma_v2_layouts_equal_tritons(name):
-    """On sm80 Triton uses MMA v2 too: the same #mma layouts (warpsPerCTA from warpsPerTileV2)."""
+    """On sm80 Triton uses MMA v2 too: the same #mma layouts (warpsPerCTA from warpsPerTileV2), dot operand
+    layouts (kWidth) and operand buffers' swizzled shared layouts."""
     def mmas(module):
         return sorted({attr_text(encoding(op.results[0].type)) for op in module.walk() if op.name == "tt.dot"})
+
+    def operands(module):
+        return sorted({attr_text(encoding(v.type)) for op in module.walk() if op.name == "tt.dot" for v in op.operands[:2]})
+
+    def buffers(module):
+        return sorted({attr_text(op.results[0].type.encoding) for op in module.walk() if op.name == "ttg.local_alloc"})
 
     theirs = mmas(expected(name))
     assert theirs and all("versionMajor = 2" in t for t in theirs)
     assert mmas(run(name)) == theirs
+    assert operands(run(name)) == operands(expected(name))
+    assert buffers(run(name)) == buffers(expected(name))
 
 
 # Fixtures whose async copies a later pass of Triton's narrows (coalesce-async-copy, for wgmma's register operand;
@@ -239,7 +276,20 @@ def test_mma_v2_layouts_equal_tritons(name):
 NOT_COMPARED = {"dot_scaled", "dot_scaled_mxfp4_matmul"}
 
 
-@pytest.mark.parametrize("name", [k for k in TENSOR_CORE if k not in NOT_COMPARED])
+@pytest.mark.parametrize("name", _xfail(SM8X))
+def test_async_copy_layouts_equal_tritons(name):
+    """Where Triton pipelines with cp.async (sm80/sm89), our pipeliner's copies read the same source layouts
+    (coalesced, sizePerThread clipped to the buffer's vec: Triton's coalesce-async-copy; Triton pipelines more
+    copies per kernel in attention, with the same layouts)."""
+    def copies(module):
+        return {layout_fields(encoding(op.operands[0].type)) for op in module.walk()
+                if op.name == "ttg.async_copy_global_to_local"}
+
+    assert copies(expected(name))
+    assert copies(run(name)) == copies(expected(name))
+
+
+@pytest.mark.parametrize("name", [k for k in TENSOR_CORE if k not in SM8X and k not in NOT_COMPARED])
 def test_tensor_core_kernels_coalesce_like_triton(name):
     """Triton's tensor-core passes keep the layouts coalescing gives global loads (as the sources of the async
     copies the pipeliner makes): after our convert + coalesce + remove-layout-conversions, the loads' pointer

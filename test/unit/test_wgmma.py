@@ -6,7 +6,7 @@
   log2(S / 16)) decode the descriptors the lowering builds (start address, LBO, SBO, swizzle mode, K steps) into
   the byte each (row, k) element of an instruction's operand is read from; that must be where the buffer layout
   (what cp.async and local_alloc write) keeps the element.
-- Fragments: the ISA's m64nNk16 D fragment (d[j] of lane l in warp w of a warp group: row 16 (w % 4) + l / 4 +
+- Fragments (and m64nNk32's 8-bit A fragment, 4 elements a register): the ISA's m64nNk16 D fragment (d[j] of lane l in warp w of a warp group: row 16 (w % 4) + l / 4 +
   8 (j >> 1 & 1), column 8 (j >> 2) + 2 (l % 4) + (j & 1)) and A fragment (a[i]: row 16 (w % 4) + l / 4 + 8 (i >> 1
   & 1), column 2 (l % 4) + (i & 1) + 8 (i >> 2)) against the v3 linear layouts.
 """
@@ -52,6 +52,9 @@ CASES = [  # (buffer shape, swizzle, transposed, elem bytes, operand: 'A' (M x K
     ((64, 32), 128, False, 4, "A", 64),     # tf32 A
     ((32, 64), 128, True, 4, "B", 64),      # tf32 B, K-major
     ((32, 32), 32, False, 2, "B", 32),      # 32-byte swizzle
+    ((64, 32), 32, False, 1, "A", 64),      # i8 / fp8 A (matmul_acc's sm90 fixtures): 32-byte rows
+    ((32, 64), 32, True, 1, "B", 64),       # i8 / fp8 B, K-major (8-bit wgmma takes no MN-major operands)
+    ((64, 128), 128, False, 1, "A", 64),    # 8-bit A, 128-byte rows: k32 steps of 32 bytes
 ]
 
 
@@ -114,4 +117,18 @@ def test_register_a_fragment_is_the_isas():
                 row = 16 * w + lane // 4 + 8 * (i >> 1 & 1)
                 col = 2 * (lane % 4) + (i & 1) + 8 * (i >> 2)
                 reg = ll.first_reg[(8 * (i >> 1 & 1), (i & 1) + 8 * (i >> 2))]
+                assert ll.apply(reg, lane, w) == (row, col)
+
+
+def test_register_a_fragment_of_8bit_operands_is_the_isas():
+    """m64nNk32 with .e4m3/.e5m2/.s8 A in registers: a[i] (4 per 32-bit register, the lowest in the low byte) at
+    row 16 (w % 4) + l / 4 + 8 ((i >> 2) & 1), column 4 (l % 4) + (i & 3) + 16 (i >> 3)."""
+    context()
+    ll = layout_for((64, 64), DotOperandEncoding.make(opIdx=0, parent=_mma([4, 1], 64), kWidth=4))
+    for w in range(4):
+        for lane in range(32):
+            for i in range(16):
+                row = 16 * w + lane // 4 + 8 * ((i >> 2) & 1)
+                col = 4 * (lane % 4) + (i & 3) + 16 * (i >> 3)
+                reg = ll.first_reg[(8 * ((i >> 2) & 1), (i & 3) + 16 * (i >> 3))]
                 assert ll.apply(reg, lane, w) == (row, col)

@@ -114,7 +114,7 @@ def verify_module(module, source=None) -> None:
 
 
 def _layout_errors(module, source) -> tuple[list, set]:
-    """TritonGPU's check of the blocked layouts on op results: their rank is the tensor's, `order` is a
+    """TritonGPU's check of the blocked (and MMA) layouts on op results: their rank is the tensor's, `order` is a
     permutation, and they spread a tensor over the threads and warps the module (or function) has. Returns the
     diagnostics and the ops they are about (not verified further)."""
     from math import prod
@@ -122,7 +122,7 @@ def _layout_errors(module, source) -> tuple[list, set]:
     from xdsl.dialects.builtin import IntegerAttr
 
     from ttc.diagnostics import at_op
-    from ttc.ir.layouts import BlockedEncoding
+    from ttc.ir.layouts import BlockedEncoding, NvidiaMmaEncoding
     from ttc.ir.types import encoding, shape_of
 
     def attr(op, name):
@@ -137,6 +137,17 @@ def _layout_errors(module, source) -> tuple[list, set]:
     for op in module.walk():
         for r in op.results:
             enc = encoding(r.type)
+            if isinstance(enc, NvidiaMmaEncoding):  # its own fields were checked when it was parsed
+                rank, warps, want = len(shape_of(r.type)), enc["warpsPerCTA"], attr(op, "ttg.num-warps")
+                problem = (f"Layout has rank {len(warps)}, but the tensor it's attached to has rank {rank}."
+                           if len(warps) != rank else
+                           f"Layout has a total of {prod(warps)} warps per CTA, but the context requires {want} warps "
+                           "per CTA." if want is not None and prod(warps) != want else None)
+                if problem:
+                    diags.append(at_op(op, source, f"'{op.name}' op result has an invalid layout: {problem}"))
+                    flagged.add(op)
+                    break
+                continue
             if not isinstance(enc, BlockedEncoding):
                 continue
             rank = len(shape_of(r.type))

@@ -13,6 +13,8 @@ from typing import ClassVar
 from xdsl.ir import Attribute, Data, ParametrizedAttribute
 from xdsl.irdl import irdl_attr_definition
 
+from ttc.ir import layout_checks
+
 
 def _parse_value(parser):
     if parser.parse_optional_punctuation("["):
@@ -49,6 +51,7 @@ class Layout(Data[tuple]):
 
     ALIAS: ClassVar[str | None] = None
     FIELDS: ClassVar[tuple[str, ...]] = ()
+    CHECK: ClassVar = None  # fields dict -> (field, message) of the first problem, or None (layout_checks.py)
 
     @classmethod
     def make(cls, **fields):
@@ -56,9 +59,10 @@ class Layout(Data[tuple]):
 
     @classmethod
     def parse_parameter(cls, parser) -> tuple:
+        start = parser.pos
         parser.parse_punctuation("<")
         parser.parse_punctuation("{")
-        items = []
+        items, spans = [], {}
         if not parser.parse_optional_punctuation("}"):
             while True:
                 at = parser.pos
@@ -67,10 +71,15 @@ class Layout(Data[tuple]):
                     parser.raise_error(f"#{cls.name}: unknown field '{key}' (fields: {', '.join(cls.FIELDS)})", at)
                 parser.parse_punctuation("=")
                 items.append((key, _parse_value(parser)))
+                spans[key] = (at, parser.pos)
                 if parser.parse_optional_punctuation("}"):
                     break
                 parser.parse_punctuation(",")
         parser.parse_punctuation(">")
+        problem = cls.CHECK(dict(items)) if cls.CHECK is not None else None
+        if problem is not None:
+            key, message = problem
+            parser.raise_error(f"#{cls.name}: {message}", *spans.get(key, (start, parser.pos)))
         return tuple(items)
 
     def print_parameter(self, printer) -> None:
@@ -121,6 +130,7 @@ class SliceEncoding(Layout):
 class DotOperandEncoding(Layout):
     name = "ttg.dot_op"
     FIELDS = ("opIdx", "parent", "kWidth")
+    CHECK = staticmethod(layout_checks.check_dot_operand)
 
 
 @irdl_attr_definition
@@ -136,6 +146,7 @@ class NvidiaMmaEncoding(Layout):
         "CTAOrder",
         "instrShape",
     )
+    CHECK = staticmethod(layout_checks.check_nvidia_mma)
 
 
 @irdl_attr_definition
@@ -151,6 +162,7 @@ class NVMMASharedEncoding(Layout):
     ALIAS = "shared"
     FIELDS = ("swizzlingByteWidth", "transposed", "elementBitWidth", "fp4Padded", "rank", "CTAsPerCGA", "CTASplitNum",
               "CTAOrder")
+    CHECK = staticmethod(layout_checks.check_nvmma_shared)
 
 
 @irdl_attr_definition

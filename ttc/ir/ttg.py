@@ -229,6 +229,13 @@ class WarpGroupDotOp(IRDLOperation):
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(MemoryReadEffect())
 
+    def verify_(self):
+        from ttc.ir.layout_checks import check_warp_group_dot
+
+        problem = check_warp_group_dot(self)
+        if problem:
+            raise VerifyException(f"'ttng.warp_group_dot' op {problem}")
+
 
 register(
     "ttng.warp_group_dot",

@@ -39,7 +39,9 @@ def _async_copy(ctx, op):
     lay = buf.layout
     vec, order0 = vector_width(ctx, op.src, ll, bits)
     vec = mask_width(ctx.axis, op.mask, order0, vec)
-    vec = min(vec, buffer_vector_width(ll, lay.inner, min(lay.unit, 128 // bits))) if order0 == lay.inner else 1
+    # an unswizzled buffer (maxPhase 1, whatever its vec) keeps whole rows together, 16-byte aligned ones too
+    run = lay.row_elems if lay.max_phase == 1 and lay.row_elems * bits % 128 == 0 else lay.unit
+    vec = min(vec, buffer_vector_width(ll, lay.inner, min(run, 128 // bits))) if order0 == lay.inner else 1
     nbytes = vec * bits // 8
     if nbytes not in (4, 8, 16):
         raise ctx.error(op, f"cp.async copies 4, 8 or 16 bytes; these pointers and this buffer allow {nbytes} per "

@@ -92,13 +92,17 @@ def read_registers(ctx, ll: LinearLayout, t, starts, vec: int, ldm, address) -> 
 
 
 def load_ldmatrix(b, ldm, address, t, out: list) -> None:
-    """The registers of `ldm`'s loads into `out` (values of 16-bit type `t`); `address(g)` is this lane's row
-    pointer for the load at register g."""
+    """The registers of `ldm`'s loads into `out` (values of type `t`, `ldm.per_word` to a 32-bit word);
+    `address(g)` is this lane's row pointer for the load at register g."""
+    p = ldm.per_word
     for g in ldm.groups:
         for j, word in enumerate(ldmatrix(b, address(g), ldm.trans)):
-            pair = b.bitcast(word, ir.VectorType(t, 2))
-            for e in range(2):
-                out[g + 2 * j + e] = b.extract_element(pair, ir.Constant(i32, e))
+            if p == 1:
+                out[g + j] = b.bitcast(word, t) if word.type != t else word
+                continue
+            vec = b.bitcast(word, ir.VectorType(t, p))
+            for e in range(p):
+                out[g + p * j + e] = b.extract_element(vec, ir.Constant(i32, e))
 
 
 def ldmatrix(b, ptr, trans: bool) -> list:

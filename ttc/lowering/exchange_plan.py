@@ -116,10 +116,14 @@ class Ldmatrix:
 
     The load at `g` fills destination registers g .. g + 7, register g + 2j + e from word j's half e. Lane L
     passes the byte offset of the element `rows.apply(g, L, warp)`: register bits 1-2 pick the matrix, and the
-    destination's lane bits 2-4 (or, transposed, its register bit 0 and lane bits 0-1) the row."""
+    destination's lane bits 2-4 (or, transposed, its register bit 0 and lane bits 0-1) the row. For 8-bit (32-bit)
+    elements, untransposed, `per_word` is 4 (1): the load fills registers g .. g + 4 per_word - 1, register
+    g + per_word j + e from byte group e of word j, and register bits log2(per_word) .. + 1 pick the matrix (the
+    rows are 16 bytes all the same; mma.sync's s8/fp8 and tf32 fragments are laid out so)."""
     trans: bool
     groups: tuple[int, ...]
     rows: LinearLayout
+    per_word: int = 2
 
 
 @dataclass(frozen=True)
@@ -235,34 +239,40 @@ class _LdmatrixFit:
     once: where every thread's registers are, and the lanes' row coordinates of both ldmatrix forms (`fit_each`
     then evaluates byte offsets, for many candidate buffers at once)."""
 
-    def __init__(self, dst: LinearLayout, elem_bytes: int):
+    def __init__(self, dst: LinearLayout, elem_bytes: int, wide: bool = False):
         import numpy as np
-        self.ok = (elem_bytes == 2 and dst.num_lanes == 32 and len(dst.reg) >= 3
-                   and all(any(b) for b in dst.reg[:3]))
+        # p elements per 32-bit word: the first log2(p) register bases run within a word, the next two pick the
+        # matrix; 8-bit and 32-bit elements (`wide`: the MMA operands of local_load) use the untransposed form
+        # only (.trans moves 16-bit elements)
+        p = 4 // elem_bytes if elem_bytes in ((1, 2, 4) if wide else (2,)) else 0
+        lp = p.bit_length() - 1
+        self.ok = (p > 0 and dst.num_lanes == 32 and len(dst.reg) >= lp + 2
+                   and all(any(b) for b in dst.reg[:lp + 2]))
         if not self.ok:
             return
-        groups = tuple(g for g in dst.unique_regs if g % 8 == 0)
-        self.ok = set(dst.unique_regs) == {g + i for g in groups for i in range(8)}
+        n = 4 * p  # registers per ldmatrix.x4
+        groups = tuple(g for g in dst.unique_regs if g % n == 0)
+        self.ok = set(dst.unique_regs) == {g + i for g in groups for i in range(n)}
         if not self.ok:
             return
         self.groups = groups
         regs = np.array(dst.reg_coords, dtype=np.int32)                                # [reg, dim]
         first = regs[list(groups)]                                                     # [group, dim]
-        want = regs[np.add.outer(groups, np.arange(8))][:, None, :, None, :] ^ _thread_coords(dst)[None, :, None]
-        self.want = _dims(want)                                                        # [group, warp, 2j + e, lane]
+        want = regs[np.add.outer(groups, np.arange(n))][:, None, :, None, :] ^ _thread_coords(dst)[None, :, None]
+        self.want = _dims(want)                                                        # [group, warp, p j + e, lane]
         self.forms = []
         l = np.arange(32)
-        j, e = np.arange(4)[:, None, None], np.arange(2)[None, :, None]
-        for trans in (False, True):
+        j, e = np.arange(4)[:, None, None], np.arange(p)[None, :, None]
+        for trans in (False, True) if p == 2 else (False,):
             row_lanes = (dst.reg[0], dst.lane[0], dst.lane[1]) if trans else dst.lane[2:5]
-            rows = LinearLayout(dst.shape, dst.reg, tuple(row_lanes) + dst.reg[1:3], dst.warp)
+            rows = LinearLayout(dst.shape, dst.reg, tuple(row_lanes) + dst.reg[lp:lp + 2], dst.warp)
             c = first[:, None, None, :] ^ _thread_coords(rows)[None]                    # [group, warp, lane L, dim]
             if trans:   # register j, half e of lane l: matrix j, row 2 (l % 4) + e, column l // 4
                 lane, off = 8 * j + 2 * (l & 3) + e, 2 * (l >> 2)
-            else:       # matrix j, row l // 4, column 2 (l % 4) + e
-                lane, off = 8 * j + (l >> 2), 4 * (l & 3) + 2 * e
-            lane, off = (np.broadcast_to(x, (4, 2, 32)).reshape(8, 32) for x in (lane, off))
-            self.forms.append((Ldmatrix(trans, groups, rows), _dims(c), lane, off))
+            else:       # matrix j, row l // 4, bytes 4 (l % 4) + elem_bytes * e
+                lane, off = 8 * j + (l >> 2), 4 * (l & 3) + elem_bytes * e
+            lane, off = (np.broadcast_to(x, (4, p, 32)).reshape(n, 32) for x in (lane, off))
+            self.forms.append((Ldmatrix(trans, groups, rows, p), _dims(c), lane, off))
 
     def fit_each(self, buf: BufferLayout, cands: np.ndarray) -> list:
         """Per candidate buffer (`_offsets_each`): the loads, and their rows' byte offsets in warp 0
@@ -284,8 +294,9 @@ class _LdmatrixFit:
 
 def ldmatrix_loads(plan: BufferLayout, dst: LinearLayout) -> Ldmatrix | None:
     """`dst`'s registers as ldmatrix.x4 loads from `plan`'s buffer, when every thread would get exactly the
-    elements its registers need (checked for every lane and warp); None otherwise."""
-    found = _LdmatrixFit(dst, plan.elem_bytes).fit_each(plan, _candidates([(plan.unit, plan.row_elems, plan.per_phase_log,
+    elements its registers need (checked for every lane and warp); None otherwise. 8- and 32-bit elements too
+    (mma.sync's s8/fp8 and tf32 operands; layout exchanges use ldmatrix for 16-bit elements only)."""
+    found = _LdmatrixFit(dst, plan.elem_bytes, wide=True).fit_each(plan, _candidates([(plan.unit, plan.row_elems, plan.per_phase_log,
                                                              plan.max_phase)]))[0]
     return found[0] if found else None
 

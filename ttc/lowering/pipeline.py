@@ -71,11 +71,29 @@ class TTGIR:
 
 
 TENSORMAP_PTX = 83  # tensormap.replace, tensormap.cp_fenceproxy (descriptors made in the kernel)
+TENSORMAP_WHY = "tensor maps made in the kernel (tensormap.replace)"
 
 
-def kernel_ptx_needs(module) -> int:
-    """The oldest PTX ISA the kernel's instructions need beyond the GPU's (0: none)."""
-    return TENSORMAP_PTX if any(op.name == "ttng.tensormap_create" for op in module.walk()) else 0
+def needed_ptx(module) -> tuple[int | None, str]:
+    """The PTX ISA version the kernel's instructions need beyond the GPU's minimum (fp8 mma.sync: 8.4; tensor maps
+    made in the kernel: 8.3), and what needs it."""
+    from ttc.ir.layouts import NvidiaMmaEncoding
+    from ttc.ir.printer import attr_text
+    from ttc.ir.types import elt, encoding
+    from ttc.lowering.mma_v2 import FP8
+
+    needs = []
+    for op in module.walk():
+        if op.name == "ttng.tensormap_create":
+            needs.append((TENSORMAP_PTX, TENSORMAP_WHY))
+        elif (op.name == "tt.dot" and isinstance(encoding(op.results[0].type), NvidiaMmaEncoding)
+                and attr_text(elt(op.operands[0].type)) in FP8):
+            needs.append((target.FP8_MMA_SYNC_PTX, "fp8 mma.sync"))
+    return max(needs) if needs else (None, "")
+
+
+def ptx_version(module, cpu: str, requested: int | None) -> int:
+    return target.ptx_for(cpu, requested, *needed_ptx(module))
 
 
 def kernel_cpu(module, sm: str, explicit: bool) -> str:
@@ -100,7 +118,7 @@ def parse_ttgir(text: str, filename: str, options: Options) -> TTGIR:
     sm = options.sm if options.sm is not None else _sm_from_target(module_target(module))
     try:
         cpu = kernel_cpu(module, sm, explicit=options.sm is not None)
-        ptx = target.resolve_ptx_version(cpu, options.ptx_version, kernel_ptx_needs(module))
+        ptx = ptx_version(module, cpu, options.ptx_version)
     except target.TargetError as e:
         raise _error(filename, str(e)) from None
     from xdsl.dialects.builtin import StringAttr  # xDSL only where TTGIR is read: not for LLVM IR -> PTX
@@ -168,7 +186,10 @@ def parse_llvm(text: str, filename: str, options: Options, sidecar: KernelMetada
     sm = options.sm if options.sm is not None else _sm_from_target(meta.target)
     try:
         cpu = target.cpu_name(sm)
-        ptx = target.resolve_ptx_version(cpu, options.ptx_version, TENSORMAP_PTX if "tensormap.replace" in text else 0)
+        needs = [(TENSORMAP_PTX, TENSORMAP_WHY)] if "tensormap.replace" in text else []
+        if re.search(r"mma\.sync\.aligned\.m16n8k32\.row\.col\.f32\.e[45]m[23]", text):
+            needs.append((target.FP8_MMA_SYNC_PTX, "fp8 mma.sync"))
+        ptx = target.ptx_for(cpu, options.ptx_version, *(max(needs) if needs else (None, "")))
     except target.TargetError as e:
         raise _error(filename, str(e)) from None
     meta.target = f"cuda:{cpu[3:]}"

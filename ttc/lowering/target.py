@@ -82,21 +82,31 @@ def min_ptx_version(cpu: str) -> int:
 
 
 @lru_cache(maxsize=None)
-def resolve_ptx_version(cpu: str, requested: int | None, least: int = 0) -> int:
-    """The PTX ISA version (as 80 for 8.0) to use for `cpu`, checked against what LLVM supports; `least`: what
-    the kernel's instructions need (83 for tensormap.replace)."""
+def resolve_ptx_version(cpu: str, requested: int | None) -> int:
+    """The PTX ISA version (as 80 for 8.0) to use for `cpu`, checked against what LLVM supports."""
     low = min_ptx_version(cpu)
     if requested is None:
-        return max(low, 80, least)
-    if requested < least:
-        raise TargetError(f"the kernel makes tensor maps (tensormap.replace), which need PTX ISA "
-                          f"{least // 10}.{least % 10}; --ptx-version {requested} is older")
+        return max(low, 80)
     if requested < low:
         raise TargetError(f"PTX ISA {requested // 10}.{requested % 10} does not support {cpu}; "
                           f"the oldest that does is {low // 10}.{low % 10}")
     if int(_emit_probe(cpu, f"+ptx{requested}")) != requested:
         raise TargetError(f"PTX ISA {requested // 10}.{requested % 10} is not supported by this LLVM's NVPTX backend")
     return requested
+
+
+FP8_MMA_SYNC_PTX = 84  # mma.sync m16n8k32 with .e4m3/.e5m2 operands: PTX ISA 8.4
+
+
+def ptx_for(cpu: str, requested: int | None, needed: int | None, why: str = "") -> int:
+    """`resolve_ptx_version`, at least `needed` (an instruction's minimum) when no version was requested; a
+    requested version below `needed` is an error naming `why`."""
+    ptx = resolve_ptx_version(cpu, requested)
+    if needed is None or ptx >= needed:
+        return ptx
+    if requested is not None:
+        raise TargetError(f"{why} needs PTX ISA {needed // 10}.{needed % 10} or later, got --ptx-version {requested}")
+    return resolve_ptx_version(cpu, needed)
 
 
 def target_machine(cpu: str, ptx_version: int):

@@ -6,10 +6,11 @@ The accumulator is in `#ttg.nvidia_mma<{versionMajor = 3, warpsPerCTA = [wm, wn]
 `8 * (j >> 1 & 1) + lane / 4` and column `8 * (j >> 2) + 2 * (lane % 4) + (j & 1)` of the warp's 16 rows; the
 four warps of a warp group hold consecutive 16-row slabs). Each warp group issues, for every 64 x n tile of
 the accumulator it holds (its registers' thread-independent origin plus its warps' offset) and every k step,
-one `wgmma.mma_async.sync.aligned.m64n{n}k{k}.f32.{type}.{type}`: B (and A, unless it is in registers as
-`#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth}>`, the ISA's A fragment) read from `#ttg.nvmma_shared` buffers
-through matrix descriptors (nvmma_shared.py). f16 and bf16 take k = 16 and may be MN-major (the transpose
-immediates); tf32 (f32 operands) takes k = 8, K-major only. The op brackets its instructions with
+one `wgmma.mma_async.sync.aligned.m64n{n}k{k}.{acc}.{type}.{type}`: B (and A, unless it is in registers as
+`#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth}>`, the ISA's A fragment: 4 registers of kWidth elements, as
+mma.sync's, dot.py) read from `#ttg.nvmma_shared` buffers through matrix descriptors (nvmma_shared.py). f16 and
+bf16 take k = 16 and may be MN-major (the transpose immediates); tf32 (f32 operands) k = 8, i8 (s32
+accumulators, no scale immediates) and fp8 e4m3/e5m2 k = 32, K-major only. The op brackets its instructions with
 `wgmma.fence` and `wgmma.commit_group`; its results may be read only after a `warp_group_dot_wait` whose
 pendings count lets it finish, so the wait passes every register of its tensor operands through the
 `wgmma.wait_group` asm: later reads depend on the wait, and LLVM cannot move them above it.
@@ -24,22 +25,26 @@ from ttc.ir.layouts import DotOperandEncoding, NvidiaMmaEncoding
 from ttc.ir.types import encoding
 from ttc.lowering import nvvm
 from ttc.lowering.convert import IROps
-from ttc.lowering.dot import mma_lane_bases, pack_halves
+from ttc.lowering.dot import isa_a_coords, mma_lane_bases, pack_word
 from ttc.lowering.local_memory import SharedBuffer, whole_buffer
 from ttc.lowering.nvmma_shared import NvmmaBuffer, descriptor_constant, descriptor_fields, k_step
 from ttc.lowering.registry import lowering
-from ttc.lowering.types import BFloatType, f32, i32, i64
+from ttc.lowering.types import f32, i32, i64
 
 
-def _kind(ctx, op, t) -> tuple[str, int]:
-    """The wgmma type name and K per instruction of operand element type `t`."""
-    if isinstance(t, BFloatType):
-        return "bf16", 16
-    if t == ir.HalfType():
-        return "f16", 16
-    if t == f32:
-        return "tf32", 8
-    raise ctx.error(op, f"ttng.warp_group_dot supports f16, bf16 and tf32 (f32) operands, not {t}")
+WGMMA_KINDS = {"f16": ("f16", 16, "f32"), "bf16": ("bf16", 16, "f32"), "f32": ("tf32", 8, "f32"),
+               "i8": ("s8", 32, "s32"), "f8E4M3FN": ("e4m3", 32, "f32"), "f8E5M2": ("e5m2", 32, "f32")}
+
+
+def _kind(ctx, op, t) -> tuple[str, int, str]:
+    """The wgmma type name, K per instruction and accumulator type of operand element type `t` (MLIR)."""
+    from ttc.ir.printer import attr_text
+
+    kind = WGMMA_KINDS.get(attr_text(t))
+    if kind is None:
+        raise ctx.error(op, "ttng.warp_group_dot supports f16, bf16, tf32 (f32), i8 and fp8 (f8E4M3FN, f8E5M2) "
+                            f"operands, not {attr_text(t)}")
+    return kind
 
 
 class _Operand:
@@ -77,33 +82,40 @@ def _warp_group_dot(ctx, op):
     c_ll = ctx.layout(op.c.type, op)
     _check_accumulator(ctx, op, c_ll)
     n_instr = enc["instrShape"][1]
-    a_t = ctx.type_of(op.a.type.element_type, op)
-    kind, k_instr = _kind(ctx, op, a_t)
-    if ctx.type_of(op.b.type.element_type, op) != a_t:
-        raise ctx.error(op, "ttng.warp_group_dot operands must have one element type")
+    a_t = op.a.type.element_type
+    kind, k_instr, acc_kind = _kind(ctx, op, a_t)
+    fp8 = kind in ("e4m3", "e5m2")
+    b_name = _kind(ctx, op, op.b.type.element_type)[0]
+    if b_name != kind and not (fp8 and b_name in ("e4m3", "e5m2")):
+        raise ctx.error(op, "ttng.warp_group_dot operands must have one element type (or two fp8 types)")
     C = ctx.get(op.c)
     if not isinstance(C, list):
         C = [C] * c_ll.num_regs
-    if C[0].type != f32:
-        raise ctx.error(op, "ttng.warp_group_dot supports f32 accumulators only")
+    acc_t = i32 if acc_kind == "s32" else f32
+    if C[0].type != acc_t:
+        raise ctx.error(op, f"ttng.warp_group_dot on {kind} operands accumulates in {acc_kind} only")
+    if fp8 and op.maxNumImpreciseAcc.value.data <= tuple(op.b.type.get_shape())[0]:
+        raise ctx.error(op, "ttng.warp_group_dot: fp8 with maxNumImpreciseAcc <= K (Triton's split accumulation) "
+                            "is not supported")
     K = tuple(op.b.type.get_shape())[0]
     if K % k_instr:
         raise ctx.error(op, f"wgmma {kind} steps K by {k_instr}: K = {K} is not a multiple")
     b = ctx.b
     ops = IROps(b)
     a_regs = isinstance(encoding(op.a.type), DotOperandEncoding)
+    w = 32 // {16: 16, 8: 32, 32: 8}[k_instr]  # operand elements per 32-bit register (kWidth)
     if a_regs:
         if kind == "tf32":
             raise ctx.error(op, "ttng.warp_group_dot: tf32 A operands must be in shared memory")
         a_ll = ctx.layout(op.a.type, op)
-        if list(a_ll.lane) != mma_lane_bases(2, "a") or a_ll.warp != tuple((m, 0) for m, _ in c_ll.warp):
+        if list(a_ll.lane) != mma_lane_bases(2, "a", w) or a_ll.warp != tuple((m, 0) for m, _ in c_ll.warp):
             raise ctx.error(op, "ttng.warp_group_dot: operand A's layout does not hold wgmma's A fragments")
         A = ctx.get(op.a)
     else:
         a_op = _Operand(ctx, op, op.a, 1, "A")
     b_op = _Operand(ctx, op, op.b, 0, "B")
-    if kind == "tf32" and not (b_op.k_major and (a_regs or a_op.k_major)):
-        raise ctx.error(op, "wgmma tf32 needs K-major operands (A not transposed, B transposed)")
+    if k_instr != 16 and not (b_op.k_major and (a_regs or a_op.k_major)):
+        raise ctx.error(op, f"wgmma {kind} needs K-major operands (A not transposed, B transposed)")
     if not b_op.k_major and n_instr % b_op.buf.layout.row_elems:
         raise ctx.error(op, f"wgmma n{n_instr} reads an N-contiguous B of {b_op.buf.layout.swizzle_bytes}-byte "
                             "swizzled rows: N per instruction must be a multiple of the row")
@@ -122,10 +134,10 @@ def _warp_group_dot(ctx, op):
     n_regs = n_instr // 2
     words = {}
 
-    def a_word(r0, r1):
-        if (r0, r1) not in words:
-            words[r0, r1] = pack_halves(b, A[r0], A[r1])
-        return words[r0, r1]
+    def a_word(regs):
+        if regs not in words:
+            words[regs] = pack_word(b, [A[r] for r in regs])
+        return words[regs]
 
     def reg(ll, coords, what):
         r = ll.first_reg.get(coords)
@@ -137,25 +149,27 @@ def _warp_group_dot(ctx, op):
     in_types = [i32] * 4 + [i64] if a_regs else [i64, i64]
     a_text = "{" + ", ".join(f"${n_regs + i}" for i in range(4)) + "}" if a_regs else f"${n_regs}"
     b_text = f"${n_regs + len(in_types) - 1}"
-    if kind == "tf32":
+    if k_instr != 16:  # tf32, 8-bit: K-major only, no transpose immediates
         trans = ""
     elif a_regs:
         trans = f", {0 if b_op.k_major else 1}"
     else:
         trans = f", {0 if a_op.k_major else 1}, {0 if b_op.k_major else 1}"
-    instr = f"wgmma.mma_async.sync.aligned.m64n{n_instr}k{k_instr}.f32.{kind}.{kind}"
+    scales = "" if acc_kind == "s32" else ", 1, 1"  # integer wgmma has no scale-a / scale-b immediates
+    instr = f"wgmma.mma_async.sync.aligned.m64n{n_instr}k{k_instr}.{acc_kind}.{kind}.{b_name}"
+    out_c = "=r" if acc_kind == "s32" else "=f"
 
     def asm(accumulate: bool) -> ir.InlineAsm:
         """D = A * B (+ D when `accumulate`: the scale-d predicate operand, tied accumulators)."""
-        cons = ["=f"] * n_regs + ["r"] * 4 * a_regs + ["l"] * (len(in_types) - 4 * a_regs)
+        cons = [out_c] * n_regs + ["r"] * 4 * a_regs + ["l"] * (len(in_types) - 4 * a_regs)
         ins = list(in_types)
         scale = "0"
         if accumulate:
             scale = f"${n_regs + len(in_types)}"
             cons += ["b"] + [str(i) for i in range(n_regs)]
-            ins += [ir.IntType(1)] + [f32] * n_regs
-        fty = ir.FunctionType(ir.LiteralStructType([f32] * n_regs), ins)
-        return ir.InlineAsm(fty, f"{instr} {outs}, {a_text}, {b_text}, {scale}, 1, 1{trans};", ",".join(cons),
+            ins += [ir.IntType(1)] + [acc_t] * n_regs
+        fty = ir.FunctionType(ir.LiteralStructType([acc_t] * n_regs), ins)
+        return ir.InlineAsm(fty, f"{instr} {outs}, {a_text}, {b_text}, {scale}{scales}{trans};", ",".join(cons),
                             side_effect=True)
 
     # C a zero constant: the first step does not read it (scale-d 0), so no register is set to zero first
@@ -176,9 +190,8 @@ def _warp_group_dot(ctx, op):
         b_desc = b_op.descriptor((ir.Constant(i32, 0), col), ops)
         for k in range(0, K, k_instr):
             if a_regs:
-                ar = [reg(a_ll, (m + dm, k + dk), "A") for dm, dk in ((0, 0), (0, 1), (8, 0), (8, 1), (0, 8), (0, 9),
-                                                                       (8, 8), (8, 9))]
-                a_args = [a_word(ar[i], ar[i + 1]) for i in range(0, 8, 2)]
+                ar = [reg(a_ll, (m + dm, k + dk), "A") for dm, dk in (isa_a_coords(i, w) for i in range(4 * w))]
+                a_args = [a_word(tuple(ar[i:i + w])) for i in range(0, 4 * w, w)]
             else:
                 a_args = [b.add(a_desc, ir.Constant(i64, a_op.step(k))) if k else a_desc]
             steps.append(a_args + [b.add(b_desc, ir.Constant(i64, b_op.step(k))) if k else b_desc])

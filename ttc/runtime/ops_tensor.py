@@ -10,7 +10,7 @@ elements (an `scf.if` on an element) is run one element at a time instead.
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import IntegerType
+from xdsl.dialects.builtin import Float32Type, IntegerType
 
 from ttc.ir.types import elt, shape_of
 from ttc.runtime import dtypes, libdevice
@@ -186,7 +186,7 @@ def dot(a, b, c, precision: int, a_type, c_type):
     if dtypes.is_float_type(ce):
         ct = np.float64 if value_dtype(ce) == np.float64 else np.float32
         a2, b2 = np.asarray(a, dtype=ct), np.asarray(b, dtype=ct)
-        if precision == TF32 and value_dtype(elt(a_type)) == np.float32 and not dtypes.is_bf16(a_type):
+        if precision == TF32 and isinstance(elt(a_type), Float32Type):
             a2, b2 = dtypes.round_tf32(a2), dtypes.round_tf32(b2)
         return fit(np.matmul(a2, b2) + np.asarray(c, dtype=ct), c_type)
     prod = np.matmul(as_signed(a).astype(np.int64), as_signed(b).astype(np.int64))

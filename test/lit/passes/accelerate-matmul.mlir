@@ -69,17 +69,61 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// Not rewritten on sm80: f32 operands (ieee: FMA in Triton too; tf32: MMA v2 in Triton, not implemented here),
-// an f16 accumulator (not implemented).
+// The other mma.sync forms (ttc/lowering/mma_v2.py): f32 with tf32 precision (m16n8k8, kWidth = 1), i8 -> i32
+// (m16n8k32, kWidth = 4), f16 -> f16 (m16n8k16, kWidth = 2), and fp8 -> f32 on sm89 (m16n8k32, kWidth = 4); the
+// same #mma for all (warpsPerTileV2 depends on the shape only).
+// CHECK: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// CHECK-LABEL: tt.func public @other_kinds
+// CHECK: tt.dot {{.*}} : tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #[[MMA]], kWidth = 1}>> * tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #[[MMA]], kWidth = 1}>> -> tensor<64x64xf32, #[[MMA]]>
+// CHECK: tt.dot {{.*}} : tensor<64x32xi8, #ttg.dot_op<{opIdx = 0, parent = #[[MMA]], kWidth = 4}>> * tensor<32x64xi8, #ttg.dot_op<{opIdx = 1, parent = #[[MMA]], kWidth = 4}>> -> tensor<64x64xi32, #[[MMA]]>
+// CHECK: tt.dot {{.*}} : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #[[MMA]], kWidth = 2}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #[[MMA]], kWidth = 2}>> -> tensor<64x64xf16, #[[MMA]]>
+// CHECK: tt.dot {{.*}} : tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #[[MMA]], kWidth = 4}>> * tensor<32x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #[[MMA]], kWidth = 4}>> -> tensor<64x64xf32, #[[MMA]]>
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:89", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @other_kinds(%a: tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>, %a8: tensor<64x32xi8, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b8: tensor<32x64xi8, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c32: tensor<64x64xi32, #blocked>, %a16: tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b16: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c16: tensor<64x64xf16, #blocked>, %af8: tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %bf8: tensor<32x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>) {
+    %tf32 = tt.dot %a, %b, %c, inputPrecision = tf32 : tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    %i8 = tt.dot %a8, %b8, %c32 : tensor<64x32xi8, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xi8, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xi32, #blocked>
+    %h = tt.dot %a16, %b16, %c16 : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf16, #blocked>
+    %f8 = tt.dot %af8, %bf8, %c : tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// e5m2 before sm89: converted to f16 in the fp8 operand layouts (kWidth 4), then an f16 dot (Triton's
+// decomposition of fp8 dots on sm80).
+// CHECK: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// CHECK-LABEL: tt.func public @e5m2_sm80
+// CHECK: %[[A:.*]] = ttg.convert_layout %arg0 : {{.*}} -> tensor<64x32xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #[[MMA]], kWidth = 4}>>
+// CHECK: %[[B:.*]] = ttg.convert_layout %arg1 : {{.*}} -> tensor<32x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #[[MMA]], kWidth = 4}>>
+// CHECK: %[[A16:.*]] = tt.fp_to_fp %[[A]] : tensor<64x32xf8E5M2, {{.*}}> -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #[[MMA]], kWidth = 4}>>
+// CHECK: %[[B16:.*]] = tt.fp_to_fp %[[B]] : tensor<32x64xf8E5M2, {{.*}}> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #[[MMA]], kWidth = 4}>>
+// CHECK: tt.dot %[[A16]], %[[B16]], {{.*}} -> tensor<64x64xf32, #[[MMA]]>
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @e5m2_sm80(%a: tensor<64x32xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<64x32xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %d : tensor<64x64xf32, #blocked>
+  }
+}
+
+// -----
+
+// Not rewritten: f32 operands of ieee precision (FMA in Triton too) or tf32x3 (Triton's f32-dot-tc splits it into
+// tf32 dots: not implemented), an i8 dot with K = 16 (less than m16n8k32's K), e4m3 before sm89 (only e5m2 is
+// upcast there; Triton's frontend refuses e4m3 before sm89). make-ttgir warns at the ones Triton runs on tensor cores
+// (test/lit/tt-opt/diagnostics-*.mlir, tensor-core-warnings.mlir).
 // CHECK-NOT: #ttg.nvidia_mma
 // CHECK-LABEL: tt.func public @unchanged
 // CHECK-NOT: ttg.convert_layout
 #blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @unchanged(%a: tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>, %a16: tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b16: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c16: tensor<64x64xf16, #blocked>) {
+  tt.func public @unchanged(%a: tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>, %a8: tensor<64x16xi8, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b8: tensor<16x64xi8, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c32: tensor<64x64xi32, #blocked>, %af8: tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %bf8: tensor<32x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>) {
     %ieee = tt.dot %a, %b, %c : tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
-    %tf32 = tt.dot %a, %b, %c, inputPrecision = tf32 : tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
-    %h = tt.dot %a16, %b16, %c16 : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf16, #blocked>
+    %x3 = tt.dot %a, %b, %c, inputPrecision = tf32x3 : tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    %i8 = tt.dot %a8, %b8, %c32 : tensor<64x16xi8, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<16x64xi8, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xi32, #blocked>
+    %f8 = tt.dot %af8, %bf8, %c : tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
     tt.return
   }
 }

@@ -7,6 +7,24 @@
 // RUN: cd %S/../../.. && tt-run %t.s3.ttgir --spec kernels/matmul.json --interpret --check | FileCheck %s --check-prefix=INTERP
 // RUN: tt-opt %t.ttgir -tritongpu-pipeline=num-stages=5 -o %t.s5.ttgir
 // RUN: cd %S/../../.. && tt-run %t.s5.ttgir --spec kernels/matmul.json --interpret --check | FileCheck %s --check-prefix=INTERP
+// RUN: tt-opt %S/../../fixtures/triton/matmul_acc_i8_sm80.nodebug.ttir -make-ttgir='target=cuda:80 num-warps=4 num-stages=1' \
+// RUN:   | tt-opt -tritongpu-pipeline=num-stages=3 -o %t.i8.ttgir
+// RUN: FileCheck %s --check-prefix=I8 < %t.i8.ttgir
+// RUN: cd %S/../../.. && tt-run %t.i8.ttgir --spec kernels/matmul_acc.json --interpret --check | FileCheck %s --check-prefix=I8-INTERP
+
+// i8 operands (kWidth 4): A's buffer (K innermost) keeps 16 bytes together, B's (N innermost) 8; B's loads
+// hold 16 contiguous bytes per thread, so its copies take a layout clipped to 8 (Triton's coalesce-async-copy),
+// converted to before each copy (tritongpu-remove-layout-conversions then moves the whole address computation
+// to it: make-ttgir's output has the copy layouts of Triton's, test_make_ttgir.py).
+// I8-DAG: #[[B16:.*]] = #ttg.blocked<{sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+// I8-DAG: #[[B8:.*]] = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// I8-DAG: #[[SHA:.*]] = #ttg.swizzled_shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
+// I8-DAG: #[[SHB:.*]] = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 8, order = [1, 0]}>
+// I8: ttg.async_copy_global_to_local {{.*}} -> <64x32xi8, #[[SHA]], #smem, mutable>
+// I8: %[[P:.*]] = ttg.convert_layout %{{.*}} : tensor<32x64x!tt.ptr<i8>, #[[B16]]> -> tensor<32x64x!tt.ptr<i8>, #[[B8]]>
+// I8: %[[M:.*]] = ttg.convert_layout %{{.*}} : tensor<32x64xi1, #[[B16]]> -> tensor<32x64xi1, #[[B8]]>
+// I8: ttg.async_copy_global_to_local %[[P]], %{{.*}} mask %[[M]] other %{{.*}} : tensor<32x64x!tt.ptr<i8>, #[[B8]]> -> <32x64xi8, #[[SHB]], #smem, mutable>
+// I8-INTERP: c: ok
 // INTERP: c: ok
 
 // The matmul kernel (kernels/matmul.json: K = 96, three iterations of BLOCK_K = 32, the last one masked) runs

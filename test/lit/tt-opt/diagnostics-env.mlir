@@ -16,7 +16,7 @@
 // `warnings` shows warnings, `remarks` warnings and remarks, `operations` attaches the op a diagnostic is about
 // (printed generically: MLIR's printOpOnDiagnostic), `stacktraces` where in ttc it was emitted.
 //
-// make-ttgir warns once at each tt.dot that Triton would put on tensor cores and ttc keeps on FMA (the tf32
+// make-ttgir warns once at each tt.dot that Triton would put on tensor cores and ttc keeps on FMA (the tf32x3
 // one; not the f16 one, which gets an MMA v2 layout, nor the ieee f32 one, which Triton also runs on FMA),
 // after its passes; tritongpu-coalesce remarks the
 // vector width it picked for each global access. Targets before sm80 use FMA in Triton too: no warning there.
@@ -26,8 +26,8 @@
 // DEFAULT-NOT: {{warning|remark|note}}:
 
 // WARN-NOT: {{remark:|\(f16 x f16 -> f32\)}}
-// WARN:     diagnostics-env.mlir:[[# @LINE + 55]]:5: warning: tt.dot 16x16x16 (f32 x f32 -> f32, tf32) runs on FMA units: tritongpu-accelerate-matmul gives tensor-core layouts to f16/bf16 dots with f32 accumulators (MMA v2, and v3 on sm90) and to tf32 dots on sm90 (MMA v3) only, so make-ttgir keeps it on a blocked layout
-// WARN-NEXT: {{^}}    %tf32 = tt.dot %ieee, %ieee, %zero
+// WARN:     diagnostics-env.mlir:[[# @LINE + 55]]:5: warning: tt.dot 16x16x16 (f32 x f32 -> f32, tf32x3) runs on FMA units: Triton splits an f32 dot of tf32x3 precision into several tf32/bf16 tensor-core dots (its f32-dot-tc pass), which ttc does not do, so make-ttgir keeps it on a blocked layout
+// WARN-NEXT: {{^}}    %x3 = tt.dot %ieee, %ieee, %zero
 // WARN-NEXT: {{^}}    ^
 // (no warning for the f16 dot, which gets an MMA v2 layout, nor for the ieee f32 one)
 // WARN-NOT: {{warning|remark|note}}:
@@ -36,19 +36,19 @@
 // REMARK:      diagnostics-env.mlir:[[# @LINE + 44]]:5: remark: tt.load: 1 x f16 (16 bits) per access, 2 accesses per thread (limited by the pointer divisibility: 1 byte)
 // REMARK:      diagnostics-env.mlir:[[# @LINE + 50]]:5: remark: tt.store: 2 x f32 (64 bits) per access, 1 access per thread (limited by the tensor's size: 256 elements for 128 threads)
 // REMARK-NOT: warning: tt.dot 16x16x16 (f16 x f16 -> f32)
-// REMARK:      diagnostics-env.mlir:[[# @LINE + 45]]:5: warning: tt.dot 16x16x16 (f32 x f32 -> f32, tf32)
+// REMARK:      diagnostics-env.mlir:[[# @LINE + 45]]:5: warning: tt.dot 16x16x16 (f32 x f32 -> f32, tf32x3)
 // REMARK-NOT:  {{warning|remark|note}}:
 
 // The note follows its diagnostic, at the same location (so without the source line again).
-// OPS:      diagnostics-env.mlir:[[# @LINE + 41]]:5: warning: tt.dot 16x16x16 (f32 x f32 -> f32, tf32)
-// OPS-NEXT: {{^}}    %tf32 = tt.dot
+// OPS:      diagnostics-env.mlir:[[# @LINE + 41]]:5: warning: tt.dot 16x16x16 (f32 x f32 -> f32, tf32x3)
+// OPS-NEXT: {{^}}    %x3 = tt.dot
 // OPS-NEXT: {{^}}    ^
-// OPS-NEXT: diagnostics-env.mlir:[[# @LINE + 38]]:5: note: see current operation: %{{[0-9]+}} = "tt.dot"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) <{inputPrecision = 0 : i32, maxNumImpreciseAcc = 0 : i32}> : (tensor<16x16xf32, #ttg.dot_op<{opIdx = 0, parent = #ttg.blocked<{{.*}}>}>>, {{.*}}) -> tensor<16x16xf32, #ttg.blocked<{{.*}}>>
+// OPS-NEXT: diagnostics-env.mlir:[[# @LINE + 38]]:5: note: see current operation: %{{[0-9]+}} = "tt.dot"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) <{inputPrecision = 1 : i32, maxNumImpreciseAcc = 0 : i32}> : (tensor<16x16xf32, #ttg.dot_op<{opIdx = 0, parent = #ttg.blocked<{{.*}}>}>>, {{.*}}) -> tensor<16x16xf32, #ttg.blocked<{{.*}}>>
 // OPS-NOT:  warning:
 // OPS-NOT:  note:
 // OPS-NOT:  remark:
 
-// TRACE:      diagnostics-env.mlir:[[# @LINE + 33]]:5: warning: tt.dot 16x16x16 (f32 x f32 -> f32, tf32)
+// TRACE:      diagnostics-env.mlir:[[# @LINE + 33]]:5: warning: tt.dot 16x16x16 (f32 x f32 -> f32, tf32x3)
 // TRACE:      diagnostics-env.mlir:[[# @LINE + 32]]:5: note: diagnostic emitted with trace:
 // TRACE-NEXT: {{^}} #0 {{.*}}make_ttgir.py:{{[0-9]+}} in MakeTTGIR.apply
 // TRACE-NEXT: {{^}} #1 {{.*}}passmanager.py:{{[0-9]+}} in PassManager.run
@@ -81,10 +81,10 @@ module {
     %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
     %ab = tt.dot %a_tile, %b_tile, %zero : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
     %ieee = tt.dot %ab, %ab, %zero : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
-    %tf32 = tt.dot %ieee, %ieee, %zero, inputPrecision = tf32 : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
+    %x3 = tt.dot %ieee, %ieee, %zero, inputPrecision = tf32x3 : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
     %c_base = tt.splat %c : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
     %c_ptrs = tt.addptr %c_base, %offs : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
-    tt.store %c_ptrs, %tf32 : tensor<16x16x!tt.ptr<f32>>
+    tt.store %c_ptrs, %x3 : tensor<16x16x!tt.ptr<f32>>
     tt.return
   }
 }

@@ -30,7 +30,7 @@ module {
 
 // -----
 
-// One warning per tt.dot that Triton would run on tensor cores and ttc does not (the tf32 one), however many
+// One warning per tt.dot that Triton would run on tensor cores and ttc does not (the tf32x3 one, which Triton splits into tf32 dots), however many
 // passes make-ttgir runs; none for the f16 dot (MMA v2) nor for an f32 dot with ieee precision (Triton uses FMA
 // for it too). Unaligned pointers: scalar accesses.
 // CHECK-LABEL: tt.func public @dots
@@ -54,12 +54,12 @@ module {
     %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
     %ab = tt.dot %tile, %tile, %zero : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
     %ieee = tt.dot %ab, %ab, %zero : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
-    // expected-warning @+1 {{tt.dot 16x16x16 (f32 x f32 -> f32, tf32) runs on FMA units: tritongpu-accelerate-matmul gives tensor-core layouts to f16/bf16 dots with f32 accumulators (MMA v2, and v3 on sm90) and to tf32 dots on sm90 (MMA v3) only}}
-    %tf32 = tt.dot %ieee, %ieee, %zero, inputPrecision = tf32 : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
+    // expected-warning @+1 {{tt.dot 16x16x16 (f32 x f32 -> f32, tf32x3) runs on FMA units: Triton splits an f32 dot of tf32x3 precision into several tf32/bf16 tensor-core dots (its f32-dot-tc pass), which ttc does not do}}
+    %x3 = tt.dot %ieee, %ieee, %zero, inputPrecision = tf32x3 : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
     %c_base = tt.splat %c : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
     %c_ptrs = tt.addptr %c_base, %offs : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
     // expected-remark @+1 {{tt.store: 1 x f32 (32 bits) per access, 2 accesses per thread (limited by the pointer divisibility: 1 byte)}}
-    tt.store %c_ptrs, %tf32 : tensor<16x16x!tt.ptr<f32>>
+    tt.store %c_ptrs, %x3 : tensor<16x16x!tt.ptr<f32>>
     tt.return
   }
 }
