@@ -131,7 +131,7 @@ def lineup(cubin: str, ptx: str, spec_path: str) -> dict:
     """What tt-run does before the driver is called: the spec read, the metadata found, the binary's parameters
     (here from its PTX, on the GPU from cuFuncGetParamInfo) lined up with the spec's arguments, one
     tensordesc_meta entry per descriptor. Raises where the launch would fail."""
-    from ttc.runtime import binary, cuda
+    from ttc.runtime import binary, cuda, dtypes, tensormap
     from ttc.runtime import spec as specs
 
     spec = specs.load(spec_path)
@@ -143,6 +143,8 @@ def lineup(cubin: str, ptx: str, spec_path: str) -> dict:
     descs = [a for a in kept if a.is_desc and not a.decomposed]
     if len(meta.get("tensordesc_meta") or []) < len(descs):
         raise RuntimeError(f"{len(descs)} descriptors but {len(meta.get('tensordesc_meta') or [])} tensordesc_meta")
+    for a, desc in zip(descs, meta.get("tensordesc_meta") or []):  # cuTensorMapEncodeTiled's arguments, as launched
+        tensormap.tensormap_args(1 << 20, a.shape, dtypes.storage_dtype(a.elt).itemsize, desc, a.strides)
     return {"params": len(entry.param_sizes), "scratch_params": extra, "descriptors": len(descs),
             "metadata": bool(meta), "launch_pdl": bool(meta.get("launch_pdl", False)),
             "shared": meta.get("shared")}
