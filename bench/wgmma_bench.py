@@ -40,11 +40,16 @@ def triton_backend(ttgir: Path, spec: Path, work: Path) -> dict:
     os.environ["TRITON_CACHE_DIR"] = str(work / "triton-cache")
     k = triton.compile(str(ttgir), target=GPUTarget("cuda", 90, 32))
     cubin = work / f"{ttgir.stem}.triton.cubin"
+    save_triton_cubin(k, cubin)
+    return gb.run_ours(str(cubin), spec)
+
+
+def save_triton_cubin(k, cubin: Path) -> None:
+    """A Triton CompiledKernel (cuda:90) as tt-run launches it: the CUBIN, and its metadata as CUBIN.json."""
     cubin.write_bytes(k.asm["cubin"])
     meta = dict(k.metadata._asdict())
     meta["target"] = {"backend": "cuda", "arch": 90, "warp_size": 32}
     Path(str(cubin) + ".json").write_text(json.dumps(meta, default=str))
-    return gb.run_ours(str(cubin), spec)
 
 
 def triton_ptxas() -> str:

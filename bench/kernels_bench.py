@@ -1,0 +1,266 @@
+"""Every kernel of kernels/ on the GPU: our compiler against Triton 3.6, both CUBINs launched by the same harness.
+
+For each kernels/<name>.json spec (its kernel, signature, num_warps, num_stages (3 when the spec has none),
+launch_pdl; the source file is the spec's "source" key, else <name>.py), at the spec's own (test-sized) shapes:
+- ours: `tt-compile SOURCE --kernel K --signature S --num-warps W --num-stages N --target cuda:90
+  [--launch-pdl] -o ours.cubin` (OUT.json metadata beside it);
+- Triton: the installed Triton compiles the same source, kernel, signature, num_warps and num_stages (launch_pdl
+  as the spec says) for GPUTarget("cuda", 90, 32), the signature turned into `triton.compiler.ASTSource` by
+  test/fixtures/make_fixtures.py's own code; `k.asm["cubin"]` and its metadata (CUBIN.json) are written as
+  bench/wgmma_bench.py's `save_triton_cubin` writes them. This runs in a subprocess of `--triton-python`
+  (default: this Python), so the bench itself needs no Triton where it only compiles ours;
+- each CUBIN then goes through `tt-run CUBIN --spec SPEC --check --bench --json` (the spec's NumPy check; CUDA
+  events around each launch, median of 100 after 10 warm-up ones; registers and local-memory bytes from the
+  driver). Tensor-descriptor arguments get their tensor maps from each binary's own tensordesc_meta; launch_pdl
+  kernels launch with programmatic dependent launch on both sides.
+Prints a markdown table (checks, median ms, Triton/ours: > 1 means ours is faster, registers, spills) and writes
+every result as JSON (--json PATH, default $OUT/kernels_bench.json when $OUT is set). Exit status 1 when one of
+our checks fails (or our compile does).
+
+    python3 bench/kernels_bench.py [--only vector_add,softmax] [--json PATH]
+    python3 bench/kernels_bench.py --no-gpu [--triton-python ~/.cache/ttc-bench/triton-3.6.0/bin/python]
+
+--no-gpu compiles both sides and stops before the launch: it lines each binary's parameters (from its PTX) up
+with the spec's arguments and its tensordesc_meta with the spec's descriptors, as tt-run would before launching;
+its exit status is 1 when either side fails to compile or to line up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+
+import gpu_bench as gb  # bench/ is on sys.path: these scripts run as python3 bench/NAME.py
+
+ROOT = Path(__file__).resolve().parents[1]
+KERNELS = ROOT / "kernels"
+TARGET = ("cuda", 90, 32)
+
+
+def jobs(only: list[str] | None) -> list[dict]:
+    """One job per kernels/*.json: what both compilers are given."""
+    from ttc.runtime.spec import kernel_source
+
+    out = []
+    for path in sorted(KERNELS.glob("*.json")):
+        if only and path.stem not in only:
+            continue
+        spec = json.loads(path.read_text())
+        source = kernel_source(path)
+        if source.parent.resolve() != KERNELS.resolve():  # make_fixtures loads kernels/<stem>.py
+            raise SystemExit(f"{path}: the source {source} is not in kernels/")
+        out.append({"name": path.stem, "spec": str(path), "source": str(source), "kernel": spec["kernel"],
+                    "signature": spec["signature"], "num_warps": spec.get("num_warps", 4),
+                    "num_stages": spec.get("num_stages", 3), "launch_pdl": bool(spec.get("launch_pdl"))})
+    if only and (unknown := set(only) - {j["name"] for j in out}):
+        raise SystemExit(f"no kernels/<name>.json for: {', '.join(sorted(unknown))}")
+    return out
+
+
+# ------------------------------------------------------------------------------------------------------- ours
+def compile_ours(job: dict, work: Path, ptx: bool) -> dict:
+    base = ["tt-compile", job["source"], "--kernel", job["kernel"], "--signature", job["signature"],
+            "--num-warps", str(job["num_warps"]), "--num-stages", str(job["num_stages"]), "--target", "cuda:90"]
+    base += ["--launch-pdl"] if job["launch_pdl"] else []
+    cubin = work / f"{job['name']}.ours.cubin"
+    t0 = time.perf_counter()
+    gb.run_checked(base + ["-o", str(cubin)])
+    r = {"cubin": str(cubin), "compile_s": time.perf_counter() - t0}
+    if ptx:  # the same compile from the cache, stopped at PTX: the parameter list the launch will see
+        r["ptx"] = str(cubin.with_suffix(".ptx"))
+        gb.run_checked(base + ["--stage", "ptx", "-o", r["ptx"]])
+    return r
+
+
+# ----------------------------------------------------------------------------------------------------- Triton
+def compile_triton(jobs_: list[dict], work: Path, python: str) -> dict:
+    """name -> {cubin, ptx, compile_s} or {error}: every job compiled by Triton in one subprocess of `python`."""
+    todo, done = work / "triton_jobs.json", work / "triton_results.json"
+    todo.write_text(json.dumps([dict(j, out=str(work / f"{j['name']}.triton.cubin")) for j in jobs_]))
+    env = dict(os.environ, TRITON_CACHE_DIR=str(work / "triton-cache"))
+    proc = subprocess.run([python, __file__, "--triton-worker", str(todo), str(done)], capture_output=True,
+                          text=True, env=env)
+    if proc.returncode != 0 or not done.is_file():
+        err = f"the Triton compile subprocess ({python}) failed ({proc.returncode}): {proc.stderr[-3000:]}"
+        return {j["name"]: {"error": err} for j in jobs_}
+    return json.loads(done.read_text())
+
+
+def triton_worker(todo: str, done: str) -> int:
+    """Runs under a Python with Triton (not necessarily ours): compiles each job, CUBIN + CUBIN.json + PTX."""
+    import triton
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+
+    sys.path.insert(0, str(ROOT / "test" / "fixtures"))
+    import make_fixtures as mf
+    from wgmma_bench import save_triton_cubin
+
+    os.chdir(ROOT)  # make_fixtures loads kernels/<stem>.py by its repository-relative path
+    results = {}
+    for job in json.loads(Path(todo).read_text()):
+        try:
+            fn = getattr(mf.load_kernel_module(Path(job["source"]).stem), job["kernel"])
+            signature, constexprs, attrs = mf.parse_signature(fn.arg_names, job["signature"])
+            src = ASTSource(fn=fn, signature=signature, constexprs=constexprs, attrs=attrs)
+            options = {"num_warps": job["num_warps"], "num_ctas": 1, "num_stages": job["num_stages"]}
+            if job["launch_pdl"]:
+                options["launch_pdl"] = True
+            t0 = time.perf_counter()
+            k = triton.compile(src, target=GPUTarget(*TARGET), options=options)
+            cubin = Path(job["out"])
+            save_triton_cubin(k, cubin)
+            cubin.with_suffix(".ptx").write_text(k.asm["ptx"])
+            results[job["name"]] = {"cubin": str(cubin), "ptx": str(cubin.with_suffix(".ptx")),
+                                    "compile_s": time.perf_counter() - t0, "triton": triton.__version__}
+        except Exception as e:  # noqa: BLE001  (reported in the row)
+            results[job["name"]] = {"error": f"{type(e).__name__}: {e}", "traceback": traceback.format_exc()[-3000:]}
+    Path(done).write_text(json.dumps(results, indent=1))
+    return 0
+
+
+# --------------------------------------------------------------------------------------------------- launching
+def lineup(cubin: str, ptx: str, spec_path: str) -> dict:
+    """What tt-run does before the driver is called: the spec read, the metadata found, the binary's parameters
+    (here from its PTX, on the GPU from cuFuncGetParamInfo) lined up with the spec's arguments, one
+    tensordesc_meta entry per descriptor. Raises where the launch would fail."""
+    from ttc.runtime import binary, cuda, dtypes, tensormap
+    from ttc.runtime import spec as specs
+
+    spec = specs.load(spec_path)
+    meta = binary.metadata(cubin, spec.path)
+    entry = next((e for e in binary.ptx_entries(Path(ptx).read_text()) if e.name == spec.kernel), None)
+    if entry is None:
+        raise RuntimeError(f"no kernel {spec.kernel} in {ptx}")
+    kept, extra = cuda._match(spec, entry.param_sizes)
+    descs = [a for a in kept if a.is_desc and not a.decomposed]
+    if len(meta.get("tensordesc_meta") or []) < len(descs):
+        raise RuntimeError(f"{len(descs)} descriptors but {len(meta.get('tensordesc_meta') or [])} tensordesc_meta")
+    for a, desc in zip(descs, meta.get("tensordesc_meta") or []):  # cuTensorMapEncodeTiled's arguments, as launched
+        tensormap.tensormap_args(1 << 20, a.shape, dtypes.storage_dtype(a.elt).itemsize, desc, a.strides)
+    return {"params": len(entry.param_sizes), "scratch_params": extra, "descriptors": len(descs),
+            "metadata": bool(meta), "launch_pdl": bool(meta.get("launch_pdl", False)),
+            "shared": meta.get("shared")}
+
+
+def launch(cubin: str, spec: str) -> dict:
+    r = gb.run_ours(cubin, Path(spec))
+    r.pop("outputs", None)
+    return r
+
+
+# -------------------------------------------------------------------------------------------------------- main
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--json", default=None, help="where to write the results (default $OUT/kernels_bench.json)")
+    p.add_argument("--only", default=None, help="comma-separated kernel names (kernels/<name>.json)")
+    p.add_argument("--no-gpu", action="store_true", help="both compiles and the parameter line-up; no launch")
+    p.add_argument("--triton-python", default=sys.executable,
+                   help="the Python that compiles with Triton (default: this one)")
+    p.add_argument("--triton-worker", nargs=2, metavar=("JOBS", "RESULTS"), help=argparse.SUPPRESS)
+    opts = p.parse_args(argv)
+    if opts.triton_worker:
+        return triton_worker(*opts.triton_worker)
+    out_path = opts.json or (os.path.join(os.environ["OUT"], "kernels_bench.json") if os.environ.get("OUT") else None)
+
+    todo = jobs(opts.only.split(",") if opts.only else None)
+    work = Path(tempfile.mkdtemp(prefix="kernels_bench_"))
+    os.environ["TRITON_CACHE_DIR"] = str(work / "ours-cache")  # ours: a fresh cache; Triton's has its own
+    results = {"started": time.strftime("%Y-%m-%d %H:%M:%S"), "work": str(work), "no_gpu": opts.no_gpu,
+               "kernels": {}}
+    t0 = time.perf_counter()
+    theirs = compile_triton(todo, work, opts.triton_python)
+    print(f"Triton compiled {sum('cubin' in t for t in theirs.values())}/{len(todo)} kernels in "
+          f"{time.perf_counter() - t0:.1f} s", flush=True)
+    for job in todo:
+        name = job["name"]
+        r = results["kernels"][name] = {"job": job, "triton_compile": theirs.get(name, {"error": "not compiled"})}
+        try:
+            r["ours_compile"] = compile_ours(job, work, ptx=opts.no_gpu)
+        except RuntimeError as e:
+            r["ours_compile"] = {"error": str(e)}
+        for side in ("ours", "triton"):
+            c = r[f"{side}_compile"]
+            if "cubin" not in c:
+                r[side] = {"ok": False, "skipped": f"{side} compile failed: {_one_line(c['error'])[:200]}"}
+            elif opts.no_gpu:
+                try:
+                    r[side] = {"ok": None, "lineup": lineup(c["cubin"], c["ptx"], job["spec"])}
+                except Exception as e:  # noqa: BLE001
+                    r[side] = {"ok": False, "error": f"{type(e).__name__}: {e}"}
+            else:
+                r[side] = launch(c["cubin"], job["spec"])
+        print(f"{name}: " + "; ".join(f"{s} {_status(r[s])}" for s in ("ours", "triton")), flush=True)
+        if out_path:  # as we go, so a timeout still leaves the finished kernels
+            _write(out_path, results)
+    print_table(results)
+    if out_path:
+        _write(out_path, results)
+        print(f"wrote {out_path}")
+    failed = [n for n, r in results["kernels"].items()
+              if r["ours"].get("ok") is False or (opts.no_gpu and r["triton"].get("ok") is False)]
+    if failed:
+        print(f"FAILED: {', '.join(failed)}")
+    return 1 if failed else 0
+
+
+def _one_line(err: str) -> str:
+    """The line of a compile's stderr that says what went wrong: the first 'error:' line, else the last line."""
+    lines = [ln.strip() for ln in err.splitlines() if ln.strip()] or ["?"]
+    return next((ln for ln in lines if "error:" in ln), lines[-1])
+
+
+def _problem(r: dict) -> str | None:
+    """Why a side has no timing, in one line: skipped, the error, or the checks that failed."""
+    if r.get("skipped"):
+        return "skipped: " + r["skipped"]
+    why = r.get("error") or r.get("stderr")
+    if not why and r.get("ok") is False:
+        bad = {n: c for n, c in (r.get("check") or {}).items() if not c.get("ok")}
+        why = "check failed: " + ", ".join(f"{n} ({c.get('mismatches')}/{c.get('size')} wrong, max abs err "
+                                           f"{c.get('max_abs')})" for n, c in bad.items())
+    return " ".join(why.split()).replace("|", "/") if why else None
+
+
+def _status(r: dict) -> str:
+    if (why := _problem(r)) is not None:
+        return ("FAILED: " if not r.get("skipped") else "") + why[:300]
+    if r.get("ok") is None:
+        return f"compiled, {r['lineup']['params']} parameters lined up"
+    return f"ok {(r.get('bench') or {}).get('median_ms', float('nan')):.4f} ms"
+
+
+def _write(path, results):
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(json.dumps(results, indent=1, default=str) + "\n")
+
+
+def print_table(results: dict) -> None:
+    def chk(r):
+        return "skip" if r.get("skipped") else ("compiled" if r.get("ok") is None else ("ok" if r["ok"] else "FAIL"))
+
+    f = (lambda v, fmt: "-" if v is None else format(v, fmt))
+    print("\n| kernel | check ours/Triton | ours ms | Triton ms | Triton/ours | regs ours/Triton | "
+          "spills ours/Triton (bytes) | note |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name, r in results["kernels"].items():
+        ob, tb = r["ours"].get("bench") or {}, r["triton"].get("bench") or {}
+        om, tm = ob.get("median_ms"), tb.get("median_ms")
+        note = "; ".join(f"{s}: {_problem(r[s])[:160]}" for s in ("ours", "triton") if _problem(r[s]))
+        if "lineup" in r["ours"] and "lineup" in r["triton"]:  # --no-gpu: what the launch would pass
+            note = note or "parameters ours/Triton: " + "/".join(
+                f"{r[s]['lineup']['params']} ({r[s]['lineup']['scratch_params']} scratch)" for s in ("ours", "triton"))
+        print(f"| {name} | {chk(r['ours'])}/{chk(r['triton'])} | {f(om, '.4f')} | {f(tm, '.4f')} | "
+              f"{f(tm / om if om and tm else None, '.3f')} | {f(ob.get('n_regs'), 'd')}/{f(tb.get('n_regs'), 'd')} | "
+              f"{f(ob.get('spill_bytes'), 'd')}/{f(tb.get('spill_bytes'), 'd')} | {note} |")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
