@@ -32,7 +32,7 @@ from ttc.ir.types import elt, encoding, shape_of
 from ttc.lowering import nvvm
 from ttc.lowering.mma_v2 import mma_v2_kind
 from ttc.lowering.registry import lowering
-from ttc.lowering.types import BFloatType, bits_of, f32, i32
+from ttc.lowering.types import BFloatType, bits_of, f32, i16, i32
 
 
 @lowering("tt.dot")

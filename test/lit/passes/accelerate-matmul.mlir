@@ -264,14 +264,15 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 
 // -----
 
-// sm90 dots that MMA v3 does not take fall back to MMA v2, as in Triton: M = 32 (not a multiple of 64), 2 warps
-// (not a warp group), K = 8 (below wgmma's K of 16).
+// sm90 dots that MMA v3 does not take fall back to MMA v2, as in Triton: M = 32 (not a multiple of 64); K = 8 is
+// below wgmma's K of 16 and mma.sync's too, so those dots stay blocked (FMA; make-ttgir warns).
 // CHECK-NOT: versionMajor = 3
 // CHECK: #ttg.nvidia_mma<{versionMajor = 2
 // CHECK-NOT: versionMajor = 3
 // CHECK-LABEL: tt.func public @sm90_v2_fallback
 // CHECK-NOT: ttng.warp_group_dot
-// CHECK-COUNT-3: tt.dot {{.*}} -> tensor<{{.*}}, #mma{{[0-9]*}}>
+// CHECK: tt.dot {{.*}} -> tensor<32x64xf32, #mma{{[0-9]*}}>
+// CHECK-COUNT-2: tt.dot {{.*}} -> tensor<64x64xf32, #blocked>
 #blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @sm90_v2_fallback(%a: tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<32x64xf32, #blocked>, %a8: tensor<64x8xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b8: tensor<8x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c8: tensor<64x64xf32, #blocked>) {
