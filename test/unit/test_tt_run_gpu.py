@@ -81,7 +81,8 @@ def compiled(tmp_path_factory):
             k = triton.compile(ASTSource(fn=fn, signature=signature, constexprs=constexprs, attrs=attrs), target=target,
                                options={"num_warps": spec.get("num_warps", 4)})
             meta = {key: v for key, v in k.metadata._asdict().items()
-                    if key in ("name", "num_warps", "shared", "global_scratch_size", "profile_scratch_size")}
+                    if key in ("name", "num_warps", "shared", "global_scratch_size", "profile_scratch_size",
+                               "tensordesc_meta", "launch_pdl")}
             paths = {}
             for ext in ("cubin", "ptx"):
                 path = out / f"{name}.{ext}"
