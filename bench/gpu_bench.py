@@ -182,7 +182,7 @@ def _torch_args(d: dict):
     out = []
     for a in d["args"]:
         if a["type"].startswith("*"):
-            dt = {"*fp32": torch.float32, "*fp16": torch.float16}[a["type"]]
+            dt = {"*fp32": torch.float32, "*fp16": torch.float16, "*bf16": torch.bfloat16}[a["type"]]
             shape = a["shape"]
             if a["init"] == "randn":
                 out.append(torch.randn(shape, device="cuda", dtype=torch.float32, generator=g).to(dt))
