@@ -307,7 +307,8 @@ def candidates(module: Operation) -> list[Operation]:
 
 @dataclass(frozen=True)
 class AccelerateMatmul(Pass):
-    """Give f16/bf16 (and, on sm90, tf32) dots tensor-core layouts: MMA v3 (wgmma) on sm90, else MMA v2."""
+    """Give dots tensor-core layouts: MMA v2 (mma.sync) for every type mma.sync takes on the target; on sm90, MMA v3
+    (wgmma) for f16/bf16 -> f32 and tf32 dots instead (i8 and fp8 stay on v2 there)."""
 
     name = "tritongpu-accelerate-matmul"
     display = "TritonGPUAccelerateMatmul"

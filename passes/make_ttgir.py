@@ -1,7 +1,7 @@
 """make-ttgir: Triton's `make_ttgir` stage (backends/nvidia/compiler.py), as one pass.
 
 The passes, in Triton's order for `cuda:80`..`cuda:99` targets (the ones marked * are Triton passes for
-TMA, warp specialization, loop scheduling and prefetching, which are not part of this pipeline and are skipped;
+loop scheduling, prefetching, Blackwell memory and the like, which are not part of this pipeline and are skipped;
 for the kernels ttc compiles they leave the IR unchanged, except that Triton's assign-latencies and
 schedule-loops shape the text of a pipelined loop, which tritongpu-pipeline builds its own way):
 
@@ -142,11 +142,11 @@ def fma_dot_message(dot, capability: int) -> str:
 @dataclass(frozen=True)
 class MakeTTGIR(Pass):
     """Triton's make_ttgir: TTIR to optimized TTGIR (memory-bound passes, MMA v2 / v3 tensor-core layouts,
-    software pipelining of MMA v2 operand loads, asynchronous wgmma)."""
+    software pipelining of dot operand loads in the sm80 and sm90 forms, asynchronous wgmma, TMA lowering)."""
 
     name = "make-ttgir"
     display = "MakeTTGIR"
-    summary = "Triton's make_ttgir pass pipeline (MMA v2 / v3 dots, cp.async pipelining on sm80, no TMA): TTIR -> TTGIR"
+    summary = "Triton's make_ttgir pass pipeline (MMA v2 / v3 dots, cp.async pipelining, TMA lowering): TTIR -> TTGIR"
 
     target: str = option("cuda:90", "the target, e.g. cuda:90")
     num_warps: int = option(4, "number of warps")

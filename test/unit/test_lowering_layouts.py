@@ -193,7 +193,7 @@ def test_emitted_coordinates_match_the_model(host_jit, shape, enc):
 def test_slice_of_a_linear_layout_broadcasts_the_sliced_bases():
     # a #ttg.linear parent for 8x2x4 (as reshape layout inference makes for dot_scaled's scale broadcast), sliced
     # along dim 2: the parent's bases along dim 2 broadcast (Triton's ensureLayoutNotLargerThan), the rest stay
-    from ttc.ir import context, parse
+    from ttc.ir import parse
 
     text = """#lin = #ttg.linear<{register = [[0, 0, 1], [0, 0, 2], [0, 1, 0]], lane = [[1, 0, 0], [2, 0, 0], [4, 0, 0],
         [0, 0, 0], [0, 0, 0]], warp = [], block = []}>

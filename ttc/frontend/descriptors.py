@@ -33,18 +33,6 @@ class TensorDescDType(DType):
         self.name = f"tensor_descriptor<{block}>"
         self.primitive_bitwidth = 64
 
-    def is_int_signed(self) -> bool:
-        return False
-
-    def is_int_unsigned(self) -> bool:
-        return False
-
-    def is_floating(self) -> bool:
-        return False
-
-    def is_standard_floating(self) -> bool:
-        return False
-
     def _make_ir(self):
         e = self.block.element
         ir = IntegerType(e.int_bitwidth, Signedness.SIGNED) if e.is_int_signed() else e.to_ir()

@@ -32,7 +32,7 @@ from ttc.ir.types import elt, encoding, shape_of
 from ttc.lowering import nvvm
 from ttc.lowering.mma_v2 import mma_v2_kind
 from ttc.lowering.registry import lowering
-from ttc.lowering.types import BFloatType, bits_of, f32, i16, i32
+from ttc.lowering.types import bits_of, f32, i16, i32
 
 
 @lowering("tt.dot")
@@ -54,11 +54,6 @@ def mma_lane_bases(rank: int, kind: str, k_width: int = 2) -> list[tuple]:
         return [unit(n, 2), unit(n, 4), unit(m, 1), unit(m, 2), unit(m, 4)]
     k, other = (n, m) if kind == "a" else (m, n)
     return [unit(k, k_width), unit(k, 2 * k_width), unit(other, 1), unit(other, 2), unit(other, 4)]
-
-
-def pack_halves(b, lo: ir.Value, hi: ir.Value) -> ir.Value:
-    """One 32-bit register holding two 16-bit values, `lo` in the low half: an MMA operand's register pair."""
-    return pack_word(b, [lo, hi])
 
 
 def pack_word(b, values: list[ir.Value]) -> ir.Value:

@@ -14,7 +14,6 @@ text is written by `llvm_text.module_text` (what `str(module)` gives, faster).
 from __future__ import annotations
 
 import gc
-import json
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
