@@ -229,7 +229,6 @@ DESCRIPTOR_OP_NAMES = frozenset({
     "tt.make_tensor_descriptor", "tt.descriptor_load", "tt.descriptor_store", "tt.descriptor_reduce",
     "tt.descriptor_gather", "tt.descriptor_scatter",
 })
-TMA_OP_NAMES = DESCRIPTOR_OP_NAMES
 
 
 def first_unsupported(module, names: frozenset, stage: str, arguments: bool = True, hint: str = ""):

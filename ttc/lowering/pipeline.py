@@ -70,8 +70,6 @@ class TTGIR:
                               shared=module_int(m, "ttg.shared", 0), hash=self.hash, target=f"cuda:{self.cpu[3:]}")
 
 
-TENSORMAP_PTX = 83  # tensormap.replace, tensormap.cp_fenceproxy (descriptors made in the kernel)
-TENSORMAP_WHY = "tensor maps made in the kernel (tensormap.replace)"
 
 
 def needed_ptx(module) -> tuple[int | None, str]:
@@ -85,7 +83,7 @@ def needed_ptx(module) -> tuple[int | None, str]:
     needs = []
     for op in module.walk():
         if op.name == "ttng.tensormap_create":
-            needs.append((TENSORMAP_PTX, TENSORMAP_WHY))
+            needs.append((target.TENSORMAP_PTX, target.TENSORMAP_WHY))
         elif (op.name == "tt.dot" and isinstance(encoding(op.results[0].type), NvidiaMmaEncoding)
                 and attr_text(elt(op.operands[0].type)) in FP8):
             needs.append((target.FP8_MMA_SYNC_PTX, "fp8 mma.sync"))
@@ -186,7 +184,7 @@ def parse_llvm(text: str, filename: str, options: Options, sidecar: KernelMetada
     sm = options.sm if options.sm is not None else _sm_from_target(meta.target)
     try:
         cpu = target.cpu_name(sm)
-        needs = [(TENSORMAP_PTX, TENSORMAP_WHY)] if "tensormap.replace" in text else []
+        needs = [(target.TENSORMAP_PTX, target.TENSORMAP_WHY)] if "tensormap.replace" in text else []
         if re.search(r"mma\.sync\.aligned\.m16n8k32\.row\.col\.f32\.e[45]m[23]", text):
             needs.append((target.FP8_MMA_SYNC_PTX, "fp8 mma.sync"))
         ptx = target.ptx_for(cpu, options.ptx_version, *(max(needs) if needs else (None, "")))

@@ -96,6 +96,8 @@ def resolve_ptx_version(cpu: str, requested: int | None) -> int:
 
 
 FP8_MMA_SYNC_PTX = 84  # mma.sync m16n8k32 with .e4m3/.e5m2 operands: PTX ISA 8.4
+TENSORMAP_PTX = 83  # tensormap.replace, tensormap.cp_fenceproxy (descriptors made in the kernel)
+TENSORMAP_WHY = "tensor maps made in the kernel (tensormap.replace)"
 
 
 def ptx_for(cpu: str, requested: int | None, needed: int | None, why: str = "") -> int:

@@ -94,9 +94,9 @@ def lower_module(module: ModuleOp, *, source, data_layout: str, target: str, sou
 
 def _lower_module(module: ModuleOp, *, source, data_layout: str, target: str, source_hash: str) -> LoweredKernel:
     func = _kernel(module, source)
-    from ttc.ir.tma import TMA_OP_NAMES, first_unsupported
+    from ttc.ir.tma import DESCRIPTOR_OP_NAMES, first_unsupported
 
-    if (err := first_unsupported(func, TMA_OP_NAMES, "the LLVM lowering", arguments=False,
+    if (err := first_unsupported(func, DESCRIPTOR_OP_NAMES, "the LLVM lowering", arguments=False,
                                  hint=" (make-ttgir lowers descriptors to TMA first)")) is not None:
         raise err
     num_warps = module_int(module, "ttg.num-warps", 4)
