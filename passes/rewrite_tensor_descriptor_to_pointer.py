@@ -36,10 +36,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, SSAValue
 
 from ttc.diagnostics import CompileError, at_op
-from ttc.ir import std, tt
+from ttc.ir import tt
 from ttc.ir.tensordesc import REDUCE_KIND, TensorDescType
 from ttc.ir.types import PointerType, is_float
-from ttc.passes.rewrite_tensor_pointer import _Builder
+from ttc.passes.rewrite_tensor_pointer import _arith, _Builder, _Info
 from ttc.passmanager import Pass
 
 _DESC_OPS = ("tt.make_tensor_descriptor", "tt.descriptor_load", "tt.descriptor_store", "tt.descriptor_reduce")
@@ -51,10 +51,6 @@ class _Desc:
     shape: list
     strides: list
     padding: SSAValue
-
-
-def _arith(name: str):
-    return next(op for op in std.ARITH.operations if op.name == f"arith.{name}")
 
 
 def _pack_types(t: TensorDescType) -> list:
@@ -74,47 +70,14 @@ def _to_i64(b: _Builder, v: SSAValue) -> SSAValue:
     return b.add(_arith("extsi").create(operands=[v], result_types=[i64]), loc)
 
 
-def _ranges(b: _Builder, block: tuple, offsets: list) -> list:
-    """Per dimension: `splat(offset) + extsi(make_range(0, n))`, expanded to the block's rank."""
-    out = []
-    for i, n in enumerate(block):
-        row = TensorType(i64, [n])
-        value = b.splat(offsets[i], row)
-        rng = b.add(tt.MakeRangeOp.create(result_types=[TensorType(i32, [n])],
-                                          properties={"start": IntegerAttr(0, i32), "end": IntegerAttr(n, i32)}))
-        value = b.add(arith.AddiOp(value, b.extsi(rng, row)))
-        for j in range(len(block)):
-            if j != i:
-                shape = list(value.type.get_shape())
-                shape.insert(j, 1)
-                value = b.add(tt.ExpandDimsOp.create(operands=[value], result_types=[TensorType(i64, shape)],
-                                                     properties={"axis": IntegerAttr(j, i32)}))
-        out.append(value)
-    return out
-
-
-def _pointers(b: _Builder, block: tuple, desc: _Desc, offsets: list) -> SSAValue:
-    ranges = _ranges(b, block, offsets)
-    ptr_type = TensorType(desc.base.type, list(block))
-    index_type = TensorType(i64, list(block))
-    ptr = b.splat(desc.base, ptr_type)
-    for i, offset in enumerate(ranges):
-        # strides are splat to the expanded shape, not a row, to keep their divisibility information
-        scaled = b.add(arith.MuliOp(offset, b.splat(desc.strides[i], offset.type)))
-        ptr = b.add(tt.AddPtrOp.create(operands=[ptr, b.broadcast(scaled, index_type)], result_types=[ptr_type]))
-    return ptr
-
-
-def _mask(b: _Builder, block: tuple, desc: _Desc, offsets: list) -> SSAValue:
-    mask_type = TensorType(i1, list(block))
-    mask = None
-    for i, offset in enumerate(_ranges(b, block, offsets)):
-        zero = b.add(arith.ConstantOp(IntegerAttr(0, i64), i64))
-        lower = b.cmpi("sge", offset, b.splat(zero, offset.type))
-        upper = b.cmpi("slt", offset, b.splat(desc.shape[i], offset.type))
-        inside = b.broadcast(b.add(arith.AndIOp(lower, upper)), mask_type)
-        mask = inside if mask is None else b.add(arith.AndIOp(mask, inside))
-    return mask
+def _block(b: _Builder, block: tuple, desc: _Desc, offsets: list) -> tuple[SSAValue, SSAValue]:
+    """The pointers of the block at `offsets` and its bounds mask: a block pointer's, as rewrite-tensor-pointer
+    builds them (each dimension's offsets computed once for both)."""
+    info = _Info(desc.base, desc.shape, desc.strides, offsets, tuple(block))
+    dims = list(range(len(block)))
+    for i in dims:  # every dimension's offsets before the pointers, as Triton's rewrite orders them
+        info.expanded_offset(b, i)
+    return info.pointers(b), info.mask(b, dims)
 
 
 def _other(b: _Builder, t: TensorType, padding: SSAValue) -> SSAValue:
@@ -202,24 +165,21 @@ class _Rewrite:
             offsets = [_to_i64(b, v) for v in op.indices]
             if name == "tt.descriptor_load":
                 other = _other(b, op.result.type, desc.padding)
-                ptr = _pointers(b, block, desc, offsets)
-                mask = _mask(b, block, desc, offsets)
+                ptr, mask = _block(b, block, desc, offsets)
                 props = {k: op.properties[k] for k in ("cache", "evict") if k in op.properties}
                 new = tt.LoadOp.build(operands=[ptr, [mask], [other]], result_types=[op.result.type],
                                       properties=props)
                 b.add(new)
                 op.result.replace_all_uses_with(new.result)
             elif name == "tt.descriptor_store":
-                ptr = _pointers(b, block, desc, offsets)
-                mask = _mask(b, block, desc, offsets)
+                ptr, mask = _block(b, block, desc, offsets)
                 b.add(tt.StoreOp.build(operands=[ptr, op.src, [mask]]))
             else:
                 kind = _rmw_kind(op)
                 if kind is None:
                     raise CompileError(at_op(op, None, "Cannot fallback on descriptor atomic op, unsupported for "
                                                        "this element type"))
-                ptr = _pointers(b, block, desc, offsets)
-                mask = _mask(b, block, desc, offsets)
+                ptr, mask = _block(b, block, desc, offsets)
                 b.add(tt.AtomicRMWOp.build(operands=[ptr, op.src, [mask]], result_types=[op.src.type], properties={
                     "atomic_rmw_op": IntegerAttr(kind, i32), "sem": IntegerAttr(tt.SEM["release"], i32),
                     "scope": IntegerAttr(tt.SCOPE["gpu"], i32)}))
