@@ -270,16 +270,7 @@ for _name, _kind in {
 @lowering("tt.fp_to_fp")
 def _fp_to_fp(ctx, op):
     t = ctx.type_of(op.result.type, op)
-    fmt = minifloat.fp8_format(op.src.type)
-    if fmt == "e5m2" and is_float_type(t) and not isinstance(t, BFloatType):
-        # f8E5M2 is the high byte of an f16 (same exponent, 2 of its mantissa bits): exact, NaN and inf kept; to
-        # f16 and wider (f16 -> bf16 is no LLVM cast: bf16 takes minifloat's decoding)
-        def widen(x):
-            h = ctx.b.bitcast(ctx.b.shl(ctx.b.zext(x, ir.IntType(16)), ir.Constant(ir.IntType(16), 8)), ir.HalfType())
-            return h if t == ir.HalfType() else ctx.b.fpext(h, t)
-
-        return map_elementwise(ctx, op, widen)
-    if fmt is not None:
+    if fmt := minifloat.fp8_format(op.src.type):
         return minifloat.fp8_to_float(ctx, op, fmt, t)
     src = ctx.type_of(op.src.type, op)
     if not (is_float_type(t) and is_float_type(src)):

@@ -1,7 +1,8 @@
 """Upcasts of the microscaling element formats: fp8 (`f8E4M3FN`, `f8E5M2`, held in i8 registers) through
 `tt.fp_to_fp`, and packed fp4 e2m1 pairs through `ttg.fp4_to_fp`, to bf16 / f16 / f32.
 
-A code is decoded with integer arithmetic into the float32 it stands for, exactly (every e4m3, e5m2 and e2m1
+A code is decoded with integer arithmetic into the float32 it stands for (an e5m2 code widened to f16 or more
+is just shifted into an f16's high byte), exactly (every e4m3, e5m2 and e2m1
 value is a float32, and a bf16 or f16 too, so the final `fptrunc` is exact): a normal code moves its exponent
 and mantissa into float32's fields, a subnormal one is its mantissa times 2^(1 - bias - mantissa bits), and
 NaN / infinity codes (e4m3: S.1111.111; e5m2: exponent all ones) become NaN / infinity. It needs no
@@ -58,10 +59,19 @@ def from_f32(b: ir.IRBuilder, x: ir.Value, t: ir.Type) -> ir.Value:
 
 
 def fp8_to_float(ctx, op, fmt: str, t: ir.Type) -> None:
-    """`tt.fp_to_fp` from an fp8 type (i8 registers) to the float type `t`."""
+    """`tt.fp_to_fp` from an fp8 type (i8 registers) to the float type `t`. An e5m2 code is the high byte of an f16
+    (same exponent, 2 of its mantissa bits): to f16 and wider it is shifted there, exactly, NaN and inf kept (f16
+    -> bf16 is no LLVM cast, so bf16 is decoded as the other formats are)."""
     from ttc.lowering.elementwise import map_elementwise
 
-    map_elementwise(ctx, op, lambda x: from_f32(ctx.b, decode(ctx.b, x, fmt), t))
+    b = ctx.b
+    if fmt == "e5m2" and isinstance(t, (ir.HalfType, ir.FloatType, ir.DoubleType)):
+        def widen(x):
+            h = b.bitcast(b.shl(b.zext(x, ir.IntType(16)), ir.Constant(ir.IntType(16), 8)), ir.HalfType())
+            return h if isinstance(t, ir.HalfType) else b.fpext(h, t)
+
+        return map_elementwise(ctx, op, widen)
+    map_elementwise(ctx, op, lambda x: from_f32(b, decode(b, x, fmt), t))
 
 
 @lowering("ttg.fp4_to_fp")
