@@ -54,10 +54,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import ArrayAttr, BFloat16Type, Float16Type, Float32Type, IntAttr, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, BFloat16Type, Float16Type, Float32Type, IntAttr
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
-from ttc.ir.layout_utils import get_order, num_warps_of, with_encoding
+from ttc.ir.layout_utils import get_order, num_warps_of, target_capability, with_encoding
 from ttc.ir.layouts import (BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding, NVMMASharedEncoding,
                             SharedMemorySpace)
 from ttc.ir.tt import INPUT_PRECISION
@@ -69,19 +69,6 @@ from ttc.passes.decompose_scaled_dot import decompose
 from ttc.passmanager import Pass
 
 INSTR_SHAPE = (16, 8)  # mma.sync m16n8(k16): M x N per instruction
-
-
-def target_capability(op: Operation) -> int:
-    """The compute capability of the module's `ttg.target` (`cuda:90` -> 90; 0 when not cuda)."""
-    while op is not None and op.name != "builtin.module":
-        op = op.parent_op()
-    a = op.attributes.get("ttg.target") if op is not None else None
-    if not isinstance(a, StringAttr) or not a.data.startswith("cuda:"):
-        return 0
-    try:
-        return int(a.data.split(":")[1])
-    except ValueError:
-        return 0
 
 
 def mma_kind(dot: Operation) -> MmaKind | str | None:

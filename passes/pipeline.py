@@ -67,13 +67,12 @@ from ttc.diagnostics import at_op, emit
 from ttc.fold import is_zero
 from ttc.ir import ttg
 from ttc.ir.inserter import Inserter
-from ttc.ir.layout_utils import blocked_for_shape, get_order, with_encoding
+from ttc.ir.layout_utils import blocked_for_shape, get_order, target_capability, with_encoding
 from ttc.ir.layouts import (BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding, NVMMASharedEncoding,
                             SharedMemorySpace, SwizzledSharedEncoding)
 from ttc.ir.tt import SplatOp
 from ttc.ir.types import AsyncTokenType, MemDescType, bitwidth, elt, encoding, shape_of
 from ttc.lowering.linear_layout import UnsupportedLayout, layout_for
-from ttc.passes.accelerate_matmul import target_capability
 from ttc.passmanager import Pass, option
 
 

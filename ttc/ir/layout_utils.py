@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType
 from xdsl.ir import Attribute, Operation
 
 from ttc.ir.layouts import (
@@ -45,6 +45,16 @@ def module_int(op: Operation, name: str, default: int) -> int:
     return a.value.data if isinstance(a, IntegerAttr) else default
 
 
+def target_capability(op: Operation) -> int:
+    """The compute capability of `op`'s module's `ttg.target` (`cuda:90` -> 90; 0 when not cuda)."""
+    m = module_of(op)
+    a = m.attributes.get("ttg.target") if m is not None else None
+    if not isinstance(a, StringAttr) or not a.data.startswith("cuda:"):
+        return 0
+    try:
+        return int(a.data.split(":")[1])
+    except ValueError:
+        return 0
 
 
 def num_warps_of(op: Operation) -> int:

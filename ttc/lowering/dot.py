@@ -144,7 +144,7 @@ def mma_plan(a_ll, b_ll, c_ll, k_width: int = 2, per_word: int | None = None
 
 
 def _mma_dot(ctx, op):
-    from ttc.passes.accelerate_matmul import target_capability
+    from ttc.ir.layout_utils import target_capability
 
     a_ll, b_ll, c_ll = (ctx.layout(v.type, op) for v in (op.a, op.b, op.c))
     A, B, C = ctx.get(op.a), ctx.get(op.b), ctx.get(op.c)
