@@ -66,7 +66,7 @@ def pipeline(target: str, num_warps: int, num_ctas: int, num_stages: int = 3) ->
         ("tritongpu-remove-layout-conversions", ""),
         ("tritongpu-optimize-dot-operands", ""),
         ("triton-nvidia-optimize-descriptor-encoding", ""),
-        ("cse", ""),
+        ("triton-loop-aware-cse", ""),
     ]
     if capability // 10 in (8, 9):
         steps += [
@@ -75,6 +75,8 @@ def pipeline(target: str, num_warps: int, num_ctas: int, num_stages: int = 3) ->
             ("canonicalize", ""),
             ("tritongpu-combine-tensor-select-and-if", ""),
             ("nvgpu-warp-specialization", ""),
+            ("tritongpu-assign-latencies", f"num-stages={num_stages}"),
+            ("tritongpu-schedule-loops", ""),
             ("tritongpu-pipeline", f"num-stages={num_stages}"),
             ("canonicalize", ""),
             ("cse", ""),
@@ -88,7 +90,7 @@ def pipeline(target: str, num_warps: int, num_ctas: int, num_stages: int = 3) ->
         ("tritongpu-remove-layout-conversions", ""),
         ("tritongpu-reduce-data-duplication", ""),
         ("tritongpu-reorder-instructions", ""),
-        ("cse", ""),
+        ("triton-loop-aware-cse", ""),
         ("symbol-dce", ""),
     ]
     if capability // 10 == 9:

@@ -1,55 +1,30 @@
-"""tritongpu-pipeline: software pipelining of the loads that feed dots (Triton's TritonGPUPipeline): `cp.async`
-copies into multi-stage shared buffers, in Triton's sm80 form for mma.sync operands and its sm90 form for wgmma
-operands, and on sm90 the asynchronous launch of wgmma (Triton's asyncLaunchDots).
+"""tritongpu-pipeline: software pipelining (Triton's TritonGPUPipeline), driven by the schedule that
+tritongpu-assign-latencies and tritongpu-schedule-loops wrote on each loop (ttc/ir/loop_schedule.py).
 
-With `num-stages = S` (a loop's own `tt.num_stages` attribute wins; below 2, or a target before sm80, nothing
-happens), an innermost `scf.for` is pipelined when some of its `tt.load`s qualify: a tensor of pointers (not a
-block pointer), `other` absent or zero (cp.async zero-fills), at least 4 bytes per access (what the axis
-analysis proves for the pointers and the mask, as the cp.async lowering will), and every use a
-`ttg.convert_layout` to a `#ttg.dot_op` of an `#ttg.nvidia_mma` layout (mma.sync), or every use a
-`ttg.local_alloc` into one `#ttg.nvmma_shared` layout (wgmma). The loads' addresses and masks, and
-the loop-carried values they depend on (X: the pointers), must be computed in the loop from X, the induction
-variable and values from outside only (stage 0); the rest of the body (stage 1: the dot, the accumulator) must
-not use X or what stage 0 computes from X (stage 0 values of the induction variable alone, such as a mask that
-an unpipelined load shares, stay in place for it), and X's results must be unused after the loop. Then, with D = S - 1:
+For each scheduled loop, as Triton 3.6 does:
+1. Lower the loads (lowerLoads): a `tt.load` whose first user is k > 0 stages after it (users of its
+   `ttg.local_alloc` count, through `memdesc_trans`; results at least 4 contiguous bytes per thread in the
+   buffer's layout) gets a multi-buffer of k shared slots (k + 1 when the alloc feeds `ttng.warp_group_dot`:
+   one wgmma stays in flight), `ttg.local_alloc` before the loop and `ttg.local_dealloc` after it, in the layout
+   of its local_alloc users, else the one its dot operand users want, else an unswizzled one. Loads with the
+   same k share an insert and an extract index, loop-carried from -1 and advanced modulo k at the top of the
+   body. The load becomes, at its stage: `memdesc_index` of the insert slot, `async_copy_global_to_local`
+   (its mask and other; `contiguity` = elements per copy), `async_commit_group`; at its first user's stage:
+   `async_wait` on that group, `memdesc_index` of the extract slot, which local_allocs of the buffer's layout are
+   replaced by (their memdesc_trans users follow), and a `local_load` for other users. The new ops take the
+   stage and cluster of what they serve; an `async_wait {num = 0}` follows the loop.
+2. Expand (ttc/ir/pipeline_expander.py): ops in cluster order, prologue of max-stage parts, kernel loop over
+   the original bounds; side-effecting ops of early stages are predicated (a copy's or load's mask ANDed with
+   the splat predicate, an `scf.if` condition ANDed; waits, commits, local loads and fences run as they are).
+3. On sm90, `ttng.warp_group_dot`s become asynchronous (asyncLaunchDots, below).
+4. Each `async_wait`'s `num` becomes the fewest commit groups issued after any group it waits for, on every
+   path to it (through the loop's back edge and its entry); consecutive waits in a block merge into one.
+5. A copy into a swizzled buffer whose source layout gives a thread more contiguous elements than the swizzle
+   vector gets its operands converted to a layout clipped to the vector (Triton's coalesce-async-copy).
 
-    %buf = ttg.local_alloc : () -> !ttg.memdesc<DxMxK, #shared, #smem, mutable>      (one per load)
-    prologue, i = 0 .. D-1: stage 0 for iteration i; per load: memdesc_index %buf[i], async_copy_global_to_local
-        with its mask AND (lb + i * step < ub), async_commit_group
-    scf.for %k ... iter_args(..., X = X of iteration D, %idx = 0):
-        ttg.async_wait {num = (D - 1) * loads}         (iteration k's copies are done)
-        per load: %view = memdesc_index %buf[%idx]; ttg.local_load %view -> the dot operand layout
-        stage 1 (the dot ...)
-        stage 0 for iteration k + D (induction variable k + D * step, X as carried); per load: async copy into
-            %view (the stage just read: the lowering puts a barrier between), masked by k + D * step < ub;
-            async_commit_group
-        scf.yield ..., X of iteration k + D + 1, (%idx + 1) mod D
-    ttg.async_wait {num = 0}; ttg.local_dealloc %buf
-
-The sm90 form, when some load feeds wgmma: its buffer has the local_alloc's `#ttg.nvmma_shared` layout, the
-alloc's users (the dot, a `memdesc_trans` on the way) read `%view` itself, and there are S = D + 1 buffers: the
-copies for iteration k + D go to buffer (%idx + D) mod S, the one the wgmma of iteration k - 1 read, which the
-`warp_group_dot_wait {pendings = 1}` after iteration k's dot has retired (Triton's one wgmma in flight).
-
-The asynchronous launch, on sm90, in every `scf.for` with at least one stage: each `ttng.warp_group_dot`
-directly in the body gets `isAsync`. One whose shared operands come from a multi-buffer (`memdesc_index`) or from
-outside the loop and whose result only feeds the loop's yield stays in flight: one `ttng.warp_group_dot_wait
-{pendings = <such dots>}` follows the last of them (or their loop-carried accumulators go through an existing
-`pendings = 0` wait), and a `pendings = 0` wait on the loop's results follows the loop; the others get a
-`pendings = 0` wait right after them. A wait takes the values it waits for (a dot's result with the shared
-operands it reads) and the later uses in the block take its results. Triton's rule for the in-flight dots also
-accepts an accumulator that is rescaled before the dot (attention); here the result must feed the yield alone.
-
-`#shared` (sm80 form) is Triton's `#ttg.swizzled_shared` for an MMA v2 operand (`mma_v2_shared_layout`: vec = the
-8 x 8 x 4*kWidth swizzle unit's contiguous extent, perPhase = max(128 / (row bytes), 1), maxPhase = the unit's
-other extent / perPhase; order = the load layout's). Triton reaches the
-same loop through its latency assignment and loop scheduling passes and carries async tokens through the loop;
-this pass covers the loads-into-dots case only, and its text differs from Triton's (index arithmetic, tokens
-left out: `async_wait` and `local_load` take them optionally).
-
+Loops with a schedule whose early stages hold an op that cannot be predicated are left alone, with a remark.
 A loop whose own `tt.num_stages` is 2 or more and that is not pipelined gets a remark saying why
-(MLIR_ENABLE_DIAGNOSTICS=remarks): a target before sm80, a loop with loops in it, or loads that do not feed
-dots (Triton's pipeliner also pipelines those in a loop that carries the attribute; this one does not).
+(MLIR_ENABLE_DIAGNOSTICS=remarks).
 """
 
 from __future__ import annotations
@@ -58,161 +33,395 @@ from dataclasses import dataclass
 from math import prod
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import ArrayAttr, BoolAttr, IntAttr, IntegerAttr, TensorType, i1, i32
+from xdsl.dialects.builtin import BoolAttr, IntegerAttr, TensorType, i1, i32
 from xdsl.ir import Attribute, BlockArgument, Operation, Region, SSAValue
 from xdsl.traits import is_side_effect_free
 
-from ttc.analysis.axis_info import AxisInfoAnalysis, access_width, mask_width
+from ttc.analysis.axis_info import AxisInfoAnalysis
 from ttc.diagnostics import at_op, emit
 from ttc.fold import is_zero
 from ttc.ir import ttg
 from ttc.ir.inserter import Inserter
-from ttc.ir.layout_utils import blocked_for_shape, get_order, target_capability, with_encoding
-from ttc.ir.layouts import (BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding, NVMMASharedEncoding,
-                            SharedMemorySpace, SwizzledSharedEncoding)
+from ttc.ir.layout_utils import blocked_for_shape, target_capability, with_encoding
+from ttc.ir.layouts import BlockedEncoding, NVMMASharedEncoding, SharedMemorySpace, SwizzledSharedEncoding
+from ttc.ir.loop_schedule import CoarseSchedule, num_stages_of, strip
+from ttc.ir.pipeline_expander import expand
+from ttc.ir.pipelined_loads import copy_vec_bytes, copy_width, shared_encoding
 from ttc.ir.tt import SplatOp
-from ttc.ir.types import AsyncTokenType, MemDescType, bitwidth, elt, encoding, shape_of
-from ttc.lowering.linear_layout import UnsupportedLayout, layout_for
+from ttc.ir.types import AsyncTokenType, MemDescType, elt, encoding, shape_of
 from ttc.passmanager import Pass, option
+from ttc.passes.schedule_loops import schedule_dependencies
+from xdsl.dialects.builtin import ArrayAttr, IntAttr
+
+LOAD_OPS = ("tt.load", "tt.descriptor_load", "tt.descriptor_gather")
 
 
-def _operand_layout(load: Operation) -> Attribute | None:
-    """The one layout every use of `load` gives it on its way to a dot: a `#ttg.dot_op<{parent =
-    #nvidia_mma}>` that each use converts it to (mma.sync reads registers), or the `#ttg.nvmma_shared` of the
-    `ttg.local_alloc`s that store it for wgmma."""
-    layouts = set()
-    for use in load.results[0].uses:
-        op = use.operation
-        if op.name == "ttg.local_alloc" and isinstance(op.result.type.encoding, NVMMASharedEncoding):
-            layouts.add(op.result.type.encoding)
+def _memdesc(shape, element_type, enc) -> MemDescType:
+    dims = ArrayAttr([IntAttr(d) for d in shape])
+    return MemDescType(dims, element_type, enc, SharedMemorySpace(), IntAttr(1), dims)
+
+
+def _as_mutable(t: MemDescType) -> MemDescType:
+    return _memdesc(t.get_shape(), t.element_type, t.encoding)
+
+
+def _use_view(alloc: Operation, view: SSAValue) -> None:
+    """Replace `ttg.local_alloc %load` by a view of the multi-buffer: its users read the view (a mutable
+    descriptor now, which `memdesc_trans` results follow)."""
+    for use in list(alloc.result.uses):
+        user = use.operation
+        if user.name == "ttg.memdesc_trans":
+            new = ttg.MemDescTransOp.build(operands=[view], result_types=[_as_mutable(user.result.type)],
+                                           properties=dict(user.properties), attributes=dict(user.attributes))
+            new.location = user.location
+            user.parent.insert_op_before(new, user)
+            _use_view(user, new.result)
             continue
-        if op.name != "ttg.convert_layout":
-            return None
-        enc = encoding(op.results[0].type)
-        if not isinstance(enc, DotOperandEncoding) or not isinstance(enc["parent"], NvidiaMmaEncoding):
-            return None
-        layouts.add(enc)
-    return layouts.pop() if len(layouts) == 1 else None
+        user.operands[use.index] = view
+    alloc.detach()
+    alloc.erase()
 
 
-def _wide_enough(load: Operation, axis: AxisInfoAnalysis) -> bool:
-    """At least 4 bytes per access, as the cp.async lowering will find (pointers and mask)."""
-    enc = encoding(load.ptr.type)
-    if not isinstance(enc, BlockedEncoding):
-        return False
-    order0 = get_order(enc)[0]
-    bits = max(8, bitwidth(elt(load.result.type)))
-    try:
-        contiguous = layout_for(shape_of(load.ptr.type), enc).contiguous_regs(order0)
-    except UnsupportedLayout:
-        return False
-    vec = mask_width(axis, load.mask, order0, access_width(axis, load.ptr, order0, contiguous, bits))
-    return vec * bits >= 32
+def _in_body(body, op: Operation) -> Operation | None:
+    while op is not None and op.parent is not body:
+        op = op.parent_op()
+    return op
 
 
-def _qualifies(load: Operation, axis: AxisInfoAnalysis) -> bool:
-    return (isinstance(load.result.type, TensorType) and not isinstance(elt(load.ptr.type).pointee, TensorType)
-            and (load.other is None or is_zero(load.other)) and _operand_layout(load) is not None
-            and _wide_enough(load, axis))
-
-
-def shared_layout(load: Operation) -> SwizzledSharedEncoding:
-    """Triton's swizzled shared layout for an MMA v2 operand loaded with `load`'s layout."""
-    operand = _operand_layout(load)
-    return mma_v2_shared_layout(shape_of(load.result.type), get_order(encoding(load.ptr.type)),
-                                bitwidth(elt(load.result.type)), operand["opIdx"], operand["kWidth"])
-
-
-def mma_v2_shared_layout(shape, order, bits: int, op_idx: int, k_width: int) -> SwizzledSharedEncoding:
-    """Triton's `#ttg.swizzled_shared` for an MMA v2 operand (its SwizzledSharedEncodingAttr builder for Ampere
-    dot operands, operands not transposed): a swizzle unit of 8 x 8 x (4 * kWidth) (M, N, K) elements; `vec`
-    is the unit's extent along the contiguous dimension, `perPhase` the rows that share a phase (128 bytes /
-    the row's 32-bit words * kWidth), `maxPhase` the unit's extent along the other dimension / perPhase."""
-    rank = len(shape)
-    per_phase = max(128 // (shape[order[0]] * 4 // k_width), 1)
-    inner = rank - 1 if op_idx == 0 else rank - 2  # K
-    if 32 // bits != k_width and order[0] == inner:  # upcast operands: kWidth is not the element's
-        per_phase = max(per_phase, 2 * (32 // bits))
-    k, mn = 4 * k_width, 8
-    contiguous_is_k = order[0] == inner
-    vec, stride = (k, mn) if contiguous_is_k else (mn, k)
-    return SwizzledSharedEncoding.make(vec=vec, perPhase=per_phase, maxPhase=max(stride // per_phase, 1), order=order)
-
-
-@dataclass
-class _Loop:
-    """What pipelining a loop needs to know: its loads, stage 0 (in body order) and the carried values X."""
-    loop: scf.ForOp
-    loads: list
-    stage0: list
-    carried: list  # indices of X among the iter_args
-
-
-def _analyze(loop: scf.ForOp, axis: AxisInfoAnalysis) -> _Loop | None:
+def top_level_users(op: Operation, loop: scf.ForOp) -> list[Operation]:
+    """Triton's getTopLevelUsersInLoop: the body ops using `op`'s results, following loop-carried values and
+    memdesc views (each once, in discovery order)."""
     body = loop.body.block
-    iv, args, yield_op = body.args[0], list(body.args[1:]), body.last_op
-    ops = [op for op in body.ops if op is not yield_op]
-    loads = [op for op in ops if op.name == "tt.load" and _qualifies(op, axis)]
-    if not loads:
-        return None
-    in_body, stage0, carried = set(ops), set(), set()
-    work = [v for load in loads for v in load.operands]
+    out: dict[Operation, None] = {}
+    work = [u for r in op.results for u in r.uses]
+    seen = set()
     while work:
-        v = work.pop()
-        if isinstance(v, BlockArgument) and v.owner is body:
-            if v is not iv and v.index - 1 not in carried:
-                carried.add(v.index - 1)
-                work.append(yield_op.operands[v.index - 1])
+        use = work.pop()
+        user = use.operation
+        if user is body.last_op:
+            arg = body.args[use.index + 1]
+            if arg not in seen:
+                seen.add(arg)
+                work.extend(arg.uses)
             continue
-        op = v.owner
-        if not isinstance(op, Operation) or op not in in_body or op in stage0:
+        if user.name in ("ttg.memdesc_trans", "ttg.memdesc_index", "ttg.memdesc_subslice"):
+            work.extend(u for r in user.results for u in r.uses)
             continue
-        if op.regions or not is_side_effect_free(op):
-            return None  # loads of addresses, nested control flow: not stage 0 material
-        stage0.add(op)
-        work.extend(op.operands)
-    x_args = {args[i] for i in carried}
-    # stage 0 values that depend on X hold iteration k + D's values once pipelined: stage 1 must not use them
-    # (the others, from the induction variable and outside values only, stay where they are for stage 1)
-    stage0_values = set()
-    for op in ops:
-        if op in stage0 and any(o in x_args or o in stage0_values for o in op.operands):
-            stage0_values.update(op.results)
-    for op in ops:
-        if op in stage0 or op in loads:
-            continue
-        for inner in op.walk():  # the op itself and the ops nested in it
-            if any(o in x_args or o in stage0_values for o in inner.operands):
-                return None
-    for i, y in enumerate(yield_op.operands):
-        if i not in carried and (y in x_args or y in stage0_values):
-            return None
-    if any(loop.results[i].first_use is not None for i in carried):
-        return None
-    return _Loop(loop, loads, [op for op in ops if op in stage0], sorted(carried))
+        top = _in_body(body, user)
+        if top is not None:
+            out.setdefault(top, None)
+    return list(out)
 
 
-def _copy_stage(em: Inserter, info: _Loop, mapping: dict, iv_value: SSAValue, views: list) -> None:
-    """Stage 0 for the iteration at `iv_value` (cloned with `mapping`), then one masked async copy per load into
-    its view, each committed as a group."""
-    for op in info.stage0:
-        em.add(op.clone(mapping), op.location)
-    valid = em.add(arith.CmpiOp(iv_value, info.loop.ub, "slt"))
-    for load, view in zip(info.loads, views):
-        at = load.location
-        ptr = mapping.get(load.ptr, load.ptr)
-        mask_type = TensorType(i1, shape_of(load.ptr.type), encoding(load.ptr.type))
-        mask = em.add(SplatOp.build(operands=[valid], result_types=[mask_type]), at)
-        if load.mask is not None:
-            mask = em.add(arith.AndIOp(mapping.get(load.mask, load.mask), mask), at)
-        other = [mapping.get(load.other, load.other)] if load.other is not None else []
-        clipped = clipped_copy_layout(encoding(load.ptr.type), view.type.encoding, shape_of(load.ptr.type))
-        if clipped is not None:  # Triton's coalesce-async-copy: no more per thread than the buffer's vec
-            ptr, mask, *other = (em.add(ttg.ConvertLayoutOp.build(operands=[v], result_types=[with_encoding(v.type, clipped)]), at)
-                                 for v in [ptr, mask, *other])
-        copy = em.add(ttg.AsyncCopyGlobalToLocalOp.build(operands=[ptr, view, [mask], other],
-                                                           result_types=[AsyncTokenType()]), at)
-        em.add(ttg.AsyncCommitGroupOp.build(operands=[[copy]], result_types=[AsyncTokenType()]), at)
+def _users_with_allocs(op: Operation, loop: scf.ForOp) -> list[Operation]:
+    users = top_level_users(op, loop)
+    if op.name in LOAD_OPS:
+        for u in list(users):
+            if u.name == "ttg.local_alloc":
+                users += [x for x in top_level_users(u, loop) if x not in users]
+    return users
+
+
+def def_use_stage_diff(op: Operation, loop: scf.ForOp, schedule: CoarseSchedule) -> int:
+    users = _users_with_allocs(op, loop)
+    if not users:
+        return 0
+    use = min(schedule.at[u][0] for u in users)
+    waits = [schedule.at[u][0] for u in users if u.name == "ttng.wait_barrier"]
+    if waits:
+        use = max([use, *waits])
+    return use - schedule.at[op][0]
+
+
+def first_use(ops: list[Operation], loop: scf.ForOp, schedule: CoarseSchedule) -> Operation:
+    best = None
+    for op in ops:
+        for u in top_level_users(op, loop):
+            if best is None or schedule.at[u][0] < schedule.at[best][0] or (
+                    schedule.at[u][0] == schedule.at[best][0] and schedule.before(schedule.at[u][1], schedule.at[best][1])):
+                best = u
+    return best
+
+
+def _feeds_wgmma(load: Operation) -> bool:
+    """Triton's loadRequiresAdditionalBuffer: the load's one user is a local_alloc into an nvmma_shared layout
+    that a warp_group_dot reads (through memdesc_trans)."""
+    uses = list(load.results[0].uses)
+    if len(uses) != 1 or uses[0].operation.name != "ttg.local_alloc":
+        return False
+    alloc = uses[0].operation
+    if not isinstance(alloc.result.type.encoding, NVMMASharedEncoding) or _has_nonzero_other(load):
+        return False
+    for use in alloc.result.uses:
+        user = use.operation
+        while user.name == "ttg.memdesc_trans" and len(list(user.result.uses)) == 1:
+            user = next(iter(user.result.uses)).operation
+        if user.name == "ttng.warp_group_dot":
+            return True
+    return False
+
+
+def _has_nonzero_other(load: Operation) -> bool:
+    return load.name == "tt.load" and load.other is not None and not is_zero(load.other)
+
+
+class _Staged:
+    """An Inserter whose ops also join the schedule at a stage and cluster."""
+
+    def __init__(self, anchor: Operation, loc, schedule: CoarseSchedule, at):
+        self.em, self.schedule, self.at = Inserter(anchor, loc), schedule, at
+
+    def add(self, op: Operation, loc=None):
+        v = self.em.add(op, loc)
+        if self.at is not None:
+            self.schedule.insert(op, *self.at)
+        return v
+
+
+def _increment_modulo(em, counter, modulus, zero, one):
+    """counter + 1, wrapped to 0 at `modulus`: (value, wrapped condition)."""
+    add = em.add(arith.AddiOp(counter, one))
+    wrap = em.add(arith.CmpiOp(add, modulus, "sge"))
+    return em.add(arith.SelectOp(wrap, zero, add)), wrap
+
+
+def _add_iter_args(loop: scf.ForOp, inits: list[SSAValue]) -> scf.ForOp:
+    """The loop with `inits` appended to its iteration arguments (its body moved over, yielding the inits)."""
+    new = scf.ForOp.create(operands=[loop.lb, loop.ub, loop.step, *loop.iter_args, *inits],
+                           result_types=[r.type for r in loop.results] + [v.type for v in inits], regions=[Region()],
+                           attributes=dict(loop.attributes), properties=dict(loop.properties))
+    new.location = loop.location
+    loop.parent.insert_op_before(new, loop)
+    loop.body.move_blocks(new.body)
+    body = new.body.block
+    for v in inits:
+        body.insert_arg(v.type, len(body.args))
+    body.last_op.operands = [*body.last_op.operands, *inits]
+    for old, res in zip(loop.results, new.results):
+        old.replace_all_uses_with(res)
+    loop.detach()
+    loop.erase()
+    return new
+
+
+def _create_async_copy(loop, load, alloc, insert_idx, extract_idx, schedule, axis) -> None:
+    user = first_use([load], loop, schedule)
+    at = Inserter(load, load.location)
+    staged = _Staged(load, load.location, schedule, schedule.at[load])
+    sub = _memdesc(alloc.type.get_shape()[1:], alloc.type.element_type, alloc.type.encoding)
+    view = staged.add(ttg.MemDescIndexOp.build(operands=[alloc, insert_idx], result_types=[sub]))
+    other = [load.other] if load.other is not None else []
+    copy = staged.add(ttg.AsyncCopyGlobalToLocalOp.build(
+        operands=[load.ptr, view, [load.mask] if load.mask is not None else [], other],
+        result_types=[AsyncTokenType()],
+        properties={k: load.properties[k] for k in ("cache", "evict", "isVolatile") if k in load.properties},
+        attributes={"contiguity": IntegerAttr(copy_width(load, axis), i32)}))
+    commit = staged.add(ttg.AsyncCommitGroupOp.build(operands=[[copy]], result_types=[AsyncTokenType()]))
+    staged.at = schedule.at[user]
+    wait = staged.add(ttg.AsyncWaitOp.build(operands=[[commit]], result_types=[AsyncTokenType()],
+                                            properties={"num": IntegerAttr(0, i32)}))
+    view_load = staged.add(ttg.MemDescIndexOp.build(operands=[alloc, extract_idx], result_types=[sub]))
+    if not _has_nonzero_other(load):
+        for use in list(load.results[0].uses):
+            u = use.operation
+            if u.name == "ttg.local_alloc" and u.result.type.encoding == alloc.type.encoding:
+                _use_view(u, view_load)
+    if load.results[0].first_use is not None:
+        local = staged.add(ttg.LocalLoadOp.build(operands=[view_load, [wait]], result_types=[load.results[0].type]))
+        result = local
+        if _has_nonzero_other(load):
+            result = staged.add(arith.SelectOp(load.mask, local, load.other))
+        load.results[0].replace_all_uses_with(result)
+    schedule.at.pop(load, None)
+    load.detach()
+    load.erase()
+    del at
+
+
+def lower_loads(loop: scf.ForOp, schedule: CoarseSchedule, axis: AxisInfoAnalysis) -> scf.ForOp:
+    """Triton's lowerLoads (cp.async loads; descriptor loads stay for triton-nvidia-tma-lowering)."""
+    body = loop.body.block
+    loads = []
+    for op in list(body.ops)[:-1]:
+        if op.name != "tt.load":
+            continue
+        diff = def_use_stage_diff(op, loop, schedule)
+        if diff == 0 or not isinstance(op.results[0].type, TensorType):
+            continue
+        enc = shared_encoding(op)
+        if copy_vec_bytes(op, enc) >= 4:
+            loads.append([op, diff + (1 if _feeds_wgmma(op) else 0), enc])
+    if not loads:
+        return loop
+    before = Inserter(loop, loop.location)
+    allocs = []
+    for load, n, enc in loads:
+        shape = shape_of(load.results[0].type)
+        allocs.append(before.add(ttg.LocalAllocOp.build(
+            operands=[[]], result_types=[_memdesc([n, *shape], elt(load.results[0].type), enc)]), load.location))
+    groups = list(dict.fromkeys(n for _, n, _ in loads))
+    minus_one, zero, one = before.constant(-1, i32), before.constant(0, i32), before.constant(1, i32)
+    n_args = len(loop.iter_args)
+    loop = _add_iter_args(loop, [minus_one, minus_one] * len(groups))
+    body = loop.body.block
+    args = body.args[1 + n_args:]
+    top = Inserter(body.first_op, loop.location)
+    index = {}
+    for g, n in enumerate(groups):
+        modulus = top.constant(n, i32)
+        insert, _ = _increment_modulo(top, args[2 * g], modulus, zero, one)
+        extract, _ = _increment_modulo(top, args[2 * g + 1], modulus, zero, one)
+        index[n] = (insert, extract)
+    for (load, n, _), alloc in zip(loads, allocs):
+        _create_async_copy(loop, load, alloc, *index[n], schedule, axis)
+    yield_op = body.last_op
+    operands = list(yield_op.operands)
+    for g, n in enumerate(groups):
+        operands[n_args + 2 * g], operands[n_args + 2 * g + 1] = index[n]
+    yield_op.operands = operands
+    schedule_dependencies(loop, schedule)
+    for a in allocs:  # each right after the loop, as Triton's createAlloc puts them (the last first)
+        Inserter(loop.next_op, loop.location).add(ttg.LocalDeallocOp.build(operands=[a]))
+    Inserter(loop.next_op, loop.location).add(ttg.AsyncWaitOp.build(
+        operands=[[]], result_types=[AsyncTokenType()], properties={"num": IntegerAttr(0, i32)}))
+    return loop
+
+
+_RUN_AS_IS = ("ttg.async_commit_group", "ttg.async_wait", "ttng.fence_async_shared", "ttg.local_load",
+              "ttg.local_store", "llvm.intr.assume")
+
+
+def _pred_mask(em: Inserter, like: Attribute, current: SSAValue | None, pred: SSAValue) -> SSAValue:
+    """Triton's getPredMask: the predicate, splat to `like`'s shape for tensors, ANDed with `current`."""
+    mask = pred
+    if isinstance(like, TensorType):
+        mask = em.add(SplatOp.build(operands=[pred], result_types=[TensorType(i1, like.get_shape(), like.encoding)]),
+                      pred.owner.location if isinstance(pred.owner, Operation) else None)
+    if current is not None:
+        mask = em.add(arith.AndIOp(mask, current))
+    return mask
+
+
+_MASKED = ("tt.load", "tt.store", "ttg.async_copy_global_to_local", "tt.atomic_rmw")
+
+
+def can_predicate(op: Operation) -> bool:
+    return (is_side_effect_free(op) or op.name in _RUN_AS_IS or op.name in _MASKED or isinstance(op, scf.IfOp))
+
+
+def predicate(op: Operation, pred: SSAValue) -> Operation:
+    """Triton's predicateOp for the ops the pipeliner emits in early stages: the op itself (maybe rebuilt with a
+    mask), run only where `pred` holds."""
+    if is_side_effect_free(op) or op.name in _RUN_AS_IS:
+        return op
+    c = pred.owner
+    if isinstance(c, arith.ConstantOp) and isinstance(c.value, IntegerAttr) and c.value.value.data != 0:
+        return op
+    em = Inserter(op, op.location)
+    if isinstance(op, scf.IfOp):
+        op.operands = [_pred_mask(em, op.cond.type, op.cond, pred), *op.operands[1:]]
+        return op
+    if op.name not in _MASKED:
+        raise ValueError(f"cannot predicate {op.name}")
+    mask = _pred_mask(em, op.operands[0].type, op.mask, pred)
+    if op.mask is not None:
+        op.operands = [mask if v is op.mask else v for v in op.operands]
+        return op
+    groups = []
+    for name, _ in type(op).get_irdl_definition().operands:
+        v = mask if name == "mask" else getattr(op, name)
+        groups.append(list(v) if isinstance(v, tuple) else [] if v is None else [v])
+    new = type(op).build(operands=groups, result_types=[r.type for r in op.results],
+                         properties={k: v for k, v in op.properties.items() if k != "operandSegmentSizes"},
+                         attributes=dict(op.attributes))
+    new.location = op.location
+    op.parent.insert_op_before(new, op)
+    for a, b in zip(op.results, new.results):
+        a.replace_all_uses_with(b)
+    op.detach()
+    op.erase()
+    return new
+
+
+def expand_loop(loop: scf.ForOp, schedule: CoarseSchedule) -> scf.ForOp:
+    order = [(op, stage) for op, stage, _ in schedule.ops_in_order(loop)]
+    return expand(loop, order, predicate)
+
+
+# ----------------------------------------------------------------------------- async_wait counts
+
+
+def _commits_between(start: Operation | None, end: Operation | None) -> int:
+    """Commit groups from `start` up to (not including) `end`, in one block (to the block's end without `end`)."""
+    n, op = 0, start
+    while op is not None and op is not end:
+        if op.name == "ttg.async_commit_group":
+            n += 1
+        op = op.next_op
+    return n
+
+
+def min_interleaved_commits(wait: Operation) -> int:
+    """Triton's minNumInterleavedCommitOps: over every path from a waited group's commit to the wait (through
+    loop entries and back edges), the fewest commit groups issued in between."""
+    best = [None]
+
+    def visit(v: SSAValue, sink: Operation, acc: int) -> int:
+        d = v.owner
+        if isinstance(d, Operation):
+            acc += _commits_between(d.next_op, sink)
+            best[0] = acc if best[0] is None else min(best[0], acc)
+            return best[0]
+        if isinstance(v, BlockArgument):
+            block = v.owner
+            loop = block.parent_op()
+            if not isinstance(loop, scf.ForOp) or v.index == 0:
+                return 0
+            acc += _commits_between(block.first_op, sink)
+            if best[0] is not None and acc >= best[0]:
+                return best[0]
+            m1 = visit(loop.iter_args[v.index - 1], loop, acc)
+            m2 = visit(block.last_op.operands[v.index - 1], block.last_op, acc)
+            return min(m1, m2, best[0])
+        return 0
+
+    if not wait.operands:
+        return 0
+    for token in wait.operands:
+        visit(token, wait, 0)
+    return best[0] if best[0] is not None else 0
+
+
+def update_waits(module: Operation) -> None:
+    waits = [op for op in module.walk() if op.name == "ttg.async_wait"]
+    for w in waits:
+        w.properties["num"] = IntegerAttr(min_interleaved_commits(w), i32)
+    gone = set()
+    for w in waits:
+        if w in gone:
+            continue
+        group, tokens, num = [w], list(w.operands), w.num.value.data
+        nxt = w.next_op
+        while nxt is not None and nxt.name not in ("scf.for", "scf.if", "scf.while"):
+            if nxt.name == "ttg.async_wait":
+                group.append(nxt)
+                tokens += list(nxt.operands)
+                num = min(num, nxt.num.value.data)
+            nxt = nxt.next_op
+        if len(group) == 1:
+            continue
+        new = ttg.AsyncWaitOp.build(operands=[tokens], result_types=[AsyncTokenType()],
+                                    properties={"num": IntegerAttr(num, i32)})
+        new.location = w.location
+        w.parent.insert_op_before(new, w)
+        for g in group:
+            g.results[0].replace_all_uses_with(new.results[0])
+            g.detach()
+            g.erase()
+            gone.add(g)
+
+
+# ----------------------------------------------------------------------------- coalesce-async-copy
 
 
 def clipped_copy_layout(src: Attribute, shared: Attribute, shape) -> BlockedEncoding | None:
@@ -223,6 +432,8 @@ def clipped_copy_layout(src: Attribute, shared: Attribute, shape) -> BlockedEnco
     if not isinstance(src, BlockedEncoding) or not isinstance(shared, SwizzledSharedEncoding):
         return None
     order, spt = list(src["order"]), list(src["sizePerThread"])
+    if shared["maxPhase"] == 1 and list(shared["order"]) == order:
+        return None  # unswizzled in the same order: a thread's whole run stays contiguous
     if spt[order[0]] <= shared["vec"]:
         return None
     spt[order[0]] = shared["vec"]
@@ -253,106 +464,6 @@ def _use_view(alloc: Operation, view: SSAValue) -> None:
         user.operands[use.index] = view
     alloc.detach()
     alloc.erase()
-
-
-def pipeline_loop(info: _Loop, stages: int) -> None:
-    loop = info.loop
-    depth = stages - 1
-    body = loop.body.block
-    iv, args, yield_op = body.args[0], list(body.args[1:]), body.last_op
-    before = Inserter(loop, loop.location)
-    nvmma = [isinstance(_operand_layout(load), NVMMASharedEncoding) for load in info.loads]
-    # a wgmma stays in flight while the next iteration copies: one more buffer than the copies run ahead
-    nbuf = depth + 1 if any(nvmma) else depth
-    allocs = []
-    for load, wg in zip(info.loads, nvmma):
-        shape = shape_of(load.result.type)
-        enc = _operand_layout(load) if wg else shared_layout(load)
-        allocs.append(before.add(ttg.LocalAllocOp.build(
-            operands=[[]], result_types=[_memdesc([nbuf, *shape], elt(load.result.type), enc)]), load.location))
-
-    def views(em, index):
-        out = []
-        for alloc, load in zip(allocs, info.loads):
-            t = alloc.type
-            sub = _memdesc(t.get_shape()[1:], t.element_type, t.encoding)
-            out.append(em.add(ttg.MemDescIndexOp.build(operands=[alloc, index], result_types=[sub]), load.location))
-        return out
-
-    # prologue: iterations 0 .. D-1
-    x_values = [loop.iter_args[i] for i in info.carried]
-    for i in range(depth):
-        iv_i = loop.lb if i == 0 else before.advance(loop.lb, loop.step, i)
-        mapping = {iv: iv_i, **{args[c]: x for c, x in zip(info.carried, x_values)}}
-        index = before.constant(i, i32)
-        _copy_stage(before, info, mapping, iv_i, views(before, index))
-        x_values = [mapping.get(yield_op.operands[c], yield_op.operands[c]) for c in info.carried]
-
-    # the loop: X starts D iterations ahead, plus the stage index
-    inits = list(loop.iter_args)
-    for c, x in zip(info.carried, x_values):
-        inits[c] = x
-    zero = before.constant(0, i32)
-    new = scf.ForOp.create(operands=[loop.lb, loop.ub, loop.step, *inits, zero],
-                           result_types=[r.type for r in loop.results] + [i32], regions=[Region()],
-                           attributes=dict(loop.attributes), properties=dict(loop.properties))
-    new.location = loop.location
-    loop.parent.insert_op_before(new, loop)
-    loop.body.move_blocks(new.body)
-    idx = body.insert_arg(i32, len(body.args))
-
-    top = Inserter(body.first_op, loop.location)
-    wait = top.add(ttg.AsyncWaitOp.build(operands=[[]], result_types=[AsyncTokenType()],
-                                           properties={"num": IntegerAttr((depth - 1) * len(info.loads), i32)}))
-    stage_views = views(top, idx)
-    for load, v, wg in zip(info.loads, stage_views, nvmma):
-        for use in list(load.results[0].uses):
-            if wg:
-                _use_view(use.operation, v)
-                continue
-            convert = use.operation
-            local = ttg.LocalLoadOp.build(operands=[v, [wait]], result_types=[convert.results[0].type])
-            local.location = convert.location
-            convert.parent.insert_op_before(local, convert)  # the convert may be in a nested region
-            convert.results[0].replace_all_uses_with(local.results[0])
-            convert.detach()
-            convert.erase()
-
-    # stage 0 moves to the end, for iteration k + D, and copies into the stage just read
-    end = Inserter(yield_op, loop.location)
-    ahead = end.advance(iv, loop.step, depth)
-    mapping = {iv: ahead}
-    if nbuf == depth:
-        insert_views = stage_views
-    else:  # the buffer of iteration k + D: (idx + D) mod nbuf, the one the wgmma of iteration k - 1 read
-        shifted = end.add(arith.AddiOp(idx, end.constant(depth, i32)))
-        over = end.add(arith.CmpiOp(shifted, end.constant(nbuf, i32), "sge"))
-        insert = end.add(arith.SelectOp(over, end.add(arith.SubiOp(shifted, end.constant(nbuf, i32))), shifted))
-        insert_views = views(end, insert)
-    _copy_stage(end, info, mapping, ahead, insert_views)
-    bumped = end.add(arith.AddiOp(idx, end.constant(1, i32)))
-    wrapped = end.add(arith.CmpiOp(bumped, end.constant(nbuf, i32), "sge"))
-    next_idx = end.add(arith.SelectOp(wrapped, zero, bumped))
-    carried = set(info.carried)
-    yield_op.operands = [*(mapping.get(v, v) if i in carried else v for i, v in enumerate(yield_op.operands)),
-                         next_idx]
-    for op in info.loads:
-        op.detach()
-        op.erase()
-    for op in reversed(info.stage0):  # those stage 1 still uses stay, computing iteration k
-        if all(r.first_use is None for r in op.results):
-            op.detach()
-            op.erase()
-
-    for old, res in zip(loop.results, new.results):
-        old.replace_all_uses_with(res)
-    after = Inserter(loop, loop.location)
-    after.add(ttg.AsyncWaitOp.build(operands=[[]], result_types=[AsyncTokenType()],
-                                    properties={"num": IntegerAttr(0, i32)}))
-    for a in allocs:
-        after.add(ttg.LocalDeallocOp.build(operands=[a]))
-    loop.detach()
-    loop.erase()
 
 
 def _wgmma_operand_ok(v: SSAValue, loop: scf.ForOp) -> bool:
@@ -458,50 +569,75 @@ def async_launch_dots(loop: scf.ForOp) -> None:
     _thread_through_wait(_new_wait(loop, 0, loop.location), [loop.results[idx] for _, idx in in_flight])
 
 
+
+
+# ----------------------------------------------------------------------------- the pass
+
+
+def coalesce_async_copies(module: Operation) -> None:
+    """Triton's coalesce-async-copy: clip each copy's source layout to its swizzled buffer's vector."""
+    for copy in [op for op in module.walk() if op.name == "ttg.async_copy_global_to_local"]:
+        clipped = clipped_copy_layout(encoding(copy.src.type), copy.result.type.encoding, shape_of(copy.src.type))
+        if clipped is None:
+            continue
+        at = Inserter(copy, copy.location)
+        new = [at.add(ttg.ConvertLayoutOp.build(operands=[v], result_types=[with_encoding(v.type, clipped)]))
+               if v is not None else None for v in (copy.src, copy.mask, copy.other)]
+        copy.operands = [new[0], copy.result, *(v for v in new[1:] if v is not None)]
+
+
 @dataclass(frozen=True)
 class Pipeline(Pass):
-    """Software-pipeline the loads that feed dots: cp.async into `num-stages - 1` shared buffers."""
+    """Software-pipeline the scheduled loops: multi-buffered async copies, prologue and kernel loop."""
 
     name = "tritongpu-pipeline"
     display = "TritonGPUPipeline"
-    summary = "Pipeline loads into dot operands through multi-stage shared buffers (cp.async, sm80 form)"
+    summary = "Software-pipeline scheduled loops (async copies into multi-buffers, Triton's loop expander)"
 
-    num_stages: int = option(3, "number of stages: loads run num-stages - 1 iterations ahead")
+    num_stages: int = option(3, "number of stages (a loop's own tt.num_stages wins)")
 
     def __post_init__(self):
         if self.num_stages < 0:
             raise ValueError(f"option 'num-stages' must not be negative, got {self.num_stages}")
 
     def apply(self, ctx, module) -> None:
-        all_loops = [op for op in module.walk() if isinstance(op, scf.ForOp)]
-        if target_capability(module) < 80:
-            for loop in all_loops:
-                _not_pipelined_remark(loop, "software pipelining needs sm80 or later")
-            return
-        loops = [op for op in all_loops if not any(isinstance(o, (scf.ForOp, scf.WhileOp)) for o in op.body.walk())]
-        for loop in all_loops:
-            if loop not in loops:
-                _not_pipelined_remark(loop, "only innermost loops are pipelined")
-        if not loops:
-            return
-        axis = AxisInfoAnalysis(module)
+        loops = [op for op in module.walk() if isinstance(op, scf.ForOp)]
+        axis = None
+        pipelined = set()
         for loop in loops:
-            attr = loop.attributes.get("tt.num_stages")
-            stages = attr.value.data if isinstance(attr, IntegerAttr) else self.num_stages
-            if stages < 2:
+            schedule = CoarseSchedule.deserialize(loop)
+            if schedule is None or target_capability(module) < 80:  # no cp.async before sm80
                 continue
-            info = _analyze(loop, axis)
-            if info is not None:
-                pipeline_loop(info, stages)
-            else:
-                _not_pipelined_remark(loop, "ttc pipelines only the loads that feed MMA dot operands (Triton "
-                                            "pipelines the other loads of a loop with its own tt.num_stages too)")
-
+            axis = axis or AxisInfoAnalysis(module)
+            loop = lower_loads(loop, schedule, axis)
+            early = [op for op, s, _ in schedule.ops_in_order(loop) if s < schedule.num_stages - 1]
+            bad = [op for op in early if not can_predicate(op)]
+            if bad:  # left with its async copies, each waited for in its own iteration
+                _not_pipelined_remark(loop, f"'{bad[0].name}' in an early stage cannot be predicated")
+                strip(loop)
+                continue
+            loop = expand_loop(loop, schedule)
+            pipelined.add(loop)
+        strip(module)  # the prologue's copies of scheduled ops too
+        for loop in [op for op in module.walk() if isinstance(op, scf.ForOp)]:
+            if loop not in pipelined:
+                _why_not(loop, self.num_stages, module)
         if target_capability(module) // 10 == 9:
             for loop in [op for op in module.walk() if isinstance(op, scf.ForOp)]:
-                attr = loop.attributes.get("tt.num_stages")
-                if (attr.value.data if isinstance(attr, IntegerAttr) else self.num_stages) >= 1:
+                if num_stages_of(loop, self.num_stages) >= 1:
                     async_launch_dots(loop)
+        update_waits(module)
+        coalesce_async_copies(module)
+
+
+def _why_not(loop: scf.ForOp, default: int, module) -> None:
+    if target_capability(module) < 80:
+        _not_pipelined_remark(loop, "software pipelining needs sm80 or later")
+    elif any(op.name in ("scf.for", "scf.while") for op in loop.body.block.ops):
+        _not_pipelined_remark(loop, "only innermost loops are pipelined")
+    else:
+        _not_pipelined_remark(loop, "no load in it is worth pipelining (loads that feed dots, or any load of a "
+                                    "loop with its own tt.num_stages and no dot, with at least 4 bytes per copy)")
 
 
 def _not_pipelined_remark(loop: scf.ForOp, why: str) -> None:

@@ -75,23 +75,18 @@ MEMORY_BOUND = {
 DESCRIPTORS = sorted(k for k in MANIFEST if "!tt.tensordesc" in (FIXTURES / f"{k}.ttir").read_text())
 TENSOR_CORE = sorted(k for k in MANIFEST if k not in MEMORY_BOUND)
 # sm90 dot fixtures whose whole -make-ttgir output equals Triton's text
-DOT_TEXT = {"matmul_64x64x32_s1", "matmul_nohint_64x64x32"}
+DOT_TEXT = {"matmul_64x64x32_s1", "matmul_nohint_64x64x32", "matmul", "matmul_128x128x64_s3_w8",
+            "matmul_128x256x64_s3_w8", "matmul_64x128x32_s4_w4", "matmul_fp32_tf32_64x64x32_s3", "block_ptr_matmul",
+            "block_ptr_matmul_128x128x64_s3_w8", "attention", "attention_w8", "attention_d128_m128_n64_w8_s3",
+            "loop_hints_matmul_s4", "matmul_acc_tf32"}
 # sm90 dot fixtures that do not (yet): what differs
-DOT_DIFFERS = {
-    name: "the software pipeline's text: the same loop (cp.async into num-stages nvmma_shared buffers, one wgmma "
-          "in flight) but our index arithmetic and prologue, no async tokens through the loop, no latency/schedule "
-          "passes"
-    for name in ("matmul", "matmul_128x128x64_s3_w8", "matmul_128x256x64_s3_w8", "matmul_64x128x32_s4_w4",
-                 "matmul_fp32_tf32_64x64x32_s3", "block_ptr_matmul", "block_ptr_matmul_128x128x64_s3_w8",
-                 "attention", "attention_w8", "attention_d128_m128_n64_w8_s3", "loop_hints_matmul_s4")
-}
+DOT_DIFFERS = {}
 DOT_DIFFERS.update({
     name: "tt.dot_scaled's decomposition: the same upcasts, scale multiply and dot, but Triton moves the upcasts "
           "into the dot operand layouts (optimize-dot-operands) and pipelines every operand load (ours: those "
           "that reach the dot without an upcast), and its layouts for the scale broadcast are linear ones"
     for name in ("dot_scaled", "dot_scaled_mxfp4_matmul")
 })
-DOT_DIFFERS["matmul_acc_tf32"] = DOT_DIFFERS["matmul"]
 V2_ON_SM90 = ("matmul_acc", "matmul_acc_e4m3")
 DOT_DIFFERS.update({
     name: "i8 and fp8 dots stay on MMA v2 (mma.sync m16n8k32) on sm90, where Triton uses MMA v3 (wgmma k32 from "
@@ -238,8 +233,8 @@ def test_tensor_core_kernels_run_and_verify(name):
 
 # fixtures whose tensor-core layouts ttc does not produce yet: name -> why
 NOT_YET: dict[str, str] = {
-    "dot_scaled_mxfp4_matmul_sm80": "tt.dot_scaled's decomposition: Triton gives the upcast operands kWidth 8 and "
-                                    "pipelines their loads with other copy layouts; ours kWidth 2",
+    "dot_scaled_mxfp4_matmul_sm80": "tt.dot_scaled's decomposition: Triton gives the upcast operands kWidth 8; "
+                                    "ours kWidth 2",
 }
 # the same, for the MMA layouts only (their async copies are Triton's)
 NOT_YET_LAYOUTS: dict[str, str] = {
@@ -280,7 +275,7 @@ def test_mma_v2_layouts_equal_tritons(name):
 NOT_COMPARED = {"dot_scaled", "dot_scaled_mxfp4_matmul"}
 
 
-@pytest.mark.parametrize("name", _xfail(SM8X))
+@pytest.mark.parametrize("name", SM8X)
 def test_async_copy_layouts_equal_tritons(name):
     """Where Triton pipelines with cp.async (sm80/sm89), our pipeliner's copies read the same source layouts
     (coalesced, sizePerThread clipped to the buffer's vec: Triton's coalesce-async-copy; Triton pipelines more

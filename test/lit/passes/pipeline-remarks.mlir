@@ -1,12 +1,21 @@
-// RUN: tt-opt %s -split-input-file -verify-diagnostics -tritongpu-pipeline=num-stages=3 | FileCheck %s
+// RUN: tt-opt %s -split-input-file -verify-diagnostics -tritongpu-assign-latencies=num-stages=3 -tritongpu-schedule-loops -tritongpu-pipeline=num-stages=3 | FileCheck %s
 
 // A loop's own tt.num_stages of 2 or more that tritongpu-pipeline cannot act on gets a remark saying why; the
 // loop is left as it is (attribute included). The stage count of the option (num-stages=3) says nothing.
+// A loop with its own tt.num_stages and no dot has all its loads pipelined (into unswizzled buffers, read back
+// with local_load), as Triton does.
 
 #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK: #[[SH:.*]] = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 // CHECK-LABEL: tt.func public @plain_loads
-// CHECK-NOT: ttg.async_copy_global_to_local
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<2x512xf32, #[[SH]], #smem, mutable>
+// CHECK-COUNT-2: ttg.async_copy_global_to_local
+// CHECK: scf.for
+// CHECK: ttg.local_load
+// CHECK: ttg.async_copy_global_to_local
 // CHECK: } {tt.num_stages = 3 : i32}
+// CHECK-NOT: ttg.async_copy_global_to_local
+// CHECK: } {tt.num_stages = 1 : i32}
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @plain_loads(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<512xf32, #blocked> {
     %c0 = arith.constant 0 : i32
@@ -15,7 +24,6 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %range = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #blocked>
     %base = tt.splat %p : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>, #blocked>
     %ptrs = tt.addptr %base, %range : tensor<512x!tt.ptr<f32>, #blocked>, tensor<512xi32, #blocked>
-    // expected-remark @below {{loop not pipelined despite tt.num_stages = 3: ttc pipelines only the loads that feed MMA dot operands (Triton pipelines the other loads of a loop with its own tt.num_stages too)}}
     %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<512xf32, #blocked>) : i32 {
       %x = tt.load %ptrs : tensor<512x!tt.ptr<f32>, #blocked>
       %s = arith.addf %acc, %x : tensor<512xf32, #blocked>

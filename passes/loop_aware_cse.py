@@ -1,0 +1,105 @@
+"""triton-loop-aware-cse: common sub-expression elimination that also merges equal loop-carried values (Triton's
+LoopAwareCSE).
+
+Two iteration arguments of an `scf.for` are equal when their initial values are the same value and the values
+yielded for them are equal expressions in the body, assuming the two arguments equal (so `%a += 32` and
+`%b += 32` from the same start are one value): the same op name, result index, types, properties and attributes,
+no memory effects and no regions, and equal operands. Each class of equal arguments keeps its first; the others'
+uses take it and their yields are short-circuited. CSE runs before (to make equal outside values the same) and
+after, then the `scf.for` canonicalization patterns drop the short-circuited arguments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import scf
+from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.traits import is_side_effect_free
+from xdsl.transforms.common_subexpression_elimination import cse
+
+from ttc.greedy_rewrite import GreedyDriver
+from ttc.passes.canonicalize import PATTERNS
+from ttc.passmanager import Pass
+
+
+class _Equal:
+    def __init__(self, loop: scf.ForOp):
+        self.loop, self.body = loop, loop.body.block
+        self.args_memo: dict[tuple[int, int], bool] = {}
+        self.memo: dict[tuple[SSAValue, SSAValue], bool] = {}
+
+    def args(self, i: int, j: int) -> bool:
+        key = (min(i, j), max(i, j))
+        if key in self.args_memo:
+            return self.args_memo[key]
+        if self.loop.iter_args[i] is not self.loop.iter_args[j]:
+            self.args_memo[key] = False
+            return False
+        self.args_memo[key] = True  # assumed while the yields are compared
+        y = self.body.last_op.operands
+        self.args_memo[key] = self.values(y[i], y[j])
+        return self.args_memo[key]
+
+    def values(self, a: SSAValue, b: SSAValue) -> bool:
+        if a is b:
+            return True
+        key = (a, b)
+        if key in self.memo:
+            return self.memo[key]
+        self.memo[key] = False
+        ok = False
+        if isinstance(a, BlockArgument) and isinstance(b, BlockArgument):
+            ok = (a.owner is self.body and b.owner is self.body and a.index > 0 and b.index > 0
+                  and self.args(a.index - 1, b.index - 1))
+        elif not isinstance(a, BlockArgument) and not isinstance(b, BlockArgument):
+            x, y = a.owner, b.owner
+            ok = (isinstance(x, Operation) and isinstance(y, Operation) and x.parent is self.body
+                  and y.parent is self.body and x.name == y.name and a.index == b.index and not x.regions
+                  and not y.regions and is_side_effect_free(x) and is_side_effect_free(y)
+                  and [r.type for r in x.results] == [r.type for r in y.results]
+                  and x.properties == y.properties and x.attributes == y.attributes
+                  and len(x.operands) == len(y.operands)
+                  and all(self.values(p, q) for p, q in zip(x.operands, y.operands)))
+        self.memo[key] = ok
+        return ok
+
+
+def loop_cse(loop: scf.ForOp) -> None:
+    n = len(loop.iter_args)
+    if n < 2:
+        return
+    eq = _Equal(loop)
+    leader = list(range(n))
+    for i in range(n):
+        for j in range(i + 1, n):
+            if leader[j] == j and eq.args(i, j):
+                leader[j] = leader[i]
+    body = loop.body.block
+    args = body.args[1:]
+    for j in range(n):
+        i = leader[j]
+        if i == j:
+            continue
+        args[j].replace_all_uses_with(args[i])
+        operands = list(body.last_op.operands)
+        operands[j] = args[j]
+        body.last_op.operands = operands
+        loop.results[j].replace_all_uses_with(loop.results[i])
+
+
+@dataclass(frozen=True)
+class LoopAwareCSE(Pass):
+    """CSE that also merges loop-carried values computed the same way from the same start."""
+
+    name = "triton-loop-aware-cse"
+    display = "TritonLoopAwareCSE"
+    summary = "Eliminate common sub-expressions, equal loop iteration arguments included"
+
+    def apply(self, ctx, op) -> None:
+        cse(op)
+        for loop in [o for o in op.walk() if isinstance(o, scf.ForOp)]:
+            loop_cse(loop)
+        cse(op)
+        for region in op.regions:
+            GreedyDriver({"scf.for": PATTERNS["scf.for"]}).run(region)

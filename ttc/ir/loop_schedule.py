@@ -1,0 +1,139 @@
+"""A loop's coarse software-pipelining schedule (Triton's CoarseSchedule), how tritongpu-schedule-loops hands it to
+tritongpu-pipeline.
+
+Each op directly in an `scf.for` body gets a stage and a cluster. The pipelined loop runs, in one iteration, the
+ops of stage s for the iteration s stages behind the newest one; clusters order the ops of one pipelined iteration
+(cluster by cluster, body order within a cluster). On the IR the schedule is the ops' `loop.stage` and
+`loop.cluster` attributes (the cluster's position) and the loop's `tt.scheduled_max_stage`, as Triton writes
+them; `tt.latency` on an op is the latency tritongpu-assign-latencies gave it."""
+
+from __future__ import annotations
+
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import IntegerAttr, i32
+from xdsl.ir import BlockArgument, Operation
+
+STAGE, CLUSTER, MAX_STAGE, LATENCY = "loop.stage", "loop.cluster", "tt.scheduled_max_stage", "tt.latency"
+
+
+class Cluster:
+    """A cluster: its identity is what matters, its position in `CoarseSchedule.clusters` orders it."""
+
+
+class CoarseSchedule:
+    def __init__(self, num_stages: int = 0):
+        self.num_stages = num_stages
+        self.clusters: list[Cluster] = []
+        self.at: dict[Operation, tuple[int, Cluster]] = {}
+
+    def new_at_back(self) -> Cluster:
+        self.clusters.append(c := Cluster())
+        return c
+
+    def new_at_front(self) -> Cluster:
+        self.clusters.insert(0, c := Cluster())
+        return c
+
+    def new_before(self, cluster: Cluster) -> Cluster:
+        self.clusters.insert(self.clusters.index(cluster), c := Cluster())
+        return c
+
+    def before(self, a: Cluster, b: Cluster) -> bool:
+        return self.clusters.index(a) < self.clusters.index(b)
+
+    def insert(self, op: Operation, stage: int, cluster: Cluster) -> None:
+        self.num_stages = max(self.num_stages, stage + 1)
+        self.at[op] = (stage, cluster)
+
+    def insert_if_absent(self, op: Operation, stage: int, cluster: Cluster) -> bool:
+        if op in self.at:
+            return False
+        self.insert(op, stage, cluster)
+        return True
+
+    def insert_if_earlier(self, op: Operation, stage: int, cluster: Cluster) -> bool:
+        if op in self.at and self.at[op][0] <= stage:
+            return False
+        self.insert(op, stage, cluster)
+        return True
+
+    def insert_deps(self, op: Operation, stage: int, cluster: Cluster, include_arg: bool,
+                    if_earlier: bool = False) -> None:
+        """Schedule the producers of `op`'s operands in its block (through loop-carried values when
+        `include_arg`) at `stage` / `cluster`, where they are not scheduled yet (or, `if_earlier`, scheduled
+        at a later stage), and theirs in turn."""
+        block = op.parent
+        for v in op.operands:
+            seen = set()
+            while include_arg and isinstance(v, BlockArgument) and v not in seen:
+                seen.add(v)
+                if v.index > 0 and v.owner is block:
+                    v = block.last_op.operands[v.index - 1]
+                    continue
+                break
+            d = v.owner
+            if isinstance(d, Operation) and d.parent is block:
+                insert = self.insert_if_earlier if if_earlier else self.insert_if_absent
+                if insert(d, stage, cluster):
+                    self.insert_deps(d, stage, cluster, include_arg, if_earlier)
+
+    def ops_in_order(self, loop: scf.ForOp) -> list[tuple[Operation, int, Cluster]]:
+        """The scheduled ops of the body, cluster by cluster, in body order within a cluster."""
+        body = [op for op in loop.body.block.ops if op in self.at]
+        pos = {c: i for i, c in enumerate(self.clusters)}
+        body.sort(key=lambda op: pos[self.at[op][1]])  # stable: body order within a cluster
+        return [(op, *self.at[op]) for op in body]
+
+    def serialize(self, loop: scf.ForOp) -> None:
+        pos = {c: i for i, c in enumerate(self.clusters)}
+        for op, stage, cluster in self.ops_in_order(loop):
+            op.attributes[STAGE] = IntegerAttr(stage, i32)
+            op.attributes[CLUSTER] = IntegerAttr(pos[cluster], i32)
+        loop.attributes[MAX_STAGE] = IntegerAttr(self.num_stages - 1, i32)
+
+    @staticmethod
+    def deserialize(loop: scf.ForOp) -> CoarseSchedule | None:
+        """The schedule written on `loop`, or None when it has none."""
+        attr = loop.attributes.get(MAX_STAGE)
+        if not isinstance(attr, IntegerAttr):
+            return None
+        schedule = CoarseSchedule(attr.value.data + 1)
+        found = [(op, op.attributes[STAGE].value.data, op.attributes[CLUSTER].value.data)
+                 for op in loop.body.block.ops if STAGE in op.attributes and CLUSTER in op.attributes]
+        if not found:
+            return None
+        schedule.clusters = [Cluster() for _ in range(max(c for _, _, c in found) + 1)]
+        for op, stage, c in found:
+            schedule.insert(op, stage, schedule.clusters[c])
+        return schedule
+
+
+def nested_operands(op: Operation) -> list:
+    """The operands of `op` and of the ops nested in it, each once, in walk order."""
+    seen = {}
+    for o in op.walk():
+        for v in o.operands:
+            seen.setdefault(v, None)
+    return list(seen)
+
+
+def strip(op: Operation) -> None:
+    """Remove the schedule's attributes from `op` and everything in it."""
+    for o in op.walk():
+        for name in (STAGE, CLUSTER, MAX_STAGE):
+            o.attributes.pop(name, None)
+
+
+def num_stages_of(loop: scf.ForOp, default: int) -> int:
+    """A loop's own `tt.num_stages`, else `default`."""
+    attr = loop.attributes.get("tt.num_stages")
+    return attr.value.data if isinstance(attr, IntegerAttr) else default
+
+
+def is_outer_loop(loop: scf.ForOp) -> bool:
+    return any(op.name in ("scf.for", "scf.while") for op in loop.body.block.ops)
+
+
+def has_distance_above_one(loop: scf.ForOp) -> bool:
+    """A yielded value that no op of the loop defines (Triton's loopHasDistGreaterThanOne)."""
+    return any(not isinstance(v.owner, Operation) for v in loop.body.block.last_op.operands)

@@ -1,0 +1,111 @@
+"""What makes a `tt.load` worth software-pipelining and which shared layout its multi-buffer gets (Triton's
+isSmallLoad, getSharedEncIfAllUsersAreDotEnc, getSharedEncoding and getCopyVecBytes), for
+tritongpu-assign-latencies and tritongpu-pipeline."""
+
+from __future__ import annotations
+
+from xdsl.ir import Attribute, Operation
+
+from ttc.analysis.axis_info import AxisInfoAnalysis, access_width, mask_width
+from ttc.ir.layout_utils import get_order
+from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding, SwizzledSharedEncoding
+from ttc.ir.types import bitwidth, elt, encoding, shape_of
+from ttc.lowering.linear_layout import UnsupportedLayout, layout_for
+
+
+def _contiguous_regs(load: Operation) -> int:
+    enc = encoding(load.ptr.type)
+    try:
+        return layout_for(shape_of(load.ptr.type), enc).contiguous_regs(get_order(enc)[0])
+    except UnsupportedLayout:
+        return 1
+
+
+def copy_width(load: Operation, axis: AxisInfoAnalysis) -> int:
+    """Elements one copy of `load` moves per thread: the pointers' aligned contiguity along the layout's
+    fastest dimension within a thread's registers, narrowed by the mask's (at most 128 bits)."""
+    enc = encoding(load.ptr.type)
+    order0 = get_order(enc)[0]
+    bits = max(8, bitwidth(elt(load.result.type)))
+    return mask_width(axis, load.mask, order0, access_width(axis, load.ptr, order0, _contiguous_regs(load), bits))
+
+
+def is_small_load(load: Operation, axis: AxisInfoAnalysis) -> bool:
+    """Under 32 bits per access: cp.async copies 4, 8 or 16 bytes."""
+    if not isinstance(encoding(load.ptr.type), BlockedEncoding):
+        return True
+    return copy_width(load, axis) * max(8, bitwidth(elt(load.result.type))) < 32
+
+
+def mma_v2_shared_layout(shape, order, bits: int, op_idx: int, k_width: int) -> SwizzledSharedEncoding:
+    """Triton's `#ttg.swizzled_shared` for an MMA v2 operand (its SwizzledSharedEncodingAttr builder for Ampere
+    dot operands, operands not transposed): a swizzle unit of 8 x 8 x (4 * kWidth) (M, N, K) elements; `vec`
+    is the unit's extent along the contiguous dimension, `perPhase` the rows that share a phase (128 bytes /
+    the row's 32-bit words * kWidth), `maxPhase` the unit's extent along the other dimension / perPhase."""
+    rank = len(shape)
+    per_phase = max(128 // (shape[order[0]] * 4 // k_width), 1)
+    inner = rank - 1 if op_idx == 0 else rank - 2  # K
+    if 32 // bits != k_width and order[0] == inner:  # upcast operands: kWidth is not the element's
+        per_phase = max(per_phase, 2 * (32 // bits))
+    k, mn = 4 * k_width, 8
+    contiguous_is_k = order[0] == inner
+    vec, stride = (k, mn) if contiguous_is_k else (mn, k)
+    return SwizzledSharedEncoding.make(vec=vec, perPhase=per_phase, maxPhase=max(stride // per_phase, 1), order=order)
+
+
+def shared_encoding_of_users(load: Operation) -> tuple[bool, Attribute | None]:
+    """Triton's getSharedEncIfAllUsersAreDotEnc: (compatible, the one shared layout the users want): a
+    local_alloc's layout, or an MMA v2 operand's swizzled layout for a conversion to a `#ttg.dot_op` of an
+    `#ttg.nvidia_mma` (or a `tt.trans` to one: the layout of the transposed operand, in the load's order).
+    Another kind of user gives (True, None); users that want two layouts (False, None)."""
+    found = None
+    for use in load.results[0].uses:
+        op = use.operation
+        if op.name == "ttg.local_alloc":
+            want = op.result.type.encoding
+        elif op.name in ("ttg.convert_layout", "ttg.local_load", "tt.trans"):
+            enc = encoding(op.results[0].type)
+            uses = list(op.results[0].uses)
+            if op.name == "tt.trans" and len(uses) == 1 and uses[0].operation.name == "ttg.convert_layout":
+                enc = encoding(uses[0].operation.results[0].type)  # the transposed operand converted to a dot_op
+            if not isinstance(enc, DotOperandEncoding) or not isinstance(enc["parent"], NvidiaMmaEncoding):
+                return True, None
+            shape, order = shape_of(load.result.type), get_order(encoding(load.ptr.type))
+            if op.name == "tt.trans":  # the operand is the transposed tensor: its layout seen transposed
+                if len(shape) != 2:
+                    return True, None
+                shape, order = shape[::-1], [1 - o for o in order]
+            want = mma_v2_shared_layout(shape, order, bitwidth(elt(load.result.type)), enc["opIdx"], enc["kWidth"])
+            if op.name == "tt.trans":
+                want = SwizzledSharedEncoding.make(vec=want["vec"], perPhase=want["perPhase"],
+                                                   maxPhase=want["maxPhase"], order=[1 - o for o in want["order"]])
+        else:
+            return True, None
+        if found is not None and found != want:
+            return False, None
+        found = want
+    return True, found
+
+
+def shared_encoding(load: Operation) -> Attribute:
+    """Triton's getSharedEncoding for a load's multi-buffer: its local_alloc users' layout, else the one its dot
+    operand users want, else an unswizzled `#ttg.swizzled_shared` in the load's order."""
+    allocs = [u.operation for u in load.results[0].uses if u.operation.name == "ttg.local_alloc"]
+    if allocs:
+        return allocs[0].result.type.encoding
+    _, enc = shared_encoding_of_users(load)
+    if enc is not None:
+        return enc
+    return SwizzledSharedEncoding.make(vec=1, perPhase=1, maxPhase=1, order=get_order(encoding(load.result.type)))
+
+
+def copy_vec_bytes(load: Operation, shared: Attribute) -> int:
+    """Bytes a thread's registers keep contiguous in the shared layout (Triton's getCopyVecBytes): the thread's
+    contiguous registers along the fastest dimension, cut to the swizzle vector of a swizzled layout (one element
+    where an unswizzled layout runs in another order; an nvmma_shared layout keeps 16-byte rows)."""
+    regs = _contiguous_regs(load)
+    if isinstance(shared, SwizzledSharedEncoding) and shared["maxPhase"] > 1:
+        regs = min(regs, shared["vec"])
+    elif isinstance(shared, SwizzledSharedEncoding) and list(shared["order"]) != list(get_order(encoding(load.ptr.type))):
+        regs = 1
+    return regs * bitwidth(elt(load.result.type)) // 8
