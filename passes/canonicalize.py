@@ -11,7 +11,7 @@ ext/trunc chains, `trunci(shrsi)` of the dropped bits to `shrui`; MLIR's arith r
 `not(cmpi)`, `select` of `not`, nested selects; Triton's `tt.load`/`tt.store` with constant masks,
 `broadcast`/`expand_dims`/`reshape` of `splat`, `broadcast(broadcast)`, `reshape(reshape)`, `trans(trans)`,
 `expand_dims(broadcast)`; `ttg.convert_layout` to the same type, of a convert, splat, make_range, histogram,
-local_load or splat constant; `scf.if` with a constant condition, unused results, results that are selects,
+local_load or splat constant; `ttg.local_alloc` of a convert; `scf.if` with a constant condition, unused results, results that are selects,
 an empty else, a negated condition; `scf.for` with zero or one iteration, an empty body, or iteration arguments
 that are forwarded, unused or duplicated; `cf.cond_br` on a constant or to the same block, `cf.br` to a block
 with no other predecessor; a `gpu.barrier` right before another one (the later one stays).
@@ -622,6 +622,22 @@ def _trans_of_trans(op: Operation, rw: Rewriter) -> bool:
     return True
 
 
+def _local_alloc_of_convert(op: Operation, rw: Rewriter) -> bool:
+    """Triton's CanonicalizeConvertFromAlloc: shared memory does not care about the register layout, so
+    `local_alloc(convert_layout(x))` stores x (not from a dot operand layout, which local_alloc cannot read)."""
+    if not op.operands:
+        return False
+    cvt = op.operands[0].owner
+    if not isinstance(cvt, Operation) or cvt.name != "ttg.convert_layout":
+        return False
+    from ttc.ir.layouts import DotOperandEncoding
+
+    if isinstance(encoding(cvt.operands[0].type), DotOperandEncoding):
+        return False
+    rw.replace_with_new(op, _clone_with(op, [cvt.operands[0]]))
+    return True
+
+
 def _convert_layout_patterns(op: Operation, rw: Rewriter) -> bool:
     from ttc.ir.layouts import DotOperandEncoding, NvidiaMmaEncoding
 
@@ -1057,6 +1073,7 @@ def _for_iter_args(op: Operation, rw: Rewriter) -> bool:
         kind, what = replacement[i]
         arg = args[i]
         rw.replace_value(arg, what if kind == "init" else args[what])
+    yielded = list(term.operands)  # an argument yielded for another one has just been replaced
     for i in sorted(replacement, reverse=True):
         body.erase_arg(args[i])
     _set_for_yield(body, [yielded[i] for i in keep], rw)
@@ -1262,6 +1279,7 @@ _add("tt.expand_dims", _expand_dims_patterns)
 _add("tt.reshape", _reshape_patterns)
 _add("tt.trans", _trans_of_trans)
 _add("ttg.convert_layout", _convert_layout_patterns)
+_add("ttg.local_alloc", _local_alloc_of_convert)
 _add("scf.if", _if_negated_condition, _combine_ifs, _combine_nested_ifs, _if_condition_propagation, _if_to_select, _if_empty_else,
      _if_static_condition, _if_unused_results, _if_yield_condition)
 _add("scf.for", _for_iter_args, _for_trivial)

@@ -33,14 +33,14 @@ from dataclasses import dataclass
 from math import prod
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import BoolAttr, IntegerAttr, TensorType, i1, i32
+from xdsl.dialects.builtin import BoolAttr, IntegerAttr, TensorType, i1, i32, i64
 from xdsl.ir import Attribute, BlockArgument, Operation, Region, SSAValue
 from xdsl.traits import is_side_effect_free
 
 from ttc.analysis.axis_info import AxisInfoAnalysis
 from ttc.diagnostics import at_op, emit
 from ttc.fold import is_zero
-from ttc.ir import ttg
+from ttc.ir import tma, ttg
 from ttc.ir.inserter import Inserter
 from ttc.ir.layout_utils import blocked_for_shape, target_capability, with_encoding
 from ttc.ir.layouts import BlockedEncoding, NVMMASharedEncoding, SharedMemorySpace, SwizzledSharedEncoding
@@ -48,7 +48,7 @@ from ttc.ir.loop_schedule import CoarseSchedule, num_stages_of, strip
 from ttc.ir.pipeline_expander import expand
 from ttc.ir.pipelined_loads import copy_vec_bytes, copy_width, shared_encoding
 from ttc.ir.tt import SplatOp
-from ttc.ir.types import AsyncTokenType, MemDescType, elt, encoding, shape_of
+from ttc.ir.types import AsyncTokenType, MemDescType, bitwidth, elt, encoding, shape_of
 from ttc.passmanager import Pass, option
 from ttc.passes.schedule_loops import schedule_dependencies
 from xdsl.dialects.builtin import ArrayAttr, IntAttr
@@ -66,15 +66,15 @@ def _as_mutable(t: MemDescType) -> MemDescType:
 
 
 def _use_view(alloc: Operation, view: SSAValue) -> None:
-    """Replace `ttg.local_alloc %load` by a view of the multi-buffer: its users read the view (a mutable
-    descriptor now, which `memdesc_trans` results follow)."""
+    """Replace `ttg.local_alloc %load` by a view of the multi-buffer (Triton's replaceUsesAndPropagateType): its
+    users read the view, a mutable descriptor now, which new `memdesc_trans` ops right after the view follow."""
     for use in list(alloc.result.uses):
         user = use.operation
         if user.name == "ttg.memdesc_trans":
             new = ttg.MemDescTransOp.build(operands=[view], result_types=[_as_mutable(user.result.type)],
                                            properties=dict(user.properties), attributes=dict(user.attributes))
             new.location = user.location
-            user.parent.insert_op_before(new, user)
+            view.owner.parent.insert_op_after(new, view.owner)
             _use_view(user, new.result)
             continue
         user.operands[use.index] = view
@@ -238,15 +238,139 @@ def _create_async_copy(loop, load, alloc, insert_idx, extract_idx, schedule, axi
     del at
 
 
+def _create_tma_load(loop, load, alloc, insert_idx, extract_idx, barrier, wait, schedule) -> None:
+    """Triton's createTMAAsyncLoad: the descriptor load becomes a TMA copy into the insert slot (signalling
+    `barrier`); after the group's `wait_barrier`, the extract slot replaces its local_alloc users (local_load
+    for the others)."""
+    user = first_use([load], loop, schedule)
+    staged = _Staged(load, load.location, schedule, schedule.at[load])
+    sub = _memdesc(alloc.type.get_shape()[1:], alloc.type.element_type, alloc.type.encoding)
+    view = staged.add(ttg.MemDescIndexOp.build(operands=[alloc, insert_idx], result_types=[sub]))
+    true = staged.add(arith.ConstantOp(IntegerAttr(1, i1), i1))
+    staged.add(tma.AsyncTMACopyGlobalToLocalOp.build(
+        operands=[load.desc, list(load.indices), barrier, view, true],
+        properties={"cache": load.cache, "evict": load.evict}))
+    view_load = ttg.MemDescIndexOp.build(operands=[alloc, extract_idx], result_types=[sub])
+    view_load.location = load.location
+    wait.parent.insert_op_after(view_load, wait)
+    schedule.insert(view_load, *schedule.at[user])
+    for use in list(load.results[0].uses):
+        u = use.operation
+        if u.name == "ttg.local_alloc" and u.result.type.encoding == alloc.type.encoding:
+            _use_view(u, view_load.results[0])
+    if load.results[0].first_use is not None:
+        local = ttg.LocalLoadOp.build(operands=[view_load.results[0], []], result_types=[load.results[0].type])
+        local.location = load.location
+        view_load.parent.insert_op_after(local, view_load)
+        schedule.insert(local, *schedule.at[user])
+        load.results[0].replace_all_uses_with(local.results[0])
+    schedule.at.pop(load, None)
+    load.detach()
+    load.erase()
+
+
+def _barrier_alloc(loop: scf.ForOp, n: int) -> SSAValue:
+    """Triton's createBarrierAlloc: n mbarriers before the loop, each initialized for one arrival; invalidated and
+    freed right after the loop."""
+    enc = SwizzledSharedEncoding.make(vec=1, perPhase=1, maxPhase=1, order=[0])
+    one_t = _memdesc([1], i64, enc)
+    before = Inserter(loop, loop.location)
+    alloc = before.add(ttg.LocalAllocOp.build(operands=[[]], result_types=[_memdesc([n, 1], i64, enc)]))
+    for i in range(n):
+        v = before.add(ttg.MemDescIndexOp.build(operands=[alloc, before.constant(i, i32)], result_types=[one_t]))
+        before.add(tma.InitBarrierOp.build(operands=[v], properties={"count": IntegerAttr(1, i32)}))
+    end = loop.next_op
+    after = Inserter(end, loop.location)
+    for i in range(n):
+        v = after.add(ttg.MemDescIndexOp.build(operands=[alloc, after.constant(i, i32)], result_types=[one_t]))
+        after.add(tma.InvalBarrierOp.build(operands=[v]))
+    after.add(ttg.LocalDeallocOp.build(operands=[alloc]))
+    return alloc
+
+
+def _tma_barriers(loop, loads, index, schedule) -> dict:
+    """Triton's createTMABarrierAndWait: consecutive TMA loads with the same buffer count and stage/cluster, none
+    using another, share an mbarrier: `barrier_expect` of their bytes before the first, `wait_barrier` on the
+    extract slot's barrier with the group's phase after the last (at the first user's stage). The loads'
+    (barrier view, wait op)."""
+    diff = {ld: n for ld, n, _ in loads}
+    out, visited = {}, set()
+    for load, n, _ in loads:
+        if load.name != "tt.descriptor_load" or load in visited:
+            continue
+        body = load.parent
+        users, group = set(), []
+
+        def add(ld):
+            group.append(ld)
+            visited.add(ld)
+            for use in ld.results[0].uses:
+                u = use.operation
+                if _feeds_shared(ld) and u.parent is body:
+                    users.update(x.operation for x in u.result.uses)
+                    continue
+                top = _in_body(body, u)
+                if top is not None:
+                    users.add(top)
+
+        add(load)
+        nxt = load.next_op
+        while nxt is not None:
+            if nxt in users or nxt in visited:
+                break
+            if nxt.name == "tt.descriptor_load" and nxt in diff:
+                if diff[nxt] != n:
+                    break
+                if schedule.at[group[0]] == schedule.at[nxt]:
+                    add(nxt)
+            nxt = nxt.next_op
+        size = sum(prod(shape_of(ld.results[0].type)) * bitwidth(elt(ld.results[0].type)) // 8 for ld in group)
+        alloc = _barrier_alloc(loop, n)
+        insert, extract, phase = index[n]
+        one_t = _memdesc([1], i64, alloc.type.encoding)
+        staged = _Staged(group[0], loop.location, schedule, schedule.at[group[0]])
+        bar = staged.add(ttg.MemDescIndexOp.build(operands=[alloc, insert], result_types=[one_t]))
+        true = staged.add(arith.ConstantOp(IntegerAttr(1, i1), i1))
+        staged.add(tma.BarrierExpectOp.build(operands=[bar, true], properties={"size": IntegerAttr(size, i32)}))
+        at = schedule.at[first_use(group, loop, schedule)]
+        view = ttg.MemDescIndexOp.build(operands=[alloc, extract], result_types=[one_t])
+        wait = tma.WaitBarrierOp.build(operands=[view, phase, [], []])
+        for o in (view, wait):
+            o.location = loop.location
+            schedule.insert(o, *at)
+        group[-1].parent.insert_op_after(view, group[-1])
+        view.parent.insert_op_after(wait, view)
+        for ld in group:
+            out[ld] = (bar, wait)
+    return out
+
+
+def _feeds_shared(load: Operation) -> bool:
+    """Triton's canBeShmemPipelined: the load's one user is a local_alloc into an nvmma_shared layout."""
+    uses = list(load.results[0].uses)
+    return (not _has_nonzero_other(load) and len(uses) == 1 and uses[0].operation.name == "ttg.local_alloc"
+            and isinstance(uses[0].operation.result.type.encoding, NVMMASharedEncoding))
+
+
+def _tma_ok(load: Operation) -> bool:
+    """Triton's canPipelineTMALoad: a buffer slot of whole 128-byte units."""
+    t = load.results[0].type
+    return prod(shape_of(t)) * bitwidth(elt(t)) % (128 * 8) == 0
+
+
 def lower_loads(loop: scf.ForOp, schedule: CoarseSchedule, axis: AxisInfoAnalysis) -> scf.ForOp:
-    """Triton's lowerLoads (cp.async loads; descriptor loads stay for triton-nvidia-tma-lowering)."""
+    """Triton's lowerLoads: cp.async for pointer loads, TMA with mbarriers for descriptor loads."""
     body = loop.body.block
     loads = []
     for op in list(body.ops)[:-1]:
-        if op.name != "tt.load":
+        if op.name not in ("tt.load", "tt.descriptor_load"):
             continue
         diff = def_use_stage_diff(op, loop, schedule)
         if diff == 0 or not isinstance(op.results[0].type, TensorType):
+            continue
+        if op.name == "tt.descriptor_load":
+            if _tma_ok(op):
+                loads.append([op, diff + (1 if _feeds_wgmma(op) else 0), op.desc.type.encoding])
             continue
         enc = shared_encoding(op)
         if copy_vec_bytes(op, enc) >= 4:
@@ -259,31 +383,49 @@ def lower_loads(loop: scf.ForOp, schedule: CoarseSchedule, axis: AxisInfoAnalysi
         shape = shape_of(load.results[0].type)
         allocs.append(before.add(ttg.LocalAllocOp.build(
             operands=[[]], result_types=[_memdesc([n, *shape], elt(load.results[0].type), enc)]), load.location))
-    groups = list(dict.fromkeys(n for _, n, _ in loads))
-    minus_one, zero, one = before.constant(-1, i32), before.constant(0, i32), before.constant(1, i32)
-    n_args = len(loop.iter_args)
-    loop = _add_iter_args(loop, [minus_one, minus_one] * len(groups))
-    body = loop.body.block
-    args = body.args[1 + n_args:]
-    top = Inserter(body.first_op, loop.location)
-    index = {}
-    for g, n in enumerate(groups):
-        modulus = top.constant(n, i32)
-        insert, _ = _increment_modulo(top, args[2 * g], modulus, zero, one)
-        extract, _ = _increment_modulo(top, args[2 * g + 1], modulus, zero, one)
-        index[n] = (insert, extract)
-    for (load, n, _), alloc in zip(loads, allocs):
-        _create_async_copy(loop, load, alloc, *index[n], schedule, axis)
-    yield_op = body.last_op
-    operands = list(yield_op.operands)
-    for g, n in enumerate(groups):
-        operands[n_args + 2 * g], operands[n_args + 2 * g + 1] = index[n]
-    yield_op.operands = operands
-    schedule_dependencies(loop, schedule)
     for a in allocs:  # each right after the loop, as Triton's createAlloc puts them (the last first)
         Inserter(loop.next_op, loop.location).add(ttg.LocalDeallocOp.build(operands=[a]))
-    Inserter(loop.next_op, loop.location).add(ttg.AsyncWaitOp.build(
-        operands=[[]], result_types=[AsyncTokenType()], properties={"num": IntegerAttr(0, i32)}))
+    groups: dict[int, bool] = {}
+    for load, n, _ in loads:
+        groups[n] = groups.get(n, False) or load.name == "tt.descriptor_load"
+    minus_one, zero, one = before.constant(-1, i32), before.constant(0, i32), before.constant(1, i32)
+    n_args = len(loop.iter_args)
+    inits = []
+    for n, has_tma in groups.items():
+        inits += [minus_one, minus_one] + ([zero] if has_tma else [])
+    loop = _add_iter_args(loop, inits)
+    body = loop.body.block
+    args = list(body.args[1 + n_args:])
+    top = Inserter(body.first_op, loop.location)
+    index, pos = {}, 0
+    for n, has_tma in groups.items():
+        modulus = top.constant(n, i32)
+        insert, _ = _increment_modulo(top, args[pos], modulus, zero, one)
+        extract, wrapped = _increment_modulo(top, args[pos + 1], modulus, zero, one)
+        phase = None
+        if has_tma:
+            flipped = top.add(arith.XOrIOp(args[pos + 2], one))
+            phase = top.add(arith.SelectOp(wrapped, flipped, args[pos + 2]))
+        index[n] = (insert, extract, phase)
+        pos += 3 if has_tma else 2
+    barriers = _tma_barriers(loop, loads, index, schedule)
+    for (load, n, _), alloc in zip(loads, allocs):
+        insert, extract, _ = index[n]
+        if load.name == "tt.descriptor_load":
+            _create_tma_load(loop, load, alloc, insert, extract, *barriers[load], schedule)
+        else:
+            _create_async_copy(loop, load, alloc, insert, extract, schedule, axis)
+    yield_op = body.last_op
+    operands, pos = list(yield_op.operands), n_args
+    for n, has_tma in groups.items():
+        new = [v for v in index[n] if v is not None]
+        operands[pos:pos + len(new)] = new
+        pos += len(new)
+    yield_op.operands = operands
+    schedule_dependencies(loop, schedule)
+    if any(ld.name == "tt.load" for ld, _, _ in loads):
+        Inserter(loop.next_op, loop.location).add(ttg.AsyncWaitOp.build(
+            operands=[[]], result_types=[AsyncTokenType()], properties={"num": IntegerAttr(0, i32)}))
     return loop
 
 
@@ -303,10 +445,12 @@ def _pred_mask(em: Inserter, like: Attribute, current: SSAValue | None, pred: SS
 
 
 _MASKED = ("tt.load", "tt.store", "ttg.async_copy_global_to_local", "tt.atomic_rmw")
+_PREDICATED = ("ttng.async_tma_copy_global_to_local", "ttng.barrier_expect")
 
 
 def can_predicate(op: Operation) -> bool:
-    return (is_side_effect_free(op) or op.name in _RUN_AS_IS or op.name in _MASKED or isinstance(op, scf.IfOp))
+    return (is_side_effect_free(op) or op.name in _RUN_AS_IS or op.name in _MASKED or op.name in _PREDICATED
+            or op.name == "ttng.wait_barrier" or isinstance(op, scf.IfOp))
 
 
 def predicate(op: Operation, pred: SSAValue) -> Operation:
@@ -321,6 +465,18 @@ def predicate(op: Operation, pred: SSAValue) -> Operation:
     if isinstance(op, scf.IfOp):
         op.operands = [_pred_mask(em, op.cond.type, op.cond, pred), *op.operands[1:]]
         return op
+    if op.name in _PREDICATED:
+        op.operands = [_pred_mask(em, i1, op.pred, pred) if v is op.pred else v for v in op.operands]
+        return op
+    if op.name == "ttng.wait_barrier":
+        new_pred = _pred_mask(em, i1, op.pred, pred)
+        new = tma.WaitBarrierOp.build(operands=[op.alloc, op.phase, [new_pred], list(op.deps)],
+                                      attributes=dict(op.attributes))
+        new.location = op.location
+        op.parent.insert_op_before(new, op)
+        op.detach()
+        op.erase()
+        return new
     if op.name not in _MASKED:
         raise ValueError(f"cannot predicate {op.name}")
     mask = _pred_mask(em, op.operands[0].type, op.mask, pred)
@@ -450,15 +606,15 @@ def _as_mutable(t: MemDescType) -> MemDescType:
 
 
 def _use_view(alloc: Operation, view: SSAValue) -> None:
-    """Replace `ttg.local_alloc %load` by a view of the multi-buffer: its users read the view (a mutable
-    descriptor now, which `memdesc_trans` results follow)."""
+    """Replace `ttg.local_alloc %load` by a view of the multi-buffer (Triton's replaceUsesAndPropagateType): its
+    users read the view, a mutable descriptor now, which new `memdesc_trans` ops right after the view follow."""
     for use in list(alloc.result.uses):
         user = use.operation
         if user.name == "ttg.memdesc_trans":
             new = ttg.MemDescTransOp.build(operands=[view], result_types=[_as_mutable(user.result.type)],
                                            properties=dict(user.properties), attributes=dict(user.attributes))
             new.location = user.location
-            user.parent.insert_op_before(new, user)
+            view.owner.parent.insert_op_after(new, view.owner)
             _use_view(user, new.result)
             continue
         user.operands[use.index] = view
@@ -571,6 +727,52 @@ def async_launch_dots(loop: scf.ForOp) -> None:
 
 
 
+def pipeline_tma_stores(loop: scf.ForOp) -> None:
+    """Triton's pipelineTMAStores: the descriptor stores (and reduces) of the loop's body, nested loops aside,
+    store into one shared buffer per shape and element type, allocated before the loop, each preceded by
+    `async_tma_store_wait {pendings = 0}` (the previous store's copy has read the buffer) and followed by
+    `fence_async_shared` and the asynchronous TMA copy; a final wait and the deallocations follow the loop."""
+    stores = []
+
+    def visit(block):
+        for op in block.ops:
+            if op.name in ("tt.descriptor_store", "tt.descriptor_reduce"):
+                stores.append(op)
+            elif op.name != "scf.for":
+                for r in op.regions:
+                    for b in r.blocks:
+                        visit(b)
+
+    visit(loop.body.block)
+    if not stores:
+        return
+    allocs: dict = {}
+    before = Inserter(loop, loop.location)
+    for st in stores:
+        t = st.src.type
+        key = (tuple(shape_of(t)), elt(t))
+        if key not in allocs:
+            allocs[key] = before.add(ttg.LocalAllocOp.build(
+                operands=[[]], result_types=[_memdesc(shape_of(t), elt(t), st.desc.type.encoding)]), st.location)
+    for st in stores:
+        buf = allocs[(tuple(shape_of(st.src.type)), elt(st.src.type))]
+        em = Inserter(st, st.location)
+        em.add(tma.TMAStoreWaitOp.build(properties={"pendings": IntegerAttr(0, i32)}))
+        em.add(ttg.LocalStoreOp.build(operands=[st.src, buf]))
+        em.add(ttg.FenceAsyncSharedOp.build(properties={"bCluster": BoolAttr(False, i1)}))
+        if st.name == "tt.descriptor_store":
+            em.add(tma.AsyncTMACopyLocalToGlobalOp.build(operands=[st.desc, list(st.indices), buf]))
+        else:
+            em.add(tma.AsyncTMAReduceOp.build(operands=[st.desc, list(st.indices), buf],
+                                              properties={"kind": st.kind}))
+        st.detach()
+        st.erase()
+    after = Inserter(loop.next_op, loop.location)
+    after.add(tma.TMAStoreWaitOp.build(properties={"pendings": IntegerAttr(0, i32)}))
+    for buf in allocs.values():
+        after.add(ttg.LocalDeallocOp.build(operands=[buf]))
+
+
 # ----------------------------------------------------------------------------- the pass
 
 
@@ -627,6 +829,10 @@ class Pipeline(Pass):
                 if num_stages_of(loop, self.num_stages) >= 1:
                     async_launch_dots(loop)
         update_waits(module)
+        if target_capability(module) >= 90:
+            for loop in [op for op in module.walk() if isinstance(op, scf.ForOp)]:
+                if num_stages_of(loop, self.num_stages) > 1:
+                    pipeline_tma_stores(loop)
         coalesce_async_copies(module)
 
 

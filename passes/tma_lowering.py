@@ -2,7 +2,8 @@
 
 * `tt.descriptor_load` -> a shared buffer in the descriptor's layout and an mbarrier: `init_barrier` (one
   arrival), `barrier_expect` (the block's bytes), `async_tma_copy_global_to_local`, `wait_barrier` (phase 0),
-  `inval_barrier`, then `ttg.local_load` into the load's register layout;
+  `inval_barrier`, then `ttg.local_load` into the load's register layout (a `ttg.local_alloc` of the result in the
+  descriptor's layout reads the buffer instead);
 * `tt.descriptor_store` / `tt.descriptor_reduce` -> `ttg.local_alloc` of the value, `fence_async_shared`,
   `async_tma_copy_local_to_global` / `async_tma_reduce`, `async_tma_store_wait {pendings = 0}`;
 * `tt.make_tensor_descriptor` -> a 128-byte CUtensorMap in global scratch (`ttg.global_scratch_alloc`), written
@@ -85,6 +86,16 @@ def lower_load(op) -> None:
     phase = r.const(0, i32)
     r.add(tma.WaitBarrierOp, [barrier, phase, [], []], [])
     r.add(tma.InvalBarrierOp, [barrier], [])
+    for use in list(op.result.uses):  # a local_alloc in the descriptor's layout reads the buffer itself
+        alloc = use.operation
+        if alloc.name == "ttg.local_alloc" and alloc.result.type.encoding == desc_t.encoding:
+            for u in list(alloc.result.uses):
+                u.operation.operands[u.index] = buffer
+            alloc.detach()
+            alloc.erase()
+    if op.result.first_use is None:
+        r.replace()
+        return
     loaded = r.add(ttg.LocalLoadOp, [buffer, []], [result_t]).results[0]
     r.replace(loaded)
 

@@ -78,7 +78,7 @@ TENSOR_CORE = sorted(k for k in MANIFEST if k not in MEMORY_BOUND)
 DOT_TEXT = {"matmul_64x64x32_s1", "matmul_nohint_64x64x32", "matmul", "matmul_128x128x64_s3_w8",
             "matmul_128x256x64_s3_w8", "matmul_64x128x32_s4_w4", "matmul_fp32_tf32_64x64x32_s3", "block_ptr_matmul",
             "block_ptr_matmul_128x128x64_s3_w8", "attention", "attention_w8", "attention_d128_m128_n64_w8_s3",
-            "loop_hints_matmul_s4", "matmul_acc_tf32"}
+            "loop_hints_matmul_s4", "matmul_acc_tf32", "tma_matmul", "tma_attention"}
 # sm90 dot fixtures that do not (yet): what differs
 DOT_DIFFERS = {}
 DOT_DIFFERS.update({
@@ -93,14 +93,6 @@ DOT_DIFFERS.update({
           "nvmma_shared buffers, fp8 B K-major)"
     for name in V2_ON_SM90
 })
-DOT_DIFFERS["tma_matmul"] = (
-    "TMA loads are not software-pipelined: each iteration copies into its own buffer, reads it into registers "
-    "(local_load) and stores it again for wgmma (Triton: TMA straight into num-stages nvmma_shared buffers with "
-    "mbarriers, one wgmma in flight)")
-DOT_DIFFERS["tma_attention"] = (
-    "as tma_matmul: the K and V TMA loads are not software-pipelined, each copies into its own buffer, is read "
-    "into registers (local_load) and stored again for wgmma (Triton: K and V TMA'd straight into num-stages "
-    "nvmma_shared buffers with mbarriers)")
 MEMORY_OPS = ("tt.load", "tt.store", "tt.atomic_rmw", "tt.atomic_cas", "ttng.async_tma_copy_global_to_local",
               "ttng.async_tma_copy_local_to_global", "ttng.async_tma_reduce", "ttg.local_load")
 
