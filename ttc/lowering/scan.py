@@ -165,7 +165,7 @@ def _warps(ctx, f, reverse, warp_idx, row_lin, n_rows, elems, hi, totals, combin
     slot = max(max(1, bits_of(ctx.stored_type(x.type)) // 8) for x in first)
     region_bytes = n_rows * f.nw * slot
     ctx.use_scratch(region_bytes * len(first))
-    ctx.barrier()
+    ctx.barrier_before_scratch()
     for row, t in totals.items():
         idx = b.add(b.mul(row_lin[row], _c(f.nw)), warp_idx)
         for k, x in enumerate(t):
