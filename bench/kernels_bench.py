@@ -26,7 +26,7 @@ Prints a markdown table (checks, median ms, Triton/ours: > 1 means ours is faste
 every result as JSON (--json PATH, default $OUT/kernels_bench.json when $OUT is set). Exit status 1 when one of
 our checks fails (or our compile does).
 
-    python3 bench/kernels_bench.py [--only vector_add,softmax] [--scale N] [--rounds 2] [--json PATH]
+    python3 bench/kernels_bench.py [--only vector_add,softmax] [--scale N] [--rounds 2] [--ptxas PATH] [--json PATH]
     python3 bench/kernels_bench.py --no-gpu [--triton-python ~/.cache/ttc-bench/triton-3.6.0/bin/python]
 
 --no-gpu compiles both sides and stops before the launch: it lines each binary's parameters (from its PTX) up
@@ -109,10 +109,11 @@ def scaled_spec(spec: dict, rule: dict, n: int) -> dict:
 
 
 # ------------------------------------------------------------------------------------------------------- ours
-def compile_ours(job: dict, work: Path, ptx: bool) -> dict:
+def compile_ours(job: dict, work: Path, ptx: bool, ptxas: str | None = None) -> dict:
     base = ["tt-compile", job["source"], "--kernel", job["kernel"], "--signature", job["signature"],
             "--num-warps", str(job["num_warps"]), "--num-stages", str(job["num_stages"]), "--target", "cuda:90"]
     base += ["--launch-pdl"] if job["launch_pdl"] else []
+    base += ["--ptxas", ptxas] if ptxas else []
     cubin = work / f"{job['name']}.ours.cubin"
     t0 = time.perf_counter()
     gb.run_checked(base + ["-o", str(cubin)])
@@ -218,6 +219,8 @@ def main(argv=None) -> int:
     p.add_argument("--scale", type=int, default=1, help="problem size multiplier (kernels of SCALABLE only)")
     p.add_argument("--rounds", type=int, default=2, choices=(1, 2),
                    help="2: time ours then Triton, then Triton then ours, and keep each side's best median")
+    p.add_argument("--ptxas", default=None,
+                   help="assemble our PTX with this ptxas (e.g. Triton's) instead of nvJitLink: the assembler's share")
     p.add_argument("--triton-python", default=sys.executable,
                    help="the Python that compiles with Triton (default: this one)")
     p.add_argument("--triton-worker", nargs=2, metavar=("JOBS", "RESULTS"), help=argparse.SUPPRESS)
@@ -236,7 +239,7 @@ def main(argv=None) -> int:
             Path(j["spec"]).write_text(json.dumps(big, indent=1))
     os.environ["TRITON_CACHE_DIR"] = str(work / "ours-cache")  # ours: a fresh cache; Triton's has its own
     results = {"started": time.strftime("%Y-%m-%d %H:%M:%S"), "work": str(work), "no_gpu": opts.no_gpu,
-               "scale": opts.scale, "rounds": opts.rounds, "kernels": {}}
+               "scale": opts.scale, "rounds": opts.rounds, "ptxas": opts.ptxas, "kernels": {}}
     t0 = time.perf_counter()
     theirs = compile_triton(todo, work, opts.triton_python)
     print(f"Triton compiled {sum('cubin' in t for t in theirs.values())}/{len(todo)} kernels in "
@@ -245,7 +248,7 @@ def main(argv=None) -> int:
         name = job["name"]
         r = results["kernels"][name] = {"job": job, "triton_compile": theirs.get(name, {"error": "not compiled"})}
         try:
-            r["ours_compile"] = compile_ours(job, work, ptx=opts.no_gpu)
+            r["ours_compile"] = compile_ours(job, work, ptx=opts.no_gpu, ptxas=opts.ptxas)
         except RuntimeError as e:
             r["ours_compile"] = {"error": str(e)}
         order = [("ours", "triton"), ("triton", "ours")][:1 if opts.no_gpu else opts.rounds]
