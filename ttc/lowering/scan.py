@@ -108,7 +108,8 @@ def _scan(ctx, op):
             totals[hi][row] = run
             # 2. the lanes along the axis
             if f.lane_bits:
-                totals[hi][row] = _lanes(ctx, f, reverse, lanes_axis, by_pos, hi, run, combine, select)
+                totals[hi][row] = _lanes(ctx, f, reverse, lanes_axis, by_pos, hi, run, combine, select,
+                                         broadcast=not f.warp_bits)
     # 3. the warps along the axis: every repeat's warp totals in one exchange
     if f.warp_bits:
         totals = _warps(ctx, f, reverse, warp_idx, row_lin, math.prod(_drop(ll.shape, axis)), elems, totals,
@@ -131,9 +132,10 @@ def _scan(ctx, op):
         ctx.set(res, out)
 
 
-def _lanes(ctx, f, reverse, lanes_axis, by_pos, hi, total, combine, select):
+def _lanes(ctx, f, reverse, lanes_axis, by_pos, hi, total, combine, select, broadcast=True):
     """Scan the chunk totals across the axis' lanes; fold the lanes before into this thread's chunk. Returns the
-    warp's total (every lane of the row gets it)."""
+    warp's total: in every lane of the row (`broadcast`), else the lane's inclusive prefix, which is the total in
+    the row's last lane in scan order (the one that stores it for the warps' exchange, as Triton)."""
     b = ctx.b
     kind = "down" if reverse else "up"
     shift = f.lane_bits[0]
@@ -148,6 +150,8 @@ def _lanes(ctx, f, reverse, lanes_axis, by_pos, hi, total, combine, select):
     for low in range(f.chunk):
         e = by_pos[(hi, low)]
         by_pos[(hi, low)] = select(has, combine(before, e), e)
+    if not broadcast:
+        return t
     field = (f.nl - 1) << shift
     lane = ctx.lane()
     src = b.and_(lane, _c(~field & 0xFFFFFFFF)) if reverse else b.or_(lane, _c(field))
@@ -173,11 +177,16 @@ def _warps(ctx, f, reverse, warp_idx, row_lin, n_rows, elems, totals, combine, s
     def index(hi, row, warp):
         return b.add(b.mul(b.add(row_lin[row], _c(hi * n_rows)), _c(f.nw)), warp)
 
+    # with lanes along the axis, the row's last lane in scan order holds the warp's total and stores it
+    last = None
+    if f.lane_bits:
+        lanes_axis = b.and_(b.lshr(ctx.lane(), _c(f.lane_bits[0])), _c(f.nl - 1))
+        last = b.icmp_unsigned("==", lanes_axis, _c(0 if reverse else f.nl - 1))
     ctx.barrier_before_scratch()
     for hi, by_row in totals.items():
         for row, t in by_row.items():
             for k, x in enumerate(t):
-                ctx.smem_store(index(hi, row, warp_idx), x, base=k * region_bytes, elem_bytes=slot)
+                ctx.smem_store(index(hi, row, warp_idx), x, base=k * region_bytes, elem_bytes=slot, pred=last)
     ctx.barrier()
     out = {}
     order = list(reversed(range(f.nw))) if reverse else list(range(f.nw))
