@@ -145,11 +145,14 @@ def _lanes(ctx, f, reverse, lanes_axis, by_pos, hi, total, combine, select, broa
         y = tuple(ctx.shuffle(kind, x, s << shift) for x in t)
         valid = b.icmp_unsigned("<", lanes_axis, _c(f.nl - s)) if reverse else b.icmp_unsigned(">=", lanes_axis, _c(s))
         t = select(valid, combine(y, t), t)
-    before = tuple(ctx.shuffle(kind, x, 1 << shift) for x in t)
-    has = b.icmp_unsigned("<", lanes_axis, _c(f.nl - 1)) if reverse else b.icmp_unsigned("!=", lanes_axis, _c(0))
-    for low in range(f.chunk):
-        e = by_pos[(hi, low)]
-        by_pos[(hi, low)] = select(has, combine(before, e), e)
+    if f.chunk == 1:  # one element a thread: the lanes' inclusive scan is the element's value
+        by_pos[(hi, 0)] = t
+    else:
+        before = tuple(ctx.shuffle(kind, x, 1 << shift) for x in t)
+        has = b.icmp_unsigned("<", lanes_axis, _c(f.nl - 1)) if reverse else b.icmp_unsigned("!=", lanes_axis, _c(0))
+        for low in range(f.chunk):
+            e = by_pos[(hi, low)]
+            by_pos[(hi, low)] = select(has, combine(before, e), e)
     if not broadcast:
         return t
     field = (f.nl - 1) << shift

@@ -26,3 +26,12 @@ def scan_2d(x_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
     x = tl.load(x_ptr + rows * N + cols)
     tl.store(out_ptr + rows * N + cols, tl.cumsum(x, 1))
     tl.store(out_ptr + M * N + rows * N + cols, tl.cumsum(x, 1, reverse=True))
+
+
+@triton.jit
+def scan_masked(x_ptr, out_ptr, start, n, N: tl.constexpr):
+    # Loaded from an offset without a divisibility hint: one element a thread, 8 repeats of the 128-wide tile.
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + start + offs, mask=offs < n, other=0.0)
+    tl.store(out_ptr + start + offs, tl.cumsum(x, 0), mask=offs < n)
+    tl.store(out_ptr + N + start + offs, tl.cumsum(x, 0, reverse=True), mask=offs < n)
