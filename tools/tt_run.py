@@ -135,7 +135,9 @@ def tt_run(
         lines += [r.text() for r in results]
         if outcome.bench is not None:
             b = outcome.bench
-            lines.append(f"bench: median {b['median_ms']:.4f} ms over {b['rep']} launches, {b['gbps']:.1f} GB/s "
+            queued = "" if b.get("queued", True) else " (NOT queued: the host's launch cost is in the events)"
+            lines.append(f"bench: median {b['median_ms']:.4f} ms over {b['rep']} launches{queued}, "
+                         f"{b['batch_ms']:.4f} ms each back to back, {b['gbps']:.1f} GB/s "
                          f"({b['bytes']} bytes of pointer arguments); {b['n_regs']} registers per thread, "
                          f"{b['spill_bytes']} bytes of local memory, {b['blocks_per_sm']} blocks per SM")
         lines += [f"wrote {p}" for p in written.values()]
