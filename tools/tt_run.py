@@ -63,7 +63,8 @@ def tt_run(
                                           help="Write the outputs (checked or 'output' args) as DIR/<name>.npy."),
     check: bool = typer.Option(False, "--check", help="Compare outputs with the spec's checks; exit 1 on a mismatch."),
     bench: bool = typer.Option(False, "--bench", help="Time the launch with CUDA events (GPU only)."),
-    warmup: Optional[int] = typer.Option(None, "--warmup", min=0, help="Untimed launches before timing [10]."),
+    warmup: Optional[int] = typer.Option(None, "--warmup", min=0,
+                                         help="Untimed launches before timing, and at least 50 ms of them [10]."),
     rep: Optional[int] = typer.Option(None, "--rep", min=1, help="Timed launches [100]."),
     json_out: bool = typer.Option(False, "--json", help="Print the result as JSON."),
     interpret: bool = typer.Option(False, "--interpret", help="Execute TTIR/TTGIR on the CPU with NumPy."),
@@ -134,7 +135,9 @@ def tt_run(
         lines += [r.text() for r in results]
         if outcome.bench is not None:
             b = outcome.bench
-            lines.append(f"bench: median {b['median_ms']:.4f} ms over {b['rep']} launches, {b['gbps']:.1f} GB/s "
+            queued = "" if b.get("queued", True) else " (NOT queued: the host's launch cost is in the events)"
+            lines.append(f"bench: median {b['median_ms']:.4f} ms over {b['rep']} launches{queued}, "
+                         f"{b['batch_ms']:.4f} ms each back to back, {b['gbps']:.1f} GB/s "
                          f"({b['bytes']} bytes of pointer arguments); {b['n_regs']} registers per thread, "
                          f"{b['spill_bytes']} bytes of local memory, {b['blocks_per_sm']} blocks per SM")
         lines += [f"wrote {p}" for p in written.values()]

@@ -128,6 +128,8 @@ def test_bench_reports_a_timing(compiled):
     assert bench["rep"] == 5 and bench["median_ms"] > 0 and bench["bytes"] == 3 * 50000 * 4 and bench["gbps"] > 0
     # vector add: a handful of registers, no spills, at least the 16 blocks of 128 threads an SM can hold at once
     assert 0 < bench["n_regs"] <= 64 and bench["spill_bytes"] == 0 and bench["blocks_per_sm"] >= 8
+    # queued behind the spin kernel (the host's launch cost is out of the events), warmed up for 50 ms
+    assert bench["queued"] is True and 0 < bench["batch_ms"] and bench["warmup"] >= 2 and bench["host_launch_us"] > 0
 
 
 def test_out_of_bounds_is_a_cuda_error(compiled, tmp_path):

@@ -86,7 +86,7 @@ def _run(ctx, op, text: str, ptrs, value_lists, masks, t: ir.Type):
         old = _atom(ctx, text, t, [ptrs] + value_lists, pred)
         if used:
             ctx.use_scratch(max(1, bits_of(ctx.stored_type(t)) // 8))
-            ctx.barrier()
+            ctx.barrier_before_scratch()
             ctx.smem_store(ir.Constant(i32, 0), old, pred=b.icmp_unsigned("==", ctx.tid(), ir.Constant(i32, 0)))
             ctx.barrier()
             old = ctx.smem_load(ir.Constant(i32, 0), t)
@@ -106,7 +106,7 @@ def _run(ctx, op, text: str, ptrs, value_lists, masks, t: ir.Type):
             out[r] = out[ll.first_reg[ll.reg_coords[r]]]
     if used and owner is not None:
         ctx.use_scratch(math.prod(ll.shape) * max(1, bits_of(ctx.stored_type(t)) // 8))
-        ctx.barrier()
+        ctx.barrier_before_scratch()
         coords = ctx.coords(ll)
         for r in ll.unique_regs:
             ctx.smem_store(indexing.linearize(b, coords[r], ll.shape), out[r], pred=owner)

@@ -16,7 +16,12 @@ Barriers for the buffers (Triton's membar analysis, in program order and conserv
 (`local_store`, `async_copy_global_to_local`) after a read or a write by threads; `async_wait` always ends with
 one (cp.async writes are ordered by it, not by these rules). Entering or leaving
 a region (but the kernel's entry, and the combine regions of `tt.reduce`/`tt.scan`) counts as both (a loop's
-back edge brings the accesses of its end).
+back edge brings the accesses of its end). A scratch user's first barrier, before it writes, is the same rule:
+`barrier_before_scratch` skips it when no thread has touched shared memory since the last barrier (nothing
+took `smem` for an address, no op had a shared-memory operand or result, no region was entered or left), as at
+the start of a kernel whose first shared-memory use is a reduction, like Triton's membar analysis, which puts
+no barrier before the first write. A region op none of whose ops touched shared memory (a loop of global loads
+and arithmetic) leaves the barrier state as it found it.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
 from ttc.diagnostics import CompileError, at_op
-from ttc.ir.types import encoding, shape_of
+from ttc.ir.types import MemDescType, encoding, shape_of
 from ttc.lowering import indexing, nvvm
 from ttc.lowering.linear_layout import LinearLayout, UnsupportedLayout, layout_for
 
@@ -54,6 +59,9 @@ class Lowering:
         self.buffer_live: list[tuple[int, int]] = []      # the buffers' live ranges in that order
         self.buffer_written = True  # a buffer written by threads since the last barrier (unknown at entry)
         self.buffer_read = True     # a buffer read since the last barrier
+        self.shared_touched = True  # any shared-memory address taken, or buffer used, since the last barrier
+        self.shared_uses = 0        # how many times shared memory was touched so far (regions without any keep
+                                    # the barrier state they found)
         self.libdevice: set[str] = set()
         self.externs: dict[str, str] = {}  # function name -> bitcode library to link (tt.extern_elementwise)
         self._smem = None
@@ -166,6 +174,8 @@ class Lowering:
 
     @property
     def smem(self) -> ir.GlobalVariable:
+        self.shared_touched = True  # every shared-memory access starts from this base
+        self.shared_uses += 1
         if self._smem is None:
             g = self.module.globals.get("global_smem")
             if g is None:
@@ -203,6 +213,7 @@ class Lowering:
         cp.async, whose writes `async_wait` orders): a barrier if the last barrier does not separate this
         access from a conflicting one (a read after a write by threads; a write after a read or a write by
         threads)."""
+        self.shared_uses += 1
         if (self.buffer_read or self.buffer_written) if write else self.buffer_written:
             self.barrier()
         if not write:
@@ -267,7 +278,13 @@ class Lowering:
 
     def barrier(self) -> None:
         nvvm.barrier(self.b)
-        self.buffer_written = self.buffer_read = False
+        self.buffer_written = self.buffer_read = self.shared_touched = False
+
+    def barrier_before_scratch(self) -> None:
+        """Before a scratch user's writes: a barrier unless no thread has touched shared memory since the last
+        one (the threads' earlier reads and writes of the same bytes could otherwise still be in flight)."""
+        if self.shared_touched or self.buffer_read or self.buffer_written:
+            self.barrier()
 
     # ------------------------------------------------------------------ lowering ops and regions
 
@@ -278,14 +295,22 @@ class Lowering:
         term = None
         parent = block.parent_op()
         kernel_entry = parent is not None and parent.name == "tt.func" and block is block.parent.blocks.first
-        self.buffer_written = self.buffer_read = not kernel_entry
+        if parent is None or parent.name not in COMBINE_OPS:  # a combine region runs inline on registers
+            self.buffer_written = self.buffer_read = self.shared_touched = not kernel_entry
         for op in block.ops:
             if op is block.last_op and op.has_trait(IsTerminator):
                 term = op
                 break
+            state, uses = (self.buffer_written, self.buffer_read, self.shared_touched), self.shared_uses
             lower_op(self, op)
             if op.regions and op.name not in COMBINE_OPS:
-                self.buffer_written = self.buffer_read = True
+                if self.shared_uses == uses:  # nothing in the regions touched shared memory
+                    self.buffer_written, self.buffer_read, self.shared_touched = state
+                else:
+                    self.buffer_written = self.buffer_read = self.shared_touched = True
+            elif any(isinstance(v.type, MemDescType) for v in (*op.operands, *op.results)):
+                self.shared_touched = True  # a buffer's address, reused from its local_alloc
+                self.shared_uses += 1
         return term
 
     def combine(self, region, args: list[ir.Value]) -> list[ir.Value]:

@@ -55,7 +55,7 @@ def exchange(ctx, op, values: list, src: LinearLayout, dst: LinearLayout, f: Cal
     def address(c):
         return ctx.smem_ptr(ops.value(plan.byte_offset(c, ops)))
 
-    ctx.barrier()
+    ctx.barrier_before_scratch()
     write_registers(ctx, values, src, plan.stores, plan.store_vec, address)
     ctx.barrier()
     return read_registers(ctx, dst_in_src, t, plan.loads, plan.load_vec, plan.ldmatrix, address)

@@ -2,7 +2,8 @@
 
 Choices follow Triton's NVIDIA lowering: `math.exp` on f32 is `ex2.approx.f32(x * log2(e))`, `math.exp2` is
 `ex2.approx.ftz.f32` (libdevice's `__nv_exp2f` under Triton's flush-to-zero reflect), f32 `arith.divf` is
-`div.full.f32`, `math.sqrt` is the IEEE `sqrt.rn`; the other transcendental functions call libdevice
+`div.full.f32`, f32 `math.sqrt` is `sqrt.approx.ftz.f32` (`__nv_sqrtf` under the same reflect; `tt.precise_sqrt`
+and f64 are the IEEE `sqrt.rn`); the other transcendental functions call libdevice
 (`__nv_erff`, ...), which is linked in afterwards. Half-precision inputs to those are computed in f32.
 `fadd`/`fsub`/`fmul` carry LLVM's `contract` flag: Triton compiles with
 FP fusion on, so a multiply feeding an add becomes one `fma`.
@@ -327,9 +328,21 @@ def _exp2(ctx, op):
     map_elementwise(ctx, op, f)
 
 
-@lowering("math.sqrt", "tt.precise_sqrt")
-def _sqrt(ctx, op):
+@lowering("tt.precise_sqrt")
+def _precise_sqrt(ctx, op):
     map_elementwise(ctx, op, lambda x: _in_f32(ctx, x, lambda v: intrinsic(ctx, f"llvm.sqrt.{_fname(v.type)}", [v])))
+
+
+@lowering("math.sqrt")
+def _sqrt(ctx, op):
+    def f(x):
+        if isinstance(x.type, ir.DoubleType):
+            return intrinsic(ctx, "llvm.sqrt.f64", [x])
+        # Triton calls libdevice's __nv_sqrtf: under its reflect (FTZ 1, PREC_SQRT 0) the approximate, flushing
+        # sqrt.approx.ftz.f32, one MUFU.RSQ + fixup instead of sqrt.rn's Newton steps and subroutine slow path
+        return _in_f32(ctx, x, lambda v: nvvm.call(ctx.b, "llvm.nvvm.sqrt.approx.ftz.f", f32, [v]))
+
+    map_elementwise(ctx, op, f)
 
 
 @lowering("math.rsqrt")

@@ -126,7 +126,7 @@ def _gather(ctx, op):
     slot = bits_of(ctx.stored_type(elem_t)) // 8
     strides = [math.prod(src_shape[d + 1:]) for d in range(len(src_shape))]
     ctx.use_scratch(math.prod(src_shape) * slot)
-    ctx.barrier()
+    ctx.barrier_before_scratch()
     owner = ctx.owner_pred(src_ll)
     src_coords = ctx.coords(src_ll)
     for r in src_ll.unique_regs:

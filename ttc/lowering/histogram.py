@@ -25,7 +25,7 @@ def _histogram(ctx, op):
     threads = ctx.num_warps * ctx.threads_per_warp
     ctx.use_scratch(bins * 4)
     tid = ctx.tid()
-    ctx.barrier()
+    ctx.barrier_before_scratch()
     for k in range(0, bins, threads):
         idx = b.add(tid, ir.Constant(i32, k))
         ctx.smem_store(idx, ir.Constant(i32, 0), pred=b.icmp_unsigned("<", idx, ir.Constant(i32, bins)))

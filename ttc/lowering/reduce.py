@@ -85,7 +85,7 @@ def _across_warps(ctx, ll, axis, acc, rep, warp_bits, combine):
     coords = ctx.coords(ll)
     warp_idx = indexing.id_bits(b, ctx.warp(), warp_bits)
     lin = {key: indexing.linearize(b, list(_drop(coords[r], axis)), out_shape) for key, r in rep.items()}
-    ctx.barrier()
+    ctx.barrier_before_scratch()
     for key, vals in acc.items():
         idx = b.add(b.mul(lin[key], _c(nw)), warp_idx)
         for k, x in enumerate(vals):

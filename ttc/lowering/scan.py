@@ -7,9 +7,10 @@ layouts. The scan runs field by field, lowest first:
 1. each thread scans its chunk sequentially;
 2. a Hillis-Steele scan of the chunk totals across the lanes of the axis (`shfl.sync.up`, or `.down` in
    reverse), then each thread folds in the inclusive total of the lanes before it;
-3. when warps split the axis: each warp's total goes to shared memory, and each thread folds in the totals of
-   the warps before it, in order;
-4. tile repeats are done one after the other, each folding in the running total of those before.
+3. when warps split the axis: each warp's total of every repeat goes to shared memory (one exchange, one
+   barrier between its stores and loads for all repeats), and each thread folds in the totals of the warps
+   before it, in order;
+4. then each repeat folds in the running total of the repeats before it.
 
 "Before" means earlier in scan order; the earlier value is always the combine region's left operand.
 """
@@ -94,9 +95,9 @@ def _scan(ctx, op):
     if f.warp_bits:
         warp_idx = indexing.id_bits(b, ctx.warp(), f.warp_bits)
         row_lin = _row_index(ctx, ll, axis, rep)
-    carry = {row: None for row in elems}
+    totals = {}  # repeat -> row -> the repeat's total so far (the warp's, then the tile's)
     for hi in scan_order(range(f.repeats)):
-        totals = {}
+        totals[hi] = {}
         for row, by_pos in elems.items():
             # 1. the thread's chunk
             run = None
@@ -104,22 +105,25 @@ def _scan(ctx, op):
                 e = by_pos[(hi, low)]
                 run = e if run is None else combine(run, e)
                 by_pos[(hi, low)] = run
-            totals[row] = run
+            totals[hi][row] = run
             # 2. the lanes along the axis
             if f.lane_bits:
-                totals[row] = _lanes(ctx, f, reverse, lanes_axis, by_pos, hi, run, combine, select)
-        # 3. the warps along the axis
-        if f.warp_bits:
-            totals = _warps(ctx, f, reverse, warp_idx, row_lin, math.prod(_drop(ll.shape, axis)), elems, hi,
-                            totals, combine, select)
-        # 4. the repeats before this one
+                totals[hi][row] = _lanes(ctx, f, reverse, lanes_axis, by_pos, hi, run, combine, select,
+                                         broadcast=not f.warp_bits)
+    # 3. the warps along the axis: every repeat's warp totals in one exchange
+    if f.warp_bits:
+        totals = _warps(ctx, f, reverse, warp_idx, row_lin, math.prod(_drop(ll.shape, axis)), elems, totals,
+                        combine, select)
+    # 4. the repeats before each one
+    carry = {row: None for row in elems}
+    for hi in scan_order(range(f.repeats)):
         for row, by_pos in elems.items():
             if carry[row] is not None:
                 for low in range(f.chunk):
                     by_pos[(hi, low)] = combine(carry[row], by_pos[(hi, low)])
-                carry[row] = combine(carry[row], totals[row])
+                carry[row] = combine(carry[row], totals[hi][row])
             else:
-                carry[row] = totals[row]
+                carry[row] = totals[hi][row]
     for k, res in enumerate(op.results):
         out = []
         for c in ll.reg_coords:
@@ -128,9 +132,10 @@ def _scan(ctx, op):
         ctx.set(res, out)
 
 
-def _lanes(ctx, f, reverse, lanes_axis, by_pos, hi, total, combine, select):
+def _lanes(ctx, f, reverse, lanes_axis, by_pos, hi, total, combine, select, broadcast=True):
     """Scan the chunk totals across the axis' lanes; fold the lanes before into this thread's chunk. Returns the
-    warp's total (every lane of the row gets it)."""
+    warp's total: in every lane of the row (`broadcast`), else the lane's inclusive prefix, which is the total in
+    the row's last lane in scan order (the one that stores it for the warps' exchange, as Triton)."""
     b = ctx.b
     kind = "down" if reverse else "up"
     shift = f.lane_bits[0]
@@ -140,11 +145,16 @@ def _lanes(ctx, f, reverse, lanes_axis, by_pos, hi, total, combine, select):
         y = tuple(ctx.shuffle(kind, x, s << shift) for x in t)
         valid = b.icmp_unsigned("<", lanes_axis, _c(f.nl - s)) if reverse else b.icmp_unsigned(">=", lanes_axis, _c(s))
         t = select(valid, combine(y, t), t)
-    before = tuple(ctx.shuffle(kind, x, 1 << shift) for x in t)
-    has = b.icmp_unsigned("<", lanes_axis, _c(f.nl - 1)) if reverse else b.icmp_unsigned("!=", lanes_axis, _c(0))
-    for low in range(f.chunk):
-        e = by_pos[(hi, low)]
-        by_pos[(hi, low)] = select(has, combine(before, e), e)
+    if f.chunk == 1:  # one element a thread: the lanes' inclusive scan is the element's value
+        by_pos[(hi, 0)] = t
+    else:
+        before = tuple(ctx.shuffle(kind, x, 1 << shift) for x in t)
+        has = b.icmp_unsigned("<", lanes_axis, _c(f.nl - 1)) if reverse else b.icmp_unsigned("!=", lanes_axis, _c(0))
+        for low in range(f.chunk):
+            e = by_pos[(hi, low)]
+            by_pos[(hi, low)] = select(has, combine(before, e), e)
+    if not broadcast:
+        return t
     field = (f.nl - 1) << shift
     lane = ctx.lane()
     src = b.and_(lane, _c(~field & 0xFFFFFFFF)) if reverse else b.or_(lane, _c(field))
@@ -157,39 +167,49 @@ def _row_index(ctx, ll, axis, rep):
     return {row: indexing.linearize(ctx.b, list(_drop(coords[r], axis)), shape) for row, r in rep.items()}
 
 
-def _warps(ctx, f, reverse, warp_idx, row_lin, n_rows, elems, hi, totals, combine, select):
-    """Exchange the warps' totals through shared memory; fold those of the warps before into each element.
-    Returns the tile's total per row."""
+def _warps(ctx, f, reverse, warp_idx, row_lin, n_rows, elems, totals, combine, select):
+    """Exchange the warps' totals of every repeat through shared memory (one barrier between the stores and the
+    loads, as Triton); fold those of the warps before into each element. Returns the tile's total per repeat
+    and row."""
     b = ctx.b
-    first = next(iter(totals.values()))
+    first = next(iter(next(iter(totals.values())).values()))
     slot = max(max(1, bits_of(ctx.stored_type(x.type)) // 8) for x in first)
-    region_bytes = n_rows * f.nw * slot
+    region_bytes = f.repeats * n_rows * f.nw * slot
     ctx.use_scratch(region_bytes * len(first))
-    ctx.barrier()
-    for row, t in totals.items():
-        idx = b.add(b.mul(row_lin[row], _c(f.nw)), warp_idx)
-        for k, x in enumerate(t):
-            ctx.smem_store(idx, x, base=k * region_bytes, elem_bytes=slot)
+
+    def index(hi, row, warp):
+        return b.add(b.mul(b.add(row_lin[row], _c(hi * n_rows)), _c(f.nw)), warp)
+
+    # with lanes along the axis, the row's last lane in scan order holds the warp's total and stores it
+    last = None
+    if f.lane_bits:
+        lanes_axis = b.and_(b.lshr(ctx.lane(), _c(f.lane_bits[0])), _c(f.nl - 1))
+        last = b.icmp_unsigned("==", lanes_axis, _c(0 if reverse else f.nl - 1))
+    ctx.barrier_before_scratch()
+    for hi, by_row in totals.items():
+        for row, t in by_row.items():
+            for k, x in enumerate(t):
+                ctx.smem_store(index(hi, row, warp_idx), x, base=k * region_bytes, elem_bytes=slot, pred=last)
     ctx.barrier()
     out = {}
     order = list(reversed(range(f.nw))) if reverse else list(range(f.nw))
-    for row, t in totals.items():
-        parts = {}
-        for w in order:
-            idx = b.add(b.mul(row_lin[row], _c(f.nw)), _c(w))
-            parts[w] = tuple(ctx.smem_load(idx, x.type, base=k * region_bytes, elem_bytes=slot) for k, x in enumerate(t))
-        tile = prefix = has = None
-        for w in order:  # the warps before this one come first in this order
-            tile = parts[w] if tile is None else combine(tile, parts[w])
-            before = b.icmp_unsigned("<", warp_idx, _c(w)) if reverse else b.icmp_unsigned(">", warp_idx, _c(w))
-            if prefix is None:
-                prefix, has = parts[w], before
-            else:
-                prefix = select(before, combine(prefix, parts[w]), prefix)
-                has = b.or_(has, before)
-        out[row] = tile
-        by_pos = elems[row]
-        for low in range(f.chunk):
-            e = by_pos[(hi, low)]
-            by_pos[(hi, low)] = select(has, combine(prefix, e), e)
+    for hi, by_row in totals.items():
+        out[hi] = {}
+        for row, t in by_row.items():
+            parts = {w: tuple(ctx.smem_load(index(hi, row, _c(w)), x.type, base=k * region_bytes, elem_bytes=slot)
+                              for k, x in enumerate(t)) for w in order}
+            tile = prefix = has = None
+            for w in order:  # the warps before this one come first in this order
+                tile = parts[w] if tile is None else combine(tile, parts[w])
+                before = b.icmp_unsigned("<", warp_idx, _c(w)) if reverse else b.icmp_unsigned(">", warp_idx, _c(w))
+                if prefix is None:
+                    prefix, has = parts[w], before
+                else:
+                    prefix = select(before, combine(prefix, parts[w]), prefix)
+                    has = b.or_(has, before)
+            out[hi][row] = tile
+            by_pos = elems[row]
+            for low in range(f.chunk):
+                e = by_pos[(hi, low)]
+                by_pos[(hi, low)] = select(has, combine(prefix, e), e)
     return out

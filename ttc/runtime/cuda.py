@@ -7,14 +7,14 @@ profile scratch, Triton >= 3.3) get buffers of the metadata's sizes, or NULL. La
 dynamic shared memory from the spec or metadata (opted in above 48 KB); with "launch_pdl" (the spec's, else the
 metadata's) through cuLaunchKernelEx with the programmatic-stream-serialization attribute, as Triton launches it.
 Outputs are copied back after the first launch; `--bench` then times warm-up + repeated launches with CUDA
-events (median ms, and GB/s counting every pointer argument's bytes once) and reports the kernel's registers per
-thread, local-memory (spill) bytes and resident blocks per SM. CUDA errors are reported by name and message.
+events, queued behind a spin kernel so that the host's launch cost stays out of the numbers (ttc.runtime.timing:
+median ms, and GB/s counting every pointer argument's bytes once) and reports the kernel's registers per thread,
+local-memory (spill) bytes and resident blocks per SM. CUDA errors are reported by name and message.
 """
 
 from __future__ import annotations
 
 import ctypes
-import statistics
 import time
 from pathlib import Path
 
@@ -25,6 +25,7 @@ from ttc.runtime import binary, dtypes, tensormap
 from ttc.runtime import spec as specs
 from ttc.runtime.errors import SpecError
 from ttc.runtime.launch import Outcome
+from ttc.runtime.timing import time_launches
 
 STATIC_SHARED_LIMIT = 48 * 1024
 
@@ -274,25 +275,14 @@ def launch(path: str, spec, initial: dict, bench: bool = False, warmup: int = 10
 
         timing = None
         if bench:
-            for _ in range(warmup):
-                run_once()
-            events = [(drv("cuEventCreate", 0), drv("cuEventCreate", 0)) for _ in range(rep)]
-            for begin, end in events:
-                drv("cuEventRecord", begin, 0)
-                run_once()
-                drv("cuEventRecord", end, 0)
-            drv("cuCtxSynchronize")
-            times = [drv("cuEventElapsedTime", begin, end) for begin, end in events]
-            for begin, end in events:
-                drv("cuEventDestroy", begin)
-                drv("cuEventDestroy", end)
-            median = statistics.median(times)
+            timing = time_launches(drv, run_once, warmup, rep)
+            median = timing["median_ms"]
             attr = d.CUfunction_attribute
-            timing = {"median_ms": median, "min_ms": min(times), "warmup": warmup, "rep": rep,
-                      "bytes": total_bytes, "gbps": total_bytes / (median * 1e-3) / 1e9 if median > 0 else 0.0,
-                      "n_regs": int(drv("cuFuncGetAttribute", attr.CU_FUNC_ATTRIBUTE_NUM_REGS, func)),
-                      "spill_bytes": int(drv("cuFuncGetAttribute", attr.CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, func)),
-                      "blocks_per_sm": int(drv("cuOccupancyMaxActiveBlocksPerMultiprocessor", func, threads, shared))}
+            timing.update({"bytes": total_bytes, "gbps": total_bytes / (median * 1e-3) / 1e9 if median > 0 else 0.0,
+                           "n_regs": int(drv("cuFuncGetAttribute", attr.CU_FUNC_ATTRIBUTE_NUM_REGS, func)),
+                           "spill_bytes": int(drv("cuFuncGetAttribute", attr.CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, func)),
+                           "blocks_per_sm": int(drv("cuOccupancyMaxActiveBlocksPerMultiprocessor", func, threads,
+                                                    shared))})
         return Outcome(name, grid, outputs, seconds, timing, pdl)
     finally:
         for ptr in allocations:

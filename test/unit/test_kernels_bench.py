@@ -1,0 +1,48 @@
+"""bench/kernels_bench.py's CPU side: `--scale` rewrites each SCALABLE kernel's spec into a valid, larger one
+(grid, scalars and arrays in step), and `best_of` keeps the faster of two rounds."""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+import kernels_bench as kb  # noqa: E402
+
+from ttc.runtime import spec as specs  # noqa: E402
+
+
+@pytest.mark.parametrize("name", sorted(kb.SCALABLE))
+def test_scaled_spec_is_valid_and_larger(name, tmp_path):
+    raw = json.loads((ROOT / "kernels" / f"{name}.json").read_text())
+    big = kb.scaled_spec(raw, kb.SCALABLE[name], 10)
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(big))
+    spec = specs.load(path)
+    small = specs.load(ROOT / "kernels" / f"{name}.json")
+    values = lambda s: {a.name: specs.scalar_value(a) for a in s.args if not a.is_ptr}  # noqa: E731
+    grid, grid0 = specs.grid(spec, values(spec)), specs.grid(small, values(small))
+    assert 9 * grid0[0] <= grid[0] <= 10 * grid0[0]
+    for name_ in kb.SCALABLE[name].get("rows", []):
+        assert spec.arg(name_).shape[0] == 10 * small.arg(name_).shape[0]
+    for name_ in kb.SCALABLE[name].get("programs", []):
+        assert spec.arg(name_).shape[0] == grid[0]
+    assert raw == json.loads((ROOT / "kernels" / f"{name}.json").read_text())  # the spec itself is untouched
+
+
+def test_scaling_a_computed_grid_needs_values():
+    raw = json.loads((ROOT / "kernels" / "vector_add.json").read_text())
+    with pytest.raises(ValueError, match="not a number"):
+        kb.scaled_spec(raw, {"grid": True}, 2)
+
+
+def test_best_of_keeps_the_faster_round():
+    slow = {"ok": True, "bench": {"median_ms": 0.02}}
+    fast = {"ok": True, "bench": {"median_ms": 0.01}}
+    r = kb.best_of(slow, fast)
+    assert r["bench"]["median_ms"] == 0.01 and r["other_round"]["median_ms"] == 0.02 and r["ok"]
+    assert kb.best_of(fast, dict(slow, ok=False))["ok"] is False
+    failed = {"ok": False, "error": "x"}
+    assert kb.best_of(failed, fast) is failed and kb.best_of(fast, failed) is failed
