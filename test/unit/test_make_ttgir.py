@@ -83,7 +83,8 @@ DOT_DIFFERS = {
           "passes"
     for name in ("matmul", "matmul_128x128x64_s3_w8", "matmul_128x256x64_s3_w8", "matmul_64x128x32_s4_w4",
                  "matmul_fp32_tf32_64x64x32_s3", "block_ptr_matmul", "block_ptr_matmul_128x128x64_s3_w8",
-                 "attention", "attention_w8", "attention_d128_m128_n64_w8_s3", "loop_hints_matmul_s4")
+                 "attention", "attention_w8", "attention_d128_m128_n64_w8_s3", "loop_hints_matmul_s4",
+                 "matmul_assume")
 }
 DOT_DIFFERS.update({
     name: "tt.dot_scaled's decomposition: the same upcasts, scale multiply and dot, but Triton moves the upcasts "

@@ -39,7 +39,7 @@ CORE_MEMBERS = {
         reductions.reduce, reductions.associative_scan, reductions.histogram,
         linalg.dot, scaled.dot_scaled,
         debugging.device_print, debugging.device_assert, debugging.multiple_of, debugging.max_contiguous,
-        debugging.max_constancy, debugging.debug_barrier, external.inline_asm_elementwise,
+        debugging.max_constancy, debugging.debug_barrier, debugging.assume, external.inline_asm_elementwise,
     )},
     "make_tensor_descriptor": make_tensor_descriptor_builtin,
     "_promote_bfloat16_to_float32": tensors._promote_bfloat16_to_float32,
