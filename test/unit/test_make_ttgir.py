@@ -107,6 +107,7 @@ DOT_DIFFERS["tma_attention"] = (
     "as tma_matmul: the K and V TMA loads are not software-pipelined, each copies into its own buffer, is read "
     "into registers (local_load) and stored again for wgmma (Triton: K and V TMA'd straight into num-stages "
     "nvmma_shared buffers with mbarriers)")
+DOT_DIFFERS["causal_attention"] = DOT_DIFFERS["causal_attention_ptr"] = DOT_DIFFERS["tma_attention"]  # ptr: in-kernel descriptors
 MEMORY_OPS = ("tt.load", "tt.store", "tt.atomic_rmw", "tt.atomic_cas", "ttng.async_tma_copy_global_to_local",
               "ttng.async_tma_copy_local_to_global", "ttng.async_tma_reduce", "ttg.local_load")
 
