@@ -35,6 +35,7 @@ MEMORY_BOUND = {
     "tma_add_sm80": "text",  # below sm90 make-ttir rewrote the descriptors to masked pointer loads and stores
     "tma_add_device_desc_sm80": "text",
     "vector_add": "text",
+    "fp8_downcast": "text",  # f32/f16 -> fp8 (rtne, satfinite) and f32 -> f16 rtz
     "vector_add_b256_nohint": "text",
     "vector_add_bf16_i64": "text",
     "vector_add_w8_fp16": "text",
