@@ -109,6 +109,10 @@ DOT_DIFFERS["tma_attention"] = (
     "into registers (local_load) and stored again for wgmma (Triton: K and V TMA'd straight into num-stages "
     "nvmma_shared buffers with mbarriers)")
 DOT_DIFFERS["causal_attention"] = DOT_DIFFERS["causal_attention_ptr"] = DOT_DIFFERS["tma_attention"]  # ptr: in-kernel descriptors
+DOT_DIFFERS["tma_persistent_matmul"] = DOT_DIFFERS["desc_persistent_matmul"] = (
+    DOT_DIFFERS["tma_matmul"] + "; Triton's pipeliner also flattens the tile loop (tt.flatten) and pipelines the TMA "
+    "stores of the subtiled epilogue through one reused buffer (async_tma_store_wait); the epilogue's "
+    "reshape/trans/split layouts are Triton's")
 MEMORY_OPS = ("tt.load", "tt.store", "tt.atomic_rmw", "tt.atomic_cas", "ttng.async_tma_copy_global_to_local",
               "ttng.async_tma_copy_local_to_global", "ttng.async_tma_reduce", "ttg.local_load")
 
