@@ -29,11 +29,11 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
 def _outputs_to_write(spec, out_dir: str | None) -> dict:
     """Pointer argument name -> path of the .npy to write. Arguments with "output" always; with --out-dir,
     also the checked ones (every pointer argument when the spec names none) as D/<name>.npy."""
-    named = {a.name for a in spec.args if a.is_ptr and (a.output or a.name in spec.checks)}
+    named = {a.name for a in spec.args + spec.buffers if a.is_ptr and (a.output or a.name in spec.checks)}
     if not named:
         named = {a.name for a in spec.args if a.is_ptr}
     paths = {}
-    for a in spec.args:
+    for a in spec.args + spec.buffers:
         if not a.is_ptr:
             continue
         if a.output:

@@ -35,6 +35,7 @@ MEMORY_BOUND = {
     "tma_add_sm80": "text",  # below sm90 make-ttir rewrote the descriptors to masked pointer loads and stores
     "tma_add_device_desc_sm80": "text",
     "vector_add": "text",
+    "fp8_downcast": "text",  # f32/f16 -> fp8 (rtne, satfinite) and f32 -> f16 rtz
     "vector_add_b256_nohint": "text",
     "vector_add_bf16_i64": "text",
     "vector_add_w8_fp16": "text",
@@ -78,7 +79,8 @@ TENSOR_CORE = sorted(k for k in MANIFEST if k not in MEMORY_BOUND)
 DOT_TEXT = {"matmul_64x64x32_s1", "matmul_nohint_64x64x32", "matmul", "matmul_128x128x64_s3_w8",
             "matmul_128x256x64_s3_w8", "matmul_64x128x32_s4_w4", "matmul_fp32_tf32_64x64x32_s3", "block_ptr_matmul",
             "block_ptr_matmul_128x128x64_s3_w8", "attention", "attention_w8", "attention_d128_m128_n64_w8_s3",
-            "loop_hints_matmul_s4", "matmul_acc_tf32", "tma_matmul", "tma_attention"}
+            "loop_hints_matmul_s4", "matmul_acc_tf32", "tma_matmul", "tma_attention", "matmul_assume",
+            "grouped_matmul", "causal_attention"}
 # sm90 dot fixtures that do not (yet): what differs
 DOT_DIFFERS = {}
 DOT_DIFFERS.update({
@@ -93,6 +95,14 @@ DOT_DIFFERS.update({
           "nvmma_shared buffers, fp8 B K-major)"
     for name in V2_ON_SM90
 })
+DOT_DIFFERS["causal_attention_ptr"] = ("one hoisted constant (`%true`, of the in-kernel descriptors' TMA "
+                                       "copies) sits one line later in Triton's constant block")
+DOT_DIFFERS["tma_persistent_matmul"] = DOT_DIFFERS["desc_persistent_matmul"] = (
+    "Triton flattens the tile loop and the K loop into one loop (tritongpu-fuse-nested-loops for tt.flatten, not "
+    "run here) before pipelining; the epilogue's linear layouts are numbered in another order")
+DOT_DIFFERS["grouped_tma_matmul"] = ("the K loop sits in an scf.if of the group loop with descriptors made in the "
+                                     "kernel: Triton pipelines the group loop's descriptor writes (tensormap buffers "
+                                     "per stage), ours leaves that loop as it is")
 MEMORY_OPS = ("tt.load", "tt.store", "tt.atomic_rmw", "tt.atomic_cas", "ttng.async_tma_copy_global_to_local",
               "ttng.async_tma_copy_local_to_global", "ttng.async_tma_reduce", "ttg.local_load")
 
@@ -291,7 +301,8 @@ def test_tensor_core_kernels_coalesce_like_triton(name):
     for p, o in (("convert-triton-to-tritongpu", f"target=cuda:{cap} num-warps={m['num_warps']}"),
                  ("tritongpu-coalesce", ""), ("tritongpu-remove-layout-conversions", "")):
         make_pass(p, o).apply(context(), module)
-    ours = {layout_fields(encoding(op.operands[0].type)) for op in module.walk() if op.name == "tt.load"}
+    ours = {layout_fields(encoding(op.operands[0].type)) for op in module.walk()
+            if op.name == "tt.load" and encoding(op.operands[0].type)}  # scalar loads have none
     theirs = {layout_fields(encoding(op.operands[0].type)) for op in expected(name).walk()
               if op.name in ("ttg.async_copy_global_to_local", "tt.load") and encoding(op.operands[0].type)}
     assert ours == theirs

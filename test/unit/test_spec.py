@@ -110,6 +110,17 @@ CASES = {
     "kernel_not_found": (edited(kernel="mul_kernel"), ": error: kernel: no kernel 'mul_kernel' in the module (functions: add_kernel)"),
     "launch_pdl_not_bool": (edited(launch_pdl=1), ": error: launch_pdl: 1 is not of type 'boolean'"),
     "num_warps_mismatch": (edited(num_warps=8), None),  # only with the TTGIR, below
+    # buffers reached through address tables (kernels/grouped_matmul.json)
+    "addresses_of_non_buffer": (edited(buffers=[{"name": "b0", "type": "*fp16", "shape": [4]}],
+                                       args=arg("x", type="*i64", shape=[1], init={"addresses": ["y"]})),
+                                ": error: args[0].init.addresses: 'y' is not one of the spec's buffers"),
+    "addresses_in_floats": (edited(buffers=[{"name": "b0", "type": "*fp16", "shape": [4]}],
+                                   args=arg("x", shape=[1], init={"addresses": ["b0"]})),
+                            ": error: args[0].init: 'x' holds 1 addresses: it must be *i64 or *u64 of shape [1]"),
+    "buffer_scalar": (edited(buffers=[{"name": "b0", "type": "i32", "shape": [4]}]),
+                      ": error: buffers[0].type: 'i32' does not match '^\\\\*'"),
+    "buffer_name_clash": (edited(buffers=[{"name": "x", "type": "*fp16", "shape": [4]}]),
+                          ": error: buffers[0].name: argument name 'x' is used more than once"),
 }
 
 

@@ -40,14 +40,14 @@ from ttc.ir.format import build_op
 
 @functools.lru_cache(maxsize=1)
 def _op_classes() -> dict:
-    from ttc.ir import gpu, std, tt
+    from ttc.ir import gpu, llvm, std, tt
 
-    dialects = (std.ARITH, std.MATH, std.SCF, std.CF, std.UB, tt.TT, gpu.GPU)
+    dialects = (std.ARITH, std.MATH, std.SCF, std.CF, std.UB, tt.TT, gpu.GPU, llvm.LLVM)
     return {op.name: op for dialect in dialects for op in dialect.operations}
 
 
 def op_class(name: str):
-    """The op class (arith, math, scf, cf, ub, tt or gpu) registered under `name`."""
+    """The op class (arith, math, scf, cf, ub, tt, gpu or llvm) registered under `name`."""
     return _op_classes()[name]
 
 

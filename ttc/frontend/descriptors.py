@@ -35,7 +35,9 @@ class TensorDescDType(DType):
 
     def _make_ir(self):
         e = self.block.element
-        ir = IntegerType(e.int_bitwidth, Signedness.SIGNED) if e.is_int_signed() else e.to_ir()
+        # Triton records an integer element's signedness in the descriptor type: si8, ui8 (the loaded tensor is i8)
+        ir = IntegerType(e.int_bitwidth, Signedness.SIGNED if e.is_int_signed() else Signedness.UNSIGNED) \
+            if e.is_int() and e.int_bitwidth > 1 else e.to_ir()
         return TensorDescType(ir_tensor(self.block.shape, ir))
 
     def mangle(self) -> str:

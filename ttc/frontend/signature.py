@@ -27,6 +27,8 @@ class ArgSpec:
 
 
 def _literal(text: str):
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":  # a string constexpr: 'leaky_relu'
+        return text[1:-1]
     if text in ("True", "False"):
         return text == "True"
     for parse in (int, float):

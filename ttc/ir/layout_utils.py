@@ -23,6 +23,7 @@ from xdsl.ir import Attribute, Operation
 
 from ttc.ir.layouts import (
     BlockedEncoding,
+    LinearEncoding,
     DotOperandEncoding,
     NvidiaMmaEncoding,
     SliceEncoding,
@@ -266,8 +267,29 @@ def total_elems_per_thread(t: TensorType) -> int:
 # ----------------------------------------------------------------------------- transfer functions
 
 
-def trans_encoding(enc: Attribute, order) -> Attribute | None:
-    """The layout of `tt.trans(x, order)` for x in `enc` (blocked layouts, and slices of them)."""
+def _linear_bases(enc: Attribute, shape) -> tuple | None:
+    """(register, lane, warp) bases of `enc` as lists: a #ttg.linear layout's own, another layout's through its
+    linear layout for `shape` (None when there is no shape, or the layout has no linear form)."""
+    if isinstance(enc, LinearEncoding):
+        return tuple([list(b) for b in enc[f]] for f in ("register", "lane", "warp"))
+    if shape is None:
+        return None
+    from ttc.lowering.linear_layout import UnsupportedLayout, layout_for
+
+    try:
+        ll = layout_for(tuple(shape), enc)
+    except UnsupportedLayout:
+        return None
+    return tuple([list(b) for b in g] for g in (ll.reg, ll.lane, ll.warp))
+
+
+def _linear(register, lane, warp) -> LinearEncoding:
+    return LinearEncoding.make(register=register, lane=lane, warp=warp, block=[])
+
+
+def trans_encoding(enc: Attribute, order, shape=None) -> Attribute | None:
+    """The layout of `tt.trans(x, order)` for x of `shape` in `enc`: blocked layouts stay blocked, others (linear,
+    mma, ...) become `#ttg.linear` with every basis permuted, as Triton's inferTransOpEncoding does."""
     order = list(order)
     if isinstance(enc, BlockedEncoding):
         inv = [0] * len(order)
@@ -279,7 +301,12 @@ def trans_encoding(enc: Attribute, order) -> Attribute | None:
             [enc["warpsPerCTA"][o] for o in order],
             [inv[o] for o in enc["order"]],
         )
-    return None
+    if isinstance(enc, SliceEncoding):
+        return None
+    bases = _linear_bases(enc, shape)
+    if bases is None:
+        return None
+    return _linear(*[[[b[o] for o in order] for b in g] for g in bases])
 
 
 def inverse_permutation(order) -> list[int]:
@@ -289,8 +316,9 @@ def inverse_permutation(order) -> list[int]:
     return inv
 
 
-def join_encoding(enc: Attribute) -> Attribute | None:
-    """Triton's inferDefaultJoinOpEncoding: a new minor dimension of size 2, held by each thread."""
+def join_encoding(enc: Attribute, shape=None) -> Attribute | None:
+    """Triton's inferDefaultJoinOpEncoding: a new minor dimension of size 2, held by each thread (for a
+    non-blocked operand of `shape`: a `#ttg.linear` layout whose first register basis is the new dimension)."""
     if isinstance(enc, BlockedEncoding):
         rank = len(enc["order"])
         return blocked(
@@ -299,11 +327,19 @@ def join_encoding(enc: Attribute) -> Attribute | None:
             list(enc["warpsPerCTA"]) + [1],
             [rank] + list(enc["order"]),
         )
-    return None
+    if isinstance(enc, SliceEncoding):
+        return None
+    bases = _linear_bases(enc, shape)
+    if bases is None:
+        return None
+    reg, lane, warp = [[b + [0] for b in g] for g in bases]
+    rank = len(shape) if shape is not None else len((reg or lane)[0]) - 1
+    return _linear([[0] * rank + [1]] + reg, lane, warp)
 
 
-def split_encoding(enc: Attribute) -> Attribute | None:
-    """Triton's inferSplitOpEncoding: drop the minor dimension of size 2 held by each thread."""
+def split_encoding(enc: Attribute, shape=None) -> Attribute | None:
+    """Triton's inferSplitOpEncoding: drop the minor dimension of size 2 held by each thread (a `#ttg.linear`
+    operand: its register basis along that dimension, and that coordinate of every basis)."""
     if isinstance(enc, BlockedEncoding):
         rank = len(enc["order"])
         if enc["sizePerThread"][-1] != 2 or enc["threadsPerWarp"][-1] != 1 or enc["warpsPerCTA"][-1] != 1:
@@ -313,7 +349,13 @@ def split_encoding(enc: Attribute) -> Attribute | None:
         return blocked(
             enc["sizePerThread"][:-1], enc["threadsPerWarp"][:-1], enc["warpsPerCTA"][:-1], enc["order"][1:]
         )
-    return None
+    if not isinstance(enc, LinearEncoding):
+        return None
+    reg, lane, warp = _linear_bases(enc, shape)
+    unit = [0] * (len((reg or lane)[0]) - 1) + [1]
+    if reg.count(unit) != 1 or any(b[-1] for b in reg + lane + warp if b != unit):
+        return None
+    return _linear([b[:-1] for b in reg if b != unit], [b[:-1] for b in lane], [b[:-1] for b in warp])
 
 
 # ops whose results have their operands' layout (MLIR's Elementwise trait, and Triton's
@@ -358,12 +400,13 @@ def infer_dst_encoding(op: Operation, enc: Attribute) -> Attribute | None:
         if isinstance(enc, SliceEncoding) and enc["dim"] == op.axis.value.data:
             return enc["parent"]
         return None
+    shape = list(op.operands[0].type.get_shape()) if name in ("tt.join", "tt.split", "tt.trans") else None
     if name == "tt.join":
-        return join_encoding(enc)
+        return join_encoding(enc, shape)
     if name == "tt.split":
-        return split_encoding(enc)
+        return split_encoding(enc, shape)
     if name == "tt.trans":
-        return trans_encoding(enc, op.order.get_values())
+        return trans_encoding(enc, op.order.get_values(), shape)
     if name == "tt.reshape":
         return _reshape_encoding(op, enc, forward=True)
     return None
@@ -387,12 +430,13 @@ def infer_src_encoding(op: Operation, enc: Attribute) -> Attribute | None:
         return None
     if name == "tt.expand_dims":
         return slice_of(op.axis.value.data, enc)
+    shape = list(op.results[0].type.get_shape()) if name in ("tt.join", "tt.split", "tt.trans") else None
     if name == "tt.join":
-        return split_encoding(enc)
+        return split_encoding(enc, shape)
     if name == "tt.split":
-        return join_encoding(enc)
+        return join_encoding(enc, shape)
     if name == "tt.trans":
-        return trans_encoding(enc, inverse_permutation(op.order.get_values()))
+        return trans_encoding(enc, inverse_permutation(op.order.get_values()), shape)
     if name == "tt.reshape":
         return _reshape_encoding(op, enc, forward=False)
     return None

@@ -64,19 +64,25 @@ def shared_encoding_of_users(load: Operation) -> tuple[bool, Attribute | None]:
         if op.name == "ttg.local_alloc":
             want = op.result.type.encoding
         elif op.name in ("ttg.convert_layout", "ttg.local_load", "tt.trans"):
-            enc = encoding(op.results[0].type)
-            uses = list(op.results[0].uses)
-            if op.name == "tt.trans" and len(uses) == 1 and uses[0].operation.name == "ttg.convert_layout":
-                enc = encoding(uses[0].operation.results[0].type)  # the transposed operand converted to a dot_op
+            # follow single-use conversions and a transpose to the dot operand layout
+            transposed, cur = False, op
+            while True:
+                transposed ^= cur.name == "tt.trans"
+                enc = encoding(cur.results[0].type)
+                uses = list(cur.results[0].uses)
+                if isinstance(enc, DotOperandEncoding) or len(uses) != 1 or \
+                        uses[0].operation.name not in ("ttg.convert_layout", "tt.trans"):
+                    break
+                cur = uses[0].operation
             if not isinstance(enc, DotOperandEncoding) or not isinstance(enc["parent"], NvidiaMmaEncoding):
                 return True, None
             shape, order = shape_of(load.result.type), get_order(encoding(load.ptr.type))
-            if op.name == "tt.trans":  # the operand is the transposed tensor: its layout seen transposed
+            if transposed:  # the operand is the transposed tensor: its layout seen transposed
                 if len(shape) != 2:
                     return True, None
                 shape, order = shape[::-1], [1 - o for o in order]
             want = mma_v2_shared_layout(shape, order, bitwidth(elt(load.result.type)), enc["opIdx"], enc["kWidth"])
-            if op.name == "tt.trans":
+            if transposed:
                 want = SwizzledSharedEncoding.make(vec=want["vec"], perPhase=want["perPhase"],
                                                    maxPhase=want["maxPhase"], order=[1 - o for o in want["order"]])
         else:

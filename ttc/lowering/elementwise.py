@@ -273,9 +273,12 @@ def _fp_to_fp(ctx, op):
     t = ctx.type_of(op.result.type, op)
     if fmt := minifloat.fp8_format(op.src.type):
         return minifloat.fp8_to_float(ctx, op, fmt, t)
+    if fmt := minifloat.fp8_format(op.result.type):
+        rounding = "rtne" if op.rounding is None else next(k for k, v in ROUNDING.items() if v == op.rounding.value.data)
+        return minifloat.float_to_fp8(ctx, op, fmt, rounding)
     src = ctx.type_of(op.src.type, op)
     if not (is_float_type(t) and is_float_type(src)):
-        raise ctx.error(op, "tt.fp_to_fp is supported between f16, bf16, f32 and f64, and from fp8 (e4m3, e5m2)")
+        raise ctx.error(op, "tt.fp_to_fp is supported between f16, bf16, f32 and f64, and from and to fp8 (e4m3, e5m2)")
     rtz = op.rounding is not None and op.rounding.value.data == ROUNDING["rtz"]
     b = ctx.b
 

@@ -1,5 +1,8 @@
 """Upcasts of the microscaling element formats: fp8 (`f8E4M3FN`, `f8E5M2`, held in i8 registers) through
-`tt.fp_to_fp`, and packed fp4 e2m1 pairs through `ttg.fp4_to_fp`, to bf16 / f16 / f32.
+`tt.fp_to_fp`, and packed fp4 e2m1 pairs through `ttg.fp4_to_fp`, to bf16 / f16 / f32; and downcasts to fp8
+(`x.to(tl.float8e4nv)`, round to nearest even) as Triton emits them on sm_89 and later: two f32 at a time by
+`cvt.rn.satfinite.{e4m3,e5m2}x2.f32` (finite overflow saturates, NaN stays NaN; f16 and bf16 sources are
+widened to f32 first, which is exact).
 
 A code is decoded with integer arithmetic into the float32 it stands for (an e5m2 code widened to f16 or more
 is just shifted into an f16's high byte), exactly (every e4m3, e5m2 and e2m1
@@ -21,7 +24,7 @@ from xdsl.dialects.builtin import Float8E4M3FNType, Float8E5M2Type
 from ttc.ir.types import elt
 from ttc.lowering.convert import rearrange
 from ttc.lowering.registry import lowering
-from ttc.lowering.types import f32, i32
+from ttc.lowering.types import BFloatType, f32, i32
 
 # format -> (exponent bits, mantissa bits, bias, NaN/inf codes: "e4m3" (S.1111.111 NaN), "ieee", None)
 FORMATS = {"e4m3": (4, 3, 7, "e4m3"), "e5m2": (5, 2, 15, "ieee"), "e2m1": (2, 1, 1, None)}
@@ -72,6 +75,38 @@ def fp8_to_float(ctx, op, fmt: str, t: ir.Type) -> None:
 
         return map_elementwise(ctx, op, widen)
     map_elementwise(ctx, op, lambda x: from_f32(b, decode(b, x, fmt), t))
+
+
+def float_to_fp8(ctx, op, fmt: str, rounding: str) -> None:
+    """`tt.fp_to_fp` from f32, f16 or bf16 to fp8 (i8 registers), in pairs of registers."""
+    from ttc.ir.layout_utils import target_capability
+
+    src = ctx.type_of(op.src.type, op)
+    if not isinstance(src, (ir.FloatType, ir.HalfType, BFloatType)):
+        raise ctx.error(op, f"tt.fp_to_fp to fp8 {fmt} is supported from f32, f16 and bf16")
+    if rounding != "rtne":
+        raise ctx.error(op, f"tt.fp_to_fp to fp8 {fmt} supports rounding = rtne only (Triton's too)")
+    if target_capability(op) < 89:
+        raise ctx.error(op, f"tt.fp_to_fp to fp8 {fmt} needs sm_89 or later (cvt.rn.satfinite.{fmt}x2.f32)")
+    b = ctx.b
+    i16, i8 = ir.IntType(16), ir.IntType(8)
+    cvt = ir.InlineAsm(ir.FunctionType(i16, [f32, f32]), f"cvt.rn.satfinite.{fmt}x2.f32 $0, $2, $1;", "=h,r,r")
+
+    def wide(x):
+        return x if x.type == f32 else b.fpext(x, f32)
+
+    def pairs(regs):
+        out = []
+        for i in range(0, len(regs), 2):
+            lo, hi = regs[i], regs[i + 1] if i + 1 < len(regs) else regs[i]
+            packed = b.call(cvt, [wide(lo), wide(hi)])  # lo's code in the low byte, hi's in the high one
+            out.append(b.trunc(packed, i8))
+            if i + 1 < len(regs):
+                out.append(b.trunc(b.lshr(packed, ir.Constant(i16, 8)), i8))
+        return out
+
+    x = ctx.get(op.src)
+    ctx.set(op.result, pairs(x) if isinstance(x, list) else pairs([x])[0])
 
 
 @lowering("ttg.fp4_to_fp")

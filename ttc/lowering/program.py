@@ -1,8 +1,10 @@
 """Program ids and counts: `tt.get_program_id` / `tt.get_num_programs` read the CTA id and grid size special
 registers (`%ctaid.x`, `%nctaid.x`, ...); `gpu.barrier` (`tl.debug_barrier()`) waits for all the program's
-threads (`bar.sync 0`)."""
+threads (`bar.sync 0`); `llvm.intr.assume` (`tl.assume`) becomes LLVM's `llvm.assume`."""
 
 from __future__ import annotations
+
+from llvmlite import ir
 
 from ttc.lowering import nvvm
 from ttc.lowering.registry import lowering
@@ -23,3 +25,8 @@ def _num_programs(ctx, op):
 @lowering("gpu.barrier")
 def _barrier(ctx, op):
     ctx.barrier()
+
+
+@lowering("llvm.intr.assume")
+def _assume(ctx, op):
+    nvvm.call(ctx.b, "llvm.assume", ir.VoidType(), [ctx.get(op.cond)])

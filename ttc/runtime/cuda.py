@@ -207,6 +207,14 @@ def launch(path: str, spec, initial: dict, bench: bool = False, warmup: int = 10
             return int(ptr)
 
         buffers, holders, total_bytes = {}, [], 0
+        for b in spec.buffers:  # first, so that address tables can hold their addresses
+            host = np.ascontiguousarray(specs.to_device(b, initial[b.name]))
+            ptr = alloc(host.nbytes)
+            if host.nbytes:
+                drv("cuMemcpyHtoD", ptr, host.ctypes.data, host.nbytes)
+            buffers[b.name] = (ptr, host.nbytes)
+            total_bytes += host.nbytes
+        initial = specs.with_addresses(spec, initial, {n: ptr for n, (ptr, _) in buffers.items()})
         descriptors = iter(meta.get("tensordesc_meta") or [])
         for a in kept:
             if a.is_desc:  # a buffer, then its tensor map, shape and strides
@@ -265,7 +273,7 @@ def launch(path: str, spec, initial: dict, bench: bool = False, warmup: int = 10
         drv("cuCtxSynchronize")
         seconds = time.perf_counter() - start
         outputs = {}
-        for a in kept:
+        for a in kept + spec.buffers:
             if a.is_ptr:
                 ptr, nbytes = buffers[a.name]
                 raw = np.empty(nbytes, dtype=np.uint8)

@@ -4,7 +4,8 @@ An expression is parsed with `ast`, every node is checked against a whitelist (a
 calls, subscripts, lambdas, comprehensions, conditional expressions, literals), names starting with `_` are
 refused, and attribute access goes through `_get_attr`, which refuses private attributes, attributes of
 anything but arrays, NumPy scalars, dtypes, ufuncs, numbers and containers (no frames, functions, strings or
-classes), the array methods that touch files or raw memory, and NumPy functions outside `NUMPY_NAMES`. Statements, imports, assignments and builtins other than those in `BUILTINS` (which has Triton's random numbers, from philox.py) cannot be written.
+classes), the array methods that touch files or raw memory, and NumPy functions outside `NUMPY_NAMES`. Statements, imports, assignments and builtins other than those in `BUILTINS` (which has Triton's random numbers, from philox.py, and `fp8_codes(x, 'e4m3')`,
+the fp8 bytes a round-to-nearest-even saturating downcast gives) cannot be written.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import sys
 
 import numpy as np
 
-from ttc.runtime import philox
+from ttc.runtime import minifloat, philox
 from ttc.runtime.errors import SpecError
 
 _NODES = (
@@ -56,6 +57,7 @@ BUILTINS = {
     "round": round, "sorted": sorted, "sum": sum, "tuple": tuple, "zip": zip, "True": True, "False": False,
     "None": None, "cdiv": cdiv,
     **philox.FUNCTIONS,  # Triton's random numbers: rand(seed, offsets), randn, randint, randint4x, ...
+    "fp8_codes": lambda values, fmt: minifloat.encode(values, fmt),  # fp8 bytes ('e4m3', 'e5m2'), rn + satfinite
 }
 
 

@@ -58,6 +58,9 @@ def interpret(path: str, spec: specs.Spec, initial: dict, stdout) -> Outcome:
 
     memory = Memory()
     addresses, values = {}, []
+    for b in spec.buffers:  # first, so that address tables can hold their addresses
+        addresses[b.name] = memory.add(b.name, specs.to_device(b, initial[b.name]))
+    initial = specs.with_addresses(spec, initial, addresses)
     for a, t in zip(kept, (p for p, _ in _firsts(params, kept))):
         if a.is_desc:
             addresses[a.name] = memory.add(a.name, specs.to_device(a, initial[a.name]))
@@ -75,5 +78,6 @@ def interpret(path: str, spec: specs.Spec, initial: dict, stdout) -> Outcome:
     start = time.perf_counter()
     ip.launch(kernel, values)
     seconds = time.perf_counter() - start
-    outputs = {a.name: specs.from_device(a, memory.contents(addresses[a.name])) for a in kept if a.is_ptr}
+    outputs = {a.name: specs.from_device(a, memory.contents(addresses[a.name]))
+               for a in kept + spec.buffers if a.is_ptr}
     return Outcome(kernel.sym_name.data, grid, outputs, seconds)

@@ -1,5 +1,5 @@
 """Interpreter handlers for what a program knows of its launch and how it talks back: `tt.get_program_id`,
-`tt.get_num_programs`, device assertions (`tt.assert`, `cf.assert`) and `tt.print`.
+`tt.get_num_programs`, device assertions (`tt.assert`, `cf.assert`), `llvm.intr.assume` (checked) and `tt.print`.
 
 A failed assertion stops the run with an error at the op naming the first failing element. `tt.print` writes
 one line per element, as Triton's device print does: `pid (x, y, z) idx (i, j)<prefix><value>`.
@@ -37,6 +37,13 @@ def _assert(cond, message: str) -> None:
 @handler("tt.assert")
 def tt_assert(ip, op, args):
     _assert(args[0], op.message.data)
+
+
+@handler("llvm.intr.assume")
+def assume(ip, op, args):
+    # a false promise is undefined behaviour on the GPU; here it stops the run
+    if not bool(args[0]):
+        raise Fault("tl.assume: the assumed condition is false")
 
 
 @handler("cf.assert")

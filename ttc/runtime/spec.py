@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -40,10 +40,16 @@ class Arg:
     block: tuple | None = None  # a tensor descriptor argument: the block shape of `tensordesc<T[...]>`
     decomposed: bool = False  # a descriptor of a kernel compiled below sm_90: pointer, shapes, strides, padding
     given_strides: tuple | None = None  # a descriptor's strides in elements, when not row-major
+    section: str = "args"  # "buffers" for a buffer the kernel reaches through a table of addresses
 
     @property
     def where(self) -> str:
-        return f"args[{self.index}]"
+        return f"{self.section}[{self.index}]"
+
+    @property
+    def addresses(self) -> list | None:
+        """The buffers whose device addresses an `{"addresses": [...]}` init fills this i64 buffer with."""
+        return self.init["addresses"] if isinstance(self.init, dict) and "addresses" in self.init else None
 
     @property
     def is_desc(self) -> bool:
@@ -98,9 +104,10 @@ class Spec:
     atol: float | None
     seed: int
     launch_pdl: bool | None = None  # programmatic dependent launch; None: as the binary's metadata says
+    buffers: list = field(default_factory=list)  # allocated, not passed: reached through {"addresses"} tables
 
     def arg(self, name: str) -> Arg | None:
-        return next((a for a in self.args if a.name == name), None)
+        return next((a for a in self.args + self.buffers if a.name == name), None)
 
 
 def diagnostic(path, err: SpecError) -> CompileError:
@@ -163,21 +170,35 @@ def _interpret(path: Path, data) -> Spec:
     args = []
     for i, raw in enumerate(data["args"]):
         args.append(_arg(i, raw))
+    buffers = []
+    for i, raw in enumerate(data.get("buffers", [])):
+        buffers.append(_arg(i, raw, "buffers"))  # the schema makes them pointer types
     seen = set()
-    for a in args:
+    for a in args + buffers:
         if a.name in seen:
             raise SpecError(f"argument name '{a.name}' is used more than once", f"{a.where}.name")
         seen.add(a.name)
+    for a in args + buffers:
+        if a.addresses is None:
+            continue
+        if a.host not in (np.int64, np.uint64) or a.shape != (len(a.addresses),):
+            raise SpecError(f"'{a.name}' holds {len(a.addresses)} addresses: it must be *i64 or *u64 of shape "
+                            f"[{len(a.addresses)}]", f"{a.where}.init")
+        for n in a.addresses:
+            if not any(b.name == n for b in buffers):
+                raise SpecError(f"'{n}' is not one of the spec's buffers", f"{a.where}.init.addresses")
+    args_and_buffers = args + buffers
     check = dict(data.get("check", {}))
     tol = check.pop("tolerance", {})
     for name in check:
-        a = next((a for a in args if a.name == name), None)
+        a = next((a for a in args_and_buffers if a.name == name), None)
         if a is None or not a.is_ptr:
             what = "a scalar argument" if a is not None else "not an argument"
             raise SpecError(f"'{name}' is {what}; checks name pointer arguments", f"check.{name}")
     grid = data["grid"] if isinstance(data["grid"], list) else [data["grid"]]
     spec = Spec(path, data.get("kernel"), data.get("signature"), data.get("num_warps"), data.get("shared"),
-                grid, args, check, tol.get("rtol"), tol.get("atol"), data.get("seed", 0), data.get("launch_pdl"))
+                grid, args, check, tol.get("rtol"), tol.get("atol"), data.get("seed", 0), data.get("launch_pdl"),
+                buffers)
     if spec.signature is not None:
         parameters(spec, None)  # the signature must agree with the args
     return spec
@@ -204,8 +225,8 @@ def _check_number(a: Arg, v, where: str) -> None:
 _DESC = re.compile(r"^tensordesc<\s*([a-z0-9]+)\s*\[([0-9,\s]+)\]\s*>$")
 
 
-def _arg(i: int, raw: dict) -> Arg:
-    where = f"args[{i}]"
+def _arg(i: int, raw: dict, section: str = "args") -> Arg:
+    where = f"{section}[{i}]"
     desc = _DESC.match(raw["type"])
     if raw["type"].startswith("tensordesc"):
         return _desc_arg(i, raw, desc)
@@ -214,7 +235,7 @@ def _arg(i: int, raw: dict) -> Arg:
         known = ", ".join(dtypes.SPEC_TYPES)
         raise SpecError(f"unknown type '{raw['type']}' (known: {known}, and '*' before one for a pointer)", f"{where}.type")
     is_ptr, elt, host = parsed
-    a = Arg(i, raw["name"], raw["type"], is_ptr, elt, host)
+    a = Arg(i, raw["name"], raw["type"], is_ptr, elt, host, section=section)
     if not is_ptr:
         a.value = raw["value"]
         _check_number(a, a.value, f"{where}.value")
@@ -287,16 +308,25 @@ def initial_values(spec: Spec) -> dict:
     Random inits draw from one generator seeded with `spec.seed`, argument by argument."""
     rng = np.random.default_rng(spec.seed)
     values = {}
-    for a in spec.args:
+    for a in spec.args + spec.buffers:
         values[a.name] = _initial(spec, a, rng) if a.is_ptr else a.value
     return values
+
+
+def with_addresses(spec: Spec, values: dict, addresses: dict) -> dict:
+    """`values` with every `{"addresses": [...]}` table filled with its buffers' device addresses."""
+    out = dict(values)
+    for a in spec.args + spec.buffers:
+        if a.addresses is not None:
+            out[a.name] = np.array([addresses[n] for n in a.addresses], dtype=a.host)
+    return out
 
 
 def _initial(spec: Spec, a: Arg, rng) -> np.ndarray:
     init, shape, where = a.init, a.shape, f"{a.where}.init"
     if isinstance(init, dict) and "file" in init:
         return _from_file(spec, a, init["file"])
-    if init == "zeros":
+    if init == "zeros" or a.addresses is not None:  # addresses are filled in when the buffers exist
         x = np.zeros(shape)
     elif init == "ones":
         x = np.ones(shape)

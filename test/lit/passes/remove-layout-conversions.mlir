@@ -301,3 +301,67 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// The persistent-matmul tutorial's epilogue subtiling (reshape of the wgmma accumulator to BM x 2 x BN/2, trans,
+// split): the linear layout of the reshape flows through tt.trans (every basis permuted) and tt.split (the
+// register basis of the size-2 dimension dropped), as Triton's inferTransOpEncoding / inferSplitOpEncoding give
+// it, so no conversion remains; these are Triton's layouts for this kernel.
+// CHECK-DAG: #[[L:.*]] = #ttg.linear<{register = {{\[}}[0, 0, 1], [8, 0, 0], [0, 0, 8], [0, 0, 16], [0, 1, 0]]
+// CHECK-DAG: #[[T:.*]] = #ttg.linear<{register = {{\[}}[0, 1, 0], [8, 0, 0], [0, 8, 0], [0, 16, 0], [0, 0, 1]], lane = {{\[}}[0, 2, 0], [0, 4, 0], [1, 0, 0], [2, 0, 0], [4, 0, 0]], warp = {{\[}}[16, 0, 0], [32, 0, 0]], block = []}>
+// CHECK-DAG: #[[S:.*]] = #ttg.linear<{register = {{\[}}[0, 1], [8, 0], [0, 8], [0, 16]], lane = {{\[}}[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = {{\[}}[16, 0], [32, 0]], block = []}>
+// CHECK-LABEL: tt.func public @subtile
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.trans %{{.*}} {order = array<i32: 0, 2, 1>} : tensor<64x2x32xf32, #[[L]]> -> tensor<64x32x2xf32, #[[T]]>
+// CHECK: tt.split %{{.*}} : tensor<64x32x2xf32, #[[T]]> -> tensor<64x32xf32, #[[S]]>
+// CHECK: ttg.local_alloc %{{.*}} : (tensor<64x32xf16, #[[S]]>)
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.return
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#linear = #ttg.linear<{register = [[0, 0, 1], [8, 0, 0], [0, 0, 8], [0, 0, 16], [0, 1, 0]], lane = [[0, 0, 2], [0, 0, 4], [1, 0, 0], [2, 0, 0], [4, 0, 0]], warp = [[16, 0, 0], [32, 0, 0]], block = []}>
+#b3 = #ttg.blocked<{sizePerThread = [1, 2, 8], threadsPerWarp = [8, 1, 4], warpsPerCTA = [4, 1, 1], order = [1, 2, 0]}>
+#t3 = #ttg.blocked<{sizePerThread = [1, 8, 2], threadsPerWarp = [8, 4, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
+#b2 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @subtile(%acc: tensor<64x64xf32, #mma>, %d: !tt.tensordesc<tensor<64x32xf16, #shared>>, %m: i32) {
+    %r = tt.reshape %acc : tensor<64x64xf32, #mma> -> tensor<64x2x32xf32, #linear>
+    %c = ttg.convert_layout %r : tensor<64x2x32xf32, #linear> -> tensor<64x2x32xf32, #b3>
+    %t = tt.trans %c {order = array<i32: 0, 2, 1>} : tensor<64x2x32xf32, #b3> -> tensor<64x32x2xf32, #t3>
+    %lhs, %rhs = tt.split %t : tensor<64x32x2xf32, #t3> -> tensor<64x32xf32, #b2>
+    %h0 = arith.truncf %lhs : tensor<64x32xf32, #b2> to tensor<64x32xf16, #b2>
+    %a0 = ttg.local_alloc %h0 : (tensor<64x32xf16, #b2>) -> !ttg.memdesc<64x32xf16, #shared, #smem>
+    ttng.async_tma_copy_local_to_global %d[%m, %m] %a0 : !tt.tensordesc<tensor<64x32xf16, #shared>>, !ttg.memdesc<64x32xf16, #shared, #smem>
+    %h1 = arith.truncf %rhs : tensor<64x32xf32, #b2> to tensor<64x32xf16, #b2>
+    %a1 = ttg.local_alloc %h1 : (tensor<64x32xf16, #b2>) -> !ttg.memdesc<64x32xf16, #shared, #smem>
+    ttng.async_tma_copy_local_to_global %d[%m, %m] %a1 : !tt.tensordesc<tensor<64x32xf16, #shared>>, !ttg.memdesc<64x32xf16, #shared, #smem>
+    tt.return
+  }
+}
+
+// -----
+
+// tt.join of two wgmma-layout halves (the attention tutorial's split-and-rescale): the joined tensor's layout is
+// the operands' linear layout with a first register basis along the new size-2 dimension (Triton's layout for
+// it); the trans and the reshape take linear layouts forward instead of the blocked ones.
+// CHECK-DAG: #[[J:.*]] = #ttg.linear<{register = {{\[}}[0, 0, 1], [0, 1, 0], [8, 0, 0], [0, 8, 0], [0, 16, 0]], lane = {{\[}}[0, 2, 0], [0, 4, 0], [1, 0, 0], [2, 0, 0], [4, 0, 0]], warp = {{\[}}[16, 0, 0], [32, 0, 0]], block = []}>
+// CHECK-LABEL: tt.func public @join_back
+// CHECK: tt.join %arg0, %arg1 : tensor<64x32xf32, #mma> -> tensor<64x32x2xf32, #[[J]]>
+// CHECK-NEXT: tt.trans %{{.*}} -> tensor<64x2x32xf32, #linear
+// CHECK-NEXT: tt.reshape %{{.*}} -> tensor<64x64xf32, #linear
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 32, 16]}>
+#mma1 = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#b3 = #ttg.blocked<{sizePerThread = [1, 1, 2], threadsPerWarp = [8, 4, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
+#t3 = #ttg.blocked<{sizePerThread = [1, 2, 1], threadsPerWarp = [8, 1, 4], warpsPerCTA = [4, 1, 1], order = [1, 2, 0]}>
+#b2 = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @join_back(%x: tensor<64x32xf32, #mma>, %y: tensor<64x32xf32, #mma>) -> tensor<64x64xf32, #mma1> {
+    %j = tt.join %x, %y : tensor<64x32xf32, #mma> -> tensor<64x32x2xf32, #b3>
+    %t = tt.trans %j {order = array<i32: 0, 2, 1>} : tensor<64x32x2xf32, #b3> -> tensor<64x2x32xf32, #t3>
+    %r = tt.reshape %t : tensor<64x2x32xf32, #t3> -> tensor<64x64xf32, #b2>
+    %c = ttg.convert_layout %r : tensor<64x64xf32, #b2> -> tensor<64x64xf32, #mma1>
+    tt.return %c : tensor<64x64xf32, #mma1>
+  }
+}

@@ -9,6 +9,7 @@ from ttc.frontend.language import debugging, external, linalg, math, memory, red
 from ttc.frontend.language.compile_time import CompileTimeFunction
 from ttc.frontend.language.iterators import TL_RANGE, TL_STATIC_RANGE
 from ttc.frontend.language.namespace import CONSTEXPR, Namespace
+from ttc.frontend.language.type_checks import LANGUAGE_CLASSES
 from ttc.frontend.values import Constexpr
 
 
@@ -21,6 +22,7 @@ PROPAGATE_NAN = Namespace("triton.language.PropagateNan", {"NONE": Constexpr(0),
 CORE_MEMBERS = {
     **BY_LANGUAGE_NAME,
     "constexpr": CONSTEXPR,
+    **LANGUAGE_CLASSES,  # tl.tensor, tl.tensor_descriptor: for isinstance
     "CONSTEXPR_0": Constexpr(0),  # the default of `descending` in sort
     "pointer_type": CompileTimeFunction(_pointer_type),
     "PropagateNan": PROPAGATE_NAN,
@@ -39,7 +41,7 @@ CORE_MEMBERS = {
         reductions.reduce, reductions.associative_scan, reductions.histogram,
         linalg.dot, scaled.dot_scaled,
         debugging.device_print, debugging.device_assert, debugging.multiple_of, debugging.max_contiguous,
-        debugging.max_constancy, debugging.debug_barrier, external.inline_asm_elementwise,
+        debugging.max_constancy, debugging.debug_barrier, debugging.assume, external.inline_asm_elementwise,
     )},
     "make_tensor_descriptor": make_tensor_descriptor_builtin,
     "_promote_bfloat16_to_float32": tensors._promote_bfloat16_to_float32,

@@ -1,5 +1,6 @@
 """Builtins for debugging and for compiler hints: `device_print` (and `print`), `device_assert`,
-`debug_barrier` (a barrier of all the program's threads), `multiple_of`, `max_contiguous`, `max_constancy`.
+`debug_barrier` (a barrier of all the program's threads), `multiple_of`, `max_contiguous`, `max_constancy`,
+`assume` (`llvm.intr.assume`: the compiler may take the scalar condition as true).
 (`static_print` and `static_assert` run at compile time and are handled by the code generator.)"""
 
 from __future__ import annotations
@@ -29,6 +30,11 @@ def device_assert(g, cond, msg="", mask=None):
     if mask is not None:
         mask = g.semantic.to_tensor(mask)
     g.semantic.device_assert(g.semantic.to_tensor(cond), msg, mask)
+
+
+@builtin
+def assume(g, cond):
+    g.semantic.assume(g.semantic.to_tensor(cond))
 
 
 @builtin

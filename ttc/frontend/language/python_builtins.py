@@ -1,6 +1,6 @@
 """The Python builtins a kernel can use: `range` (a loop), `len`, `int`, `float` (evaluated at compile time),
-`min`/`max` (compile-time on constexprs, `tl.minimum`/`tl.maximum` on tensors) and `print`
-(`tl.device_print`)."""
+`min`/`max` (compile-time on constexprs, `tl.minimum`/`tl.maximum` on tensors), `print`
+(`tl.device_print`) and `isinstance` (compile time, type_checks.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from ttc.frontend.errors import LanguageError
 from ttc.frontend.language.builtin import Builtin
 from ttc.frontend.language.debugging import device_print
 from ttc.frontend.language.iterators import PY_RANGE
+from ttc.frontend.language.type_checks import ISINSTANCE
 from ttc.frontend.semantics.arithmetic import PROPAGATE_NAN_NONE
 from ttc.frontend.values import Constexpr, Tensor, unwrap
 
@@ -66,4 +67,5 @@ PY_BUILTINS = {
     "min": Builtin(_min, "min"),
     "max": Builtin(_max, "max"),
     "print": device_print,
+    "isinstance": ISINSTANCE,
 }

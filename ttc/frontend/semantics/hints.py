@@ -1,5 +1,5 @@
 """Compiler hints and device-side debugging: `multiple_of`, `max_contiguous`, `max_constancy` (attributes on
-the op that defines the value), `device_print` (`tt.print`) and `debug_barrier` (`gpu.barrier`).
+the op that defines the value), `device_print` (`tt.print`), `debug_barrier` (`gpu.barrier`) and `assume` (`llvm.intr.assume`).
 """
 
 from __future__ import annotations
@@ -60,6 +60,11 @@ class HintMixin:
             "isSigned": DenseArrayBase.from_list(i32, [int(a.dtype.is_int_signed()) for a in args]),
         }
         self.builder.create("tt.print", [[a.handle for a in args]], [], props)
+
+    def assume(self, cond: Tensor):
+        if cond.shape or not cond.dtype.is_bool():
+            raise LanguageError(f"assume takes a scalar boolean condition, got {cond!r}")
+        self.builder.create("llvm.intr.assume", [cond.handle], [], {})
 
     def debug_barrier(self):
         self.builder.create("gpu.barrier", [], [], {})
