@@ -91,13 +91,7 @@ DOT_DIFFERS.update({
           "that reach the dot without an upcast), and its layouts for the scale broadcast are linear ones"
     for name in ("dot_scaled", "dot_scaled_mxfp4_matmul")
 })
-DOT_DIFFERS["matmul_acc_tf32"] = DOT_DIFFERS["matmul"]
-V2_ON_SM90 = ("matmul_acc", "matmul_acc_e4m3")
-DOT_DIFFERS.update({
-    name: "i8 and fp8 dots stay on MMA v2 (mma.sync m16n8k32) on sm90, where Triton uses MMA v3 (wgmma k32 from "
-          "nvmma_shared buffers, fp8 B K-major)"
-    for name in V2_ON_SM90
-})
+DOT_DIFFERS.update({name: DOT_DIFFERS["matmul"] for name in ("matmul_acc_tf32", "matmul_acc", "matmul_acc_e4m3")})
 DOT_DIFFERS["tma_matmul"] = (
     "TMA loads are not software-pipelined: each iteration copies into its own buffer, reads it into registers "
     "(local_load) and stores it again for wgmma (Triton: TMA straight into num-stages nvmma_shared buffers with "
@@ -193,7 +187,7 @@ def _mma_attrs(module) -> list[str]:
     return sorted(found)
 
 
-@pytest.mark.parametrize("name", sorted((DOT_TEXT | set(DOT_DIFFERS)) - set(V2_ON_SM90)))
+@pytest.mark.parametrize("name", sorted(DOT_TEXT | set(DOT_DIFFERS)))
 def test_sm90_dots_get_tritons_mma_v3_and_shared_layouts(name):
     theirs = _mma_attrs(expected(name))
     assert theirs and all("versionMajor = 3" in t for t in theirs if "nvidia_mma" in t)
