@@ -142,6 +142,7 @@ VARIANTS = {
                            inits={"ids": {"randint": [0, 64]}, "perm": {"randint": [0, 64]}}),
     "matmul_128x128x64_s3_w4_sm80": dict(grid=["cdiv(M, 128) * cdiv(N, 128)", 1, 1]),
     "matmul_128x128x64_s3_w8": dict(grid=["cdiv(M, 128) * cdiv(N, 128)", 1, 1]),
+    "matmul_bf16_128x128x64_s3_w8": dict(types={"a": "*bf16", "b": "*bf16"}, grid=["cdiv(M, 128) * cdiv(N, 128)", 1, 1]),
     "matmul_128x256x64_s3_w8": dict(grid=["cdiv(M, 128) * cdiv(N, 256)", 1, 1]),
     "matmul_64x128x32_s4_w4": dict(grid=["cdiv(M, 64) * cdiv(N, 128)", 1, 1]),
     "matmul_64x64x32_s1": {},
@@ -171,6 +172,10 @@ VARIANTS = {
                                           "tolerance": {"rtol": 1e-2, "atol": 0.25}}),
     "matmul_acc_e4m3": dict(types={"c": "*fp32"}, inits={"a": {"randint": [0x28, 0x48]}, "b": {"randint": [0x28, 0x48]}},
                             check={"c": "(lambda f: f(a) @ f(b))" + E4M3, "tolerance": {"rtol": 1e-5, "atol": 1e-5}}),
+    "matmul_acc_e4m3_128x128x64_s3_w8": dict(
+        types={"c": "*fp32"}, inits={"a": {"randint": [0x28, 0x48]}, "b": {"randint": [0x28, 0x48]}},
+        grid=["cdiv(M, 128)", "cdiv(N, 128)", 1],
+        check={"c": "(lambda f: f(a) @ f(b))" + E4M3, "tolerance": {"rtol": 1e-5, "atol": 1e-5}}),
     "matmul_acc_e4m3_sm89": dict(types={"c": "*fp32"}, inits={"a": {"randint": [0x28, 0x48]}, "b": {"randint": [0x28, 0x48]}},
                                  check={"c": "(lambda f: f(a) @ f(b))" + E4M3, "tolerance": {"rtol": 1e-5, "atol": 1e-5}}),
     "matmul_acc_e5m2_sm89": dict(types={"c": "*fp32"}, inits={"a": {"randint": [0x30, 0x48]}, "b": {"randint": [0x30, 0x48]}},
