@@ -61,6 +61,7 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import ArrayAttr, BFloat16Type, Float16Type, Float32Type, IntAttr
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
+from ttc.diagnostics import at_op, emit, reported
 from ttc.ir.layout_utils import get_order, num_warps_of, target_capability, with_encoding
 from ttc.ir.layouts import (BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding, NVMMASharedEncoding,
                             SharedMemorySpace)
@@ -175,13 +176,22 @@ def comes_from_load_or_block_arg(v: SSAValue) -> bool:
     return isinstance(v, BlockArgument) or v.owner.name in ("tt.load", "tt.descriptor_load")
 
 
-def shared_operand(v: SSAValue, op_idx: int, transposable: bool) -> SSAValue:
+def shared_operand(v: SSAValue, op_idx: int, transposable: bool, dot: Operation) -> SSAValue:
     """Triton's getSharedMemoryMMAOperand: a `ttg.local_alloc` of the value before its layout conversions, put
-    right after it."""
+    right after it. Where wgmma's K-major order is forced on an operand whose registers have the other order, a
+    warning at the dot says so (Triton warns there too)."""
     while isinstance(v.owner, Operation) and v.owner.name == "ttg.convert_layout":
         v = v.owner.operands[0]
     shape = shape_of(v.type)
-    order = get_order(encoding(v.type)) if transposable else ([0, 1] if op_idx == 1 else [1, 0])
+    order = get_order(encoding(v.type))
+    if not transposable:
+        forced = [0, 1] if op_idx == 1 else [1, 0]
+        if forced != order and reported("warning"):
+            emit(at_op(dot, None, f"wgmma reads {attr_text(elt(v.type))} operands K-major only: operand {op_idx} "
+                                  f"is stored to shared memory in order {forced}, not its register order {order}, so "
+                                  "its registers are transposed on the store and its load is not pipelined with "
+                                  "full-width copies (transposing it in global memory avoids this)", "warning"))
+        order = forced
     dims = ArrayAttr([IntAttr(d) for d in shape])
     t = MemDescType(dims, elt(v.type), nvmma_shared(shape, order, elt(v.type)), SharedMemorySpace(), IntAttr(0), dims)
     alloc = LocalAllocOp.build(operands=[[v]], result_types=[t])
@@ -264,11 +274,11 @@ def rewrite(dot: Operation, capability: int) -> None:
     if v3:
         transposable = isinstance(elt(dot.a.type), (Float16Type, BFloat16Type))
         if comes_from_load_or_block_arg(dot.a):
-            a = shared_operand(dot.a, 0, transposable)
+            a = shared_operand(dot.a, 0, transposable, dot)
         else:
             k_width = 32 // bitwidth(elt(dot.a.type))
             a = convert(dot.a, with_encoding(dot.a.type, DotOperandEncoding.make(opIdx=0, parent=mma, kWidth=k_width)))
-        b = shared_operand(dot.b, 1, transposable)
+        b = shared_operand(dot.b, 1, transposable, dot)
         new = WarpGroupDotOp.build(operands=[a, b, acc, []], result_types=[new_t], properties={
             "inputPrecision": dot.inputPrecision, "maxNumImpreciseAcc": dot.maxNumImpreciseAcc})
         new.location = dot.location
