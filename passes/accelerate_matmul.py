@@ -5,9 +5,8 @@ A `tt.dot` with a `#ttg.blocked` result in a module whose `ttg.target` is `cuda:
 types have an mma.sync form on the target (ttc/lowering/mma_v2.py: f16/bf16 -> f32, f16 -> f16, f32 with tf32
 precision -> f32, i8 -> i32, fp8 -> f32 on sm89+, e5m2 -> f32 before it as f16 after a `tt.fp_to_fp` in the
 operand layouts, as Triton decomposes it) and its M x N x K is a whole number of that instruction's tiles. On sm90
-the dots Triton's supportMMA(dot, 3) takes get MMA v3 instead: f16/bf16 and fp8 (e4m3, e5m2, mixed) into f32,
-tf32, and i8 into i32 (Triton also takes f16 and fp8 dots into f16 accumulators to v3; our wgmma lowering has no
-f16 accumulators, so those stay on v2 here).
+the dots Triton's supportMMA(dot, 3) takes get MMA v3 instead: f16 and fp8 (e4m3, e5m2, mixed) into f32 or f16,
+bf16 and tf32 into f32, i8 into i32.
 
 **MMA v3** (sm90, Triton's supportMMA(dot, 3): 2-D, num-warps a multiple of 4, M % 64 == 0, N % 8 == 0, K at least
 the instruction's K, fp8 into f32 only with maxNumImpreciseAcc >= 32; else the dot falls back to v2 as in Triton):
@@ -98,9 +97,10 @@ def is_tf32(dot: Operation) -> bool:
             and dot.inputPrecision.value.data == INPUT_PRECISION["tf32"])
 
 
-# the operand types Triton's supportMMA(dot, 3) takes, and the accumulator each has in our wgmma lowering
-# (ttc/lowering/wgmma.py): f16/bf16/fp8 -> f32, tf32 -> f32, i8 -> i32
-V3_ACCUMULATOR = {"f16": "f32", "bf16": "f32", "f32": "f32", "f8E4M3FN": "f32", "f8E5M2": "f32", "i8": "i32"}
+# the operand types Triton's supportMMA(dot, 3) takes, and the accumulators wgmma has for them (the ones the
+# frontend makes; ttc/lowering/wgmma.py): f16 and fp8 -> f32 or f16, bf16 and tf32 -> f32, i8 -> i32
+V3_ACCUMULATORS = {"f16": ("f32", "f16"), "bf16": ("f32",), "f32": ("f32",), "f8E4M3FN": ("f32", "f16"),
+                   "f8E5M2": ("f32", "f16"), "i8": ("i32",)}
 FP8_V3 = ("f8E4M3FN", "f8E5M2")
 # instrShape N candidates, largest first (Triton's mmaVersionToInstrShape): 8-bit integers have no n = 256, 240,
 # nor the odd multiples of 8 above 24
@@ -110,14 +110,13 @@ V3_N = {"i8": (224, 208, 192, 176, 160, 144, 128, 112, 96, 80, 64, 48, 32, 24, 1
 def supports_mma_v3(dot: Operation, num_warps: int) -> bool:
     """Triton's supportMMA(dot, 3): 2-D, num-warps a multiple of 4, M % 64, N % 8, K at least the instruction's K
     (256 / bits); f16, bf16, tf32 (f32 with the tf32 input precision), i8 or fp8 (e4m3, e5m2) A with an operand
-    of the same family as B; fp8 into f32 only with maxNumImpreciseAcc >= 32. Of these, the dots whose
-    accumulator our wgmma lowering holds (V3_ACCUMULATOR: Triton also takes f16 and fp8 dots into f16
-    accumulators to v3; here they stay on v2)."""
+    of the same family as B, into an accumulator wgmma has for them (V3_ACCUMULATORS); fp8 into f32 only with
+    maxNumImpreciseAcc >= 32."""
     if not isinstance(encoding(dot.d.type), BlockedEncoding):
         return False
     a, b, d = (attr_text(elt(v.type)) for v in (dot.a, dot.b, dot.d))
     shape = shape_of(dot.d.type)
-    if a not in V3_ACCUMULATOR or shape_of(dot.a.type)[-1] < 256 // bitwidth(elt(dot.a.type)):
+    if a not in V3_ACCUMULATORS or shape_of(dot.a.type)[-1] < 256 // bitwidth(elt(dot.a.type)):
         return False
     if not (len(shape) == 2 and num_warps % 4 == 0 and shape[0] % 64 == 0 and shape[1] % 8 == 0):
         return False
@@ -126,7 +125,7 @@ def supports_mma_v3(dot: Operation, num_warps: int) -> bool:
     if a == "f32" and not is_tf32(dot):
         return False
     same_family = b in FP8_V3 if a in FP8_V3 else b == a
-    return same_family and V3_ACCUMULATOR[a] == d
+    return same_family and d in V3_ACCUMULATORS[a]
 
 
 def instr_shape_v3(shape, element, num_warps: int) -> list[int]:
@@ -329,7 +328,7 @@ def candidates(module: Operation) -> list[Operation]:
 @dataclass(frozen=True)
 class AccelerateMatmul(Pass):
     """Give dots tensor-core layouts: MMA v2 (mma.sync) for every type mma.sync takes on the target; on sm90, MMA v3
-    (wgmma) for f16/bf16/fp8 -> f32, tf32 and i8 -> i32 dots instead."""
+    (wgmma) for f16/fp8 -> f32/f16, bf16/tf32 -> f32 and i8 -> i32 dots instead."""
 
     name = "tritongpu-accelerate-matmul"
     display = "TritonGPUAccelerateMatmul"

@@ -172,6 +172,12 @@ VARIANTS = {
                                           "tolerance": {"rtol": 1e-2, "atol": 0.25}}),
     "matmul_acc_e4m3": dict(types={"c": "*fp32"}, inits={"a": {"randint": [0x28, 0x48]}, "b": {"randint": [0x28, 0x48]}},
                             check={"c": "(lambda f: f(a) @ f(b))" + E4M3, "tolerance": {"rtol": 1e-5, "atol": 1e-5}}),
+    "matmul_acc_f16acc": dict(types={"a": "*fp16", "b": "*fp16", "c": "*fp16"}, inits={"a": "randn", "b": "randn"},
+                              check={"c": "a.astype(np.float32) @ b.astype(np.float32)",
+                                     "tolerance": {"rtol": 1e-2, "atol": 0.25}}),
+    # e4m3 into f16 accumulators: the products' sums of up to 96 terms of 0.06 .. 14 are f16 (11 bits)
+    "matmul_acc_e4m3_f16acc": dict(types={"c": "*fp16"}, inits={"a": {"randint": [0x28, 0x48]}, "b": {"randint": [0x28, 0x48]}},
+                                   check={"c": "(lambda f: f(a) @ f(b))" + E4M3, "tolerance": {"rtol": 1e-2, "atol": 0.5}}),
     "matmul_acc_e4m3_128x128x64_s3_w8": dict(
         types={"c": "*fp32"}, inits={"a": {"randint": [0x28, 0x48]}, "b": {"randint": [0x28, 0x48]}},
         grid=["cdiv(M, 128)", "cdiv(N, 128)", 1],

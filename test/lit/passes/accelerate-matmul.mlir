@@ -422,19 +422,34 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// sm90 dots that stay on MMA v2: fp8 into f32 with maxNumImpreciseAcc below 32 (Triton's supportMMA: wgmma would
-// need Triton's split accumulation), and f16 into f16 accumulators (Triton takes them to v3; our wgmma lowering
-// accumulates f16 operands in f32 only).
+// fp8 into f32 with maxNumImpreciseAcc below 32 stays on MMA v2 on sm90 (Triton's supportMMA: wgmma would need
+// Triton's split accumulation, which ttc does not do).
 // CHECK-NOT: versionMajor = 3
-// CHECK-LABEL: tt.func public @sm90_fp8_v2
+// CHECK-LABEL: tt.func public @sm90_fp8_imprecise_v2
 // CHECK-NOT: ttng.warp_group_dot
 // CHECK: tt.dot {{.*}} -> tensor<64x64xf32, #mma>
-// CHECK: tt.dot {{.*}} -> tensor<64x64xf16, #mma>
 #blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @sm90_fp8_v2(%a: tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>, %a16: tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b16: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c16: tensor<64x64xf16, #blocked>) {
+  tt.func public @sm90_fp8_imprecise_v2(%a: tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
     %d = tt.dot %a, %b, %c, inputPrecision = tf32 {maxNumImpreciseAcc = 16 : i32} : tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %d : tensor<64x64xf32, #blocked>
+  }
+}
+
+// -----
+
+// f16 accumulators on sm90: f16 -> f16 and fp8 -> f16 are MMA v3 (wgmma .f16 D), whatever maxNumImpreciseAcc
+// (the split-accumulation rule concerns f32 accumulators only).
+// CHECK-DAG: #[[MMA16:.*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+// CHECK-DAG: #[[MMA8:.*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 32]}>
+// CHECK-LABEL: tt.func public @f16_accumulators_wgmma
+// CHECK: ttng.warp_group_dot {{.*}} -> tensor<64x64xf16, #[[MMA16]]>
+// CHECK: ttng.warp_group_dot {{.*}} -> tensor<64x64xf16, #[[MMA8]]>
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @f16_accumulators_wgmma(%a: tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %a16: tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b16: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c16: tensor<64x64xf16, #blocked>) {
     %h = tt.dot %a16, %b16, %c16 : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf16, #blocked>
+    %d = tt.dot %a, %b, %c16 : tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf16, #blocked>
     tt.return
   }
 }
