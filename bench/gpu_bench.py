@@ -182,9 +182,12 @@ def _torch_args(d: dict):
     out = []
     for a in d["args"]:
         if a["type"].startswith("*"):
-            dt = {"*fp32": torch.float32, "*fp16": torch.float16, "*bf16": torch.bfloat16}[a["type"]]
+            dt = {"*fp32": torch.float32, "*fp16": torch.float16, "*bf16": torch.bfloat16, "*i8": torch.int8}[a["type"]]
             shape = a["shape"]
-            if a["init"] == "randn":
+            if isinstance(a["init"], dict) and "randint" in a["init"]:
+                lo, hi = a["init"]["randint"]
+                out.append(torch.randint(lo, hi, shape, device="cuda", dtype=dt, generator=g))
+            elif a["init"] == "randn":
                 out.append(torch.randn(shape, device="cuda", dtype=torch.float32, generator=g).to(dt))
             elif a["init"] == "rand":
                 out.append(torch.rand(shape, device="cuda", dtype=torch.float32, generator=g).to(dt))

@@ -12,7 +12,10 @@ separates our back end's share of a gap from the TTGIR's (Triton's JIT specialis
 is also assembled with Triton's bundled ptxas (`tt-as --ptxas`) instead of nvJitLink, which separates the
 assembler's share (register allocation decides how many CTAs fit on an SM). And the kernel's source through our
 own passes (`tt-compile`, make-ttgir's MMA v3 and sm90 pipeline) at the same constexprs, warps and stages; the
-bf16 matmul rows have no Triton fixture, so only that column and Triton's JIT are timed for them.
+bf16 64x64x32 row has no Triton fixture, so only that column and Triton's JIT are timed for it. fp8 e4m3 rows:
+kernels/matmul_acc.py with FP8 = 1 (A and B are i8 buffers of fp8 codes, bitcast in the kernel; C f32), the same
+source, constexprs and launch for Triton; our check reads codes of both signs (e4m3fn has no -1 byte: it is NaN)
+from .npy files, Triton's side times random positive codes (tensor cores take the same time).
 
     python3 bench/wgmma_bench.py [--json PATH]
 """
@@ -25,6 +28,8 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+
+import numpy as np
 
 import gpu_bench as gb  # bench/ is on sys.path: these scripts run as python3 bench/NAME.py
 
@@ -66,12 +71,16 @@ def configs() -> list[tuple[str, str, str, dict]]:
     M, N = mm["args"][0]["shape"][0], mm["args"][1]["shape"][1]
     for dtype, fixture, (bm, bn, bk), warps in (
             ("fp16", "matmul", (64, 64, 32), 4), ("fp16", "matmul_128x128x64_s3_w8", (128, 128, 64), 8),
-            ("bf16", None, (64, 64, 32), 4), ("bf16", None, (128, 128, 64), 8)):
+            ("bf16", None, (64, 64, 32), 4), ("bf16", "matmul_bf16_128x128x64_s3_w8", (128, 128, 64), 8)):
         args = [dict(a, type=f"*{dtype}") if a["name"] in ("a", "b") else a for a in mm["args"]]
         cx = {"BLOCK_SIZE_M": bm, "BLOCK_SIZE_N": bn, "BLOCK_SIZE_K": bk, "GROUP_SIZE_M": 8}
         d = dict(mm, args=args, constexprs=cx, num_warps=warps, grid=[(M // bm) * (N // bn), 1, 1])
         d["spec"] = dict(mm["spec"], args=args, grid=d["grid"], num_warps=warps, signature=gb._sig(args, cx))
         out.append((f"matmul 4096^3 {dtype} {bm}x{bn}x{bk} w{warps}", fixture, "matmul", d))
+    for fixture, (bm, bn, bk), warps in (("matmul_acc_e4m3", (64, 64, 32), 4),
+                                         ("matmul_acc_e4m3_128x128x64_s3_w8", (128, 128, 64), 8)):
+        out.append((f"matmul 4096^3 fp8 e4m3 {bm}x{bn}x{bk} w{warps}", fixture, "matmul_acc",
+                    e4m3_matmul(M, N, mm["args"][0]["shape"][1], (bm, bn, bk), warps)))
     L, D = 4096, 64
     args = [gb._ptr(n, "fp16", [L, D], "zeros" if n == "out" else "randn") for n in ("q", "k", "v", "out")]
     args += [{"name": "sm_scale", "type": "fp32", "value": 0.125}, gb._i32("seq_len", L)]
@@ -87,6 +96,39 @@ def configs() -> list[tuple[str, str, str, dict]]:
     return out
 
 
+# e4m3fn values of byte codes (bias 7, 3 mantissa bits, the sign in bit 7), as NumPy over the i8 arguments
+E4M3 = ("(lambda x: (lambda u: np.where(u >> 7, -1.0, 1.0) * np.where(u & 127 < 8, (u & 7) / 8 * 2.0 ** -6, "
+        "(1 + (u & 7) / 8) * 2.0 ** (((u & 127) >> 3) - 7)))(x.astype(np.uint8).astype(np.int64)))")
+
+
+def e4m3_codes(shape, seed: int) -> np.ndarray:
+    """fp8 e4m3 codes of magnitude 0.25 .. 3.75 (0x28 .. 0x47) and random sign, as int8."""
+    rng = np.random.default_rng(seed)
+    return (rng.integers(0x28, 0x48, size=shape) | (rng.integers(0, 2, size=shape) << 7)).astype(np.uint8).view(np.int8)
+
+
+def e4m3_matmul(M: int, N: int, K: int, tile, warps: int) -> dict:
+    """kernels/matmul_acc.py's fp8 e4m3 form (FP8 = 1) at M x N x K: the launch for Triton (random positive
+    codes) and the spec for ours (signed codes from the .npy files that main writes beside it)."""
+    bm, bn, bk = tile
+    mats = {"a": [M, K], "b": [K, N]}
+    args = [gb._ptr(n, "i8", shape, {"randint": [0x28, 0x48]}) for n, shape in mats.items()]
+    args += [gb._ptr("c", "fp32", [M, N], "zeros"), gb._i32("M", M), gb._i32("N", N), gb._i32("K", K),
+             gb._i32("stride_am", K), gb._i32("stride_ak", 1), gb._i32("stride_bk", N), gb._i32("stride_bn", 1),
+             gb._i32("stride_cm", N), gb._i32("stride_cn", 1)]
+    cx = {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "FP8": 1}
+    grid = [M // bm, N // bn, 1]
+    # Hopper's fp8 wgmma adds its products at less than f32 precision: errors of a few units on sums of about
+    # +-150 (a wrong element or tile is off by about that much)
+    check = {"c": f"(lambda f: f(a) @ f(b))({E4M3})", "tolerance": {"rtol": 1e-2, "atol": 4.0}}
+    spec_args = [dict(a, init={"file": f"e4m3_{a['name']}_{M}x{N}x{K}.npy"}) if a["name"] in mats else a for a in args]
+    d = dict(kernel="matmul_acc_kernel", constexprs=cx, num_warps=warps, grid=grid, args=args, flops=2 * M * N * K,
+             check=check, files={f"e4m3_{n}_{M}x{N}x{K}.npy": (shape, i) for i, (n, shape) in enumerate(mats.items())})
+    d["spec"] = {"kernel": d["kernel"], "signature": gb._sig(args, cx), "num_warps": warps, "grid": grid,
+                 "args": spec_args, "check": check, "seed": 0}
+    return d
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--json", default=None, help="where to write the results (default $OUT/wgmma.json)")
@@ -97,6 +139,9 @@ def main(argv=None) -> int:
         stem = fixture or f"config{i}"
         spec = work / f"{stem}.json"
         spec.write_text(json.dumps(d["spec"]))
+        for name, (shape, seed) in d.get("files", {}).items():
+            if not (work / name).exists():
+                np.save(work / name, e4m3_codes(shape, seed))
         ptx, cubin = work / f"{stem}.ptx", work / f"{stem}.cubin"
         no_fixture = {"ok": None, "error": "no Triton fixture for this configuration"}
         ours = via_ptxas = same = no_fixture

@@ -5,11 +5,11 @@ A `tt.dot` with a `#ttg.blocked` result in a module whose `ttg.target` is `cuda:
 types have an mma.sync form on the target (ttc/lowering/mma_v2.py: f16/bf16 -> f32, f16 -> f16, f32 with tf32
 precision -> f32, i8 -> i32, fp8 -> f32 on sm89+, e5m2 -> f32 before it as f16 after a `tt.fp_to_fp` in the
 operand layouts, as Triton decomposes it) and its M x N x K is a whole number of that instruction's tiles. On sm90
-f16/bf16 dots with f32 accumulators and tf32 dots take MMA v3 instead (Triton takes fp8 and i8 dots to v3 too;
-here they stay on v2).
+the dots Triton's supportMMA(dot, 3) takes get MMA v3 instead: f16 and fp8 (e4m3, e5m2, mixed) into f32 or f16,
+bf16 and tf32 into f32, i8 into i32.
 
 **MMA v3** (sm90, Triton's supportMMA(dot, 3): 2-D, num-warps a multiple of 4, M % 64 == 0, N % 8 == 0, K at least
-the instruction's K; else the dot falls back to v2 as in Triton):
+the instruction's K, fp8 into f32 only with maxNumImpreciseAcc >= 32; else the dot falls back to v2 as in Triton):
 
     %acc' = ttg.convert_layout %acc : #blocked -> #mma
     %a'   = ttg.local_alloc %a0 : (tensor<MxK, #blocked_a>) -> !ttg.memdesc<MxK, #shared, #smem>
@@ -21,12 +21,15 @@ the instruction's K; else the dot falls back to v2 as in Triton):
 
 `%a0`/`%b0` are the operands before their conversions to `#ttg.dot_op<{parent = #blocked}>` (the allocs are put
 right after them), `#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA, instrShape = [16, N,
-K]}>` with K = 256 / operand bits and N the largest of 256, 248, ..., 8 dividing the tile's N and at most its N per
-warp group column (Triton's mmaVersionToInstrShape); warpsPerCTA is Triton's warpsPerTileV3: all warps along M when
-a dot uses this one's result (its forward slice: attention's chained dots), else [4, 1] doubled along M while M
-exceeds 16 rows per warp, then along N. The shared layouts are Triton's `#ttg.nvmma_shared` for the operand's
-order (f16/bf16 keep their register order, `transposed` when it is column-major; tf32 forces K-major: [1, 0] for
-A, [0, 1] for B): swizzlingByteWidth 128, 64 or 32, the largest dividing the bytes of a contiguous row (else 0).
+K]}>` with K = 256 / operand bits and N the largest of 256, 248, ..., 8 (for i8: 224, 208, ..., 32, 24, 16, 8)
+dividing the tile's N and at most its N per warp group column (Triton's mmaVersionToInstrShape); warpsPerCTA is
+Triton's warpsPerTileV3: all warps along M when a dot uses this one's result (its forward slice: attention's
+chained dots), else [4, 1] doubled along M while M exceeds 16 rows per warp, then along N. The shared layouts are
+Triton's `#ttg.nvmma_shared` for the operand's order: f16/bf16 keep their register order (`transposed` when it
+is column-major); wgmma reads tf32, i8 and fp8 operands K-major only, so those are forced to [1, 0] for A and
+[0, 1] (`transposed`) for B whatever their register order, and the local_alloc's store transposes them (a
+row-major fp8/i8 B: Triton's pipeliner then does not copy it with cp.async, a 1-byte vector). swizzlingByteWidth
+128, 64 or 32, the largest dividing the bytes of a contiguous row (else 0).
 
 **MMA v2** (sm80-89, and sm90 dots that v3 does not take), as Triton's BlockedToMMA pattern:
 
@@ -57,9 +60,11 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import ArrayAttr, BFloat16Type, Float16Type, Float32Type, IntAttr
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
+from ttc.diagnostics import at_op, emit, reported
 from ttc.ir.layout_utils import get_order, num_warps_of, target_capability, with_encoding
 from ttc.ir.layouts import (BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding, NVMMASharedEncoding,
                             SharedMemorySpace)
+from ttc.ir.printer import attr_text
 from ttc.ir.tt import INPUT_PRECISION
 from ttc.ir.types import MemDescType, bitwidth, elt, encoding, shape_of
 from ttc.ir.slices import def_use_slice
@@ -92,25 +97,44 @@ def is_tf32(dot: Operation) -> bool:
             and dot.inputPrecision.value.data == INPUT_PRECISION["tf32"])
 
 
+# the operand types Triton's supportMMA(dot, 3) takes, and the accumulators wgmma has for them (the ones the
+# frontend makes; ttc/lowering/wgmma.py): f16 and fp8 -> f32 or f16, bf16 and tf32 -> f32, i8 -> i32
+V3_ACCUMULATORS = {"f16": ("f32", "f16"), "bf16": ("f32",), "f32": ("f32",), "f8E4M3FN": ("f32", "f16"),
+                   "f8E5M2": ("f32", "f16"), "i8": ("i32",)}
+FP8_V3 = ("f8E4M3FN", "f8E5M2")
+# instrShape N candidates, largest first (Triton's mmaVersionToInstrShape): 8-bit integers have no n = 256, 240,
+# nor the odd multiples of 8 above 24
+V3_N = {"i8": (224, 208, 192, 176, 160, 144, 128, 112, 96, 80, 64, 48, 32, 24, 16, 8)}
+
+
 def supports_mma_v3(dot: Operation, num_warps: int) -> bool:
-    """Triton's supportMMA(dot, 3) for the dots we take: f16/bf16 -> f32 or tf32, 2-D, M % 64, N % 8, K at least
-    the instruction's K, num-warps a multiple of 4."""
-    kind = mma_kind(dot)
-    sixteen = isinstance(kind, MmaKind) and kind.a in ("f16", "bf16") and kind.c == "f32" and not kind.upcast
-    if not isinstance(encoding(dot.d.type), BlockedEncoding) or not (sixteen or is_tf32(dot)):
+    """Triton's supportMMA(dot, 3): 2-D, num-warps a multiple of 4, M % 64, N % 8, K at least the instruction's K
+    (256 / bits); f16, bf16, tf32 (f32 with the tf32 input precision), i8 or fp8 (e4m3, e5m2) A with an operand
+    of the same family as B, into an accumulator wgmma has for them (V3_ACCUMULATORS); fp8 into f32 only with
+    maxNumImpreciseAcc >= 32."""
+    if not isinstance(encoding(dot.d.type), BlockedEncoding):
         return False
+    a, b, d = (attr_text(elt(v.type)) for v in (dot.a, dot.b, dot.d))
     shape = shape_of(dot.d.type)
-    k = shape_of(dot.a.type)[-1]
-    return (len(shape) == 2 and num_warps % 4 == 0 and shape[0] % 64 == 0 and shape[1] % 8 == 0
-            and k >= 256 // bitwidth(elt(dot.a.type)))
+    if a not in V3_ACCUMULATORS or shape_of(dot.a.type)[-1] < 256 // bitwidth(elt(dot.a.type)):
+        return False
+    if not (len(shape) == 2 and num_warps % 4 == 0 and shape[0] % 64 == 0 and shape[1] % 8 == 0):
+        return False
+    if a in FP8_V3 and d == "f32" and dot.maxNumImpreciseAcc.value.data < 32:
+        return False
+    if a == "f32" and not is_tf32(dot):
+        return False
+    same_family = b in FP8_V3 if a in FP8_V3 else b == a
+    return same_family and d in V3_ACCUMULATORS[a]
 
 
 def instr_shape_v3(shape, element, num_warps: int) -> list[int]:
-    """Triton's mmaVersionToInstrShape for v3: [16, N, 256 / bits], N the largest multiple of 8 up to 256 that
+    """Triton's mmaVersionToInstrShape for v3: [16, N, 256 / bits], N the largest candidate (V3_N) that
     divides the tile's N and fits the N one warp group column gets."""
     m_warps = max(shape[0] // 16, 1)
     max_n = max(shape[1] // max(num_warps // m_warps, 1), 8)
-    n = next(n for n in range(256, 0, -8) if shape[1] % n == 0 and n <= max_n)
+    candidates = V3_N.get(attr_text(element), range(256, 0, -8))
+    n = next(n for n in candidates if shape[1] % n == 0 and n <= max_n)
     return [16, n, 256 // bitwidth(element)]
 
 
@@ -151,13 +175,22 @@ def comes_from_load_or_block_arg(v: SSAValue) -> bool:
     return isinstance(v, BlockArgument) or v.owner.name in ("tt.load", "tt.descriptor_load")
 
 
-def shared_operand(v: SSAValue, op_idx: int, transposable: bool) -> SSAValue:
+def shared_operand(v: SSAValue, op_idx: int, transposable: bool, dot: Operation) -> SSAValue:
     """Triton's getSharedMemoryMMAOperand: a `ttg.local_alloc` of the value before its layout conversions, put
-    right after it."""
+    right after it. Where wgmma's K-major order is forced on an operand whose registers have the other order, a
+    warning at the dot says so (Triton warns there too)."""
     while isinstance(v.owner, Operation) and v.owner.name == "ttg.convert_layout":
         v = v.owner.operands[0]
     shape = shape_of(v.type)
-    order = get_order(encoding(v.type)) if transposable else ([0, 1] if op_idx == 1 else [1, 0])
+    order = get_order(encoding(v.type))
+    if not transposable:
+        forced = [0, 1] if op_idx == 1 else [1, 0]
+        if forced != order and reported("warning"):
+            emit(at_op(dot, None, f"wgmma reads {attr_text(elt(v.type))} operands K-major only: operand {op_idx} "
+                                  f"is stored to shared memory in order {forced}, not its register order {order}, so "
+                                  "its registers are transposed on the store and its load is not pipelined with "
+                                  "full-width copies (transposing it in global memory avoids this)", "warning"))
+        order = forced
     dims = ArrayAttr([IntAttr(d) for d in shape])
     t = MemDescType(dims, elt(v.type), nvmma_shared(shape, order, elt(v.type)), SharedMemorySpace(), IntAttr(0), dims)
     alloc = LocalAllocOp.build(operands=[[v]], result_types=[t])
@@ -240,11 +273,11 @@ def rewrite(dot: Operation, capability: int) -> None:
     if v3:
         transposable = isinstance(elt(dot.a.type), (Float16Type, BFloat16Type))
         if comes_from_load_or_block_arg(dot.a):
-            a = shared_operand(dot.a, 0, transposable)
+            a = shared_operand(dot.a, 0, transposable, dot)
         else:
             k_width = 32 // bitwidth(elt(dot.a.type))
             a = convert(dot.a, with_encoding(dot.a.type, DotOperandEncoding.make(opIdx=0, parent=mma, kWidth=k_width)))
-        b = shared_operand(dot.b, 1, transposable)
+        b = shared_operand(dot.b, 1, transposable, dot)
         new = WarpGroupDotOp.build(operands=[a, b, acc, []], result_types=[new_t], properties={
             "inputPrecision": dot.inputPrecision, "maxNumImpreciseAcc": dot.maxNumImpreciseAcc})
         new.location = dot.location
@@ -295,7 +328,7 @@ def candidates(module: Operation) -> list[Operation]:
 @dataclass(frozen=True)
 class AccelerateMatmul(Pass):
     """Give dots tensor-core layouts: MMA v2 (mma.sync) for every type mma.sync takes on the target; on sm90, MMA v3
-    (wgmma) for f16/bf16 -> f32 and tf32 dots instead (i8 and fp8 stay on v2 there)."""
+    (wgmma) for f16/fp8 -> f32/f16, bf16/tf32 -> f32 and i8 -> i32 dots instead."""
 
     name = "tritongpu-accelerate-matmul"
     display = "TritonGPUAccelerateMatmul"

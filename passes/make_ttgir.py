@@ -23,8 +23,8 @@ nvmma_shared buffers), and launches wgmma asynchronously with Triton's waits. Sh
 allocated here: Triton does that in make_llir (`-allocate-shared-memory`).
 
 tritongpu-accelerate-matmul gives dots Triton's MMA v2 layouts (`mma.sync` m16n8k8/k16/k32) on sm80-89: f16/bf16 ->
-f32, f16 -> f16, tf32, i8 -> i32 and fp8 -> f32 (before sm89 e5m2 only, upcast to f16); on sm90 f16/bf16 -> f32 and
-tf32 dots get its MMA v3 (wgmma) form instead, the others v2 (Triton: v3 for fp8 and i8 too). Other dots that
+f32, f16 -> f16, tf32, i8 -> i32 and fp8 -> f32 (before sm89 e5m2 only, upcast to f16); on sm90 these dots (and
+fp8 -> f16) get its MMA v3 (wgmma) form instead, as Triton's supportMMA(dot, 3) decides. Other dots that
 Triton would put on tensor cores (e4m3 before sm89; f32 dots of tf32x3/bf16x3/bf16x6 precision, which Triton's
 f32-dot-tc splits; dots smaller than one instruction's tile) stay on a blocked layout and run on FMA units: the
 pipeline warns at each such dot, once, after its passes, saying why (MLIR_ENABLE_DIAGNOSTICS=warnings shows it).

@@ -648,6 +648,8 @@ def _properly_async(dot: Operation, loop: scf.ForOp) -> int | None:
     shared operands are multi-buffered or loop-invariant and its result is used by the loop's yield alone."""
     if not (_wgmma_operand_ok(dot.a, loop) and _wgmma_operand_ok(dot.b, loop)):
         return None
+    if bitwidth(elt(dot.results[0].type)) < 32:  # f16 accumulators: Triton waits for each such wgmma
+        return None
     uses = list(dot.results[0].uses)
     if len(uses) != 1 or uses[0].operation is not loop.body.block.last_op:
         return None

@@ -80,7 +80,8 @@ DOT_TEXT = {"matmul_64x64x32_s1", "matmul_nohint_64x64x32", "matmul", "matmul_12
             "matmul_128x256x64_s3_w8", "matmul_64x128x32_s4_w4", "matmul_fp32_tf32_64x64x32_s3", "block_ptr_matmul",
             "block_ptr_matmul_128x128x64_s3_w8", "attention", "attention_w8", "attention_d128_m128_n64_w8_s3",
             "loop_hints_matmul_s4", "matmul_acc_tf32", "tma_matmul", "tma_attention", "matmul_assume",
-            "grouped_matmul", "causal_attention"}
+            "grouped_matmul", "causal_attention", "matmul_acc", "matmul_acc_e4m3", "matmul_acc_f16acc",
+            "matmul_bf16_128x128x64_s3_w8", "matmul_acc_e4m3_f16acc", "matmul_acc_e4m3_128x128x64_s3_w8"}
 # sm90 dot fixtures that do not (yet): what differs
 DOT_DIFFERS = {}
 DOT_DIFFERS.update({
@@ -88,12 +89,6 @@ DOT_DIFFERS.update({
           "into the dot operand layouts (optimize-dot-operands) and pipelines every operand load (ours: those "
           "that reach the dot without an upcast), and its layouts for the scale broadcast are linear ones"
     for name in ("dot_scaled", "dot_scaled_mxfp4_matmul")
-})
-V2_ON_SM90 = ("matmul_acc", "matmul_acc_e4m3")
-DOT_DIFFERS.update({
-    name: "i8 and fp8 dots stay on MMA v2 (mma.sync m16n8k32) on sm90, where Triton uses MMA v3 (wgmma k32 from "
-          "nvmma_shared buffers, fp8 B K-major)"
-    for name in V2_ON_SM90
 })
 DOT_DIFFERS["causal_attention_ptr"] = ("one hoisted constant (`%true`, of the in-kernel descriptors' TMA "
                                        "copies) sits one line later in Triton's constant block")
@@ -190,7 +185,7 @@ def _mma_attrs(module) -> list[str]:
     return sorted(found)
 
 
-@pytest.mark.parametrize("name", sorted((DOT_TEXT | set(DOT_DIFFERS)) - set(V2_ON_SM90)))
+@pytest.mark.parametrize("name", sorted(DOT_TEXT | set(DOT_DIFFERS)))
 def test_sm90_dots_get_tritons_mma_v3_and_shared_layouts(name):
     theirs = _mma_attrs(expected(name))
     assert theirs and all("versionMajor = 3" in t for t in theirs if "nvidia_mma" in t)

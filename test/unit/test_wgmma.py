@@ -55,6 +55,7 @@ CASES = [  # (buffer shape, swizzle, transposed, elem bytes, operand: 'A' (M x K
     ((64, 32), 32, False, 1, "A", 64),      # i8 / fp8 A (matmul_acc's sm90 fixtures): 32-byte rows
     ((32, 64), 32, True, 1, "B", 64),       # i8 / fp8 B, K-major (8-bit wgmma takes no MN-major operands)
     ((64, 128), 128, False, 1, "A", 64),    # 8-bit A, 128-byte rows: k32 steps of 32 bytes
+    ((64, 128), 64, True, 1, "B", 128),     # e4m3 128x128x64's B, K-major: 64-byte K rows, n128
 ]
 
 

@@ -8,7 +8,8 @@ from xdsl.ir import Attribute, Operation
 
 from ttc.analysis.axis_info import AxisInfoAnalysis, access_width, mask_width
 from ttc.ir.layout_utils import get_order
-from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding, SwizzledSharedEncoding
+from ttc.ir.layouts import (BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding, NVMMASharedEncoding,
+                            SwizzledSharedEncoding)
 from ttc.ir.types import bitwidth, elt, encoding, shape_of
 from ttc.lowering.linear_layout import UnsupportedLayout, layout_for
 
@@ -108,10 +109,14 @@ def shared_encoding(load: Operation) -> Attribute:
 def copy_vec_bytes(load: Operation, shared: Attribute) -> int:
     """Bytes a thread's registers keep contiguous in the shared layout (Triton's getCopyVecBytes): the thread's
     contiguous registers along the fastest dimension, cut to the swizzle vector of a swizzled layout (one element
-    where an unswizzled layout runs in another order; an nvmma_shared layout keeps 16-byte rows)."""
+    where an unswizzled layout, or an nvmma_shared one, runs in another order than the registers)."""
     regs = _contiguous_regs(load)
     if isinstance(shared, SwizzledSharedEncoding) and shared["maxPhase"] > 1:
         regs = min(regs, shared["vec"])
     elif isinstance(shared, SwizzledSharedEncoding) and list(shared["order"]) != list(get_order(encoding(load.ptr.type))):
         regs = 1
+    elif isinstance(shared, NVMMASharedEncoding):  # rows along the last dimension, or the first when transposed
+        fast = 0 if shared["transposed"] else len(shape_of(load.result.type)) - 1
+        if get_order(encoding(load.ptr.type))[0] != fast:
+            regs = 1
     return regs * bitwidth(elt(load.result.type)) // 8

@@ -10,7 +10,9 @@ one `wgmma.mma_async.sync.aligned.m64n{n}k{k}.{acc}.{type}.{type}`: B (and A, un
 `#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth}>`, the ISA's A fragment: 4 registers of kWidth elements, as
 mma.sync's, dot.py) read from `#ttg.nvmma_shared` buffers through matrix descriptors (nvmma_shared.py). f16 and
 bf16 take k = 16 and may be MN-major (the transpose immediates); tf32 (f32 operands) k = 8, i8 (s32
-accumulators, no scale immediates) and fp8 e4m3/e5m2 k = 32, K-major only. The op brackets its instructions with
+accumulators, no scale immediates) and fp8 e4m3/e5m2 k = 32, K-major only. Accumulators are f32, s32 for i8,
+or f16 for f16 and fp8 operands (`.f16` D: the f32 case's elements, d[2i] and d[2i + 1], adjacent columns, in
+the low and high halves of register i; packed before `wgmma.fence`, unpacked after the tile's last instruction). The op brackets its instructions with
 `wgmma.fence` and `wgmma.commit_group`; its results may be read only after a `warp_group_dot_wait` whose
 pendings count lets it finish, so the wait passes every register of its tensor operands through the
 `wgmma.wait_group` asm: later reads depend on the wait, and LLVM cannot move them above it.
@@ -32,6 +34,8 @@ from ttc.lowering.registry import lowering
 from ttc.lowering.types import f32, i32, i64
 
 
+# f16 and fp8 operands may also accumulate in f16 (`.f16` D: two accumulators a 32-bit register)
+F16_ACCUMULATES = ("f16", "e4m3", "e5m2")
 WGMMA_KINDS = {"f16": ("f16", 16, "f32"), "bf16": ("bf16", 16, "f32"), "f32": ("tf32", 8, "f32"),
                "i8": ("s8", 32, "s32"), "f8E4M3FN": ("e4m3", 32, "f32"), "f8E5M2": ("e5m2", 32, "f32")}
 
@@ -91,9 +95,14 @@ def _warp_group_dot(ctx, op):
     C = ctx.get(op.c)
     if not isinstance(C, list):
         C = [C] * c_ll.num_regs
-    acc_t = i32 if acc_kind == "s32" else f32
+    if isinstance(C[0].type, ir.HalfType) and kind in F16_ACCUMULATES:
+        acc_kind = "f16"
+    acc_t = {"s32": i32, "f32": f32, "f16": ir.HalfType()}[acc_kind]
     if C[0].type != acc_t:
-        raise ctx.error(op, f"ttng.warp_group_dot on {kind} operands accumulates in {acc_kind} only")
+        also = " or f16" if kind in F16_ACCUMULATES else ""
+        raise ctx.error(op, f"ttng.warp_group_dot on {kind} operands accumulates in {acc_kind}{also} only")
+    f16_acc = acc_kind == "f16"
+    reg_t = {"s32": i32, "f32": f32, "f16": i32}[acc_kind]  # f16: two accumulators (adjacent columns) a register
     if fp8 and op.maxNumImpreciseAcc.value.data <= tuple(op.b.type.get_shape())[0]:
         raise ctx.error(op, "ttng.warp_group_dot: fp8 with maxNumImpreciseAcc <= K (Triton's split accumulation) "
                             "is not supported")
@@ -131,7 +140,8 @@ def _warp_group_dot(ctx, op):
             if basis[d]:
                 offset[d] = b.or_(offset[d], b.mul(bit, ir.Constant(i32, basis[d])))
 
-    n_regs = n_instr // 2
+    n_regs = n_instr // 2  # accumulator elements per thread and instruction
+    n_out = n_regs // 2 if f16_acc else n_regs  # their registers
     words = {}
 
     def a_word(regs):
@@ -145,10 +155,10 @@ def _warp_group_dot(ctx, op):
             raise ctx.error(op, f"ttng.warp_group_dot: no register of {what} holds {coords}")
         return r
 
-    outs = "{" + ", ".join(f"${i}" for i in range(n_regs)) + "}"
+    outs = "{" + ", ".join(f"${i}" for i in range(n_out)) + "}"
     in_types = [i32] * 4 + [i64] if a_regs else [i64, i64]
-    a_text = "{" + ", ".join(f"${n_regs + i}" for i in range(4)) + "}" if a_regs else f"${n_regs}"
-    b_text = f"${n_regs + len(in_types) - 1}"
+    a_text = "{" + ", ".join(f"${n_out + i}" for i in range(4)) + "}" if a_regs else f"${n_out}"
+    b_text = f"${n_out + len(in_types) - 1}"
     if k_instr != 16:  # tf32, 8-bit: K-major only, no transpose immediates
         trans = ""
     elif a_regs:
@@ -157,18 +167,18 @@ def _warp_group_dot(ctx, op):
         trans = f", {0 if a_op.k_major else 1}, {0 if b_op.k_major else 1}"
     scales = "" if acc_kind == "s32" else ", 1, 1"  # integer wgmma has no scale-a / scale-b immediates
     instr = f"wgmma.mma_async.sync.aligned.m64n{n_instr}k{k_instr}.{acc_kind}.{kind}.{b_name}"
-    out_c = "=r" if acc_kind == "s32" else "=f"
+    out_c = "=f" if acc_kind == "f32" else "=r"
 
     def asm(accumulate: bool) -> ir.InlineAsm:
         """D = A * B (+ D when `accumulate`: the scale-d predicate operand, tied accumulators)."""
-        cons = [out_c] * n_regs + ["r"] * 4 * a_regs + ["l"] * (len(in_types) - 4 * a_regs)
+        cons = [out_c] * n_out + ["r"] * 4 * a_regs + ["l"] * (len(in_types) - 4 * a_regs)
         ins = list(in_types)
         scale = "0"
         if accumulate:
-            scale = f"${n_regs + len(in_types)}"
-            cons += ["b"] + [str(i) for i in range(n_regs)]
-            ins += [ir.IntType(1)] + [acc_t] * n_regs
-        fty = ir.FunctionType(ir.LiteralStructType([acc_t] * n_regs), ins)
+            scale = f"${n_out + len(in_types)}"
+            cons += ["b"] + [str(i) for i in range(n_out)]
+            ins += [ir.IntType(1)] + [reg_t] * n_out
+        fty = ir.FunctionType(ir.LiteralStructType([reg_t] * n_out), ins)
         return ir.InlineAsm(fty, f"{instr} {outs}, {a_text}, {b_text}, {scale}{scales}{trans};", ",".join(cons),
                             side_effect=True)
 
@@ -195,20 +205,25 @@ def _warp_group_dot(ctx, op):
             else:
                 a_args = [b.add(a_desc, ir.Constant(i64, a_op.step(k))) if k else a_desc]
             steps.append(a_args + [b.add(b_desc, ir.Constant(i64, b_op.step(k))) if k else b_desc])
-        tiles.append((cs, steps))
+        acc = [C[x] for x in cs]
+        if f16_acc and not zero_c:  # the ISA's f16x2 registers: elements 2i (low half) and 2i + 1
+            acc = [pack_word(b, acc[i:i + 2]) for i in range(0, n_regs, 2)]
+        tiles.append((cs, steps, acc))
 
     ctx.buffer_access(write=False)
     nvvm.asm(b, "wgmma.fence.sync.aligned;", "", ir.VoidType(), [])
     out = [None] * c_ll.num_regs
     first, rest = asm(False) if zero_c else None, asm(True)
-    for cs, steps in tiles:
-        acc = [C[x] for x in cs]
+    for cs, steps, acc in tiles:
         for i, args in enumerate(steps):
             if i == 0 and zero_c:
                 res = b.call(first, args)
             else:
                 res = b.call(rest, args + [use_c if i == 0 else true] + acc)
-            acc = [b.extract_value(res, j) for j in range(n_regs)]
+            acc = [b.extract_value(res, j) for j in range(n_out)]
+        if f16_acc:
+            acc = [b.bitcast(b.trunc(b.lshr(word, ir.Constant(i32, 16 * h)), ir.IntType(16)), ir.HalfType())
+                   for word in acc for h in (0, 1)]
         for x, v in zip(cs, acc):
             out[x] = v
     if any(v is None for v in out):

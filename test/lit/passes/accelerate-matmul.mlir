@@ -295,3 +295,161 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.targ
     tt.return %d : tensor<64x64xf32, #blocked>
   }
 }
+
+// -----
+
+// i8 -> i32 on sm90 (Triton's matmul_acc fixture): MMA v3 with K = 256 / 8 = 32. wgmma transposes no 8-bit operand
+// in shared memory, so both are stored K-major whatever their register order: A row-major (transposed = false),
+// B column-major (order [0, 1]: transposed = true; B's registers are row-major, the store transposes them). Each
+// buffer's contiguous K is 32 bytes: swizzle 32. N = 64 is on the i8 list (which has no 256, 240 nor 248).
+// CHECK-DAG: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 32]}>
+// CHECK-DAG: #[[SA:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = false, elementBitWidth = 8}>
+// CHECK-DAG: #[[SB:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = true, elementBitWidth = 8}>
+// CHECK-LABEL: tt.func public @i8_wgmma
+// CHECK-NEXT: %[[A:.*]] = tt.load %arg0
+// CHECK-NEXT: %[[SMA:.*]] = ttg.local_alloc %[[A]] : (tensor<64x32xi8, #{{.*}}>) -> !ttg.memdesc<64x32xi8, #[[SA]], #smem>
+// CHECK-NEXT: %[[B:.*]] = tt.load %arg1
+// CHECK-NEXT: %[[SMB:.*]] = ttg.local_alloc %[[B]] : (tensor<32x64xi8, #{{.*}}>) -> !ttg.memdesc<32x64xi8, #[[SB]], #smem>
+// CHECK-NEXT: %[[C:.*]] = ttg.convert_layout %arg2 : {{.*}} -> tensor<64x64xi32, #[[MMA]]>
+// CHECK-NEXT: ttng.warp_group_dot %[[SMA]], %[[SMB]], %[[C]] {inputPrecision = 0 : i32} : !ttg.memdesc<64x32xi8, #[[SA]], #smem> * !ttg.memdesc<32x64xi8, #[[SB]], #smem> -> tensor<64x64xi32, #[[MMA]]>
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#la = #ttg.blocked<{sizePerThread = [1, 16], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
+#lb = #ttg.blocked<{sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @i8_wgmma(%pa: tensor<64x32x!tt.ptr<i8>, #la>, %pb: tensor<32x64x!tt.ptr<i8>, #lb>, %c: tensor<64x64xi32, #blocked>) -> tensor<64x64xi32, #blocked> {
+    %a = tt.load %pa : tensor<64x32x!tt.ptr<i8>, #la>
+    %b = tt.load %pb : tensor<32x64x!tt.ptr<i8>, #lb>
+    %a1 = ttg.convert_layout %a : tensor<64x32xi8, #la> -> tensor<64x32xi8, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+    %b1 = ttg.convert_layout %b : tensor<32x64xi8, #lb> -> tensor<32x64xi8, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+    %d = tt.dot %a1, %b1, %c, inputPrecision = tf32 : tensor<64x32xi8, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xi8, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xi32, #blocked>
+    tt.return %d : tensor<64x64xi32, #blocked>
+  }
+}
+
+// -----
+
+// i8 instrShape N: 64x240 with 4 warps takes N = 80, the largest entry of Triton's i8 list dividing 240 (the
+// f16/fp8 list would give 240), and 64x256 takes 128 (the list has no 256).
+// CHECK-DAG: #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 80, 32]}>
+// CHECK-DAG: #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 128, 32]}>
+// CHECK-LABEL: tt.func public @i8_instr_n
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @i8_instr_n(%a: tensor<64x32xi8, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x240xi8, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x240xi32, #blocked>, %b2: tensor<32x256xi8, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c2: tensor<64x256xi32, #blocked>) {
+    %d = tt.dot %a, %b, %c : tensor<64x32xi8, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x240xi8, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x240xi32, #blocked>
+    %d2 = tt.dot %a, %b2, %c2 : tensor<64x32xi8, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x256xi8, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x256xi32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// e4m3 -> f32 on sm90 (Triton's matmul_acc_e4m3 fixture, fp8 read as bytes): A is a bitcast of a load, not a load,
+// so it stays in registers as #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>; B (a bitcast too) goes to
+// shared memory right after the bitcast, K-major (transposed = true) although its registers are row-major.
+// 64-bit K rows: 32 bytes, swizzle 32. maxNumImpreciseAcc is kept (Triton's 2^30 default for fp8).
+// CHECK-DAG: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 32]}>
+// CHECK-DAG: #[[SB:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = true, elementBitWidth = 8}>
+// CHECK-LABEL: tt.func public @e4m3_wgmma
+// CHECK: %[[BB:.*]] = tt.bitcast %{{.*}} : tensor<32x64xi8, #{{.*}}> -> tensor<32x64xf8E4M3FN, #{{.*}}>
+// CHECK-NEXT: %[[SMB:.*]] = ttg.local_alloc %[[BB]] : (tensor<32x64xf8E4M3FN, #{{.*}}>) -> !ttg.memdesc<32x64xf8E4M3FN, #[[SB]], #smem>
+// CHECK: %[[AR:.*]] = ttg.convert_layout %{{.*}} : tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked{{[0-9]*}}}>> -> tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #[[MMA]], kWidth = 4}>>
+// CHECK-NEXT: ttng.warp_group_dot %[[AR]], %[[SMB]], %{{.*}} {inputPrecision = 0 : i32, maxNumImpreciseAcc = 1073741824 : i32} : tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #[[MMA]], kWidth = 4}>> * !ttg.memdesc<32x64xf8E4M3FN, #[[SB]], #smem> -> tensor<64x64xf32, #[[MMA]]>
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#la = #ttg.blocked<{sizePerThread = [1, 16], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
+#lb = #ttg.blocked<{sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @e4m3_wgmma(%pa: tensor<64x32x!tt.ptr<i8>, #la>, %pb: tensor<32x64x!tt.ptr<i8>, #lb>, %c: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %a = tt.load %pa : tensor<64x32x!tt.ptr<i8>, #la>
+    %b = tt.load %pb : tensor<32x64x!tt.ptr<i8>, #lb>
+    %a8 = tt.bitcast %a : tensor<64x32xi8, #la> -> tensor<64x32xf8E4M3FN, #la>
+    %b8 = tt.bitcast %b : tensor<32x64xi8, #lb> -> tensor<32x64xf8E4M3FN, #lb>
+    %a1 = ttg.convert_layout %a8 : tensor<64x32xf8E4M3FN, #la> -> tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+    %b1 = ttg.convert_layout %b8 : tensor<32x64xf8E4M3FN, #lb> -> tensor<32x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+    %d = tt.dot %a1, %b1, %c, inputPrecision = tf32 {maxNumImpreciseAcc = 1073741824 : i32} : tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %d : tensor<64x64xf32, #blocked>
+  }
+}
+
+// -----
+
+// e5m2 and mixed fp8 on sm90, operands loaded as fp8: both in shared memory; A row-major (K-major already), B
+// K-major. 128x128 with 8 warps: [8, 1], N = 128. A mixed e5m2 x e4m3 dot is MMA v3 too (wgmma has every fp8 pair).
+// CHECK-DAG: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 128, 32]}>
+// CHECK-DAG: #[[SA:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 8}>
+// CHECK-DAG: #[[SB:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 8}>
+// CHECK-LABEL: tt.func public @e5m2_wgmma
+// CHECK: ttng.warp_group_dot {{.*}} : !ttg.memdesc<128x64xf8E5M2, #[[SA]], #smem> * !ttg.memdesc<64x128xf8E5M2, #[[SB]], #smem> -> tensor<128x128xf32, #[[MMA]]>
+// CHECK: ttng.warp_group_dot {{.*}} : !ttg.memdesc<128x64xf8E5M2, #[[SA]], #smem> * !ttg.memdesc<64x128xf8E4M3FN, #[[SB]], #smem> -> tensor<128x128xf32, #[[MMA]]>
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @e5m2_wgmma(%a: tensor<128x64xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<64x128xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %b2: tensor<64x128xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<128x128xf32, #blocked>) {
+    %d = tt.dot %a, %b, %c, inputPrecision = tf32 {maxNumImpreciseAcc = 1073741824 : i32} : tensor<128x64xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<64x128xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<128x128xf32, #blocked>
+    %d2 = tt.dot %a, %b2, %c, inputPrecision = tf32 {maxNumImpreciseAcc = 1073741824 : i32} : tensor<128x64xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<64x128xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<128x128xf32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// A K-major (column-major in registers, order [0, 1]) fp8 B, as a tt.trans of an N x K load gives it: already
+// wgmma's K-major order, stored as it is (transposed = true, no transpose in the store); an fp8 A loaded
+// column-major is forced to row-major (transposed = false): fp8 wgmma reads K-major operands only, whatever the
+// register order (Triton's allowTranspose is for f16/bf16 only; for them the order is kept, see @chained_wgmma).
+// CHECK-DAG: #[[SA:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = false, elementBitWidth = 8}>
+// CHECK-DAG: #[[SB:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = true, elementBitWidth = 8}>
+// CHECK-LABEL: tt.func public @fp8_transposed_operands
+// CHECK: %[[A:.*]] = tt.load %arg0
+// CHECK-NEXT: ttg.local_alloc %[[A]] : (tensor<64x32xf8E4M3FN, #{{.*}}>) -> !ttg.memdesc<64x32xf8E4M3FN, #[[SA]], #smem>
+// CHECK: %[[BT:.*]] = tt.trans
+// CHECK-NEXT: ttg.local_alloc %[[BT]] : (tensor<32x64xf8E4M3FN, #{{.*}}>) -> !ttg.memdesc<32x64xf8E4M3FN, #[[SB]], #smem>
+// CHECK: ttng.warp_group_dot
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#lat = #ttg.blocked<{sizePerThread = [16, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+#lbn = #ttg.blocked<{sizePerThread = [1, 16], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
+#lbt = #ttg.blocked<{sizePerThread = [16, 1], threadsPerWarp = [2, 16], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @fp8_transposed_operands(%pa: tensor<64x32x!tt.ptr<f8E4M3FN>, #lat>, %pb: tensor<64x32x!tt.ptr<f8E4M3FN>, #lbn>, %c: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %a = tt.load %pa : tensor<64x32x!tt.ptr<f8E4M3FN>, #lat>
+    %a1 = ttg.convert_layout %a : tensor<64x32xf8E4M3FN, #lat> -> tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+    %b = tt.load %pb : tensor<64x32x!tt.ptr<f8E4M3FN>, #lbn>
+    %bt = tt.trans %b {order = array<i32: 1, 0>} : tensor<64x32xf8E4M3FN, #lbn> -> tensor<32x64xf8E4M3FN, #lbt>
+    %b1 = ttg.convert_layout %bt : tensor<32x64xf8E4M3FN, #lbt> -> tensor<32x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+    %d = tt.dot %a1, %b1, %c, inputPrecision = tf32 {maxNumImpreciseAcc = 1073741824 : i32} : tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %d : tensor<64x64xf32, #blocked>
+  }
+}
+
+// -----
+
+// fp8 into f32 with maxNumImpreciseAcc below 32 stays on MMA v2 on sm90 (Triton's supportMMA: wgmma would need
+// Triton's split accumulation, which ttc does not do).
+// CHECK-NOT: versionMajor = 3
+// CHECK-LABEL: tt.func public @sm90_fp8_imprecise_v2
+// CHECK-NOT: ttng.warp_group_dot
+// CHECK: tt.dot {{.*}} -> tensor<64x64xf32, #mma>
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @sm90_fp8_imprecise_v2(%a: tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %d = tt.dot %a, %b, %c, inputPrecision = tf32 {maxNumImpreciseAcc = 16 : i32} : tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %d : tensor<64x64xf32, #blocked>
+  }
+}
+
+// -----
+
+// f16 accumulators on sm90: f16 -> f16 and fp8 -> f16 are MMA v3 (wgmma .f16 D), whatever maxNumImpreciseAcc
+// (the split-accumulation rule concerns f32 accumulators only).
+// CHECK-DAG: #[[MMA16:.*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+// CHECK-DAG: #[[MMA8:.*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 32]}>
+// CHECK-LABEL: tt.func public @f16_accumulators_wgmma
+// CHECK: ttng.warp_group_dot {{.*}} -> tensor<64x64xf16, #[[MMA16]]>
+// CHECK: ttng.warp_group_dot {{.*}} -> tensor<64x64xf16, #[[MMA8]]>
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @f16_accumulators_wgmma(%a: tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %a16: tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b16: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c16: tensor<64x64xf16, #blocked>) {
+    %h = tt.dot %a16, %b16, %c16 : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf16, #blocked>
+    %d = tt.dot %a, %b, %c16 : tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf16, #blocked>
+    tt.return
+  }
+}
