@@ -1076,7 +1076,8 @@ def _for_iter_args(op: Operation, rw: Rewriter) -> bool:
     yielded = list(term.operands)  # an argument yielded for another one has just been replaced
     for i in sorted(replacement, reverse=True):
         body.erase_arg(args[i])
-    _set_for_yield(body, [yielded[i] for i in keep], rw)
+    # the yield's operands as they are now: a kept argument may yield a dropped one, which took its replacement
+    _set_for_yield(body, [term.operands[i] for i in keep], rw)
     values = []
     new_index = {i: k for k, i in enumerate(keep)}
     for i in range(len(results)):

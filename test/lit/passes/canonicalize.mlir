@@ -217,6 +217,28 @@ tt.func public @loops(%n: i32, %x: i32, %p: !tt.ptr<i32>) -> (i32, i32, i32, i32
 
 // -----
 
+// A kept iteration argument that yields a dropped one (%a yields %b, which is always 2 as the pipeliner's
+// carried buffer counts are) yields the dropped one's replacement: the constant, which the loop then
+// forwards unchanged, so %a goes too.
+// CHECK-LABEL: tt.func public @for_yields_dropped_arg
+// CHECK: %[[C2:.*]] = arith.constant 2 : i32
+// CHECK: scf.for %{{.*}} iter_args(%[[S:.*]] = %{{.*}}) -> (i32)
+// CHECK-NEXT: %[[T:.*]] = arith.addi %[[S]], %[[C2]] : i32
+// CHECK-NEXT: scf.yield %[[T]] : i32
+tt.func public @for_yields_dropped_arg(%n: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%s = %c0, %a = %c2, %b = %c2) -> (i32, i32, i32) : i32 {
+    %c2b = arith.constant 2 : i32
+    %t = arith.addi %s, %a : i32
+    scf.yield %t, %b, %c2b : i32, i32, i32
+  }
+  tt.return %r#0 : i32
+}
+
+// -----
+
 // An scf.if on a constant is the region it takes; results yielding values from outside become selects;
 // unused results go.
 // CHECK-LABEL: tt.func public @ifs

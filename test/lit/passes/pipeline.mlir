@@ -1,92 +1,155 @@
-// RUN: tt-opt %s -split-input-file -tritongpu-pipeline=num-stages=3 -canonicalize | FileCheck %s
-// RUN: tt-opt %s -split-input-file -tritongpu-pipeline=num-stages=4 -canonicalize | FileCheck %s --check-prefix=S4
-// RUN: tt-opt %s -split-input-file -tritongpu-pipeline=num-stages=1 | FileCheck %s --check-prefix=S1
+// RUN: tt-opt %s -split-input-file -tritongpu-assign-latencies=num-stages=3 -tritongpu-schedule-loops -tritongpu-pipeline=num-stages=3 -canonicalize | FileCheck %s
+// RUN: tt-opt %s -split-input-file -tritongpu-assign-latencies=num-stages=4 -tritongpu-schedule-loops -tritongpu-pipeline=num-stages=4 -canonicalize | FileCheck %s --check-prefix=S4
+// RUN: tt-opt %s -split-input-file -tritongpu-assign-latencies=num-stages=1 -tritongpu-schedule-loops -tritongpu-pipeline=num-stages=1 | FileCheck %s --check-prefix=S1
 // RUN: cd %S/../../.. && tt-frontend kernels/matmul.py -k matmul_kernel -s "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,64,64,32,8" \
-// RUN:   | tt-opt -make-ttir | tt-opt -make-ttgir='target=cuda:80 num-warps=4 num-stages=1' -o %t.ttgir
-// RUN: tt-opt %t.ttgir -tritongpu-pipeline=num-stages=3 -o %t.s3.ttgir
+// RUN:   | tt-opt -make-ttir -o %t.ttir
+// RUN: tt-opt %t.ttir -make-ttgir='target=cuda:80 num-warps=4 num-stages=1' -o %t.ttgir
+// RUN: tt-opt %t.ttgir -tritongpu-assign-latencies=num-stages=3 -tritongpu-schedule-loops -tritongpu-pipeline=num-stages=3 -o %t.s3.ttgir
 // RUN: cd %S/../../.. && tt-run %t.s3.ttgir --spec kernels/matmul.json --interpret --check | FileCheck %s --check-prefix=INTERP
-// RUN: tt-opt %t.ttgir -tritongpu-pipeline=num-stages=5 -o %t.s5.ttgir
+// RUN: tt-opt %t.ttgir -tritongpu-assign-latencies=num-stages=5 -tritongpu-schedule-loops -tritongpu-pipeline=num-stages=5 -canonicalize -o %t.s5.ttgir
 // RUN: cd %S/../../.. && tt-run %t.s5.ttgir --spec kernels/matmul.json --interpret --check | FileCheck %s --check-prefix=INTERP
+// RUN: tt-opt %t.ttir -convert-triton-to-tritongpu='target=cuda:90 num-warps=4 threads-per-warp=32 num-ctas=1' -tritongpu-coalesce \
+// RUN:   -tritongpu-remove-layout-conversions -tritongpu-accelerate-matmul -tritongpu-remove-layout-conversions -tritongpu-optimize-dot-operands \
+// RUN:   -canonicalize -loop-invariant-code-motion \
+// RUN:   -tritongpu-assign-latencies=num-stages=3 -tritongpu-schedule-loops -tritongpu-pipeline=num-stages=3 -canonicalize -o %t.sm90.ttgir
+// RUN: FileCheck %s --check-prefix=SM90 < %t.sm90.ttgir
+// RUN: cd %S/../../.. && tt-run %t.sm90.ttgir --spec kernels/matmul.json --interpret --check | FileCheck %s --check-prefix=INTERP
 // RUN: tt-opt %S/../../fixtures/triton/matmul_acc_i8_sm80.nodebug.ttir -make-ttgir='target=cuda:80 num-warps=4 num-stages=1' \
-// RUN:   | tt-opt -tritongpu-pipeline=num-stages=3 -o %t.i8.ttgir
+// RUN:   | tt-opt -tritongpu-assign-latencies=num-stages=3 -tritongpu-schedule-loops -tritongpu-pipeline=num-stages=3 -o %t.i8.ttgir
 // RUN: FileCheck %s --check-prefix=I8 < %t.i8.ttgir
 // RUN: cd %S/../../.. && tt-run %t.i8.ttgir --spec kernels/matmul_acc.json --interpret --check | FileCheck %s --check-prefix=I8-INTERP
 
+// The pass chain as Triton runs it: tritongpu-assign-latencies gives the loads that feed dots a latency,
+// tritongpu-schedule-loops stages the loop by it (loads stage 0, pointer increments stage 1, the dot stage 2),
+// tritongpu-pipeline turns the loads into cp.async copies into multi-buffers and expands the schedule into a
+// prologue and a kernel loop.
+
+// The matmul kernel (kernels/matmul.json: K = 96, three iterations of BLOCK_K = 32, the last one masked) runs in
+// the interpreter pipelined with 3 stages (straight out of the pipeliner), with 5 (canonicalized; four stages
+// ahead: the prologue's fourth copies are masked off entirely), and for sm90 (wgmma reading the buffers, one in
+// flight; its input is make-ttgir's IR before the pipeliner, since make-ttgir with num-stages=1 already made the
+// wgmma asynchronous, with a wait right after it).
+// INTERP: c: ok
+// SM90: ttg.local_alloc : () -> !ttg.memdesc<3x64x32xf16
+// SM90-NEXT: ttg.local_alloc : () -> !ttg.memdesc<3x32x64xf16
+// SM90: scf.for
+// SM90: ttg.async_wait %{{[^ ]+}}, %{{[^ ]+}} {num = 2 : i32}
+// SM90: ttng.warp_group_dot {{.*}}isAsync = true}
+// SM90-NEXT: ttng.warp_group_dot_wait {{.*}} {pendings = 1 : i32}
+// SM90: ttng.warp_group_dot_wait {{.*}} {pendings = 0 : i32}
+// SM90-NEXT: ttg.async_wait {num = 0 : i32}
+
 // i8 operands (kWidth 4): A's buffer (K innermost) keeps 16 bytes together, B's (N innermost) 8; B's loads
 // hold 16 contiguous bytes per thread, so its copies take a layout clipped to 8 (Triton's coalesce-async-copy),
-// converted to before each copy (tritongpu-remove-layout-conversions then moves the whole address computation
-// to it: make-ttgir's output has the copy layouts of Triton's, test_make_ttgir.py).
+// their pointers, mask and other converted to it right before each copy, in the prologue and in the loop.
 // I8-DAG: #[[B16:.*]] = #ttg.blocked<{sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 // I8-DAG: #[[B8:.*]] = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 // I8-DAG: #[[SHA:.*]] = #ttg.swizzled_shared<{vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0]}>
 // I8-DAG: #[[SHB:.*]] = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 8, order = [1, 0]}>
 // I8: ttg.async_copy_global_to_local {{.*}} -> <64x32xi8, #[[SHA]], #smem, mutable>
 // I8: %[[P:.*]] = ttg.convert_layout %{{.*}} : tensor<32x64x!tt.ptr<i8>, #[[B16]]> -> tensor<32x64x!tt.ptr<i8>, #[[B8]]>
-// I8: %[[M:.*]] = ttg.convert_layout %{{.*}} : tensor<32x64xi1, #[[B16]]> -> tensor<32x64xi1, #[[B8]]>
-// I8: ttg.async_copy_global_to_local %[[P]], %{{.*}} mask %[[M]] other %{{.*}} : tensor<32x64x!tt.ptr<i8>, #[[B8]]> -> <32x64xi8, #[[SHB]], #smem, mutable>
+// I8-NEXT: %[[M:.*]] = ttg.convert_layout %{{.*}} : tensor<32x64xi1, #[[B16]]> -> tensor<32x64xi1, #[[B8]]>
+// I8-NEXT: %[[O:.*]] = ttg.convert_layout %{{.*}} : tensor<32x64xi8, #[[B16]]> -> tensor<32x64xi8, #[[B8]]>
+// I8-NEXT: ttg.async_copy_global_to_local %[[P]], %{{.*}} mask %[[M]] other %[[O]] {{.*}}: tensor<32x64x!tt.ptr<i8>, #[[B8]]> -> <32x64xi8, #[[SHB]], #smem, mutable>
+// I8: scf.for
+// I8: ttg.async_copy_global_to_local {{.*}} : tensor<64x32x!tt.ptr<i8>, #{{.*}}> -> <64x32xi8, #[[SHA]], #smem, mutable>
+// I8: ttg.convert_layout %{{.*}} : tensor<32x64x!tt.ptr<i8>, #[[B16]]> -> tensor<32x64x!tt.ptr<i8>, #[[B8]]>
+// I8-NEXT: ttg.convert_layout
+// I8-NEXT: ttg.convert_layout
+// I8-NEXT: ttg.async_copy_global_to_local {{.*}} : tensor<32x64x!tt.ptr<i8>, #[[B8]]> -> <32x64xi8, #[[SHB]], #smem, mutable>
+// I8: scf.yield
 // I8-INTERP: c: ok
-// INTERP: c: ok
 
-// The matmul kernel (kernels/matmul.json: K = 96, three iterations of BLOCK_K = 32, the last one masked) runs
-// in the interpreter pipelined with 3 stages and with 5 (four stages ahead: the prologue's fourth copy is
-// masked off entirely).
+// num-stages=1: no latencies, no schedule, nothing pipelined, except the loop that asks for 4 stages itself.
+// S1-LABEL: tt.func public @mm
+// S1: scf.for
+// S1-NEXT: tt.load %{{[^ ]+}} :
+// S1-NEXT: tt.load %{{[^ ]+}} :
+// S1-NOT: {{tt.latency|loop.stage|tt.scheduled_max_stage|ttg.async_copy_global_to_local|ttg.local_alloc :}}
 
-// Two loads feeding an MMA dot: each gets a buffer of num-stages - 1 swizzled stages (32x32 f16: 64-byte rows,
-// perPhase 2, maxPhase 4), a prologue copies iterations 0 .. S-2 (masked by "iteration < n"), and the loop
-// waits for its own copies, reads the stage with local_load straight into the dot operand layouts, and copies
-// iteration k + S - 1 into the stage it read; the stage index wraps at S - 1.
+// Two loads feeding an MMA v2 dot: each gets a buffer of num-stages - 1 = 2 swizzled slots (32x32 f16: 64-byte
+// rows, perPhase 2, maxPhase 4). The prologue copies iterations 0 and 1 (predicated on n > 0 and n > 1; the
+// pointers of iteration 1 come from iteration 0's stage-1 increment). The kernel loop carries the insert index
+// (from -1: 1 after the prologue's two slots) and the extract index (-1), advanced modulo 2 at their stages, and
+// each load's last two commit-group tokens; it waits for iteration k's copies (leaving the 2 groups of iteration
+// k + 1 in flight), reads the slot with local_load straight into the dot operand layouts (the conversions
+// folded in), and copies iteration k + 2 into the slot it inserts at, predicated on k < n - 2.
 // CHECK: #[[SH:.*]] = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
 // CHECK-LABEL: tt.func public @mm
 // CHECK: %[[A:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x32x32xf16, #[[SH]], #smem, mutable>
-// CHECK: %[[B:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x32x32xf16, #[[SH]], #smem, mutable>
-// CHECK: %[[A0:.*]] = ttg.memdesc_index %[[A]][%c0_i32]
-// CHECK: %[[P0:.*]] = arith.cmpi sgt, %arg2, %c0_i32 : i32
-// CHECK: %[[M0:.*]] = tt.splat %[[P0]] : i1 -> tensor<32x32xi1, #blocked>
-// CHECK: ttg.async_copy_global_to_local %{{.*}}, %[[A0]] mask %[[M0]]
-// CHECK-NEXT: ttg.async_commit_group
-// CHECK: ttg.memdesc_index %[[A]][%c1_i32]
-// CHECK: arith.cmpi sgt, %arg2, %c1_i32 : i32
-// CHECK-COUNT-2: ttg.async_commit_group
-// CHECK-NOT: ttg.async_copy_global_to_local
-// CHECK: scf.for %[[K:.*]] = %c0_i32 to %arg2 step %c1_i32 iter_args(%[[ACC:.*]] = %cst, %[[AP:.*]] = %{{.*}}, %[[BP:.*]] = %{{.*}}, %[[IDX:.*]] = %c0_i32)
-// CHECK-NEXT: %[[W:.*]] = ttg.async_wait {num = 2 : i32}
-// CHECK-NEXT: %[[AV:.*]] = ttg.memdesc_index %[[A]][%[[IDX]]]
-// CHECK-NEXT: %[[BV:.*]] = ttg.memdesc_index %[[B]][%[[IDX]]]
+// CHECK-NEXT: %[[B:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x32x32xf16, #[[SH]], #smem, mutable>
+// CHECK-NEXT: %[[P0:.*]] = arith.cmpi sgt, %arg2, %c0_i32 : i32
+// CHECK-NEXT: %[[A0:.*]] = ttg.memdesc_index %[[A]][%c0_i32]
+// CHECK-NEXT: %[[MA0:.*]] = tt.splat %[[P0]] : i1 -> tensor<32x32xi1, #blocked>
+// CHECK-NEXT: %[[CA0:.*]] = ttg.async_copy_global_to_local %[[PA0:[^ ]+]], %[[A0]] mask %[[MA0]] {contiguity = 8 : i32}
+// CHECK-NEXT: %[[TA0:.*]] = ttg.async_commit_group tokens %[[CA0]]
+// CHECK-NEXT: %[[B0:.*]] = ttg.memdesc_index %[[B]][%c0_i32]
+// CHECK-NEXT: %[[MB0:.*]] = tt.splat %[[P0]]
+// CHECK-NEXT: %[[CB0:.*]] = ttg.async_copy_global_to_local %[[PB0:[^ ]+]], %[[B0]] mask %[[MB0]]
+// CHECK-NEXT: %[[TB0:.*]] = ttg.async_commit_group tokens %[[CB0]]
+// CHECK-NEXT: %[[P1:.*]] = arith.cmpi sgt, %arg2, %c1_i32 : i32
+// CHECK-NEXT: %[[PA1:.*]] = tt.addptr %[[PA0]], %cst_1
+// CHECK-NEXT: %[[PB1:.*]] = tt.addptr %[[PB0]], %cst_1
+// CHECK-NEXT: %[[A1:.*]] = ttg.memdesc_index %[[A]][%c1_i32]
+// CHECK-NEXT: %[[MA1:.*]] = tt.splat %[[P1]]
+// CHECK-NEXT: %[[CA1:.*]] = ttg.async_copy_global_to_local %[[PA1]], %[[A1]] mask %[[MA1]]
+// CHECK-NEXT: %[[TA1:.*]] = ttg.async_commit_group tokens %[[CA1]]
+// CHECK-NEXT: %[[B1:.*]] = ttg.memdesc_index %[[B]][%c1_i32]
+// CHECK-NEXT: %[[MB1:.*]] = tt.splat %[[P1]]
+// CHECK-NEXT: %[[CB1:.*]] = ttg.async_copy_global_to_local %[[PB1]], %[[B1]] mask %[[MB1]]
+// CHECK-NEXT: %[[TB1:.*]] = ttg.async_commit_group tokens %[[CB1]]
+// CHECK-NEXT: %[[R:.*]]:9 = scf.for %[[K:[^ ]+]] = %c0_i32 to %arg2 step %c1_i32 iter_args(%[[ACC:[^ ]+]] = %cst, %[[AP:[^ ]+]] = %[[PA1]], %[[BP:[^ ]+]] = %[[PB1]], %[[INS:[^ ]+]] = %c1_i32, %[[EXT:[^ ]+]] = %c-1_i32, %[[WA:[^ ]+]] = %[[TA0]], %[[WA1:[^ ]+]] = %[[TA1]], %[[WB:[^ ]+]] = %[[TB0]], %[[WB1:[^ ]+]] = %[[TB1]])
+// CHECK-NEXT: %[[LAST:.*]] = arith.subi %arg2, %c2_i32 : i32
+// CHECK-NEXT: %[[V:.*]] = arith.cmpi slt, %[[K]], %[[LAST]] : i32
+// CHECK-NEXT: %[[E1:.*]] = arith.addi %[[EXT]], %c1_i32 : i32
+// CHECK-NEXT: %[[EW:.*]] = arith.cmpi sge, %[[E1]], %c2_i32 : i32
+// CHECK-NEXT: %[[E:.*]] = arith.select %[[EW]], %c0_i32, %[[E1]] : i32
+// CHECK-NEXT: %[[W:.*]] = ttg.async_wait %[[WA]], %[[WB]] {num = 2 : i32}
+// CHECK-NEXT: %[[AV:.*]] = ttg.memdesc_index %[[A]][%[[E]]]
 // CHECK-NEXT: %[[X:.*]] = ttg.local_load %[[AV]] token %[[W]] : {{.*}} -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+// CHECK-NEXT: %[[BV:.*]] = ttg.memdesc_index %[[B]][%[[E]]]
 // CHECK-NEXT: %[[Y:.*]] = ttg.local_load %[[BV]] token %[[W]] : {{.*}} -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
 // CHECK-NEXT: %[[D:.*]] = tt.dot %[[X]], %[[Y]], %[[ACC]]
-// CHECK-NEXT: %[[AHEAD:.*]] = arith.addi %[[K]], %c2_i32 : i32
-// CHECK-NEXT: %[[AP2:.*]] = tt.addptr %[[AP]]
-// CHECK-NEXT: %[[BP2:.*]] = tt.addptr %[[BP]]
-// CHECK-NEXT: %[[V:.*]] = arith.cmpi slt, %[[AHEAD]], %arg2 : i32
-// CHECK-NEXT: %[[MA:.*]] = tt.splat %[[V]]
-// CHECK-NEXT: ttg.async_copy_global_to_local %[[AP]], %[[AV]] mask %[[MA]]
-// CHECK-NEXT: ttg.async_commit_group
+// CHECK-NEXT: %[[AP2:.*]] = tt.addptr %[[AP]], %cst_1
+// CHECK-NEXT: %[[BP2:.*]] = tt.addptr %[[BP]], %cst_1
+// CHECK-NEXT: %[[I1:.*]] = arith.addi %[[INS]], %c1_i32 : i32
+// CHECK-NEXT: %[[IW:.*]] = arith.cmpi sge, %[[I1]], %c2_i32 : i32
+// CHECK-NEXT: %[[I:.*]] = arith.select %[[IW]], %c0_i32, %[[I1]] : i32
+// CHECK-NEXT: %[[AS:.*]] = ttg.memdesc_index %[[A]][%[[I]]]
+// CHECK-NEXT: %[[MA:.*]] = tt.splat %[[V]] : i1 -> tensor<32x32xi1, #blocked>
+// CHECK-NEXT: %[[CA:.*]] = ttg.async_copy_global_to_local %[[AP2]], %[[AS]] mask %[[MA]]
+// CHECK-NEXT: %[[TA:.*]] = ttg.async_commit_group tokens %[[CA]]
+// CHECK-NEXT: %[[BS:.*]] = ttg.memdesc_index %[[B]][%[[I]]]
 // CHECK-NEXT: %[[MB:.*]] = tt.splat %[[V]]
-// CHECK-NEXT: ttg.async_copy_global_to_local %[[BP]], %[[BV]] mask %[[MB]]
-// CHECK-NEXT: ttg.async_commit_group
-// CHECK-NEXT: %[[I1:.*]] = arith.addi %[[IDX]], %c1_i32 : i32
-// CHECK-NEXT: %[[WRAP:.*]] = arith.cmpi sge, %[[I1]], %c2_i32 : i32
-// CHECK-NEXT: %[[NEXT:.*]] = arith.select %[[WRAP]], %c0_i32, %[[I1]] : i32
-// CHECK-NEXT: scf.yield %[[D]], %[[AP2]], %[[BP2]], %[[NEXT]]
+// CHECK-NEXT: %[[CB:.*]] = ttg.async_copy_global_to_local %[[BP2]], %[[BS]] mask %[[MB]]
+// CHECK-NEXT: %[[TB:.*]] = ttg.async_commit_group tokens %[[CB]]
+// CHECK-NEXT: scf.yield %[[D]], %[[AP2]], %[[BP2]], %[[I]], %[[E]], %[[WA1]], %[[TA]], %[[WB1]], %[[TB]] :
 // CHECK-NEXT: }
 // CHECK-NEXT: ttg.async_wait {num = 0 : i32}
-// CHECK-NEXT: ttg.local_dealloc %[[A]]
 // CHECK-NEXT: ttg.local_dealloc %[[B]]
+// CHECK-NEXT: ttg.local_dealloc %[[A]]
+// CHECK-NEXT: tt.return %[[R]]#0
 
-// Four stages: three buffers, a prologue of three iterations, the wait leaves the next two iterations' four
-// groups in flight, the copies run three iterations ahead.
+// Four stages: three slots each, a prologue of three iterations (n > 0, n > 1, n > 2), the insert index from 2,
+// three tokens per load carried; the wait is for iteration k's groups and leaves the next two iterations' four
+// in flight, the copies run three iterations ahead (k < n - 3).
 // S4-LABEL: tt.func public @mm
-// S4: ttg.local_alloc : () -> !ttg.memdesc<3x32x32xf16
-// S4-COUNT-6: ttg.async_commit_group
-// S4: scf.for
-// S4-NEXT: ttg.async_wait {num = 4 : i32}
-// S4: arith.addi %{{.*}}, %c3_i32 : i32
-// S4: arith.cmpi sge, %{{.*}}, %c3_i32 : i32
-
-// num-stages=1: no pipelining.
-// S1-NOT: ttg.async_copy_global_to_local
-// S1-NOT: ttg.local_alloc
+// S4-COUNT-2: ttg.local_alloc : () -> !ttg.memdesc<3x32x32xf16
+// S4: arith.cmpi sgt, %arg2, %c0_i32
+// S4: arith.cmpi sgt, %arg2, %c1_i32
+// S4: arith.cmpi sgt, %arg2, %c2_i32
+// S4: scf.for %[[K:[^ ]+]] = {{.*}}, %[[INS:[^ ]+]] = %c2_i32, %[[EXT:[^ ]+]] = %c-1_i32, %[[A0:[^ ]+]] = %{{[0-9]+}}, %[[A1:[^ ]+]] = %{{[0-9]+}}, %[[A2:[^ ]+]] = %{{[0-9]+}}, %[[B0:[^ ]+]] = %{{[0-9]+}}, %[[B1:[^ ]+]] = %{{[0-9]+}}, %[[B2:[^ ]+]] = %{{[0-9]+}})
+// S4-NEXT: %[[LAST:.*]] = arith.subi %arg2, %c3_i32 : i32
+// S4-NEXT: arith.cmpi slt, %[[K]], %[[LAST]] : i32
+// S4-NEXT: %[[E1:.*]] = arith.addi %[[EXT]], %c1_i32 : i32
+// S4-NEXT: arith.cmpi sge, %[[E1]], %c3_i32 : i32
+// S4-NEXT: arith.select
+// S4-NEXT: ttg.async_wait %[[A0]], %[[B0]] {num = 4 : i32}
+// S4: arith.addi %[[INS]], %c1_i32 : i32
+// S4-NEXT: arith.cmpi sge, %{{.*}}, %c3_i32 : i32
+// S4: %[[TA:.*]] = ttg.async_commit_group
+// S4: %[[TB:.*]] = ttg.async_commit_group
+// S4-NEXT: scf.yield {{.*}}, %[[A1]], %[[A2]], %[[TA]], %[[B1]], %[[B2]], %[[TB]] :
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
@@ -124,10 +187,15 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// The loop's own tt.num_stages = 1 (what triton-loop-unroll leaves) wins over the option.
+// The loop's own tt.num_stages = 1 (what triton-loop-unroll leaves) wins over the option: no latency, no
+// schedule, the loads stay.
 // CHECK-LABEL: tt.func public @num_stages_attr
 // CHECK-NOT: ttg.local_alloc
-// CHECK: tt.load
+// CHECK: scf.for
+// CHECK-NEXT: tt.load %{{[^ ]+}} :
+// CHECK-NEXT: tt.load %{{[^ ]+}} :
+// CHECK-NOT: loop.stage
+// CHECK: } {tt.num_stages = 1 : i32}
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
@@ -165,14 +233,74 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// A load that is also stored is not a dot operand only: the other one is pipelined alone.
-// CHECK-LABEL: tt.func public @stored
-// CHECK: ttg.local_alloc
-// CHECK-NOT: ttg.local_alloc
+// The loop's own tt.num_stages = 4 wins over the option's 3, in both passes: three slots, three prologue
+// iterations, a wait that leaves four groups in flight; the attribute stays on the pipelined loop.
+// CHECK-LABEL: tt.func public @num_stages_attr_4
+// S1-LABEL: tt.func public @num_stages_attr_4
+// S1: ttg.local_alloc : () -> !ttg.memdesc<3x32x32xf16
+// S1: ttg.async_wait %{{.*}}, %{{.*}} {num = 4 : i32}
+// CHECK-COUNT-2: ttg.local_alloc : () -> !ttg.memdesc<3x32x32xf16
+// CHECK: arith.cmpi sgt, %arg2, %c2_i32
 // CHECK: scf.for
-// CHECK-NEXT: ttg.async_wait {num = 1 : i32}
-// CHECK: %[[Y:.*]] = tt.load
-// CHECK: tt.store %{{.*}}, %[[Y]]
+// CHECK: arith.subi %arg2, %c3_i32
+// CHECK: ttg.async_wait %{{.*}}, %{{.*}} {num = 4 : i32}
+// CHECK: } {tt.num_stages = 4 : i32}
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @num_stages_attr_4(%pa: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %pb: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %c32 = arith.constant dense<32> : tensor<32x1xi32, #bl>
+    %step = arith.constant dense<1024> : tensor<32x32xi32, #bl>
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>>
+    %c = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>>
+    %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>> -> tensor<32x1xi32, #bl>
+    %rs = arith.muli %r2, %c32 : tensor<32x1xi32, #bl>
+    %rb = tt.broadcast %rs : tensor<32x1xi32, #bl> -> tensor<32x32xi32, #bl>
+    %c2 = tt.expand_dims %c {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>> -> tensor<1x32xi32, #bl>
+    %cb = tt.broadcast %c2 : tensor<1x32xi32, #bl> -> tensor<32x32xi32, #bl>
+    %off = arith.addi %rb, %cb : tensor<32x32xi32, #bl>
+    %as = tt.splat %pa : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %a = tt.addptr %as, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %bs = tt.splat %pb : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %b = tt.addptr %bs, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %res:3 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero, %ap = %a, %bp = %b) -> (tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>)  : i32 {
+      %x = tt.load %ap : tensor<32x32x!tt.ptr<f16>, #bl>
+      %y = tt.load %bp : tensor<32x32x!tt.ptr<f16>, #bl>
+      %xd = ttg.convert_layout %x : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %yd = ttg.convert_layout %y : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %xd, %yd, %acc, inputPrecision = tf32 : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<32x32xf32, #mma>
+      %ap2 = tt.addptr %ap, %step : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      %bp2 = tt.addptr %bp, %step : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      scf.yield %d, %ap2, %bp2 : tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>
+    } {tt.num_stages = 4 : i32}
+    tt.return %res#0 : tensor<32x32xf32, #mma>
+  }
+}
+
+// -----
+
+// A load that is also stored is pipelined too, as Triton does: not all its users are dot operands, so its buffer
+// is unswizzled; its slot is read twice (into the dot operand layout and into the load's own, for the store),
+// and the store's pointer, which stage 1 advances, reaches stage 2 through an iteration argument of its own.
+// CHECK-DAG: #[[SW:.*]] = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+// CHECK-DAG: #[[PLAIN:.*]] = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+// CHECK-LABEL: tt.func public @stored
+// S1-LABEL: tt.func public @stored
+// S1-NOT: {{tt.latency|loop.stage|tt.scheduled_max_stage|ttg.async_copy_global_to_local|ttg.local_alloc :}}
+// CHECK: %[[A:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x32x32xf16, #[[SW]], #smem, mutable>
+// CHECK-NEXT: %[[B:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x32x32xf16, #[[PLAIN]], #smem, mutable>
+// CHECK: ttg.async_copy_global_to_local %[[PB0:[^ ]+]], %{{.*}} -> <32x32xf16, #[[PLAIN]], #smem, mutable>
+// CHECK: scf.for {{.*}} iter_args(%{{[^ ]+}} = %cst, %{{[^ ]+}} = %{{[^ ]+}}, %[[BP:[^ ]+]] = %{{[^ ]+}}, {{.*}}, %[[SP:[^ ]+]] = %[[PB0]])
+// CHECK: %[[W:.*]] = ttg.async_wait
+// CHECK: %[[BV:.*]] = ttg.memdesc_index %[[B]]
+// CHECK-NEXT: %[[Y:.*]] = ttg.local_load %[[BV]] token %[[W]] : {{.*}} -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+// CHECK-NEXT: %[[S:.*]] = ttg.local_load %[[BV]] token %[[W]] : {{.*}} -> tensor<32x32xf16, #blocked>
+// CHECK-NEXT: tt.store %[[SP]], %[[S]]
+// CHECK-NEXT: tt.dot %{{.*}}, %[[Y]],
+// CHECK: scf.yield {{.*}}, %[[BP]] :
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
@@ -211,9 +339,25 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// The pointers are used after the loop (where they would hold values from iterations ahead): not pipelined.
+// The pointers are used after the loop: the loop yields stage 1's increments only while they are for an
+// iteration in range (k < n - 1), and the prologue's only when n > 0, so its results are the pointers after the
+// last iteration, as without pipelining (the expander's results whose producer is not in the last stage).
 // CHECK-LABEL: tt.func public @used_after
-// CHECK-NOT: ttg.local_alloc
+// CHECK: %[[P0:.*]] = arith.cmpi sgt, %arg2, %c0_i32
+// CHECK: %[[A1:.*]] = tt.addptr %[[A0:[^ ]+]], %cst_1
+// CHECK-NEXT: %[[A1S:.*]] = arith.select %[[P0]], %[[A1]], %[[A0]]
+// CHECK: %[[R:.*]]:9 = scf.for %[[K:[^ ]+]] = {{.*}} iter_args(%{{[^ ]+}} = %cst, %[[AP:[^ ]+]] = %[[A1S]], %[[BP:[^ ]+]] = %{{[^ ]+}},
+// CHECK-NEXT: arith.subi %arg2, %c2_i32
+// CHECK-NEXT: arith.cmpi slt, %[[K]]
+// CHECK-NEXT: %[[L1:.*]] = arith.subi %arg2, %c1_i32 : i32
+// CHECK-NEXT: %[[V1:.*]] = arith.cmpi slt, %[[K]], %[[L1]] : i32
+// CHECK: %[[AP2:.*]] = tt.addptr %[[AP]], %cst_1
+// CHECK-NEXT: %[[BP2:.*]] = tt.addptr %[[BP]], %cst_1
+// CHECK: %[[AY:.*]] = arith.select %[[V1]], %[[AP2]], %[[AP]]
+// CHECK-NEXT: %[[BY:.*]] = arith.select %[[V1]], %[[BP2]], %[[BP]]
+// CHECK-NEXT: scf.yield %{{[^ ]+}}, %[[AY]], %[[BY]],
+// CHECK: %[[LAST:.*]] = tt.load %[[R]]#1
+// CHECK-NEXT: tt.store %[[R]]#2, %[[LAST]]
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
@@ -253,9 +397,15 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// Before sm80 there is no cp.async.
+// Before sm80 there is no cp.async: the loop stays, its schedule attributes removed.
 // CHECK-LABEL: tt.func public @sm75
 // CHECK-NOT: ttg.local_alloc
+// CHECK: scf.for
+// CHECK-NEXT: tt.load %{{[^ ]+}} :
+// CHECK-NOT: loop.stage
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: tt.return
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:75", "ttg.threads-per-warp" = 32 : i32} {
@@ -293,23 +443,28 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// A mask of the induction variable alone, shared with a load that is not pipelined (it is also stored): the
-// pipelined load's copies get a clone for iteration k + 2, the original stays for the other load.
+// A mask of the induction variable shared by the pipelined loads (stage 0: computed with them, for iteration
+// k + 2, and ANDed with the predicate) and a load that is not pipelined (it only feeds a store, in the last
+// stage): that load takes the mask of its own iteration, carried over two iterations in two iteration arguments.
 // CHECK-LABEL: tt.func public @shared_mask
-// CHECK: ttg.local_alloc
-// CHECK-NOT: ttg.local_alloc
-// CHECK: scf.for %[[K:[^ ]*]] =
-// CHECK: %[[KS:.*]] = tt.splat %[[K]]
-// CHECK: %[[M:.*]] = arith.cmpi slt, %[[KS]], %{{.*}}
-// CHECK-NEXT: %[[Y:.*]] = tt.load %{{.*}}, %[[M]]
-// CHECK: tt.store %{{.*}}, %[[Y]]
-// CHECK: %[[AHEAD:.*]] = arith.addi %[[K]], %c2_i32
-// CHECK: tt.splat %[[AHEAD]]
-// CHECK: ttg.async_copy_global_to_local
+// CHECK: %[[M0:.*]] = arith.cmpi sgt, %{{.*}}, %cst_0 : tensor<32x32xi32, #blocked>
+// CHECK: %[[M1:.*]] = arith.cmpi sgt, %{{.*}}, %cst : tensor<32x32xi32, #blocked>
+// CHECK: scf.for %[[K:[^ ]+]] = {{.*}}, %[[MK:[^ ]+]] = %[[M0]], %[[MK1:[^ ]+]] = %[[M1]]) ->
+// CHECK: %[[Z:.*]] = tt.load %arg3, %[[MK]] :
+// CHECK-NEXT: tt.store %arg3, %[[Z]]
+// CHECK: %[[K2:.*]] = arith.addi %[[K]], %c2_i32 : i32
+// CHECK-NEXT: %[[KS:.*]] = tt.splat %[[K2]]
+// CHECK-NEXT: %[[NS:.*]] = tt.splat %arg2
+// CHECK-NEXT: %[[M:.*]] = arith.cmpi slt, %[[KS]], %[[NS]]
+// CHECK: arith.andi %{{.*}}, %[[M]]
+// CHECK-NEXT: ttg.async_copy_global_to_local
+// CHECK: arith.andi %{{.*}}, %[[M]]
+// CHECK-NEXT: ttg.async_copy_global_to_local
+// CHECK: scf.yield {{.*}}, %[[MK1]], %[[M]] :
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @shared_mask(%pa: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %pb: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<32x32xf32, #mma> {
+  tt.func public @shared_mask(%pa: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %pb: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32, %cp: tensor<32x32x!tt.ptr<f16>, #bl>) -> tensor<32x32xf32, #mma> {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
     %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
@@ -333,7 +488,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       %m = arith.cmpi slt, %ks, %ns : tensor<32x32xi32, #bl>
       %x = tt.load %ap, %m : tensor<32x32x!tt.ptr<f16>, #bl>
       %y = tt.load %bp, %m : tensor<32x32x!tt.ptr<f16>, #bl>
-      tt.store %bp, %y : tensor<32x32x!tt.ptr<f16>, #bl>
+      %z = tt.load %cp, %m : tensor<32x32x!tt.ptr<f16>, #bl>
+      tt.store %cp, %z : tensor<32x32x!tt.ptr<f16>, #bl>
       %xd = ttg.convert_layout %x : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
       %yd = ttg.convert_layout %y : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
       %d = tt.dot %xd, %yd, %acc, inputPrecision = tf32 : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<32x32xf32, #mma>
@@ -345,16 +501,22 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   }
 }
 
+
+
 // -----
 
-// A conversion inside an scf.if: its local_load goes where the conversion was, in the branch.
+// A conversion to a dot operand inside an scf.if (in the dot's stage): the load is pipelined like the others;
+// each branch's conversion folds into a local_load of the slot, put at the original local_load as Triton's
+// canonicalization does, and the if becomes a select of the two.
 // CHECK-LABEL: tt.func public @nested_convert
-// CHECK: scf.for
-// CHECK: scf.if
-// CHECK-NEXT: ttg.local_load {{.*}} -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
-// CHECK-NEXT: scf.yield
-// CHECK-NEXT: } else {
-// CHECK-NEXT: ttg.local_load
+// CHECK: scf.for %[[K:[^ ]+]] =
+// CHECK: %[[W:.*]] = ttg.async_wait
+// CHECK-NEXT: %[[AV:.*]] = ttg.memdesc_index
+// CHECK-NEXT: %[[X1:.*]] = ttg.local_load %[[AV]] token %[[W]] : {{.*}} -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+// CHECK-NEXT: %[[X2:.*]] = ttg.local_load %[[AV]] token %[[W]] : {{.*}} -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+// CHECK: %[[C:.*]] = arith.cmpi sgt, %[[K]], %c0_i32
+// CHECK-NEXT: %[[X:.*]] = arith.select %[[C]], %[[X1]], %[[X2]]
+// CHECK-NEXT: tt.dot %[[X]],
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
@@ -397,7 +559,6 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   }
 }
 
-
 // -----
 
 // sm90: a wgmma whose shared operands come from a multi-buffer and whose result only feeds the next iteration
@@ -437,6 +598,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // S1-NEXT: scf.yield %[[W]]#0
 // S1-NOT: ttng.warp_group_dot_wait
 // S1: tt.return
+// S1-NOT: {{tt.latency|loop.stage|tt.scheduled_max_stage|ttg.async_copy_global_to_local|ttg.local_alloc :}}
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
 #s = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
@@ -487,32 +649,37 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// sm90: loads stored for wgmma (`ttg.local_alloc` into #ttg.nvmma_shared) are pipelined into num-stages buffers
-// of that layout (one more than the copies run ahead: the wgmma of the previous iteration is still reading one);
-// the dot reads the stage's view directly, B through a memdesc_trans that becomes mutable too; the copies for
-// iteration k + 2 go to buffer (idx + 2) mod 3, after the dot's `pendings = 1` wait.
+// sm90: loads stored for wgmma (`ttg.local_alloc` into #ttg.nvmma_shared) get num-stages = 3 slots of that layout
+// (one more than the copies run ahead: the wgmma of the previous iteration may still read one); the dot reads
+// the extracted slot directly, B through a memdesc_trans that becomes mutable too, and stays in flight
+// (`pendings = 1`); the copies for iteration k + 2 go to the insert slot, (idx + 1) mod 3.
 // CHECK-LABEL: tt.func public @wgmma_loads
-// CHECK-DAG: %[[BA:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
-// CHECK-DAG: %[[BB:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
+// CHECK: %[[BA:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
+// CHECK-NEXT: %[[BB:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
 // CHECK-COUNT-4: ttg.async_copy_global_to_local
-// CHECK: scf.for {{.*}} iter_args({{.*}}, %[[IDX:[^ ]*]] = %c0_i32)
-// CHECK-NEXT: ttg.async_wait {num = 2 : i32}
-// CHECK-NEXT: %[[VA:.*]] = ttg.memdesc_index %[[BA]][%[[IDX]]]
-// CHECK-NEXT: %[[VB:.*]] = ttg.memdesc_index %[[BB]][%[[IDX]]]
-// CHECK: %[[T:.*]] = ttg.memdesc_trans %[[VB]] {order = array<i32: 1, 0>} : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared1, #smem, mutable>
-// CHECK: %[[D:.*]] = ttng.warp_group_dot %[[VA]], %[[T]], {{.*}} {isAsync = true}
-// CHECK-NEXT: ttng.warp_group_dot_wait %[[D]], %[[VA]], %[[T]] {pendings = 1 : i32}
-// CHECK: %[[SUM:.*]] = arith.addi %[[IDX]], %c2_i32
-// CHECK: %[[WRAP:.*]] = arith.cmpi sge, %[[SUM]], %c3_i32
-// CHECK: %[[INS:.*]] = arith.select %[[WRAP]]
-// CHECK: ttg.memdesc_index %[[BA]][%[[INS]]]
-// CHECK: ttg.memdesc_index %[[BB]][%[[INS]]]
-// CHECK-COUNT-2: ttg.async_copy_global_to_local
-// CHECK: scf.yield
-// CHECK: ttng.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:[^ ]+]] = %cst{{[^ ]*}}, {{.*}}, %[[INS:[^ ]+]] = %c1_i32, %[[EXT:[^ ]+]] = %c-1_i32, %[[TA:[^ ]+]] = %{{[0-9]+}}, %{{[^ ]+}} = %{{[0-9]+}}, %[[TB:[^ ]+]] = %{{[0-9]+}}, %{{[^ ]+}} = %{{[0-9]+}})
+// CHECK-NEXT: arith.subi %arg2, %c2_i32
+// CHECK-NEXT: arith.cmpi slt
+// CHECK-NEXT: %[[E1:.*]] = arith.addi %[[EXT]], %c1_i32
+// CHECK-NEXT: %[[EW:.*]] = arith.cmpi sge, %[[E1]], %c3_i32
+// CHECK-NEXT: %[[E:.*]] = arith.select %[[EW]], %c0_i32, %[[E1]]
+// CHECK-NEXT: ttg.async_wait %[[TA]], %[[TB]] {num = 2 : i32}
+// CHECK-NEXT: %[[VA:.*]] = ttg.memdesc_index %[[BA]][%[[E]]]
+// CHECK-NEXT: %[[VB:.*]] = ttg.memdesc_index %[[BB]][%[[E]]]
+// CHECK-NEXT: %[[T:.*]] = ttg.memdesc_trans %[[VB]] {order = array<i32: 1, 0>} : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared1, #smem, mutable>
+// CHECK-NEXT: %[[D:.*]] = ttng.warp_group_dot %[[VA]], %[[T]], %[[ACC]] {isAsync = true}
+// CHECK-NEXT: %[[DW:.*]]:3 = ttng.warp_group_dot_wait %[[D]], %[[VA]], %[[T]] {pendings = 1 : i32}
+// CHECK: %[[I1:.*]] = arith.addi %[[INS]], %c1_i32
+// CHECK-NEXT: %[[IW:.*]] = arith.cmpi sge, %[[I1]], %c3_i32
+// CHECK-NEXT: %[[I:.*]] = arith.select %[[IW]], %c0_i32, %[[I1]]
+// CHECK-NEXT: ttg.memdesc_index %[[BA]][%[[I]]]
+// CHECK: ttg.memdesc_index %[[BB]][%[[I]]]
+// CHECK: scf.yield %[[DW]]#0,
+// CHECK-NEXT: }
+// CHECK-NEXT: ttng.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}
 // CHECK-NEXT: ttg.async_wait {num = 0 : i32}
-// CHECK-NEXT: ttg.local_dealloc %[[BA]]
 // CHECK-NEXT: ttg.local_dealloc %[[BB]]
+// CHECK-NEXT: ttg.local_dealloc %[[BA]]
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
 #s = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
