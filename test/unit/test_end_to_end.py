@@ -43,11 +43,7 @@ def _pipe(kernel: str, out: Path) -> str:
 
 
 # kernels whose sm90 pipe does not reach a CUBIN yet: name -> why
-NOT_YET = {
-    "matmul_acc": "tritongpu-pipeline copies the row-major i8 B with cp.async into its K-major (transposed) "
-                  "nvmma_shared buffer, a 1-byte vector the cp.async lowering refuses; Triton's pipeliner leaves a "
-                  "load unpipelined when getCopyVecBytes(load type, local_alloc encoding) < 4",
-}
+NOT_YET: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("kernel", [pytest.param(k, marks=pytest.mark.xfail(reason=NOT_YET[k], strict=True))
