@@ -50,7 +50,7 @@ def _async_copy(ctx, op):
     ptrs = ctx.get(op.src)
     masks = ctx.get(op.mask) if op.mask is not None else None
     ops = IROps(b)
-    ctx.buffer_access(write=True, asynchronous=True)
+    ctx.buffer_access(write=True, asynchronous=True, values=[op.result])
     coords = ctx.coords(ll)
     cache = ".cg" if nbytes == 16 else ".ca"
     for r in ll.unique_regs:

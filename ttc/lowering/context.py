@@ -11,8 +11,9 @@ scratch users (layout conversions, cross-warp reductions and scans, broadcasts o
 `scratch_base`, after them, where a buffer is live, else at 0 over the dead buffers (the epilogue of a pipelined
 loop), and bracket their use with barriers, so they never overlap in time; `shared_end` records the furthest.
 
-Barriers for the buffers (Triton's membar analysis, in program order and conservatively): a read of a buffer
-(`local_load`) after a write by threads (`local_store`) since the last barrier gets one, and so does a write
+Barriers for the buffers (Triton's membar analysis, in program order and conservatively, buffer by buffer: the
+`ttg.local_alloc` a view comes from; a view of unknown origin counts as every buffer): a read of a buffer
+(`local_load`) after a write by threads (`local_store`) to it since the last barrier gets one, and so does a write
 (`local_store`, `async_copy_global_to_local`) after a read or a write by threads; `async_wait` always ends with
 one (cp.async writes are ordered by it, not by these rules). Entering or leaving
 a region (but the kernel's entry, and the combine regions of `tt.reduce`/`tt.scan`) counts as both (a loop's
@@ -34,6 +35,33 @@ from ttc.diagnostics import CompileError, at_op
 from ttc.ir.types import MemDescType, encoding, shape_of
 from ttc.lowering import indexing, nvvm
 from ttc.lowering.linear_layout import LinearLayout, UnsupportedLayout, layout_for
+
+class _Any:
+    """Every buffer: what the barrier rules assume where accesses are not known (a region's entry)."""
+
+    def __bool__(self):
+        return True
+
+    def __repr__(self):
+        return "ANY"
+
+
+ANY = _Any()
+VIEW_OPS = ("ttg.memdesc_index", "ttg.memdesc_trans", "ttg.memdesc_subslice", "ttg.memdesc_reshape")
+
+
+def buffer_root(v: SSAValue):
+    """The `ttg.local_alloc` whose buffer the memdesc `v` views, or None when not known (a block argument)."""
+    while isinstance(v.owner, Operation) and v.owner.name in VIEW_OPS:
+        v = v.owner.operands[0]
+    return v.owner if isinstance(v.owner, Operation) and v.owner.name == "ttg.local_alloc" else None
+
+
+def _add(seen, roots):
+    if seen is ANY or any(r is None for r in roots):
+        return ANY
+    return seen | set(roots)
+
 
 # ops whose regions are scalar combine functions, run inline on registers: not control flow, so lowering them
 # leaves the barrier state as their own lowering left it
@@ -57,8 +85,8 @@ class Lowering:
         self.current_op: Operation | None = None
         self.op_order: dict[Operation, int] = {}          # program order (`local_memory.assign_buffers`)
         self.buffer_live: list[tuple[int, int]] = []      # the buffers' live ranges in that order
-        self.buffer_written = True  # a buffer written by threads since the last barrier (unknown at entry)
-        self.buffer_read = True     # a buffer read since the last barrier
+        self.buffer_written = ANY   # the buffers written by threads since the last barrier (unknown at entry)
+        self.buffer_read = ANY      # the buffers read since the last barrier
         self.shared_touched = True  # any shared-memory address taken, or buffer used, since the last barrier
         self.shared_uses = 0        # how many times shared memory was touched so far (regions without any keep
                                     # the barrier state they found)
@@ -208,18 +236,22 @@ class Lowering:
         p.type = sptr  # an opaque pointer, so that any type can be stored through it
         return p
 
-    def buffer_access(self, write: bool, asynchronous: bool = False) -> None:
-        """Before threads read (`write` False) or write one of the kernel's buffers (`asynchronous`: with
-        cp.async, whose writes `async_wait` orders): a barrier if the last barrier does not separate this
-        access from a conflicting one (a read after a write by threads; a write after a read or a write by
-        threads)."""
+    def buffer_access(self, write: bool, asynchronous: bool = False, values=()) -> None:
+        """Before threads read (`write` False) or write the kernel's buffers that `values` (memdescs) view
+        (`asynchronous`: with cp.async or TMA, whose writes their waits order): a barrier if the last barrier does
+        not separate this access from a conflicting one to the same buffer (a read after a write by threads; a
+        write after a read or a write by threads). A view whose buffer is not known (a loop-carried memdesc)
+        conflicts with every buffer."""
         self.shared_uses += 1
-        if (self.buffer_read or self.buffer_written) if write else self.buffer_written:
+        roots = [buffer_root(v) for v in values] or [None]
+        def hit(seen):
+            return bool(seen) and (seen is ANY or any(r is None or r in seen for r in roots))
+        if (hit(self.buffer_read) or hit(self.buffer_written)) if write else hit(self.buffer_written):
             self.barrier()
         if not write:
-            self.buffer_read = True
+            self.buffer_read = _add(self.buffer_read, roots)
         elif not asynchronous:
-            self.buffer_written = True
+            self.buffer_written = _add(self.buffer_written, roots)
 
     @staticmethod
     def stored_type(t: ir.Type) -> ir.Type:
@@ -278,7 +310,7 @@ class Lowering:
 
     def barrier(self) -> None:
         nvvm.barrier(self.b)
-        self.buffer_written = self.buffer_read = self.shared_touched = False
+        self.buffer_written, self.buffer_read, self.shared_touched = set(), set(), False
 
     def barrier_before_scratch(self) -> None:
         """Before a scratch user's writes: a barrier unless no thread has touched shared memory since the last
@@ -296,7 +328,8 @@ class Lowering:
         parent = block.parent_op()
         kernel_entry = parent is not None and parent.name == "tt.func" and block is block.parent.blocks.first
         if parent is None or parent.name not in COMBINE_OPS:  # a combine region runs inline on registers
-            self.buffer_written = self.buffer_read = self.shared_touched = not kernel_entry
+            self.buffer_written, self.buffer_read = (set(), set()) if kernel_entry else (ANY, ANY)
+            self.shared_touched = not kernel_entry
         for op in block.ops:
             if op is block.last_op and op.has_trait(IsTerminator):
                 term = op
@@ -307,7 +340,7 @@ class Lowering:
                 if self.shared_uses == uses:  # nothing in the regions touched shared memory
                     self.buffer_written, self.buffer_read, self.shared_touched = state
                 else:
-                    self.buffer_written = self.buffer_read = self.shared_touched = True
+                    self.buffer_written, self.buffer_read, self.shared_touched = ANY, ANY, True
             elif any(isinstance(v.type, MemDescType) for v in (*op.operands, *op.results)):
                 self.shared_touched = True  # a buffer's address, reused from its local_alloc
                 self.shared_uses += 1

@@ -61,16 +61,18 @@ def exchange(ctx, op, values: list, src: LinearLayout, dst: LinearLayout, f: Cal
     return read_registers(ctx, dst_in_src, t, plan.loads, plan.load_vec, plan.ldmatrix, address)
 
 
-def write_registers(ctx, values: list, ll: LinearLayout, starts, vec: int, address) -> None:
+def write_registers(ctx, values: list, ll: LinearLayout, starts, vec: int, address, reg_address=None) -> None:
     """Store the registers of layout `ll` into shared memory, `vec` of them per access from each of `starts`;
-    `address(coords)` is the pointer of the element at `coords` (i32 values)."""
+    `address(coords)` is the pointer of the element at `coords` (i32 values), unless `reg_address` (register ->
+    pointer) has them."""
     st = ctx.stored_type(values[0].type)
-    coords = ctx.coords(ll)
+    coords = ctx.coords(ll) if reg_address is None else None
     for r in starts:
-        ctx.store_vector(address(coords[r]), [to_stored(ctx.b, values[r + i], st) for i in range(vec)])
+        ptr = reg_address[r] if reg_address is not None else address(coords[r])
+        ctx.store_vector(ptr, [to_stored(ctx.b, values[r + i], st) for i in range(vec)])
 
 
-def read_registers(ctx, ll: LinearLayout, t, starts, vec: int, ldm, address) -> list:
+def read_registers(ctx, ll: LinearLayout, t, starts, vec: int, ldm, address, reg_address=None) -> list:
     """The registers of layout `ll` (element type `t`) read from shared memory: by the ldmatrix loads `ldm` when
     given, else `vec` per access from each of `starts`; registers repeating an element copy the first holding
     it. `address(coords)` as for `write_registers`."""
@@ -81,9 +83,10 @@ def read_registers(ctx, ll: LinearLayout, t, starts, vec: int, ldm, address) -> 
         load_ldmatrix(b, ldm, lambda g: address(coords[g]), t, out)
     else:
         st = ctx.stored_type(t)
-        coords = ctx.coords(ll)
+        coords = ctx.coords(ll) if reg_address is None else None
         for r in starts:
-            for i, v in enumerate(ctx.load_vector(address(coords[r]), st, vec)):
+            ptr = reg_address[r] if reg_address is not None else address(coords[r])
+            for i, v in enumerate(ctx.load_vector(ptr, st, vec)):
                 out[r + i] = from_stored(b, v, t)
     for r in range(ll.num_regs):
         if out[r] is None:

@@ -27,7 +27,7 @@ from xdsl.traits import IsTerminator
 from ttc.analysis.allocation import transitive_users
 from ttc.ir.layouts import NVMMASharedEncoding, SwizzledSharedEncoding
 from ttc.lowering.convert import IROps, read_registers, rearrange, write_registers
-from ttc.lowering.exchange_plan import BufferLayout, ldmatrix_loads, swizzled_buffer, vector_starts, vector_width
+from ttc.lowering.exchange_plan import INT, BufferLayout, ldmatrix_loads, swizzled_buffer, vector_starts, vector_width
 from ttc.lowering.linear_layout import LinearLayout
 from ttc.lowering.nvmma_shared import NVMMA_ALIGN, NvmmaBuffer, NvmmaError, nvmma_buffer
 from ttc.lowering.registry import lowering
@@ -172,6 +172,45 @@ def buffer_address(ctx, buf: SharedBuffer, coords, ops: IROps) -> ir.Value:
     return ctx.shared_ptr(ops.add(buf.layout.byte_offset(coords, ops), buf.base))
 
 
+def register_addresses(ctx, ll, buf: SharedBuffer, starts, ops: IROps):
+    """Per register of `starts`, the pointer to its element of `buf`, as few thread-dependent base addresses plus
+    constant offsets as the layouts allow (what lets ptxas keep one register per base, as Triton's lowering does):
+    the byte offset is linear over GF(2) in the element's coordinate bits, so register r's offset is the thread's
+    register-0 offset D XOR a constant C_r; the bits of C_r that no lane or warp can set in D add, the others XOR
+    into a base shared by the registers with the same such bits. None when the offset is not linear (then each
+    register computes its own address)."""
+    lay = buf.layout
+
+    def off(c):
+        return lay.byte_offset(list(c), INT)
+
+    rank = ll.rank
+    zero = (0,) * rank
+    if off(zero) != 0:
+        return None
+    thread = list(ll.lane) + list(ll.warp)
+    span = 0
+    for t in thread:
+        span |= off(t)
+    regs = [ll.reg_coords[r] for r in starts]
+    for c in regs:  # linearity where it is used: each register's coordinates with each thread basis vector
+        for t in thread:
+            if off(tuple(x ^ y for x, y in zip(c, t))) != off(c) ^ off(t):
+                return None
+    if ll.reg_coords[0] != zero:
+        return None
+    coords = ctx.coords(ll)
+    d = ops.add(lay.byte_offset(coords[0], ops), buf.base)
+    bases, out = {}, {}
+    for r, c in zip(starts, regs):
+        k = off(c)
+        ovl, dis = k & span, k & ~span
+        if ovl not in bases:
+            bases[ovl] = d if ovl == 0 else ctx.b.xor(d, ir.Constant(ir.IntType(32), ovl))
+        out[r] = ctx.shared_ptr(bases[ovl] if dis == 0 else ctx.b.add(bases[ovl], ir.Constant(ir.IntType(32), dis)))
+    return out
+
+
 def _vector(ll: LinearLayout, lay: BufferLayout) -> int:
     """Registers per access between layout `ll` and buffer layout `lay`: consecutive along its innermost
     dimension, within one swizzle unit, at most 16 bytes."""
@@ -190,9 +229,11 @@ def _store(ctx, op, value, buf: SharedBuffer) -> None:
         values = [values] * src.num_regs
     vec = _vector(src, buf.layout)
     ops = IROps(ctx.b)
-    ctx.buffer_access(write=True)
+    ctx.buffer_access(write=True, values=[op.dst if op.name == "ttg.local_store" else op.result])
     # threads holding copies of an element write the same bytes
-    write_registers(ctx, values, src, vector_starts(src, vec), vec, lambda c: buffer_address(ctx, buf, c, ops))
+    starts = vector_starts(src, vec)
+    regs = register_addresses(ctx, src, buf, starts, ops)
+    write_registers(ctx, values, src, starts, vec, lambda c: buffer_address(ctx, buf, c, ops), regs)
 
 
 @lowering("ttg.local_load")
@@ -204,13 +245,15 @@ def _local_load(ctx, op):
         return
     buf = whole_buffer(ctx, op, op.src)
     ops = IROps(ctx.b)
-    ctx.buffer_access(write=False)
+    ctx.buffer_access(write=False, values=[op.src])
     vec = _vector(dst, buf.layout)
     # sub-buffers start 128-byte aligned: the plan's offsets hold (it models unchunked rows only)
     chunked = isinstance(buf.layout, NvmmaBuffer) and buf.layout.chunks > 1
     ldm = None if chunked else ldmatrix_loads(buf.layout, dst)
-    ctx.set(op.result, read_registers(ctx, dst, ctx.type_of(op.result.type, op), vector_starts(dst, vec), vec, ldm,
-                                      lambda c: buffer_address(ctx, buf, c, ops)))
+    starts = vector_starts(dst, vec)
+    regs = register_addresses(ctx, dst, buf, starts, ops) if ldm is None else None
+    ctx.set(op.result, read_registers(ctx, dst, ctx.type_of(op.result.type, op), starts, vec, ldm,
+                                      lambda c: buffer_address(ctx, buf, c, ops), regs))
 
 
 @lowering("ttg.local_dealloc")

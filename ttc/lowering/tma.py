@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import IntegerType, Signedness
 from ttc.ir import tma as ttc_tma
 from ttc.ir.tensordesc import REDUCE_KIND, TensorDescType
 from ttc.lowering import nvvm
+from ttc.lowering.context import ANY
 from ttc.lowering.convert import IROps
 from ttc.lowering.local_memory import whole_buffer
 from ttc.lowering.nvmma_shared import NvmmaBuffer
@@ -81,7 +82,7 @@ def _asm(ctx, text: str, constraints: str, args: list) -> None:
 @lowering("ttng.init_barrier")
 def _init_barrier(ctx, op):
     bar = _barrier_ptr(ctx, op, op.alloc)
-    ctx.buffer_access(write=True)
+    ctx.buffer_access(write=True, values=[op.alloc])
     _asm(ctx, f"@$0 mbarrier.init.shared::cta.b64 [$1], {op.count.value.data};", "b,r", [_thread0(ctx), bar])
     ctx.barrier()
 
@@ -141,7 +142,7 @@ def _tma_load(ctx, op):
     n = len(coords)
     bar = _barrier_ptr(ctx, op, op.barrier)
     boxes = _boxes(ctx, op, op.result, coords)
-    ctx.buffer_access(write=True, asynchronous=True)
+    ctx.buffer_access(write=True, asynchronous=True, values=[op.result])
     pred = ctx.b.and_(_thread0(ctx), ctx.get(op.pred))
     text = (f"@$0 cp.async.bulk.tensor.{n}d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], "
             f"[$2, {_coord_text(3, n)}], [${3 + n}];")
@@ -248,7 +249,7 @@ def _tensormap_create(ctx, op):
     dst = b.ptrtoint(ctx.get(op.desc_ptr), ir.IntType(64))
     _asm(ctx, "@$0 tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned "
               f"[$1], [$2], {TENSORMAP_BYTES};", "b,l,l", [warp0, dst, smem])
-    ctx.buffer_written = True
+    ctx.buffer_written = ANY
 
 
 @lowering("ttng.tensormap_fenceproxy_acquire")

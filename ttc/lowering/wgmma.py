@@ -24,7 +24,7 @@ import llvmlite.ir as ir
 
 from ttc.fold import is_zero
 from ttc.ir.layouts import DotOperandEncoding, NvidiaMmaEncoding
-from ttc.ir.types import encoding
+from ttc.ir.types import MemDescType, encoding
 from ttc.lowering import nvvm
 from ttc.lowering.convert import IROps
 from ttc.lowering.dot import isa_a_coords, mma_lane_bases, pack_word
@@ -210,7 +210,7 @@ def _warp_group_dot(ctx, op):
             acc = [pack_word(b, acc[i:i + 2]) for i in range(0, n_regs, 2)]
         tiles.append((cs, steps, acc))
 
-    ctx.buffer_access(write=False)
+    ctx.buffer_access(write=False, values=[v for v in (op.a, op.b) if isinstance(v.type, MemDescType)])
     nvvm.asm(b, "wgmma.fence.sync.aligned;", "", ir.VoidType(), [])
     out = [None] * c_ll.num_regs
     first, rest = asm(False) if zero_c else None, asm(True)
