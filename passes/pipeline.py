@@ -402,7 +402,9 @@ def update_waits(module: Operation) -> None:
             continue
         group, tokens, num = [w], list(w.operands), w.num.value.data
         nxt = w.next_op
-        while nxt is not None and nxt.name not in ("scf.for", "scf.if", "scf.while"):
+        # up to the next commit group (Triton's combineRedundantWaitOps): a wait after it may wait for groups
+        # committed in between, or for fewer of the earlier ones than it would hoisted above them
+        while nxt is not None and nxt.name not in ("scf.for", "scf.if", "scf.while", "ttg.async_commit_group"):
             if nxt.name == "ttg.async_wait":
                 group.append(nxt)
                 tokens += list(nxt.operands)
