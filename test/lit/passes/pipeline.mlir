@@ -812,3 +812,72 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %res#0 : tensor<32x32xf32, #mma>
   }
 }
+
+// -----
+
+// An indirect load in a loop of 5 stages (its own tt.num_stages): latency 2 each, so the index load is at stage 0,
+// the loads it feeds at stage 2, the dot at stage 4, and the prologue reads indices itself: part 2 waits for
+// iteration 0's indices (leaving iteration 1's group in flight), then commits the copies of A, B and the next
+// indices; part 3 has its own wait for iteration 1's indices. A wait is merged only with the waits before the
+// next commit group (Triton's combineRedundantWaitOps): hoisted above the commits, part 3's wait would leave
+// iteration 1's indices in flight while they are read.
+// CHECK-LABEL: tt.func public @indirect_5_stages
+// S1-LABEL: tt.func public @indirect_5_stages
+// S1: ttg.async_wait %{{[^ ]+}} {num = 3 : i32}
+// CHECK: %[[I0:.*]] = ttg.async_commit_group
+// CHECK: %[[I1:.*]] = ttg.async_commit_group
+// CHECK: %[[W0:.*]] = ttg.async_wait %[[I0]] {num = 1 : i32}
+// CHECK-NEXT: %[[V0:.*]] = ttg.memdesc_index
+// CHECK-NEXT: ttg.local_load %[[V0]] token %[[W0]] : {{.*}} -> tensor<32x1xi32, #blocked>
+// CHECK-COUNT-3: ttg.async_commit_group
+// CHECK: %[[W1:.*]] = ttg.async_wait %[[I1]] {num = 3 : i32}
+// CHECK-NEXT: %[[V1:.*]] = ttg.memdesc_index
+// CHECK-NEXT: ttg.local_load %[[V1]] token %[[W1]] : {{.*}} -> tensor<32x1xi32, #blocked>
+// CHECK-COUNT-3: ttg.async_commit_group
+// CHECK-NEXT: scf.for
+// CHECK: %[[W:.*]] = ttg.async_wait %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} {num = 3 : i32}
+// CHECK: ttg.local_load %{{.*}} token %[[W]] : {{.*}} -> tensor<32x1xi32, #blocked>
+// CHECK: } {tt.num_stages = 5 : i32}
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#a = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#b = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @indirect_5_stages(%pa: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %pb: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %pi: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %c32 = arith.constant dense<32> : tensor<32x1xi32, #bl>
+    %step = arith.constant dense<32> : tensor<32x32xi32, #bl>
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>>
+    %c = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>>
+    %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>> -> tensor<32x1xi32, #bl>
+    %rs = arith.muli %r2, %c32 : tensor<32x1xi32, #bl>
+    %rb = tt.broadcast %rs : tensor<32x1xi32, #bl> -> tensor<32x32xi32, #bl>
+    %c2 = tt.expand_dims %c {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>> -> tensor<1x32xi32, #bl>
+    %cb = tt.broadcast %c2 : tensor<1x32xi32, #bl> -> tensor<32x32xi32, #bl>
+    %off = arith.addi %rb, %cb : tensor<32x32xi32, #bl>
+    %is = tt.splat %pi : !tt.ptr<i32> -> tensor<32x1x!tt.ptr<i32>, #bl>
+    %i0 = tt.addptr %is, %r2 : tensor<32x1x!tt.ptr<i32>, #bl>, tensor<32x1xi32, #bl>
+    %as = tt.splat %pa : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %bs = tt.splat %pb : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %b0 = tt.addptr %bs, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %res:3 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero, %ip = %i0, %bp = %b0) -> (tensor<32x32xf32, #mma>, tensor<32x1x!tt.ptr<i32>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>) : i32 {
+      %idx = tt.load %ip : tensor<32x1x!tt.ptr<i32>, #bl>
+      %ro = arith.muli %idx, %c32 : tensor<32x1xi32, #bl>
+      %rob = tt.broadcast %ro : tensor<32x1xi32, #bl> -> tensor<32x32xi32, #bl>
+      %aoff = arith.addi %rob, %cb : tensor<32x32xi32, #bl>
+      %ptrs = tt.addptr %as, %aoff : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      %x = tt.load %ptrs : tensor<32x32x!tt.ptr<f16>, #bl>
+      %y = tt.load %bp : tensor<32x32x!tt.ptr<f16>, #bl>
+      %xd = ttg.convert_layout %x : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #a>
+      %yd = ttg.convert_layout %y : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #b>
+      %d = tt.dot %xd, %yd, %acc : tensor<32x32xf16, #a> * tensor<32x32xf16, #b> -> tensor<32x32xf32, #mma>
+      %ip2 = tt.addptr %ip, %c32 : tensor<32x1x!tt.ptr<i32>, #bl>, tensor<32x1xi32, #bl>
+      %bp2 = tt.addptr %bp, %step : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      scf.yield %d, %ip2, %bp2 : tensor<32x32xf32, #mma>, tensor<32x1x!tt.ptr<i32>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>
+    } {tt.num_stages = 5 : i32}
+    tt.return %res#0 : tensor<32x32xf32, #mma>
+  }
+}
+
