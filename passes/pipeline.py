@@ -45,6 +45,7 @@ from ttc.ir.inserter import Inserter
 from ttc.ir.layout_utils import blocked_for_shape, target_capability, with_encoding
 from ttc.ir.layouts import BlockedEncoding, NVMMASharedEncoding, SharedMemorySpace, SwizzledSharedEncoding
 from ttc.ir.loop_schedule import CoarseSchedule, num_stages_of, strip
+from ttc.ir.std import SelectOp
 from ttc.ir.pipeline_expander import expand
 from ttc.ir.pipelined_loads import copy_vec_bytes, copy_width, shared_encoding
 from ttc.ir.tt import SplatOp
@@ -230,7 +231,7 @@ def _create_async_copy(loop, load, alloc, insert_idx, extract_idx, schedule, axi
         local = staged.add(ttg.LocalLoadOp.build(operands=[view_load, [wait]], result_types=[load.results[0].type]))
         result = local
         if _has_nonzero_other(load):
-            result = staged.add(arith.SelectOp(load.mask, local, load.other))
+            result = staged.add(SelectOp.create(operands=[load.mask, local, load.other], result_types=[local.type]))
         load.results[0].replace_all_uses_with(result)
     schedule.at.pop(load, None)
     load.detach()
