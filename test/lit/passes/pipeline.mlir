@@ -881,3 +881,63 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   }
 }
 
+// -----
+
+// A masked load whose `other` is not zero (1.0): cp.async only zero-fills, so the slot's value goes through a
+// select on the mask of its own iteration (carried over two iterations) with `other`, as Triton does; the
+// conversion to the dot operand stays on the select.
+// CHECK-LABEL: tt.func public @other_one
+// CHECK: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<32x32xf16, #blocked>
+// CHECK: scf.for {{.*}}, %[[M:[^ ]+]] = %{{[0-9]+}}, %[[M1:[^ ]+]] = %{{[0-9]+}}, %{{[^ ]+}} = %{{[0-9]+}}, %{{[^ ]+}} = %{{[0-9]+}}) ->
+// CHECK: %[[W:.*]] = ttg.async_wait
+// CHECK-NEXT: %[[V:.*]] = ttg.memdesc_index
+// CHECK-NEXT: %[[L:.*]] = ttg.local_load %[[V]] token %[[W]] : {{.*}} -> tensor<32x32xf16, #blocked>
+// CHECK-NEXT: %[[S:.*]] = arith.select %[[M]], %[[L]], %[[ONE]] : tensor<32x32xi1, #blocked>, tensor<32x32xf16, #blocked>
+// CHECK: ttg.convert_layout %[[S]]
+// CHECK: %[[MK:.*]] = tt.broadcast
+// CHECK: ttg.async_copy_global_to_local {{.*}} other %[[ONE]]
+// CHECK: scf.yield {{.*}}, %[[M1]], %[[MK]], %{{[^ ]+}}, %{{[^ ]+}} :
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#a = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#b = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @other_one(%pa: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %pb: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32, %K: i32 {tt.divisibility = 16 : i32}) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c32i = arith.constant 32 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %zf = arith.constant dense<1.000000e+00> : tensor<32x32xf16, #bl>
+    %c32 = arith.constant dense<32> : tensor<32x1xi32, #bl>
+    %step = arith.constant dense<32> : tensor<32x32xi32, #bl>
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>>
+    %c = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>>
+    %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>> -> tensor<32x1xi32, #bl>
+    %rs = arith.muli %r2, %c32 : tensor<32x1xi32, #bl>
+    %rb = tt.broadcast %rs : tensor<32x1xi32, #bl> -> tensor<32x32xi32, #bl>
+    %c2 = tt.expand_dims %c {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>> -> tensor<1x32xi32, #bl>
+    %cb = tt.broadcast %c2 : tensor<1x32xi32, #bl> -> tensor<32x32xi32, #bl>
+    %off = arith.addi %rb, %cb : tensor<32x32xi32, #bl>
+    %as = tt.splat %pa : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %a0 = tt.addptr %as, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %bs = tt.splat %pb : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %b0 = tt.addptr %bs, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %res:4 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero, %ap = %a0, %bp = %b0, %cnt = %c0) -> (tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>, i32) : i32 {
+      %kk = arith.muli %k, %c32i : i32
+      %rem = arith.subi %K, %kk : i32
+      %rems = tt.splat %rem : i32 -> tensor<1x32xi32, #bl>
+      %m = arith.cmpi slt, %c2, %rems : tensor<1x32xi32, #bl>
+      %mb = tt.broadcast %m : tensor<1x32xi1, #bl> -> tensor<32x32xi1, #bl>
+      %x = tt.load %ap, %mb, %zf : tensor<32x32x!tt.ptr<f16>, #bl>
+      %y = tt.load %bp : tensor<32x32x!tt.ptr<f16>, #bl>
+      %xd = ttg.convert_layout %x : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #a>
+      %yd = ttg.convert_layout %y : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #b>
+      %d = tt.dot %xd, %yd, %acc : tensor<32x32xf16, #a> * tensor<32x32xf16, #b> -> tensor<32x32xf32, #mma>
+      %ap2 = tt.addptr %ap, %step : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      %bp2 = tt.addptr %bp, %step : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      %cnt2 = arith.addi %cnt, %c1 : i32
+      scf.yield %d, %ap2, %bp2, %cnt2 : tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>, i32
+    }
+    tt.return %res#0 : tensor<32x32xf32, #mma>
+  }
+}
