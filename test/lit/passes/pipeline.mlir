@@ -14,6 +14,16 @@
 // RUN:   -tritongpu-assign-latencies=num-stages=3 -tritongpu-schedule-loops -tritongpu-pipeline=num-stages=3 -canonicalize -o %t.sm90.ttgir
 // RUN: FileCheck %s --check-prefix=SM90 < %t.sm90.ttgir
 // RUN: cd %S/../../.. && tt-run %t.sm90.ttgir --spec kernels/matmul.json --interpret --check | FileCheck %s --check-prefix=INTERP
+// RUN: cd %S/../../.. && tt-frontend kernels/attention.py -k attn_fwd_kernel -s "*fp16:16,*fp16:16,*fp16:16,*fp16:16,fp32,i32,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,64,128,64" \
+// RUN:   | tt-opt -make-ttir -o %t.attn.ttir
+// RUN: tt-opt %t.attn.ttir -make-ttgir='target=cuda:80 num-warps=4 num-stages=1' \
+// RUN:   | tt-opt -tritongpu-assign-latencies=num-stages=3 -tritongpu-schedule-loops -tritongpu-pipeline=num-stages=3 -canonicalize -o %t.attn80.ttgir
+// RUN: cd %S/../../.. && tt-run %t.attn80.ttgir --spec kernels/attention.json --interpret --check | FileCheck %s --check-prefix=ATTN
+// RUN: tt-opt %t.attn.ttir -convert-triton-to-tritongpu='target=cuda:90 num-warps=4 threads-per-warp=32 num-ctas=1' -tritongpu-coalesce \
+// RUN:   -tritongpu-remove-layout-conversions -tritongpu-accelerate-matmul -tritongpu-remove-layout-conversions -tritongpu-optimize-dot-operands \
+// RUN:   -canonicalize -loop-invariant-code-motion \
+// RUN:   -tritongpu-assign-latencies=num-stages=3 -tritongpu-schedule-loops -tritongpu-pipeline=num-stages=3 -canonicalize -o %t.attn90.ttgir
+// RUN: cd %S/../../.. && tt-run %t.attn90.ttgir --spec kernels/attention.json --interpret --check | FileCheck %s --check-prefix=ATTN
 // RUN: tt-opt %S/../../fixtures/triton/matmul_acc_i8_sm80.nodebug.ttir -make-ttgir='target=cuda:80 num-warps=4 num-stages=1' \
 // RUN:   | tt-opt -tritongpu-assign-latencies=num-stages=3 -tritongpu-schedule-loops -tritongpu-pipeline=num-stages=3 -o %t.i8.ttgir
 // RUN: FileCheck %s --check-prefix=I8 < %t.i8.ttgir
@@ -30,6 +40,8 @@
 // flight; its input is make-ttgir's IR before the pipeliner, since make-ttgir with num-stages=1 already made the
 // wgmma asynchronous, with a wait right after it).
 // INTERP: c: ok
+// The attention kernel (two dots, K and V loads pipelined) too, for sm80 and sm90.
+// ATTN: out: ok
 // SM90: ttg.local_alloc : () -> !ttg.memdesc<3x64x32xf16
 // SM90-NEXT: ttg.local_alloc : () -> !ttg.memdesc<3x32x64xf16
 // SM90: scf.for
