@@ -953,3 +953,62 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %res#0 : tensor<32x32xf32, #mma>
   }
 }
+
+// -----
+
+// An op that cannot be predicated (inline asm with side effects) in an early stage (it computes A's offset): the
+// loop is not expanded; its loads stay lowered, each copy waited for in its own iteration (`num = 0`), the
+// insert and extract indices both from -1, so each iteration reads the slot it just filled.
+// CHECK-LABEL: tt.func public @impure_asm
+// CHECK-NOT: ttg.async_copy_global_to_local
+// CHECK: scf.for {{.*}} iter_args({{.*}}, %[[INS:[^ ]+]] = %c-1_i32, %[[EXT:[^ ]+]] = %c-1_i32) ->
+// CHECK-NEXT: %[[I1:.*]] = arith.addi %[[INS]], %c1_i32
+// CHECK: %[[E1:.*]] = arith.addi %[[EXT]], %c1_i32
+// CHECK: tt.elementwise_inline_asm
+// CHECK: %[[C:.*]] = ttg.async_copy_global_to_local
+// CHECK-NEXT: %[[T:.*]] = ttg.async_commit_group tokens %[[C]]
+// CHECK-NEXT: %[[W:.*]] = ttg.async_wait %[[T]] {num = 0 : i32}
+// CHECK-NEXT: ttg.memdesc_index
+// CHECK-NEXT: ttg.local_load %{{.*}} token %[[W]]
+// CHECK-NOT: loop.stage
+// CHECK: ttg.async_wait {num = 0 : i32}
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @impure_asm(%pa: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %pb: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zoff = arith.constant dense<0> : tensor<32x32xi32, #bl>
+    %c1024 = arith.constant 1024 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %c32 = arith.constant dense<32> : tensor<32x1xi32, #bl>
+    %step = arith.constant dense<1024> : tensor<32x32xi32, #bl>
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>>
+    %c = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>>
+    %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>> -> tensor<32x1xi32, #bl>
+    %rs = arith.muli %r2, %c32 : tensor<32x1xi32, #bl>
+    %rb = tt.broadcast %rs : tensor<32x1xi32, #bl> -> tensor<32x32xi32, #bl>
+    %c2 = tt.expand_dims %c {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>> -> tensor<1x32xi32, #bl>
+    %cb = tt.broadcast %c2 : tensor<1x32xi32, #bl> -> tensor<32x32xi32, #bl>
+    %off = arith.addi %rb, %cb : tensor<32x32xi32, #bl>
+    %as = tt.splat %pa : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %a = tt.addptr %as, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %bs = tt.splat %pb : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %b = tt.addptr %bs, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %res:3 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero, %ap = %a, %bp = %b) -> (tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>)  : i32 {
+      %o = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = false} %k : i32 -> i32
+      %o32 = arith.muli %o, %c1024 : i32
+      %os = tt.splat %o32 : i32 -> tensor<32x32xi32, #bl>
+      %xp = tt.addptr %ap, %os : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      %x = tt.load %xp : tensor<32x32x!tt.ptr<f16>, #bl>
+      %y = tt.load %bp : tensor<32x32x!tt.ptr<f16>, #bl>
+      %xd = ttg.convert_layout %x : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %yd = ttg.convert_layout %y : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %xd, %yd, %acc, inputPrecision = tf32 : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<32x32xf32, #mma>
+      %ap2 = tt.addptr %ap, %zoff : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      %bp2 = tt.addptr %bp, %step : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      scf.yield %d, %ap2, %bp2 : tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>
+    }
+    tt.return %res#0 : tensor<32x32xf32, #mma>
+  }
+}
