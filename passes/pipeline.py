@@ -46,7 +46,7 @@ from ttc.ir.layout_utils import blocked_for_shape, target_capability, with_encod
 from ttc.ir.layouts import BlockedEncoding, NVMMASharedEncoding, SharedMemorySpace, SwizzledSharedEncoding
 from ttc.ir.loop_schedule import CoarseSchedule, num_stages_of, strip
 from ttc.ir.std import SelectOp
-from ttc.ir.pipeline_expander import expand
+from ttc.ir.pipeline_expander import expand, schedule_is_valid
 from ttc.ir.pipelined_loads import copy_vec_bytes, copy_width, shared_encoding
 from ttc.ir.tt import SplatOp
 from ttc.ir.types import AsyncTokenType, MemDescType, elt, encoding, shape_of
@@ -615,8 +615,11 @@ class Pipeline(Pass):
             loop = lower_loads(loop, schedule, axis)
             early = [op for op, s, _ in schedule.ops_in_order(loop) if s < schedule.num_stages - 1]
             bad = [op for op in early if not can_predicate(op)]
-            if bad:  # left with its async copies, each waited for in its own iteration
-                _not_pipelined_remark(loop, f"'{bad[0].name}' in an early stage cannot be predicated")
+            why = f"'{bad[0].name}' in an early stage cannot be predicated" if bad else None
+            if not why and not schedule_is_valid(loop, [(op, s) for op, s, _ in schedule.ops_in_order(loop)]):
+                why = "an op is scheduled before its operands (a loop-carried value from a later stage)"
+            if why:  # left with its async copies, each waited for in its own iteration
+                _not_pipelined_remark(loop, why)
                 strip(loop)
                 continue
             loop = expand_loop(loop, schedule)
