@@ -1012,3 +1012,70 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %res#0 : tensor<32x32xf32, #mma>
   }
 }
+
+// -----
+
+// A's pointer increment depends on B's loaded values (through two reductions), so it is in the last stage while
+// A's load, at stage 0, reads it loop-carried: the schedule runs a load before its operand is computed (Triton's
+// verifySchedule rejects it). The loop is left unexpanded, each copy waited for in its own iteration.
+// CHECK-LABEL: tt.func public @late_increment
+// CHECK-NOT: ttg.async_copy_global_to_local
+// CHECK: scf.for
+// CHECK: %[[CA:.*]] = ttg.async_copy_global_to_local
+// CHECK-NEXT: %[[TA:.*]] = ttg.async_commit_group tokens %[[CA]]
+// CHECK-NEXT: ttg.async_wait %[[TA]] {num = 0 : i32}
+// CHECK: %[[CB:.*]] = ttg.async_copy_global_to_local
+// CHECK-NEXT: %[[TB:.*]] = ttg.async_commit_group tokens %[[CB]]
+// CHECK-NEXT: ttg.async_wait %[[TB]] {num = 0 : i32}
+// CHECK-NOT: loop.stage
+// CHECK: scf.yield
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @late_increment(%pa: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %pb: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c1024 = arith.constant 1024 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %c32 = arith.constant dense<32> : tensor<32x1xi32, #bl>
+    %step = arith.constant dense<1024> : tensor<32x32xi32, #bl>
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>>
+    %c = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>>
+    %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>> -> tensor<32x1xi32, #bl>
+    %rs = arith.muli %r2, %c32 : tensor<32x1xi32, #bl>
+    %rb = tt.broadcast %rs : tensor<32x1xi32, #bl> -> tensor<32x32xi32, #bl>
+    %c2 = tt.expand_dims %c {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>> -> tensor<1x32xi32, #bl>
+    %cb = tt.broadcast %c2 : tensor<1x32xi32, #bl> -> tensor<32x32xi32, #bl>
+    %off = arith.addi %rb, %cb : tensor<32x32xi32, #bl>
+    %as = tt.splat %pa : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %a = tt.addptr %as, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %bs = tt.splat %pb : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %b = tt.addptr %bs, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %res:3 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero, %ap = %a, %bp = %b) -> (tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>)  : i32 {
+      %x = tt.load %ap : tensor<32x32x!tt.ptr<f16>, #bl>
+      %y = tt.load %bp : tensor<32x32x!tt.ptr<f16>, #bl>
+      %xd = ttg.convert_layout %x : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %yd = ttg.convert_layout %y : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %xd, %yd, %acc, inputPrecision = tf32 : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<32x32xf32, #mma>
+      %yi = arith.fptosi %y : tensor<32x32xf16, #bl> to tensor<32x32xi32, #bl>
+      %rows = "tt.reduce"(%yi) <{axis = 1 : i32}> ({
+      ^bb0(%u: i32, %v: i32):
+        %m = arith.maxsi %u, %v : i32
+        tt.reduce.return %m : i32
+      }) : (tensor<32x32xi32, #bl>) -> tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>>
+      %top = "tt.reduce"(%rows) <{axis = 0 : i32}> ({
+      ^bb0(%u: i32, %v: i32):
+        %m = arith.maxsi %u, %v : i32
+        tt.reduce.return %m : i32
+      }) : (tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>>) -> i32
+      %low = arith.minsi %top, %c0 : i32
+      %one = arith.addi %low, %c1 : i32
+      %inc = arith.muli %one, %c1024 : i32
+      %incs = tt.splat %inc : i32 -> tensor<32x32xi32, #bl>
+      %ap2 = tt.addptr %ap, %incs : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      %bp2 = tt.addptr %bp, %step : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      scf.yield %d, %ap2, %bp2 : tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>
+    }
+    tt.return %res#0 : tensor<32x32xf32, #mma>
+  }
+}
