@@ -26,43 +26,39 @@ from ttc.passmanager import Pass
 class _Equal:
     def __init__(self, loop: scf.ForOp):
         self.loop, self.body = loop, loop.body.block
-        self.args_memo: dict[tuple[int, int], bool] = {}
-        self.memo: dict[tuple[SSAValue, SSAValue], bool] = {}
+        # pairs of arguments assumed equal while their yields are compared (how the recursion ends); nothing is
+        # remembered beyond that, since a result found under an assumption that later fails would be wrong
+        self.assumed: list[tuple[int, int]] = []
 
     def args(self, i: int, j: int) -> bool:
-        key = (min(i, j), max(i, j))
-        if key in self.args_memo:
-            return self.args_memo[key]
+        if i == j:
+            return True
         if self.loop.iter_args[i] is not self.loop.iter_args[j]:
-            self.args_memo[key] = False
             return False
-        self.args_memo[key] = True  # assumed while the yields are compared
+        if (i, j) in self.assumed:
+            return True
+        self.assumed.append((i, j))
         y = self.body.last_op.operands
-        self.args_memo[key] = self.values(y[i], y[j])
-        return self.args_memo[key]
+        equal = self.values(y[i], y[j])
+        self.assumed.pop()
+        return equal
 
     def values(self, a: SSAValue, b: SSAValue) -> bool:
         if a is b:
             return True
-        key = (a, b)
-        if key in self.memo:
-            return self.memo[key]
-        self.memo[key] = False
-        ok = False
         if isinstance(a, BlockArgument) and isinstance(b, BlockArgument):
-            ok = (a.owner is self.body and b.owner is self.body and a.index > 0 and b.index > 0
-                  and self.args(a.index - 1, b.index - 1))
-        elif not isinstance(a, BlockArgument) and not isinstance(b, BlockArgument):
-            x, y = a.owner, b.owner
-            ok = (isinstance(x, Operation) and isinstance(y, Operation) and x.parent is self.body
-                  and y.parent is self.body and x.name == y.name and a.index == b.index and not x.regions
-                  and not y.regions and is_side_effect_free(x) and is_side_effect_free(y)
-                  and [r.type for r in x.results] == [r.type for r in y.results]
-                  and x.properties == y.properties and x.attributes == y.attributes
-                  and len(x.operands) == len(y.operands)
-                  and all(self.values(p, q) for p, q in zip(x.operands, y.operands)))
-        self.memo[key] = ok
-        return ok
+            return (a.owner is self.body and b.owner is self.body and a.index > 0 and b.index > 0
+                    and self.args(a.index - 1, b.index - 1))
+        if isinstance(a, BlockArgument) or isinstance(b, BlockArgument):
+            return False
+        x, y = a.owner, b.owner
+        return (isinstance(x, Operation) and isinstance(y, Operation) and x.parent is self.body
+                and y.parent is self.body and x.name == y.name and a.index == b.index and not x.regions
+                and not y.regions and is_side_effect_free(x) and is_side_effect_free(y)
+                and [r.type for r in x.results] == [r.type for r in y.results]
+                and x.properties == y.properties and x.attributes == y.attributes
+                and len(x.operands) == len(y.operands)
+                and all(self.values(p, q) for p, q in zip(x.operands, y.operands)))
 
 
 def loop_cse(loop: scf.ForOp) -> None:

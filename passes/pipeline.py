@@ -45,7 +45,8 @@ from ttc.ir.inserter import Inserter
 from ttc.ir.layout_utils import blocked_for_shape, target_capability, with_encoding
 from ttc.ir.layouts import BlockedEncoding, NVMMASharedEncoding, SharedMemorySpace, SwizzledSharedEncoding
 from ttc.ir.loop_schedule import CoarseSchedule, num_stages_of, strip
-from ttc.ir.pipeline_expander import expand
+from ttc.ir.std import SelectOp
+from ttc.ir.pipeline_expander import expand, schedule_is_valid
 from ttc.ir.pipelined_loads import copy_vec_bytes, copy_width, shared_encoding
 from ttc.ir.tt import SplatOp
 from ttc.ir.types import AsyncTokenType, MemDescType, bitwidth, elt, encoding, shape_of
@@ -230,7 +231,7 @@ def _create_async_copy(loop, load, alloc, insert_idx, extract_idx, schedule, axi
         local = staged.add(ttg.LocalLoadOp.build(operands=[view_load, [wait]], result_types=[load.results[0].type]))
         result = local
         if _has_nonzero_other(load):
-            result = staged.add(arith.SelectOp(load.mask, local, load.other))
+            result = staged.add(SelectOp.create(operands=[load.mask, local, load.other], result_types=[local.type]))
         load.results[0].replace_all_uses_with(result)
     schedule.at.pop(load, None)
     load.detach()
@@ -558,7 +559,9 @@ def update_waits(module: Operation) -> None:
             continue
         group, tokens, num = [w], list(w.operands), w.num.value.data
         nxt = w.next_op
-        while nxt is not None and nxt.name not in ("scf.for", "scf.if", "scf.while"):
+        # up to the next commit group (Triton's combineRedundantWaitOps): a wait after it may wait for groups
+        # committed in between, or for fewer of the earlier ones than it would hoisted above them
+        while nxt is not None and nxt.name not in ("scf.for", "scf.if", "scf.while", "ttg.async_commit_group"):
             if nxt.name == "ttg.async_wait":
                 group.append(nxt)
                 tokens += list(nxt.operands)
@@ -816,8 +819,11 @@ class Pipeline(Pass):
             loop = lower_loads(loop, schedule, axis)
             early = [op for op, s, _ in schedule.ops_in_order(loop) if s < schedule.num_stages - 1]
             bad = [op for op in early if not can_predicate(op)]
-            if bad:  # left with its async copies, each waited for in its own iteration
-                _not_pipelined_remark(loop, f"'{bad[0].name}' in an early stage cannot be predicated")
+            why = f"'{bad[0].name}' in an early stage cannot be predicated" if bad else None
+            if not why and not schedule_is_valid(loop, [(op, s) for op, s, _ in schedule.ops_in_order(loop)]):
+                why = "an op is scheduled before its operands (a loop-carried value from a later stage)"
+            if why:  # left with its async copies, each waited for in its own iteration
+                _not_pipelined_remark(loop, why)
                 strip(loop)
                 continue
             loop = expand_loop(loop, schedule)

@@ -193,6 +193,25 @@ def _replaced(operands, idx: int, value: SSAValue) -> tuple:
     return tuple(out)
 
 
+def schedule_is_valid(loop: scf.ForOp, order: list[tuple[Operation, int]]) -> bool:
+    """Triton's verifySchedule: in the unrolled schedule (op i of stage s at cycle i + s * len(order)) no op runs
+    before the producer of an operand, a loop-carried one included (it is the previous iteration's, one
+    len(order) earlier). A value yielded by a stage more than one after its loop-carried reader fails this."""
+    n = len(order)
+    cycle = {op: i + stage * n for i, (op, stage) in enumerate(order)}
+    body = loop.body.block
+    for op, _ in order:
+        for v in _outside_values(op):
+            distance = 0
+            if isinstance(v, BlockArgument):
+                if v.owner is not body or v.index == 0:
+                    continue
+                distance, v = 1, body.last_op.operands[v.index - 1]
+            if v.owner in cycle and cycle[op] < cycle[v.owner] - n * distance:
+                return False
+    return True
+
+
 def expand(loop: scf.ForOp, order: list[tuple[Operation, int]],
            predicate: Callable[[Operation, SSAValue], Operation]) -> scf.ForOp:
     """Pipeline `loop` by the stages in `order` (ops in emission order with their stage); the new loop replaces

@@ -14,6 +14,16 @@
 // RUN:   -tritongpu-assign-latencies=num-stages=3 -tritongpu-schedule-loops -tritongpu-pipeline=num-stages=3 -canonicalize -o %t.sm90.ttgir
 // RUN: FileCheck %s --check-prefix=SM90 < %t.sm90.ttgir
 // RUN: cd %S/../../.. && tt-run %t.sm90.ttgir --spec kernels/matmul.json --interpret --check | FileCheck %s --check-prefix=INTERP
+// RUN: cd %S/../../.. && tt-frontend kernels/attention.py -k attn_fwd_kernel -s "*fp16:16,*fp16:16,*fp16:16,*fp16:16,fp32,i32,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,64,128,64" \
+// RUN:   | tt-opt -make-ttir -o %t.attn.ttir
+// RUN: tt-opt %t.attn.ttir -make-ttgir='target=cuda:80 num-warps=4 num-stages=1' \
+// RUN:   | tt-opt -tritongpu-assign-latencies=num-stages=3 -tritongpu-schedule-loops -tritongpu-pipeline=num-stages=3 -canonicalize -o %t.attn80.ttgir
+// RUN: cd %S/../../.. && tt-run %t.attn80.ttgir --spec kernels/attention.json --interpret --check | FileCheck %s --check-prefix=ATTN
+// RUN: tt-opt %t.attn.ttir -convert-triton-to-tritongpu='target=cuda:90 num-warps=4 threads-per-warp=32 num-ctas=1' -tritongpu-coalesce \
+// RUN:   -tritongpu-remove-layout-conversions -tritongpu-accelerate-matmul -tritongpu-remove-layout-conversions -tritongpu-optimize-dot-operands \
+// RUN:   -canonicalize -loop-invariant-code-motion \
+// RUN:   -tritongpu-assign-latencies=num-stages=3 -tritongpu-schedule-loops -tritongpu-pipeline=num-stages=3 -canonicalize -o %t.attn90.ttgir
+// RUN: cd %S/../../.. && tt-run %t.attn90.ttgir --spec kernels/attention.json --interpret --check | FileCheck %s --check-prefix=ATTN
 // RUN: tt-opt %S/../../fixtures/triton/matmul_acc_i8_sm80.nodebug.ttir -make-ttgir='target=cuda:80 num-warps=4 num-stages=1' \
 // RUN:   | tt-opt -tritongpu-assign-latencies=num-stages=3 -tritongpu-schedule-loops -tritongpu-pipeline=num-stages=3 -o %t.i8.ttgir
 // RUN: FileCheck %s --check-prefix=I8 < %t.i8.ttgir
@@ -30,6 +40,8 @@
 // flight; its input is make-ttgir's IR before the pipeliner, since make-ttgir with num-stages=1 already made the
 // wgmma asynchronous, with a wait right after it).
 // INTERP: c: ok
+// The attention kernel (two dots, K and V loads pipelined) too, for sm80 and sm90.
+// ATTN: out: ok
 // SM90: ttg.local_alloc : () -> !ttg.memdesc<3x64x32xf16
 // SM90-NEXT: ttg.local_alloc : () -> !ttg.memdesc<3x32x64xf16
 // SM90: scf.for
@@ -716,5 +728,354 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       scf.yield %d, %ap2, %bp2 : tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #bl>, tensor<64x64x!tt.ptr<f16>, #bl>
     }
     tt.return %res#0 : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// A trip count known to exceed the stages (0 to 8): the prologue's copies need no predicate (no mask), and the
+// kernel loop's predicate folds to k < 8 - 2.
+// CHECK-LABEL: tt.func public @const_bounds
+// CHECK-NOT: arith.cmpi
+// CHECK-COUNT-4: ttg.async_copy_global_to_local %{{[^ ]+}}, %{{[^ ]+}} {contiguity = 8 : i32}
+// CHECK: scf.for %[[K:[^ ]+]] = %c0_i32 to %c8_i32 step %c1_i32
+// CHECK-NEXT: %[[V:.*]] = arith.cmpi slt, %[[K]], %c6_i32 : i32
+// CHECK: tt.splat %[[V]]
+// CHECK-NEXT: ttg.async_copy_global_to_local
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @const_bounds(%pa: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %pb: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c8 = arith.constant 8 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %c32 = arith.constant dense<32> : tensor<32x1xi32, #bl>
+    %step = arith.constant dense<1024> : tensor<32x32xi32, #bl>
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>>
+    %c = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>>
+    %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>> -> tensor<32x1xi32, #bl>
+    %rs = arith.muli %r2, %c32 : tensor<32x1xi32, #bl>
+    %rb = tt.broadcast %rs : tensor<32x1xi32, #bl> -> tensor<32x32xi32, #bl>
+    %c2 = tt.expand_dims %c {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>> -> tensor<1x32xi32, #bl>
+    %cb = tt.broadcast %c2 : tensor<1x32xi32, #bl> -> tensor<32x32xi32, #bl>
+    %off = arith.addi %rb, %cb : tensor<32x32xi32, #bl>
+    %as = tt.splat %pa : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %a = tt.addptr %as, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %bs = tt.splat %pb : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %b = tt.addptr %bs, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %res:3 = scf.for %k = %c0 to %c8 step %c1 iter_args(%acc = %zero, %ap = %a, %bp = %b) -> (tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>)  : i32 {
+      %x = tt.load %ap : tensor<32x32x!tt.ptr<f16>, #bl>
+      %y = tt.load %bp : tensor<32x32x!tt.ptr<f16>, #bl>
+      %xd = ttg.convert_layout %x : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %yd = ttg.convert_layout %y : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %xd, %yd, %acc, inputPrecision = tf32 : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<32x32xf32, #mma>
+      %ap2 = tt.addptr %ap, %step : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      %bp2 = tt.addptr %bp, %step : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      scf.yield %d, %ap2, %bp2 : tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>
+    }
+    tt.return %res#0 : tensor<32x32xf32, #mma>
+  }
+}
+
+// -----
+
+// Bounds 3 to n step 2: prologue iterations 0 and 1 are k = 3 and 5 (predicated on n > 3 and n > 5), and the
+// kernel loop's copies run for k + 2 * 2 (predicated on k < n - 4).
+// CHECK-LABEL: tt.func public @strided
+// CHECK: arith.cmpi sgt, %arg2, %c3_i32 : i32
+// CHECK: arith.cmpi sgt, %arg2, %c5_i32 : i32
+// CHECK: scf.for %[[K:[^ ]+]] = %c3_i32 to %arg2 step %c2_i32
+// CHECK-NEXT: %[[L:.*]] = arith.subi %arg2, %c4_i32 : i32
+// CHECK-NEXT: arith.cmpi slt, %[[K]], %[[L]] : i32
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @strided(%pa: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %pb: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c2i = arith.constant 2 : i32
+    %c3i = arith.constant 3 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %c32 = arith.constant dense<32> : tensor<32x1xi32, #bl>
+    %step = arith.constant dense<1024> : tensor<32x32xi32, #bl>
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>>
+    %c = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>>
+    %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>> -> tensor<32x1xi32, #bl>
+    %rs = arith.muli %r2, %c32 : tensor<32x1xi32, #bl>
+    %rb = tt.broadcast %rs : tensor<32x1xi32, #bl> -> tensor<32x32xi32, #bl>
+    %c2 = tt.expand_dims %c {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>> -> tensor<1x32xi32, #bl>
+    %cb = tt.broadcast %c2 : tensor<1x32xi32, #bl> -> tensor<32x32xi32, #bl>
+    %off = arith.addi %rb, %cb : tensor<32x32xi32, #bl>
+    %as = tt.splat %pa : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %a = tt.addptr %as, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %bs = tt.splat %pb : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %b = tt.addptr %bs, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %res:3 = scf.for %k = %c3i to %n step %c2i iter_args(%acc = %zero, %ap = %a, %bp = %b) -> (tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>)  : i32 {
+      %x = tt.load %ap : tensor<32x32x!tt.ptr<f16>, #bl>
+      %y = tt.load %bp : tensor<32x32x!tt.ptr<f16>, #bl>
+      %xd = ttg.convert_layout %x : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %yd = ttg.convert_layout %y : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %xd, %yd, %acc, inputPrecision = tf32 : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<32x32xf32, #mma>
+      %ap2 = tt.addptr %ap, %step : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      %bp2 = tt.addptr %bp, %step : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      scf.yield %d, %ap2, %bp2 : tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>
+    }
+    tt.return %res#0 : tensor<32x32xf32, #mma>
+  }
+}
+
+// -----
+
+// An indirect load in a loop of 5 stages (its own tt.num_stages): latency 2 each, so the index load is at stage 0,
+// the loads it feeds at stage 2, the dot at stage 4, and the prologue reads indices itself: part 2 waits for
+// iteration 0's indices (leaving iteration 1's group in flight), then commits the copies of A, B and the next
+// indices; part 3 has its own wait for iteration 1's indices. A wait is merged only with the waits before the
+// next commit group (Triton's combineRedundantWaitOps): hoisted above the commits, part 3's wait would leave
+// iteration 1's indices in flight while they are read.
+// CHECK-LABEL: tt.func public @indirect_5_stages
+// S1-LABEL: tt.func public @indirect_5_stages
+// S1: ttg.async_wait %{{[^ ]+}} {num = 3 : i32}
+// CHECK: %[[I0:.*]] = ttg.async_commit_group
+// CHECK: %[[I1:.*]] = ttg.async_commit_group
+// CHECK: %[[W0:.*]] = ttg.async_wait %[[I0]] {num = 1 : i32}
+// CHECK-NEXT: %[[V0:.*]] = ttg.memdesc_index
+// CHECK-NEXT: ttg.local_load %[[V0]] token %[[W0]] : {{.*}} -> tensor<32x1xi32, #blocked>
+// CHECK-COUNT-3: ttg.async_commit_group
+// CHECK: %[[W1:.*]] = ttg.async_wait %[[I1]] {num = 3 : i32}
+// CHECK-NEXT: %[[V1:.*]] = ttg.memdesc_index
+// CHECK-NEXT: ttg.local_load %[[V1]] token %[[W1]] : {{.*}} -> tensor<32x1xi32, #blocked>
+// CHECK-COUNT-3: ttg.async_commit_group
+// CHECK-NEXT: scf.for
+// CHECK: %[[W:.*]] = ttg.async_wait %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} {num = 3 : i32}
+// CHECK: ttg.local_load %{{.*}} token %[[W]] : {{.*}} -> tensor<32x1xi32, #blocked>
+// CHECK: } {tt.num_stages = 5 : i32}
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#a = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#b = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @indirect_5_stages(%pa: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %pb: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %pi: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %c32 = arith.constant dense<32> : tensor<32x1xi32, #bl>
+    %step = arith.constant dense<32> : tensor<32x32xi32, #bl>
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>>
+    %c = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>>
+    %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>> -> tensor<32x1xi32, #bl>
+    %rs = arith.muli %r2, %c32 : tensor<32x1xi32, #bl>
+    %rb = tt.broadcast %rs : tensor<32x1xi32, #bl> -> tensor<32x32xi32, #bl>
+    %c2 = tt.expand_dims %c {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>> -> tensor<1x32xi32, #bl>
+    %cb = tt.broadcast %c2 : tensor<1x32xi32, #bl> -> tensor<32x32xi32, #bl>
+    %off = arith.addi %rb, %cb : tensor<32x32xi32, #bl>
+    %is = tt.splat %pi : !tt.ptr<i32> -> tensor<32x1x!tt.ptr<i32>, #bl>
+    %i0 = tt.addptr %is, %r2 : tensor<32x1x!tt.ptr<i32>, #bl>, tensor<32x1xi32, #bl>
+    %as = tt.splat %pa : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %bs = tt.splat %pb : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %b0 = tt.addptr %bs, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %res:3 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero, %ip = %i0, %bp = %b0) -> (tensor<32x32xf32, #mma>, tensor<32x1x!tt.ptr<i32>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>) : i32 {
+      %idx = tt.load %ip : tensor<32x1x!tt.ptr<i32>, #bl>
+      %ro = arith.muli %idx, %c32 : tensor<32x1xi32, #bl>
+      %rob = tt.broadcast %ro : tensor<32x1xi32, #bl> -> tensor<32x32xi32, #bl>
+      %aoff = arith.addi %rob, %cb : tensor<32x32xi32, #bl>
+      %ptrs = tt.addptr %as, %aoff : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      %x = tt.load %ptrs : tensor<32x32x!tt.ptr<f16>, #bl>
+      %y = tt.load %bp : tensor<32x32x!tt.ptr<f16>, #bl>
+      %xd = ttg.convert_layout %x : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #a>
+      %yd = ttg.convert_layout %y : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #b>
+      %d = tt.dot %xd, %yd, %acc : tensor<32x32xf16, #a> * tensor<32x32xf16, #b> -> tensor<32x32xf32, #mma>
+      %ip2 = tt.addptr %ip, %c32 : tensor<32x1x!tt.ptr<i32>, #bl>, tensor<32x1xi32, #bl>
+      %bp2 = tt.addptr %bp, %step : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      scf.yield %d, %ip2, %bp2 : tensor<32x32xf32, #mma>, tensor<32x1x!tt.ptr<i32>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>
+    } {tt.num_stages = 5 : i32}
+    tt.return %res#0 : tensor<32x32xf32, #mma>
+  }
+}
+
+// -----
+
+// A masked load whose `other` is not zero (1.0): cp.async only zero-fills, so the slot's value goes through a
+// select on the mask of its own iteration (carried over two iterations) with `other`, as Triton does; the
+// conversion to the dot operand stays on the select.
+// CHECK-LABEL: tt.func public @other_one
+// CHECK: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<32x32xf16, #blocked>
+// CHECK: scf.for {{.*}}, %[[M:[^ ]+]] = %{{[0-9]+}}, %[[M1:[^ ]+]] = %{{[0-9]+}}, %{{[^ ]+}} = %{{[0-9]+}}, %{{[^ ]+}} = %{{[0-9]+}}) ->
+// CHECK: %[[W:.*]] = ttg.async_wait
+// CHECK-NEXT: %[[V:.*]] = ttg.memdesc_index
+// CHECK-NEXT: %[[L:.*]] = ttg.local_load %[[V]] token %[[W]] : {{.*}} -> tensor<32x32xf16, #blocked>
+// CHECK-NEXT: %[[S:.*]] = arith.select %[[M]], %[[L]], %[[ONE]] : tensor<32x32xi1, #blocked>, tensor<32x32xf16, #blocked>
+// CHECK: ttg.convert_layout %[[S]]
+// CHECK: %[[MK:.*]] = tt.broadcast
+// CHECK: ttg.async_copy_global_to_local {{.*}} other %[[ONE]]
+// CHECK: scf.yield {{.*}}, %[[M1]], %[[MK]], %{{[^ ]+}}, %{{[^ ]+}} :
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#a = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#b = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @other_one(%pa: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %pb: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32, %K: i32 {tt.divisibility = 16 : i32}) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c32i = arith.constant 32 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %zf = arith.constant dense<1.000000e+00> : tensor<32x32xf16, #bl>
+    %c32 = arith.constant dense<32> : tensor<32x1xi32, #bl>
+    %step = arith.constant dense<32> : tensor<32x32xi32, #bl>
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>>
+    %c = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>>
+    %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>> -> tensor<32x1xi32, #bl>
+    %rs = arith.muli %r2, %c32 : tensor<32x1xi32, #bl>
+    %rb = tt.broadcast %rs : tensor<32x1xi32, #bl> -> tensor<32x32xi32, #bl>
+    %c2 = tt.expand_dims %c {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>> -> tensor<1x32xi32, #bl>
+    %cb = tt.broadcast %c2 : tensor<1x32xi32, #bl> -> tensor<32x32xi32, #bl>
+    %off = arith.addi %rb, %cb : tensor<32x32xi32, #bl>
+    %as = tt.splat %pa : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %a0 = tt.addptr %as, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %bs = tt.splat %pb : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %b0 = tt.addptr %bs, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %res:4 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero, %ap = %a0, %bp = %b0, %cnt = %c0) -> (tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>, i32) : i32 {
+      %kk = arith.muli %k, %c32i : i32
+      %rem = arith.subi %K, %kk : i32
+      %rems = tt.splat %rem : i32 -> tensor<1x32xi32, #bl>
+      %m = arith.cmpi slt, %c2, %rems : tensor<1x32xi32, #bl>
+      %mb = tt.broadcast %m : tensor<1x32xi1, #bl> -> tensor<32x32xi1, #bl>
+      %x = tt.load %ap, %mb, %zf : tensor<32x32x!tt.ptr<f16>, #bl>
+      %y = tt.load %bp : tensor<32x32x!tt.ptr<f16>, #bl>
+      %xd = ttg.convert_layout %x : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #a>
+      %yd = ttg.convert_layout %y : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #b>
+      %d = tt.dot %xd, %yd, %acc : tensor<32x32xf16, #a> * tensor<32x32xf16, #b> -> tensor<32x32xf32, #mma>
+      %ap2 = tt.addptr %ap, %step : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      %bp2 = tt.addptr %bp, %step : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      %cnt2 = arith.addi %cnt, %c1 : i32
+      scf.yield %d, %ap2, %bp2, %cnt2 : tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>, i32
+    }
+    tt.return %res#0 : tensor<32x32xf32, #mma>
+  }
+}
+
+// -----
+
+// An op that cannot be predicated (inline asm with side effects) in an early stage (it computes A's offset): the
+// loop is not expanded; its loads stay lowered, each copy waited for in its own iteration (`num = 0`), the
+// insert and extract indices both from -1, so each iteration reads the slot it just filled.
+// CHECK-LABEL: tt.func public @impure_asm
+// CHECK-NOT: ttg.async_copy_global_to_local
+// CHECK: scf.for {{.*}} iter_args({{.*}}, %[[INS:[^ ]+]] = %c-1_i32, %[[EXT:[^ ]+]] = %c-1_i32) ->
+// CHECK-NEXT: %[[I1:.*]] = arith.addi %[[INS]], %c1_i32
+// CHECK: %[[E1:.*]] = arith.addi %[[EXT]], %c1_i32
+// CHECK: tt.elementwise_inline_asm
+// CHECK: %[[C:.*]] = ttg.async_copy_global_to_local
+// CHECK-NEXT: %[[T:.*]] = ttg.async_commit_group tokens %[[C]]
+// CHECK-NEXT: %[[W:.*]] = ttg.async_wait %[[T]] {num = 0 : i32}
+// CHECK-NEXT: ttg.memdesc_index
+// CHECK-NEXT: ttg.local_load %{{.*}} token %[[W]]
+// CHECK-NOT: loop.stage
+// CHECK: ttg.async_wait {num = 0 : i32}
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @impure_asm(%pa: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %pb: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zoff = arith.constant dense<0> : tensor<32x32xi32, #bl>
+    %c1024 = arith.constant 1024 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %c32 = arith.constant dense<32> : tensor<32x1xi32, #bl>
+    %step = arith.constant dense<1024> : tensor<32x32xi32, #bl>
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>>
+    %c = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>>
+    %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>> -> tensor<32x1xi32, #bl>
+    %rs = arith.muli %r2, %c32 : tensor<32x1xi32, #bl>
+    %rb = tt.broadcast %rs : tensor<32x1xi32, #bl> -> tensor<32x32xi32, #bl>
+    %c2 = tt.expand_dims %c {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>> -> tensor<1x32xi32, #bl>
+    %cb = tt.broadcast %c2 : tensor<1x32xi32, #bl> -> tensor<32x32xi32, #bl>
+    %off = arith.addi %rb, %cb : tensor<32x32xi32, #bl>
+    %as = tt.splat %pa : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %a = tt.addptr %as, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %bs = tt.splat %pb : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %b = tt.addptr %bs, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %res:3 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero, %ap = %a, %bp = %b) -> (tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>)  : i32 {
+      %o = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = false} %k : i32 -> i32
+      %o32 = arith.muli %o, %c1024 : i32
+      %os = tt.splat %o32 : i32 -> tensor<32x32xi32, #bl>
+      %xp = tt.addptr %ap, %os : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      %x = tt.load %xp : tensor<32x32x!tt.ptr<f16>, #bl>
+      %y = tt.load %bp : tensor<32x32x!tt.ptr<f16>, #bl>
+      %xd = ttg.convert_layout %x : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %yd = ttg.convert_layout %y : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %xd, %yd, %acc, inputPrecision = tf32 : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<32x32xf32, #mma>
+      %ap2 = tt.addptr %ap, %zoff : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      %bp2 = tt.addptr %bp, %step : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      scf.yield %d, %ap2, %bp2 : tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>
+    }
+    tt.return %res#0 : tensor<32x32xf32, #mma>
+  }
+}
+
+// -----
+
+// A's pointer increment depends on B's loaded values (through two reductions), so it is in the last stage while
+// A's load, at stage 0, reads it loop-carried: the schedule runs a load before its operand is computed (Triton's
+// verifySchedule rejects it). The loop is left unexpanded, each copy waited for in its own iteration.
+// CHECK-LABEL: tt.func public @late_increment
+// CHECK-NOT: ttg.async_copy_global_to_local
+// CHECK: scf.for
+// CHECK: %[[CA:.*]] = ttg.async_copy_global_to_local
+// CHECK-NEXT: %[[TA:.*]] = ttg.async_commit_group tokens %[[CA]]
+// CHECK-NEXT: ttg.async_wait %[[TA]] {num = 0 : i32}
+// CHECK: %[[CB:.*]] = ttg.async_copy_global_to_local
+// CHECK-NEXT: %[[TB:.*]] = ttg.async_commit_group tokens %[[CB]]
+// CHECK-NEXT: ttg.async_wait %[[TB]] {num = 0 : i32}
+// CHECK-NOT: loop.stage
+// CHECK: scf.yield
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @late_increment(%pa: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %pb: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c1024 = arith.constant 1024 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %c32 = arith.constant dense<32> : tensor<32x1xi32, #bl>
+    %step = arith.constant dense<1024> : tensor<32x32xi32, #bl>
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>>
+    %c = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>>
+    %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>> -> tensor<32x1xi32, #bl>
+    %rs = arith.muli %r2, %c32 : tensor<32x1xi32, #bl>
+    %rb = tt.broadcast %rs : tensor<32x1xi32, #bl> -> tensor<32x32xi32, #bl>
+    %c2 = tt.expand_dims %c {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>> -> tensor<1x32xi32, #bl>
+    %cb = tt.broadcast %c2 : tensor<1x32xi32, #bl> -> tensor<32x32xi32, #bl>
+    %off = arith.addi %rb, %cb : tensor<32x32xi32, #bl>
+    %as = tt.splat %pa : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %a = tt.addptr %as, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %bs = tt.splat %pb : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %b = tt.addptr %bs, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %res:3 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero, %ap = %a, %bp = %b) -> (tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>)  : i32 {
+      %x = tt.load %ap : tensor<32x32x!tt.ptr<f16>, #bl>
+      %y = tt.load %bp : tensor<32x32x!tt.ptr<f16>, #bl>
+      %xd = ttg.convert_layout %x : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %yd = ttg.convert_layout %y : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %xd, %yd, %acc, inputPrecision = tf32 : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<32x32xf32, #mma>
+      %yi = arith.fptosi %y : tensor<32x32xf16, #bl> to tensor<32x32xi32, #bl>
+      %rows = "tt.reduce"(%yi) <{axis = 1 : i32}> ({
+      ^bb0(%u: i32, %v: i32):
+        %m = arith.maxsi %u, %v : i32
+        tt.reduce.return %m : i32
+      }) : (tensor<32x32xi32, #bl>) -> tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>>
+      %top = "tt.reduce"(%rows) <{axis = 0 : i32}> ({
+      ^bb0(%u: i32, %v: i32):
+        %m = arith.maxsi %u, %v : i32
+        tt.reduce.return %m : i32
+      }) : (tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>>) -> i32
+      %low = arith.minsi %top, %c0 : i32
+      %one = arith.addi %low, %c1 : i32
+      %inc = arith.muli %one, %c1024 : i32
+      %incs = tt.splat %inc : i32 -> tensor<32x32xi32, #bl>
+      %ap2 = tt.addptr %ap, %incs : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      %bp2 = tt.addptr %bp, %step : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      scf.yield %d, %ap2, %bp2 : tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>
+    }
+    tt.return %res#0 : tensor<32x32xf32, #mma>
   }
 }

@@ -184,3 +184,76 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   }
 }
 
+// -----
+
+// scf.ifs: one that computes A's pointers (in the backward slice of the stage-0 load) goes to a new cluster at
+// the front, at stage 0, its condition with it; A's pointer increment, which it reads loop-carried, then runs at
+// stage 1 in a cluster before that one. One that stores the result on the last iteration, after the dot with no
+// staged op after it, goes to an epilogue cluster at the back, in the last stage.
+// CHECK-LABEL: tt.func public @if_ptr
+// CHECK: scf.for
+// CHECK-NEXT: arith.andi {{.*}} {loop.cluster = 1 : i32, loop.stage = 0 : i32}
+// CHECK-NEXT: arith.cmpi ne, {{.*}} {loop.cluster = 1 : i32, loop.stage = 0 : i32}
+// CHECK-NEXT: %[[P:.*]] = scf.if
+// CHECK: } {loop.cluster = 1 : i32, loop.stage = 0 : i32}
+// CHECK-NEXT: tt.load %[[P]] {loop.cluster = 5 : i32, loop.stage = 0 : i32}
+// CHECK-NEXT: tt.load {{.*}} {loop.cluster = 5 : i32, loop.stage = 0 : i32}
+// CHECK: tt.dot {{.*}} {loop.cluster = 2 : i32, loop.stage = 2 : i32}
+// CHECK-NEXT: tt.addptr {{.*}} {loop.cluster = 0 : i32, loop.stage = 1 : i32}
+// CHECK-NEXT: tt.addptr {{.*}} {loop.cluster = 4 : i32, loop.stage = 1 : i32}
+// CHECK-NEXT: arith.subi {{.*}} {loop.cluster = 6 : i32, loop.stage = 2 : i32}
+// CHECK-NEXT: arith.cmpi eq, {{.*}} {loop.cluster = 6 : i32, loop.stage = 2 : i32}
+// CHECK-NEXT: scf.if
+// CHECK: tt.store
+// CHECK-NEXT: } {loop.cluster = 6 : i32, loop.stage = 2 : i32}
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: } {tt.scheduled_max_stage = 2 : i32}
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @if_ptr(%pa: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %pb: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %c32 = arith.constant dense<32> : tensor<32x1xi32, #bl>
+    %step = arith.constant dense<1024> : tensor<32x32xi32, #bl>
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>>
+    %c = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>>
+    %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #bl}>> -> tensor<32x1xi32, #bl>
+    %rs = arith.muli %r2, %c32 : tensor<32x1xi32, #bl>
+    %rb = tt.broadcast %rs : tensor<32x1xi32, #bl> -> tensor<32x32xi32, #bl>
+    %c2 = tt.expand_dims %c {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #bl}>> -> tensor<1x32xi32, #bl>
+    %cb = tt.broadcast %c2 : tensor<1x32xi32, #bl> -> tensor<32x32xi32, #bl>
+    %off = arith.addi %rb, %cb : tensor<32x32xi32, #bl>
+    %as = tt.splat %pa : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %a = tt.addptr %as, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %bs = tt.splat %pb : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #bl>
+    %b = tt.addptr %bs, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+    %res:3 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero, %ap = %a, %bp = %b) -> (tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>)  : i32 {
+      %odd = arith.andi %k, %c1 : i32
+      %isodd = arith.cmpi ne, %odd, %c0 : i32
+      %xp = scf.if %isodd -> (tensor<32x32x!tt.ptr<f16>, #bl>) {
+        scf.yield %ap : tensor<32x32x!tt.ptr<f16>, #bl>
+      } else {
+        %alt = tt.addptr %ap, %step : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+        scf.yield %alt : tensor<32x32x!tt.ptr<f16>, #bl>
+      }
+      %x = tt.load %xp : tensor<32x32x!tt.ptr<f16>, #bl>
+      %y = tt.load %bp : tensor<32x32x!tt.ptr<f16>, #bl>
+      %xd = ttg.convert_layout %x : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %yd = ttg.convert_layout %y : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %xd, %yd, %acc, inputPrecision = tf32 : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<32x32xf32, #mma>
+      %ap2 = tt.addptr %ap, %step : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      %bp2 = tt.addptr %bp, %step : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      %last = arith.subi %n, %c1 : i32
+      %islast = arith.cmpi eq, %k, %last : i32
+      scf.if %islast {
+        %h = arith.truncf %d : tensor<32x32xf32, #mma> to tensor<32x32xf16, #mma>
+        %hb = ttg.convert_layout %h : tensor<32x32xf16, #mma> -> tensor<32x32xf16, #bl>
+        tt.store %bp, %hb : tensor<32x32x!tt.ptr<f16>, #bl>
+      }
+      scf.yield %d, %ap2, %bp2 : tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>
+    }
+    tt.return %res#0 : tensor<32x32xf32, #mma>
+  }
+}
