@@ -26,6 +26,8 @@ from xdsl.dialects.builtin import (
     DenseResourceAttr,
     DictionaryAttr,
     FileLineColLoc,
+    Float8E4M3FNType,
+    Float8E5M2Type,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -73,6 +75,8 @@ def _round_to(value: float, t: Attribute) -> float:
             return math.inf
     if isinstance(t, BFloat16Type):
         return _bf16_from_bits(_bf16_bits(value))
+    if isinstance(t, (Float8E4M3FNType, Float8E5M2Type)):  # xDSL packs them as their one-byte codes
+        return t.unpack(t.pack([value]), 1)[0]
     return value
 
 
@@ -96,12 +100,15 @@ def float_bits(value: float, t: Attribute) -> tuple[int, int]:
         return struct.unpack("<H", struct.pack("<e", value))[0], 16
     if isinstance(t, BFloat16Type):
         return _bf16_bits(value), 16
+    if isinstance(t, (Float8E4M3FNType, Float8E5M2Type)):
+        return t.pack([value])[0], 8
     return struct.unpack("<Q", struct.pack("<d", value))[0], 64
 
 
 def _natural_digits(t: Attribute) -> int:
     """APFloat::toString's default precision: 2 + mantissa bits * 59 / 196."""
-    precision = {Float16Type: 11, BFloat16Type: 8, Float32Type: 24, Float64Type: 53}.get(type(t), 53)
+    precision = {Float8E4M3FNType: 4, Float8E5M2Type: 3, Float16Type: 11, BFloat16Type: 8, Float32Type: 24,
+                 Float64Type: 53}.get(type(t), 53)
     return 2 + precision * 59 // 196
 
 
@@ -176,6 +183,8 @@ def format_float(value: float, t: Attribute) -> str:
 def _dense_float_from_bits(raw: bytes, t: Attribute) -> list[float]:
     if isinstance(t, BFloat16Type):
         return [_bf16_from_bits(v) for (v,) in struct.iter_unpack("<H", raw)]
+    if isinstance(t, (Float8E4M3FNType, Float8E5M2Type)):
+        return list(t.unpack(raw, len(raw)))
     fmt = {Float16Type: "<e", Float32Type: "<f", Float64Type: "<d"}[type(t)]
     return [v for (v,) in struct.iter_unpack(fmt, raw)]
 
