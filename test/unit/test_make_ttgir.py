@@ -36,6 +36,7 @@ MEMORY_BOUND = {
     "tma_add_device_desc_sm80": "text",
     "vector_add": "text",
     "fp8_downcast": "text",  # f32/f16 -> fp8 (rtne, satfinite) and f32 -> f16 rtz
+    "desc_control_flow": "text",  # descriptors through arith.select, scf.if and scf.for
     "vector_add_b256_nohint": "text",
     "vector_add_bf16_i64": "text",
     "vector_add_w8_fp16": "text",
