@@ -1,4 +1,6 @@
-"""`tt.print` (`tl.device_print`, `print` in a kernel) as Triton's NVIDIA lowering emits it: for every element a
+"""Device output: `tt.print` and `tt.assert`, as Triton's NVIDIA lowering emits them.
+
+`tt.print` (`tl.device_print`, `print` in a kernel): for every element a
 thread holds, one `vprintf` of
 
     pid (<x>, <y>, <z>) idx (<i>, <j>, ...)<prefix>[(operand <n>) ]<value>\\n
@@ -8,14 +10,19 @@ thread holds, one `vprintf` of
 double, as C varargs want), `%i`/`%u` (`%lli`/`%llu` for 64 bits, narrower integers widened by their
 signedness), `%p` for pointers, or `0x%0Nx` with `hex`. A print without operands prints the pid and the
 prefix. The arguments go in a stack struct, as vprintf takes them; threads holding copies of one element each
-print it, as on Triton. The format string is a private constant of the module."""
+print it, as on Triton. The format string is a private constant of the module.
+
+`tt.assert` (`tl.device_assert` and `assert` under `--debug`): when any element a thread holds is false (zero),
+the thread calls CUDA's `__assertfail(message, file, line, "unknown", 1)` with the op's source file and line
+(through call-site and name locations to the file location, as Triton), which stops the kernel; a tensor assert
+ends with a barrier, so no thread runs ahead of a failing one."""
 
 from __future__ import annotations
 
 import math
 
 import llvmlite.ir as ir
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, NameLoc, TensorType
 
 from ttc.lowering import nvvm
 from ttc.lowering.registry import lowering
@@ -55,8 +62,13 @@ def _vararg(b: ir.IRBuilder, v: ir.Value, signed: bool, hex_: bool) -> ir.Value:
 
 
 def _format_string(ctx, text: str) -> ir.Value:
-    data = bytearray((text + "\n").encode()) + b"\0"
-    g = ir.GlobalVariable(ctx.module, ir.ArrayType(i8, len(data)), ctx.module.get_unique_name("printfFormat_"))
+    return _string(ctx, text + "\n", "printfFormat_")
+
+
+def _string(ctx, text: str, name: str) -> ir.Value:
+    """A pointer to a private null-terminated constant holding `text`."""
+    data = bytearray(text.encode()) + b"\0"
+    g = ir.GlobalVariable(ctx.module, ir.ArrayType(i8, len(data)), ctx.module.get_unique_name(name))
     g.global_constant = True
     g.linkage = "private"
     g.initializer = ir.Constant(ir.ArrayType(i8, len(data)), data)
@@ -103,3 +115,32 @@ def _print(ctx, op):
         fmt = _format_string(ctx, text)
         for value, index in zip(values, coords):
             _printf(ctx, fmt, pid + list(index) + [_vararg(b, value, is_signed, hex_)])
+
+
+def _file_line(loc) -> tuple[str, int]:
+    while isinstance(loc, (CallSiteLoc, NameLoc)):
+        loc = loc.callee if isinstance(loc, CallSiteLoc) else loc.location
+    if isinstance(loc, FileLineColLoc):
+        return loc.filename.data, loc.line.data
+    return "unknown", 0
+
+
+@lowering("tt.assert")
+def _assert(ctx, op):
+    b = ctx.b
+    x = ctx.get(op.condition)
+    tensor = isinstance(x, list)
+    failed = ir.Constant(ir.IntType(1), 0)
+    for v in x if tensor else [x]:
+        if not isinstance(v.type, ir.IntType):
+            raise ctx.error(op, f"tt.assert of {v.type} conditions is not supported")
+        failed = b.or_(failed, b.icmp_unsigned("==", v, ir.Constant(v.type, 0)))
+    file, line = _file_line(op.location)
+    assertfail = nvvm.declare(ctx.module, "__assertfail", ir.VoidType(),
+                              [ir.PointerType(), ir.PointerType(), i32, ir.PointerType(), ir.IntType(64)])
+    with b.if_then(failed, likely=False):
+        b.call(assertfail, [_string(ctx, op.message.data, "assertMessage_"), _string(ctx, file, "assertFile_"),
+                            ir.Constant(i32, line), _string(ctx, "unknown", "assertFunc_"),
+                            ir.Constant(ir.IntType(64), 1)])
+    if tensor:
+        ctx.barrier()
