@@ -86,7 +86,7 @@ DOT_DIFFERS = {
     for name in ("matmul", "matmul_128x128x64_s3_w8", "matmul_128x256x64_s3_w8", "matmul_64x128x32_s4_w4",
                  "matmul_fp32_tf32_64x64x32_s3", "block_ptr_matmul", "block_ptr_matmul_128x128x64_s3_w8",
                  "attention", "attention_w8", "attention_d128_m128_n64_w8_s3", "loop_hints_matmul_s4",
-                 "matmul_assume", "grouped_matmul")
+                 "matmul_assume", "grouped_matmul", "attention_bwd")
 }
 DOT_DIFFERS.update({
     name: "tt.dot_scaled's decomposition: the same upcasts, scale multiply and dot, but Triton moves the upcasts "
@@ -286,7 +286,10 @@ def test_mma_v2_layouts_equal_tritons(name):
 
 # Fixtures whose async copies a later pass of Triton's narrows (coalesce-async-copy, for wgmma's register operand;
 # the sm80 variant of the mxfp4 one is compared):
-NOT_COMPARED = {"dot_scaled", "dot_scaled_mxfp4_matmul"}
+NOT_COMPARED = {"dot_scaled", "dot_scaled_mxfp4_matmul",
+                # its row loads (M, Delta) end in slices of the wgmma layouts, in ours (full make-ttgir) as in
+                # Triton's, which the three passes before accelerate-matmul cannot know
+                "attention_bwd"}
 
 
 @pytest.mark.parametrize("name", _xfail(SM8X))
