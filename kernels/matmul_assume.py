@@ -7,7 +7,7 @@ import triton.language as tl
 
 @triton.jit
 def _leaky(v):
-    return tl.where(v >= 0, v, 0.125 * v)
+    return tl.where(v >= 0, v, 0.01 * v)
 
 
 @triton.jit

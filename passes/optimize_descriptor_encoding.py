@@ -5,8 +5,9 @@ loaded to registers or stored from them).
 A descriptor's type gets Triton's default `#ttg.nvmma_shared` for its block (`NVMMASharedEncodingAttr::get` with
 the rows contiguous): the swizzle is the widest of 128, 64 and 32 bytes that divides a row, none for blocks of
 fewer than 8 rows or of one dimension; `rank = N` when the block is not 2-d. Kernel arguments (and the kernel's
-type) and `tt.make_tensor_descriptor` results are rewritten; a descriptor reaching anything else (a loop's
-carried value, a call) is a located "not supported yet" error.
+type), `tt.make_tensor_descriptor` results and the descriptors control flow passes on (`arith.select`, `scf.if`
+results, `scf.for`/`scf.while` carried values: the layout depends on the type alone, so they all agree) are
+rewritten; a descriptor passed to a call is a located "not supported yet" error.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from ttc.ir.tensordesc import TensorDescType
 from ttc.ir.types import bitwidth
 from ttc.passmanager import Pass
 
-# ops that take a descriptor whose type this pass sets at its definition
-_USERS = {"tt.descriptor_load", "tt.descriptor_store", "tt.descriptor_reduce"}
+# calls are inlined before this pass; one left over (noinline) keeps its descriptor types
+_CALLS = {"tt.call"}
 
 
 def tma_shared_encoding(desc: TensorDescType) -> NVMMASharedEncoding:
@@ -65,15 +66,18 @@ class OptimizeDescriptorEncoding(Pass):
                 ft = op.function_type
                 op.properties["function_type"] = FunctionType.from_lists([a.type for a in entry.args],
                                                                          list(ft.outputs.data))
-            elif op.name == "tt.make_tensor_descriptor":
-                _encode(op.results[0])
+                continue
+            if op.name in _CALLS:
+                continue  # checked below
+            # the layout depends on the descriptor's type alone, so a descriptor passed through control flow
+            # (an `if` or `select` choosing one, a loop carrying it) gets the layout of the ones that reach it
+            for r in op.results:
+                _encode(r)
+            for region in op.regions:
+                for block in region.blocks:
+                    for a in block.args:
+                        _encode(a)
         for op in module.walk():
-            for v in list(op.operands) + list(op.results):
-                if isinstance(v.type, TensorDescType) and v.type.encoding is None:
-                    raise CompileError(at_op(op, None, f"'{op.name}' with a tensor descriptor is not supported yet "
-                                                       "by triton-nvidia-optimize-descriptor-encoding"))
-            if op.name not in _USERS and op.name not in ("tt.func", "tt.make_tensor_descriptor"):
-                if any(isinstance(r.type, TensorDescType) for r in op.results) or any(
-                        isinstance(a.type, TensorDescType) for r in op.regions for b in r.blocks for a in b.args):
-                    raise CompileError(at_op(op, None, f"'{op.name}' carrying a tensor descriptor is not supported "
-                                                       "yet by triton-nvidia-optimize-descriptor-encoding"))
+            if op.name in _CALLS and any(isinstance(v.type, TensorDescType) for v in list(op.operands) + list(op.results)):
+                raise CompileError(at_op(op, None, f"'{op.name}' with a tensor descriptor is not supported yet "
+                                                   "by triton-nvidia-optimize-descriptor-encoding"))

@@ -25,6 +25,8 @@ from typing import Callable
 from xdsl.dialects.builtin import (
     BFloat16Type,
     DenseIntOrFPElementsAttr,
+    Float8E4M3FNType,
+    Float8E5M2Type,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -732,6 +734,8 @@ def _splat_only(attr: Attribute | None, type_: Attribute) -> Attribute | None:
 
 
 def _fold_splat(op, c):
+    if isinstance(c[0], FloatAttr) and _is_fp8(c[0].type):  # an fp8 zero from tt.fp_to_fp's fold
+        return attr_of(op.results[0].type, [c[0].value.data])
     e = elements_of(c[0])
     if e is None or isinstance(c[0], DenseIntOrFPElementsAttr):
         return None
@@ -772,11 +776,16 @@ def _fold_make_range(op, c):
     return None
 
 
+def _is_fp8(t: Attribute) -> bool:
+    return isinstance(t, (Float8E4M3FNType, Float8E5M2Type))
+
+
 def _fold_fp_to_fp(op, c):
+    """Triton's FpToFpOp::fold: a conversion of +0.0 or -0.0 (fp8 results too: `other=0.0` of an fp8 load)."""
     if op.operands[0].type == op.results[0].type:
         return op.operands[0]
     dst = elt(op.results[0].type)
-    if not is_foldable_float(dst):
+    if not (is_foldable_float(dst) or _is_fp8(dst)):
         return None
     for zero in (0.0, -0.0):
         if is_float_value(c[0], zero):

@@ -36,6 +36,7 @@ MEMORY_BOUND = {
     "tma_add_device_desc_sm80": "text",
     "vector_add": "text",
     "fp8_downcast": "text",  # f32/f16 -> fp8 (rtne, satfinite) and f32 -> f16 rtz
+    "desc_control_flow": "text",  # descriptors through arith.select, scf.if and scf.for
     "vector_add_b256_nohint": "text",
     "vector_add_bf16_i64": "text",
     "vector_add_w8_fp16": "text",
@@ -90,6 +91,9 @@ DOT_DIFFERS.update({
           "that reach the dot without an upcast), and its layouts for the scale broadcast are linear ones"
     for name in ("dot_scaled", "dot_scaled_mxfp4_matmul")
 })
+DOT_DIFFERS["attention_bwd"] = ("blocked layouts numbered in another order, each K/V tile stored to shared memory "
+                                "twice (two local_allocs of one load, which Triton's make-ttgir has as one), and the "
+                                "loop's row loads (M, Delta) pipelined by Triton into unswizzled buffers")
 DOT_DIFFERS["causal_attention_ptr"] = ("one hoisted constant (`%true`, of the in-kernel descriptors' TMA "
                                        "copies) sits one line later in Triton's constant block")
 DOT_DIFFERS["tma_persistent_matmul"] = DOT_DIFFERS["desc_persistent_matmul"] = (
@@ -269,7 +273,10 @@ def test_mma_v2_layouts_equal_tritons(name):
 
 # Fixtures whose async copies a later pass of Triton's narrows (coalesce-async-copy, for wgmma's register operand;
 # the sm80 variant of the mxfp4 one is compared):
-NOT_COMPARED = {"dot_scaled", "dot_scaled_mxfp4_matmul"}
+NOT_COMPARED = {"dot_scaled", "dot_scaled_mxfp4_matmul",
+                # its row loads (M, Delta) end in slices of the wgmma layouts, in ours (full make-ttgir) as in
+                # Triton's, which the three passes before accelerate-matmul cannot know
+                "attention_bwd"}
 
 
 @pytest.mark.parametrize("name", SM8X)

@@ -108,8 +108,14 @@ class Builder:
         self.loc = block.first_op.location if block.first_op is not None else UNKNOWN_LOC
 
     def set_insertion_point_to_end(self, block: Block):
+        """The end of `block`; the location becomes its last op's, or for an empty block its parent op's (what
+        Triton gives the yield of an `if` branch that has no ops)."""
         self.block, self.before = block, None
-        self.loc = block.last_op.location if block.last_op is not None else UNKNOWN_LOC
+        if block.last_op is not None:
+            self.loc = block.last_op.location
+        else:
+            parent = block.parent_op()
+            self.loc = parent.location if parent is not None and parent.location is not None else UNKNOWN_LOC
 
     def save(self):
         return (self.block, self.before)

@@ -26,6 +26,8 @@ from xdsl.dialects.builtin import (
     DenseResourceAttr,
     DictionaryAttr,
     FileLineColLoc,
+    Float8E4M3FNType,
+    Float8E5M2Type,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -73,6 +75,8 @@ def _round_to(value: float, t: Attribute) -> float:
             return math.inf
     if isinstance(t, BFloat16Type):
         return _bf16_from_bits(_bf16_bits(value))
+    if isinstance(t, (Float8E4M3FNType, Float8E5M2Type)):  # xDSL packs them as their one-byte codes
+        return t.unpack(t.pack([value]), 1)[0]
     return value
 
 
@@ -96,25 +100,25 @@ def float_bits(value: float, t: Attribute) -> tuple[int, int]:
         return struct.unpack("<H", struct.pack("<e", value))[0], 16
     if isinstance(t, BFloat16Type):
         return _bf16_bits(value), 16
+    if isinstance(t, (Float8E4M3FNType, Float8E5M2Type)):
+        return t.pack([value])[0], 8
     return struct.unpack("<Q", struct.pack("<d", value))[0], 64
 
 
 def _natural_digits(t: Attribute) -> int:
     """APFloat::toString's default precision: 2 + mantissa bits * 59 / 196."""
-    precision = {Float16Type: 11, BFloat16Type: 8, Float32Type: 24, Float64Type: 53}.get(type(t), 53)
+    precision = {Float8E4M3FNType: 4, Float8E5M2Type: 3, Float16Type: 11, BFloat16Type: 8, Float32Type: 24,
+                 Float64Type: 53}.get(type(t), 53)
     return 2 + precision * 59 // 196
 
 
 def _apfloat_natural(value: float, t: Attribute) -> str:
     """APFloat::toString(str) with its defaults (natural precision, max padding 3, truncated zeros)."""
-    from decimal import Decimal
-
     if value == 0:
         return "-0.0E+0" if math.copysign(1, value) < 0 else "0.0E+0"
     n = _natural_digits(t)
     sign = "-" if value < 0 else ""
-    d = Decimal(abs(value))
-    digits, exp = _round_sig(d, n)
+    digits, exp = _apfloat_digits(value, t, n)
     # strip trailing zeros
     while len(digits) > 1 and digits[-1] == "0":
         digits = digits[:-1]
@@ -137,34 +141,64 @@ def _apfloat_natural(value: float, t: Attribute) -> str:
     return sign + "0." + "0" * (-point) + digits
 
 
-def _round_sig(d, n: int) -> tuple[str, int]:
-    """Round a positive Decimal to n significant digits: (digit string, exponent of last digit)."""
-    from decimal import ROUND_HALF_EVEN, Decimal
+def _apfloat_digits(value: float, t: Attribute, precision: int) -> tuple[str, int]:
+    """APFloat::toString's digits of |value| (non-zero, finite, exact in type `t`) for `precision` significant
+    digits: (digit string, exponent of its last digit). It rounds in two steps, as LLVM does: the exact integer
+    significand * 5^e is first cut by whole powers of ten down to about `precision` digits (truncating), then the
+    digit string is rounded half-up to `precision` digits; trailing zeros are dropped."""
+    from fractions import Fraction
 
-    _, digs, exp = d.as_tuple()
-    s = "".join(map(str, digs))  # exact: value == int(s) * 10**exp
-    if len(s) > n:
-        q = Decimal(s[:n] + "." + s[n:]).quantize(Decimal(1), rounding=ROUND_HALF_EVEN)
-        exp += len(s) - n
-        s = str(q)
-        if len(s) > n:  # rounding carried into a new digit
-            s = s[:n]
-            exp += 1
-    return s, exp
+    f = Fraction(abs(value))
+    n, d = f.numerator, f.denominator  # d is a power of two
+    exp2 = -(d.bit_length() - 1)
+    while n % 2 == 0:  # trailing binary zeros
+        n //= 2
+        exp2 += 1
+    if exp2 >= 0:
+        sig, exp = n << exp2, 0
+    else:
+        sig, exp = n * 5 ** -exp2, exp2
+    bits_required = (precision * 196 + 58) // 59
+    bits = sig.bit_length()
+    if bits > bits_required:
+        removable = (bits - bits_required) * 59 // 196
+        if removable:
+            sig //= 10 ** removable
+            exp += removable
+    digits = str(sig)
+    stripped = digits.rstrip("0")
+    exp += len(digits) - len(stripped)
+    digits = stripped
+    if len(digits) > precision:
+        drop = len(digits) - precision
+        kept, next_digit = digits[:precision], digits[precision]
+        if next_digit < "5":
+            trimmed = kept.rstrip("0")
+            exp += drop + len(kept) - len(trimmed)
+            digits = trimmed
+        else:
+            up = kept.rstrip("9")
+            if not up:
+                digits, exp = "1", exp + len(digits)
+            else:
+                exp += drop + len(kept) - len(up)
+                digits = up[:-1] + str(int(up[-1]) + 1)
+    return digits, exp
 
 
 def format_float(value: float, t: Attribute) -> str:
     """A float literal as MLIR prints it for type `t`."""
     if not math.isinf(value) and not math.isnan(value):
-        # APFloat::toString(precision 6, no padding, keep zeros): 6 significant digits shown as 1.xxxxx0e+NN
-        mant, _, exp = f"{value:.5e}".partition("e")
-        s = f"{mant}0e{exp}"
-        from decimal import Decimal
-
-        carried = value != 0 and Decimal(value).adjusted() != int(exp)
-        # APFloat gets the exponent wrong when rounding carries into a new digit (9.999999e-7 -> 1e-6),
-        # so that form never round-trips in MLIR and the natural form is printed instead
-        if not carried and _round_to(float(s), t) == _round_to(value, t):
+        # APFloat::toString(precision 6, no padding, keep zeros): d.dddddde+NN, the digits as _apfloat_digits
+        # gives them, zero-filled to 6 decimals; printed when it parses back to the same value
+        if value == 0:
+            s = "-0.000000e+00" if math.copysign(1, value) < 0 else "0.000000e+00"
+        else:
+            digits, exp = _apfloat_digits(value, t, 6)
+            e = exp + len(digits) - 1
+            s = (("-" if value < 0 else "") + digits[0] + "." + digits[1:].ljust(6, "0")
+                 + f"e{'+' if e >= 0 else '-'}{abs(e):02d}")
+        if _round_to(float(s), t) == _round_to(value, t):
             return s
         s = _apfloat_natural(value, t)
         if "." in s:
@@ -176,6 +210,8 @@ def format_float(value: float, t: Attribute) -> str:
 def _dense_float_from_bits(raw: bytes, t: Attribute) -> list[float]:
     if isinstance(t, BFloat16Type):
         return [_bf16_from_bits(v) for (v,) in struct.iter_unpack("<H", raw)]
+    if isinstance(t, (Float8E4M3FNType, Float8E5M2Type)):
+        return list(t.unpack(raw, len(raw)))
     fmt = {Float16Type: "<e", Float32Type: "<f", Float64Type: "<d"}[type(t)]
     return [v for (v,) in struct.iter_unpack(fmt, raw)]
 

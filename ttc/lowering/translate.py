@@ -30,6 +30,7 @@ from ttc.lowering import (  # noqa: F401  (importing registers the op lowerings)
     atomics,
     control_flow,
     convert,
+    device_print,
     dot,
     elementwise,
     gather,

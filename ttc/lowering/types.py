@@ -14,6 +14,7 @@ from llvmlite.ir.types import _BaseFloatType
 from xdsl.dialects.builtin import (BFloat16Type, Float8E4M3FNType, Float8E5M2Type, Float16Type, Float32Type, Float64Type,
                                    IndexType, IntegerType)
 
+from ttc.ir.tensordesc import TensorDescType
 from ttc.ir.types import AsyncTokenType, PointerType, elt
 
 GLOBAL = 1
@@ -61,9 +62,12 @@ class UnsupportedType(Exception):
 
 
 def llvm_type(t) -> ir.Type:
-    """The LLVM type of a scalar, or of one element of a tensor (an async token: an i32 that carries nothing)."""
+    """The LLVM type of a scalar, or of one element of a tensor (an async token: an i32 that carries nothing; a
+    tensor descriptor: a pointer)."""
     if isinstance(t, AsyncTokenType):
         return i32
+    if isinstance(t, TensorDescType):  # the generic address of its tensor map (a parameter's or in global scratch)
+        return ir.PointerType()
     e = elt(t)
     if isinstance(e, IntegerType):
         return ir.IntType(e.width.data)

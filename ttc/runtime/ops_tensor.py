@@ -185,7 +185,9 @@ def dot(a, b, c, precision: int, a_type, c_type):
     ce = elt(c_type)
     if dtypes.is_float_type(ce):
         ct = np.float64 if value_dtype(ce) == np.float64 else np.float32
-        a2, b2 = np.asarray(a, dtype=ct), np.asarray(b, dtype=ct)
+        # contiguous copies: BLAS sums in an order that depends on the operands' memory layout, and a pass that
+        # only moves an operand through shared memory (a transposed view) must not change the result's bits
+        a2, b2 = np.ascontiguousarray(a, dtype=ct), np.ascontiguousarray(b, dtype=ct)
         if precision == TF32 and isinstance(elt(a_type), Float32Type):
             a2, b2 = dtypes.round_tf32(a2), dtypes.round_tf32(b2)
         return fit(np.matmul(a2, b2) + np.asarray(c, dtype=ct), c_type)

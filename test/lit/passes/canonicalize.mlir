@@ -342,3 +342,22 @@ tt.func public @trunc_of_shift(%x: tensor<64xi64>, %h: i16) -> (tensor<64xi32>, 
   %6 = tt.bitcast %1 : tensor<64xi32> -> tensor<64xi32>
   tt.return %6, %3, %5 : tensor<64xi32>, tensor<64xi32>, i8
 }
+
+// -----
+
+// An fp8 load's `other=0.0` (the matmul tutorials in fp8): tt.fp_to_fp of +0.0 folds to an fp8 constant (Triton's
+// FpToFpOp::fold) and its splat to a dense fp8 constant, printed as MLIR prints it; other values are left alone.
+// CHECK-LABEL: tt.func @fp8_zero
+// CHECK-DAG: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<8xf8E4M3FN>
+// CHECK-DAG: %[[H:.*]] = arith.constant 1.500000e+00 : f32
+// CHECK: tt.load %arg0, %arg1, %[[Z]] : tensor<8x!tt.ptr<f8E4M3FN>>
+// CHECK: tt.fp_to_fp %[[H]], rounding = rtne : f32 -> f8E5M2
+tt.func @fp8_zero(%p: tensor<8x!tt.ptr<f8E4M3FN>>, %m: tensor<8xi1>) -> (tensor<8xf8E4M3FN>, f8E5M2) {
+  %zero = arith.constant 0.000000e+00 : f32
+  %half = arith.constant 1.500000e+00 : f32
+  %z8 = tt.fp_to_fp %zero, rounding = rtne : f32 -> f8E4M3FN
+  %s = tt.splat %z8 : f8E4M3FN -> tensor<8xf8E4M3FN>
+  %x = tt.load %p, %m, %s : tensor<8x!tt.ptr<f8E4M3FN>>
+  %h8 = tt.fp_to_fp %half, rounding = rtne : f32 -> f8E5M2
+  tt.return %x, %h8 : tensor<8xf8E4M3FN>, f8E5M2
+}

@@ -147,8 +147,6 @@ class ControlFlowMixin:
             if node.orelse:
                 _merge_block_before(else_block, else_target)
             b.set_insertion_point_to_end(else_target)
-            if not node.orelse:
-                b.loc = if_op.location  # Triton's yield of an `if` without `else` has the `if`'s location
             if names:
                 else_handles = handles_of(LangTuple([else_defs[n] for n in names]))
                 for name, h in zip(names, else_handles):

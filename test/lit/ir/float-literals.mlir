@@ -1,0 +1,130 @@
+// The float literals MLIR prints (Triton's parser and printer made the CHECK lines from the hex input): the six-
+// digit form when it reads back to the same value, else APFloat's natural form, with LLVM's digit generation
+// (the significand cut by powers of ten first, then rounded half-up), for f32, f16, bf16 and f64.
+// RUN: tt-opt %s | FileCheck %s
+// CHECK-LABEL: tt.func @floats
+// CHECK-NEXT: arith.constant 0.00999999977 : f32
+// CHECK-NEXT: arith.constant 9.99999974E-5 : f32
+// CHECK-NEXT: arith.constant 123456.703 : f32
+// CHECK-NEXT: arith.constant 0.333333343 : f32
+// CHECK-NEXT: arith.constant 0.699999988 : f32
+// CHECK-NEXT: arith.constant 0.00899999961 : f32
+// CHECK-NEXT: arith.constant 3.11294969E-18 : f32
+// CHECK-NEXT: arith.constant -2.89267215E-28 : f32
+// CHECK-NEXT: arith.constant -2.12353048E+15 : f32
+// CHECK-NEXT: arith.constant 0xCD613E30 : f32
+// CHECK-NEXT: arith.constant -269.466919 : f32
+// CHECK-NEXT: arith.constant 3.30865646E-29 : f32
+// CHECK-NEXT: arith.constant 12.7627525 : f32
+// CHECK-NEXT: arith.constant 1.41452395E+38 : f32
+// CHECK-NEXT: arith.constant -103.217316 : f32
+// CHECK-NEXT: arith.constant 1.15551294E+31 : f32
+// CHECK-NEXT: arith.constant 3.71677558E+34 : f32
+// CHECK-NEXT: arith.constant -1.43494443E-15 : f32
+// CHECK-NEXT: arith.constant 2.01142405E+20 : f32
+// CHECK-NEXT: arith.constant -1915074.75 : f32
+// CHECK-NEXT: arith.constant -0.312718391 : f32
+// CHECK-NEXT: arith.constant 8.75679554E+30 : f32
+// CHECK-NEXT: arith.constant -6.88076467E+25 : f32
+// CHECK-NEXT: arith.constant 2.06433105 : f32
+// CHECK-NEXT: arith.constant 3.25069582E+17 : f32
+// CHECK-NEXT: arith.constant 3.1976084733285752E+280 : f64
+// CHECK-NEXT: arith.constant 4.34342847E-28 : f32
+// CHECK-NEXT: arith.constant 4.35693814E+12 : f32
+// CHECK-NEXT: arith.constant 7.40688969E+28 : f32
+// CHECK-NEXT: arith.constant 1.30619227E-9 : f32
+// CHECK-NEXT: arith.constant -1.1563108E-22 : f32
+// CHECK-NEXT: arith.constant -1.31043116E+19 : f32
+// CHECK-NEXT: arith.constant 2869290.5 : f32
+// CHECK-NEXT: arith.constant 1.9857524321363912E-211 : f64
+// CHECK-NEXT: arith.constant -5.1097234971256485E-73 : f64
+// CHECK-NEXT: arith.constant -5.27404298E-9 : f32
+// CHECK-NEXT: arith.constant -7.84177383E-38 : f32
+// CHECK-NEXT: arith.constant -3.66735481E+22 : f32
+// CHECK-NEXT: arith.constant -1.10565881E-4 : f32
+// CHECK-NEXT: arith.constant 6.67459234E-31 : f32
+// CHECK-NEXT: arith.constant 3.2199922557671081E-49 : f64
+// CHECK-NEXT: arith.constant 3.21850706E-11 : f32
+// CHECK-NEXT: arith.constant -2.39936405E-38 : f32
+// CHECK-NEXT: arith.constant 1.09466986E-32 : f32
+// CHECK-NEXT: arith.constant 4.8607434967991362E+98 : f64
+// CHECK-NEXT: arith.constant 2.12113812E-12 : f32
+// CHECK-NEXT: arith.constant -5.78910103E-33 : f32
+// CHECK-NEXT: arith.constant -9.54648779E+36 : f32
+// CHECK-NEXT: arith.constant 5.10718438E+26 : f32
+// CHECK-NEXT: arith.constant -2.1618900897549251E-111 : f64
+// CHECK-NEXT: arith.constant 1.000000e-01 : f32
+// CHECK-NEXT: arith.constant 3.000000e-01 : f32
+// CHECK-NEXT: arith.constant 1.000000e-07 : f32
+// CHECK-NEXT: arith.constant 3.141590e+00 : f32
+// CHECK-NEXT: arith.constant 1.000000e+10 : f32
+// CHECK-NEXT: arith.constant 2.500000e-05 : f32
+// CHECK-NEXT: arith.constant 1.250000e-01 : f32
+// CHECK-NEXT: arith.constant 6.020000e+23 : f32
+// CHECK-NEXT: arith.constant 9.313130e-21 : f32
+// CHECK-NEXT: arith.constant 2.756730e-10 : f32
+module {
+  tt.func @floats() {
+    %c0 = arith.constant 0x3C23D70A : f32
+    %c1 = arith.constant 0x38D1B717 : f32
+    %c2 = arith.constant 0x47F1205A : f32
+    %c3 = arith.constant 0x3EAAAAAB : f32
+    %c4 = arith.constant 0x3F333333 : f32
+    %c5 = arith.constant 0x3C1374BC : f32
+    %c6 = arith.constant 0x2265B1F5 : f32
+    %c7 = arith.constant 0x91B7584A : f32
+    %c8 = arith.constant 0xD8F16ADF : f32
+    %c9 = arith.constant 0xCD613E30 : f32
+    %c10 = arith.constant 0xC386BBC4 : f32
+    %c11 = arith.constant 0x1027C4D1 : f32
+    %c12 = arith.constant 0x414C343C : f32
+    %c13 = arith.constant 0x7ED4D57B : f32
+    %c14 = arith.constant 0xC2CE6F44 : f32
+    %c15 = arith.constant 0x7311D8A3 : f32
+    %c16 = arith.constant 0x78E51061 : f32
+    %c17 = arith.constant 0xA6CECC1B : f32
+    %c18 = arith.constant 0x612E7696 : f32
+    %c19 = arith.constant 0xC9E9C616 : f32
+    %c20 = arith.constant 0xBEA01CA0 : f32
+    %c21 = arith.constant 0x72DD0D77 : f32
+    %c22 = arith.constant 0xEA63AA58 : f32
+    %c23 = arith.constant 0x40041E00 : f32
+    %c24 = arith.constant 0x5C905C22 : f32
+    %c25 = arith.constant 0x7A2C2F618BDC0E88 : f64
+    %c26 = arith.constant 0x1209A614 : f32
+    %c27 = arith.constant 0x547D9B70 : f32
+    %c28 = arith.constant 0x6F6F545B : f32
+    %c29 = arith.constant 0x30B3858E : f32
+    %c30 = arith.constant 0x9B0BCA16 : f32
+    %c31 = arith.constant 0xDF35DBDE : f32
+    %c32 = arith.constant 0x4A2F20AA : f32
+    %c33 = arith.constant 0x1430B667FD583794 : f64
+    %c34 = arith.constant 0xB0ECE3D1CA0FC2C2 : f64
+    %c35 = arith.constant 0xB1B536F9 : f32
+    %c36 = arith.constant 0x81D57930 : f32
+    %c37 = arith.constant 0xE4F88277 : f32
+    %c38 = arith.constant 0xB8E7DF9B : f32
+    %c39 = arith.constant 0x0D589A58 : f32
+    %c40 = arith.constant 0x35DE1E59826A498B : f64
+    %c41 = arith.constant 0x2E0D8D2B : f32
+    %c42 = arith.constant 0x8102A241 : f32
+    %c43 = arith.constant 0x0A635AA2 : f32
+    %c44 = arith.constant 0x546C720E92BB8533 : f64
+    %c45 = arith.constant 0x2C154307 : f32
+    %c46 = arith.constant 0x89F07848 : f32
+    %c47 = arith.constant 0xFCE5D2C6 : f32
+    %c48 = arith.constant 0x6BD33A6B : f32
+    %c49 = arith.constant 0xA8F4CBECE84B4FAC : f64
+    %c50 = arith.constant 0x3DCCCCCD : f32
+    %c51 = arith.constant 0x3E99999A : f32
+    %c52 = arith.constant 0x33D6BF95 : f32
+    %c53 = arith.constant 0x40490FD0 : f32
+    %c54 = arith.constant 0x501502F9 : f32
+    %c55 = arith.constant 0x37D1B717 : f32
+    %c56 = arith.constant 0x3E000000 : f32
+    %c57 = arith.constant 0x66FEF4F9 : f32
+    %c58 = arith.constant 0x1E2FEB89 : f32
+    %c59 = arith.constant 0x2F978D87 : f32
+    tt.return
+  }
+}
