@@ -91,9 +91,8 @@ DOT_DIFFERS.update({
           "that reach the dot without an upcast), and its layouts for the scale broadcast are linear ones"
     for name in ("dot_scaled", "dot_scaled_mxfp4_matmul")
 })
-DOT_DIFFERS["attention_bwd"] = ("blocked layouts numbered in another order, each K/V tile stored to shared memory "
-                                "twice (two local_allocs of one load, which Triton's make-ttgir has as one), and the "
-                                "loop's row loads (M, Delta) pipelined by Triton into unswizzled buffers")
+DOT_DIFFERS["attention_bwd"] = ("the same loop and buffers, but the two blocked layouts are numbered the other way "
+                                "round and Triton's prologue masks unmasked loads with `dense<true>` constants")
 DOT_DIFFERS["causal_attention_ptr"] = ("one hoisted constant (`%true`, of the in-kernel descriptors' TMA "
                                        "copies) sits one line later in Triton's constant block")
 DOT_DIFFERS["tma_persistent_matmul"] = DOT_DIFFERS["desc_persistent_matmul"] = (

@@ -20,7 +20,8 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.traits import MemoryAllocEffect, MemoryFreeEffect, MemoryReadEffect, MemoryWriteEffect, Pure
+from xdsl.traits import (EffectInstance, MemoryAllocEffect, MemoryEffect, MemoryEffectKind, MemoryFreeEffect,
+                         MemoryReadEffect, MemoryWriteEffect, Pure)
 from xdsl.utils.exceptions import VerifyException
 
 from ttc.ir.format import Custom, register, same_as
@@ -49,13 +50,25 @@ class ConvertLayoutOp(IRDLOperation):
 register("ttg.convert_layout", "$src attr-dict `:` type($src) `->` type($result)")
 
 
+class AllocUnlessImmutable(MemoryEffect):
+    """ttg.local_alloc: an immutable buffer (one with a source) has no effects until shared memory is allocated
+    (as Triton's LocalAllocOp::getEffects), so CSE merges, LICM hoists and DCE removes it like a value; a mutable
+    one allocates."""
+
+    @classmethod
+    def get_effects(cls, op):
+        if op.operands and not op.results[0].type.mutable.data:
+            return set()
+        return {EffectInstance(MemoryEffectKind.ALLOC)}
+
+
 @irdl_op_definition
 class LocalAllocOp(IRDLOperation):
     name = "ttg.local_alloc"
     src = opt_operand_def(TensorType)
     alignment = opt_prop_def(IntegerAttr)
     result = result_def(MemDescType)
-    traits = traits_def(MemoryAllocEffect())
+    traits = traits_def(AllocUnlessImmutable())
 
     def verify_(self):
         if self.src is None:
