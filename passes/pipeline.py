@@ -216,7 +216,7 @@ def _create_async_copy(loop, load, alloc, insert_idx, extract_idx, schedule, axi
         operands=[load.ptr, view, [load.mask] if load.mask is not None else [], other],
         result_types=[AsyncTokenType()],
         properties={k: load.properties[k] for k in ("cache", "evict", "isVolatile") if k in load.properties},
-        attributes={"contiguity": IntegerAttr(copy_width(load, axis), i32)}))
+        attributes={"contiguity": IntegerAttr(width, i32)} if (width := copy_width(load, axis)) > 1 else {}))
     commit = staged.add(ttg.AsyncCommitGroupOp.build(operands=[[copy]], result_types=[AsyncTokenType()]))
     staged.at = schedule.at[user]
     wait = staged.add(ttg.AsyncWaitOp.build(operands=[[commit]], result_types=[AsyncTokenType()],
@@ -397,9 +397,9 @@ def lower_loads(loop: scf.ForOp, schedule: CoarseSchedule, axis: AxisInfoAnalysi
     loop = _add_iter_args(loop, inits)
     body = loop.body.block
     args = list(body.args[1 + n_args:])
-    top = Inserter(body.first_op, loop.location)
     index, pos = {}, 0
     for n, has_tma in groups.items():
+        top = Inserter(body.first_op, loop.location)  # each group at the top of the body (the last one first)
         modulus = top.constant(n, i32)
         insert, _ = _increment_modulo(top, args[pos], modulus, zero, one)
         extract, wrapped = _increment_modulo(top, args[pos + 1], modulus, zero, one)
@@ -703,8 +703,9 @@ def _new_wait(after: Operation, pendings: int, loc) -> Operation:
 def async_launch_dots(loop: scf.ForOp) -> None:
     """Triton's asyncLaunchDots: every `ttng.warp_group_dot` directly in the loop body becomes `isAsync`. One that
     cannot stay in flight gets a `warp_group_dot_wait {pendings = 0}` right after it; the others stay in flight
-    across iterations: their loop-carried accumulators go through an existing `pendings = 0` wait in the loop,
-    or else one wait `{pendings = number of such dots}` follows the last of them; a `pendings = 0` wait on the
+    across iterations: where the loop has `pendings = 0` waits, those retire them, and the accumulators that
+    other ops of the body read go through them; else one wait `{pendings = number of such dots}` follows the last
+    of them; a `pendings = 0` wait on the
     loop's results follows the loop."""
     body = loop.body.block
     dots = [op for op in body.ops if op.name == "ttng.warp_group_dot"]
@@ -721,9 +722,12 @@ def async_launch_dots(loop: scf.ForOp) -> None:
     if not in_flight:
         return
     zero_waits = [op for op in body.ops if op.name == "ttng.warp_group_dot_wait" and op.pendings.value.data == 0]
-    if zero_waits:
+    if zero_waits:  # they retire every wgmma: accumulators read elsewhere in the body are taken from them
+        read = [body.args[idx + 1] for dot, idx in in_flight
+                if any(u.operation is not dot for u in body.args[idx + 1].uses)]
         for wait in zero_waits:
-            _thread_through_wait(wait, [body.args[idx + 1] for _, idx in in_flight])
+            if read:
+                _thread_through_wait(wait, read)
     else:
         last = in_flight[-1][0]
         _thread_through_wait(_new_wait(last, len(in_flight), last.location), [d.results[0] for d, _ in in_flight])

@@ -82,7 +82,8 @@ DOT_TEXT = {"matmul_64x64x32_s1", "matmul_nohint_64x64x32", "matmul", "matmul_12
             "block_ptr_matmul_128x128x64_s3_w8", "attention", "attention_w8", "attention_d128_m128_n64_w8_s3",
             "loop_hints_matmul_s4", "matmul_acc_tf32", "tma_matmul", "tma_attention", "matmul_assume",
             "grouped_matmul", "causal_attention", "matmul_acc", "matmul_acc_e4m3", "matmul_acc_f16acc",
-            "matmul_bf16_128x128x64_s3_w8", "matmul_acc_e4m3_f16acc", "matmul_acc_e4m3_128x128x64_s3_w8"}
+            "matmul_bf16_128x128x64_s3_w8", "matmul_acc_e4m3_f16acc", "matmul_acc_e4m3_128x128x64_s3_w8",
+            "attention_bwd"}
 # sm90 dot fixtures that do not (yet): what differs
 DOT_DIFFERS = {}
 DOT_DIFFERS.update({
@@ -91,8 +92,6 @@ DOT_DIFFERS.update({
           "that reach the dot without an upcast), and its layouts for the scale broadcast are linear ones"
     for name in ("dot_scaled", "dot_scaled_mxfp4_matmul")
 })
-DOT_DIFFERS["attention_bwd"] = ("the same loop and buffers, but the two blocked layouts are numbered the other way "
-                                "round and Triton's prologue masks unmasked loads with `dense<true>` constants")
 DOT_DIFFERS["causal_attention_ptr"] = ("one hoisted constant (`%true`, of the in-kernel descriptors' TMA "
                                        "copies) sits one line later in Triton's constant block")
 DOT_DIFFERS["tma_persistent_matmul"] = DOT_DIFFERS["desc_persistent_matmul"] = (

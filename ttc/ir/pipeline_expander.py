@@ -52,11 +52,6 @@ class Expander:
         self.yield_op = self.body.last_op
         self.iv, self.args = self.body.args[0], list(self.body.args[1:])
         self.mapping: dict[SSAValue, list] = {}
-        lb, ub, step = (_const_int(v) for v in (loop.lb, loop.ub, loop.step))
-        self.dynamic = True
-        if None not in (lb, ub, step) and step != 0:
-            iterations = -((lb - ub) // step)
-            self.dynamic = iterations <= self.max_stage + 1
 
     def _set(self, key: SSAValue, value: SSAValue, idx: int) -> None:
         self.mapping.setdefault(key, [None] * (self.max_stage + 1))[idx] = value
@@ -74,9 +69,8 @@ class Expander:
         for arg, init in zip(self.args, loop.iter_args):
             self._set(arg, init, 0)
         preds = [None] * self.max_stage
-        for i in range(self.max_stage):
-            if self.dynamic:
-                preds[i] = em.add(arith.CmpiOp(em.advance(loop.lb, loop.step, i), loop.ub, "slt"))
+        for i in range(self.max_stage):  # constant bounds too: the predicate folds to true later (Triton 3.6)
+            preds[i] = em.add(arith.CmpiOp(em.advance(loop.lb, loop.step, i), loop.ub, "slt"))
             self._set(self.iv, em.advance(loop.lb, loop.step, i), i)
             for op in self.order:
                 s = self.stage[op]

@@ -631,14 +631,16 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // -----
 
 // sm90, attention's two chained wgmmas: the first one's result is used in the loop (wait 0 right after it), the
-// second (A in registers) stays in flight; its loop-carried accumulator goes through the first one's wait, whose
-// result the loop then uses, and no other wait is added in the loop.
+// second (A in registers) stays in flight and no other wait is added in the loop (the wait 0 retires it too).
+// Its accumulator, read by nothing but the dot, is not threaded through that wait (attention_bwd's dK/dV, as
+// Triton); rescaled before the dot (@wgmma_chain_rescaled, attention's forward), it is, and the rescale reads the
+// wait's result.
 // CHECK-LABEL: tt.func public @wgmma_chain
 // CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %arg0)
 // CHECK: %[[S:.*]] = ttng.warp_group_dot {{.*}} {isAsync = true}
-// CHECK-NEXT: %[[W:.*]]:3 = ttng.warp_group_dot_wait %[[S]], %arg2, %[[ACC]] {pendings = 0 : i32}
+// CHECK-NEXT: %[[W:.*]]:2 = ttng.warp_group_dot_wait %[[S]], %arg2 {pendings = 0 : i32}
 // CHECK-NEXT: %[[P:.*]] = arith.truncf %[[W]]#0
-// CHECK: %[[O:.*]] = ttng.warp_group_dot {{.*}}, %[[W]]#2 {isAsync = true}
+// CHECK: %[[O:.*]] = ttng.warp_group_dot {{.*}}, %[[ACC]] {isAsync = true}
 // CHECK-NEXT: scf.yield %[[O]]
 // CHECK: ttng.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}
 #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
@@ -653,6 +655,33 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       %p = arith.truncf %s : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
       %pa = ttg.convert_layout %p : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
       %o = ttng.warp_group_dot %pa, %q, %acc : tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * !ttg.memdesc<64x64xf16, #s, #smem> -> tensor<64x64xf32, #mma>
+      scf.yield %o : tensor<64x64xf32, #mma>
+    }
+    tt.return %r : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// CHECK-LABEL: tt.func public @wgmma_chain_rescaled
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %arg0)
+// CHECK: %[[S:.*]] = ttng.warp_group_dot {{.*}} {isAsync = true}
+// CHECK-NEXT: %[[W:.*]]:3 = ttng.warp_group_dot_wait %[[S]], %arg2, %[[ACC]] {pendings = 0 : i32}
+// CHECK: arith.mulf %[[W]]#2
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#s = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @wgmma_chain_rescaled(%c: tensor<64x64xf32, #mma>, %n: i32, %q: !ttg.memdesc<64x64xf16, #s, #smem>) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %half = arith.constant dense<5.000000e-01> : tensor<64x64xf32, #mma>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (tensor<64x64xf32, #mma>) : i32 {
+      %s = ttng.warp_group_dot %q, %q, %c : !ttg.memdesc<64x64xf16, #s, #smem> * !ttg.memdesc<64x64xf16, #s, #smem> -> tensor<64x64xf32, #mma>
+      %p = arith.truncf %s : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
+      %pa = ttg.convert_layout %p : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %scaled = arith.mulf %acc, %half : tensor<64x64xf32, #mma>
+      %o = ttng.warp_group_dot %pa, %q, %scaled : tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * !ttg.memdesc<64x64xf16, #s, #smem> -> tensor<64x64xf32, #mma>
       scf.yield %o : tensor<64x64xf32, #mma>
     }
     tt.return %r : tensor<64x64xf32, #mma>
@@ -733,11 +762,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// A trip count known to exceed the stages (0 to 8): the prologue's copies need no predicate (no mask), and the
-// kernel loop's predicate folds to k < 8 - 2.
+// A trip count known to exceed the stages (0 to 8): the prologue's predicates fold to true, so its copies take an
+// all-true mask (Triton 3.6's text), and the kernel loop's predicate folds to k < 8 - 2.
 // CHECK-LABEL: tt.func public @const_bounds
+// CHECK: %[[T:.*]] = arith.constant dense<true> : tensor<32x32xi1
 // CHECK-NOT: arith.cmpi
-// CHECK-COUNT-4: ttg.async_copy_global_to_local %{{[^ ]+}}, %{{[^ ]+}} {contiguity = 8 : i32}
+// CHECK-COUNT-4: ttg.async_copy_global_to_local %{{[^ ]+}}, %{{[^ ]+}} mask %[[T]] {contiguity = 8 : i32}
 // CHECK: scf.for %[[K:[^ ]+]] = %c0_i32 to %c8_i32 step %c1_i32
 // CHECK-NEXT: %[[V:.*]] = arith.cmpi slt, %[[K]], %c6_i32 : i32
 // CHECK: tt.splat %[[V]]
