@@ -114,6 +114,13 @@ def lower_store(op) -> None:
     r.replace()
 
 
+def _constant(v) -> int | None:
+    o = v.owner
+    if getattr(o, "name", None) == "arith.constant" and isinstance(o.properties.get("value"), IntegerAttr):
+        return o.properties["value"].value.data
+    return None
+
+
 def lower_make_descriptor(op) -> None:
     r = _Rewriter(op)
     desc_t = op.result.type
@@ -128,7 +135,8 @@ def lower_make_descriptor(op) -> None:
     box = [r.const(inner, i32)] + [r.const(d, i32) for d in reversed(shape[:-1])]
     dims = list(reversed(list(op.shape)))
     size = r.const(elem_bytes, i64)
-    strides = [r.add(op_class("arith.muli"), [s, size], [i64]).results[0] for s in reversed(list(op.strides)[:-1])]
+    strides = [r.const(c * elem_bytes, i64) if (c := _constant(s)) is not None  # folded as Triton's rewriter does
+               else r.add(op_class("arith.muli"), [s, size], [i64]).results[0] for s in reversed(list(op.strides)[:-1])]
     element_strides = [r.const(1, i32) for _ in shape]
     signed = isinstance(desc_t.block_type.element_type, IntegerType) and \
         desc_t.block_type.element_type.signedness.data == Signedness.SIGNED
