@@ -1,25 +1,27 @@
 """make-ttgir: Triton's `make_ttgir` stage (backends/nvidia/compiler.py), as one pass.
 
 The passes, in Triton's order for `cuda:80`..`cuda:99` targets (the ones marked * are Triton passes for
-loop scheduling, prefetching, Blackwell memory and the like, which are not part of this pipeline and are skipped;
-for the kernels ttc compiles they leave the IR unchanged, except that Triton's assign-latencies and
-schedule-loops shape the text of a pipelined loop, which tritongpu-pipeline builds its own way):
+prefetching, Blackwell memory and the like, which are not part of this pipeline and are skipped; for the kernels
+ttc compiles they leave the IR unchanged):
 
     convert-triton-to-tritongpu{target num-warps threads-per-warp=32 num-ctas}, tritongpu-coalesce,
     *f32-dot-tc, *plan-cta, tritongpu-remove-layout-conversions, tritongpu-optimize-thread-locality,
     tritongpu-accelerate-matmul, tritongpu-remove-layout-conversions, tritongpu-optimize-dot-operands,
-    triton-nvidia-optimize-descriptor-encoding, cse (Triton's loop-aware CSE), *fuse-nested-loops, canonicalize,
+    triton-nvidia-optimize-descriptor-encoding, triton-loop-aware-cse, *fuse-nested-loops, canonicalize,
     loop-invariant-code-motion, canonicalize, tritongpu-combine-tensor-select-and-if, nvgpu-warp-specialization,
-    *assign-latencies, *schedule-loops, tritongpu-pipeline{num-stages}, canonicalize, cse, *prefetch,
+    tritongpu-assign-latencies{num-stages}, tritongpu-schedule-loops, tritongpu-pipeline{num-stages}, canonicalize,
+    cse, *prefetch,
     tritongpu-optimize-dot-operands, *coalesce-async-copy, *optimize-tmem-layouts, triton-nvidia-tma-lowering (sm90),
     tritongpu-remove-layout-conversions, *interleave-tmem, tritongpu-reduce-data-duplication,
-    tritongpu-reorder-instructions, cse, symbol-dce, triton-nvidia-gpu-fence-insertion (sm90), *lower-mma, sccp,
+    tritongpu-reorder-instructions, triton-loop-aware-cse, symbol-dce, triton-nvidia-gpu-fence-insertion (sm90),
+    *lower-mma, sccp,
     cse, canonicalize
 
 For other targets (below sm80) Triton runs loop-invariant-code-motion alone in place of the sm80/sm90 group.
-`num-stages` configures tritongpu-pipeline: on sm80 it pipelines the loads that feed MMA v2 dots (cp.async into
-`num-stages - 1` swizzled shared buffers); on sm90 those that feed wgmma (cp.async into `num-stages`
-nvmma_shared buffers), and launches wgmma asynchronously with Triton's waits. Shared memory is not
+`num-stages` configures the software pipeline, built as Triton 3.6 builds it: latencies for the loads that feed
+dots, a coarse stage/cluster schedule, then cp.async (or, for descriptor loads on sm90, TMA with mbarriers) into
+multi-buffers, the modulo-scheduled loop with a predicated prologue, and on sm90 asynchronous wgmma with
+Triton's waits; the TTGIR equals Triton's for the matmul, attention and TMA kernels of the fixtures. Shared memory is not
 allocated here: Triton does that in make_llir (`-allocate-shared-memory`).
 
 tritongpu-accelerate-matmul gives dots Triton's MMA v2 layouts (`mma.sync` m16n8k8/k16/k32) on sm80-89: f16/bf16 ->
