@@ -3,7 +3,8 @@
 1. Within each thread: the registers holding elements of the same output position (same coordinates but the
    axis) are combined in register order (replicated registers are skipped).
 2. Within each warp: a butterfly (`shfl.sync.bfly`) over each lane id bit that moves along the axis; afterwards
-   every lane holds its warp's partial result.
+   every lane holds its warp's partial result. From sm80, when all 32 lanes run along the axis and the combine
+   region is one integer add/and/or/xor/min/max of at most 32 bits, one `redux.sync` does it (as Triton).
 3. Across warps (when warps split the axis): each warp writes its partials to shared memory at
    `[output position][warp index along the axis]`, a barrier, and every thread combines the partials of its
    output positions in warp order, so all threads agree on the result.
@@ -50,10 +51,15 @@ def _reduce(ctx, op):
         else:
             acc[key], rep[key] = cur, r
     # 2. within the warp
-    for i, basis in enumerate(ll.lane):
-        if basis[axis]:
-            for key in acc:
-                acc[key] = combine(acc[key], tuple(ctx.shuffle("bfly", x, 1 << i) for x in acc[key]))
+    kind = _redux_kind(op) if len(vals) == 1 and all(b[axis] for b in ll.lane) else None
+    if kind is not None:  # every lane along the axis: one redux.sync (Triton's warpReduce)
+        for key in acc:
+            acc[key] = (_redux(ctx, acc[key][0], kind),)
+    else:
+        for i, basis in enumerate(ll.lane):
+            if basis[axis]:
+                for key in acc:
+                    acc[key] = combine(acc[key], tuple(ctx.shuffle("bfly", x, 1 << i) for x in acc[key]))
     # 3. across warps
     warp_bits = [i for i, basis in enumerate(ll.warp) if basis[axis]]
     if warp_bits:
@@ -70,6 +76,43 @@ def _reduce(ctx, op):
         raise ctx.error(op, "tt.reduce's result layout must be the slice of its operand's layout along the axis")
     for k, res in enumerate(results):
         ctx.set(res, [acc[c][k] for c in out.reg_coords])
+
+
+_REDUX = {"arith.addi": "add", "arith.andi": "and", "arith.ori": "or", "arith.xori": "xor", "arith.minsi": "min",
+          "arith.minui": "min", "arith.maxsi": "max", "arith.maxui": "max"}
+
+
+def _redux_kind(op) -> tuple[str, str, bool] | None:
+    """(redux op, PTX type, signed) when the combine region is one integer op that sm80's `redux.sync` does on up
+    to 32 bits (Triton's matchReduxKind)."""
+    from ttc.ir.layout_utils import target_capability
+    from xdsl.dialects.builtin import IntegerType
+
+    if target_capability(op) < 80:
+        return None
+    body = [o for o in op.combineOp.blocks.first.ops]
+    if len(body) != 2 or body[0].name not in _REDUX or body[1].operands[0] is not body[0].results[0]:
+        return None
+    t = body[0].results[0].type
+    if not isinstance(t, IntegerType) or t.width.data > 32 or set(body[0].operands) != set(op.combineOp.blocks.first.args):
+        return None
+    name = body[0].name
+    signed = name in ("arith.minsi", "arith.maxsi")
+    ptx = "s32" if signed else "u32" if name in ("arith.minui", "arith.maxui") else "s32" if _REDUX[name] == "add" else "b32"
+    return _REDUX[name], ptx, signed
+
+
+def _redux(ctx, v: ir.Value, kind) -> ir.Value:
+    """`redux.sync.<op>` over the 32 lanes of the warp (narrower integers widened and narrowed back)."""
+    from ttc.lowering import nvvm
+
+    op, ptx, signed = kind
+    b = ctx.b
+    width = v.type.width
+    if width < 32:
+        v = b.sext(v, i32) if signed or op in ("min", "max") and ptx == "s32" else b.zext(v, i32)
+    r = nvvm.asm(b, f"redux.sync.{op}.{ptx} $0, $1, 0xffffffff;", "=r,r", i32, [v])
+    return b.trunc(r, ir.IntType(width)) if width < 32 else r
 
 
 def _across_warps(ctx, ll, axis, acc, rep, warp_bits, combine):
