@@ -68,8 +68,21 @@ class NvmmaError(Exception):
 
 
 def nvmma_buffer(shape, swizzle: int, transposed: bool, elem_bytes: int) -> NvmmaBuffer:
-    """The layout of a rank-2 `#ttg.nvmma_shared` buffer of `shape` (raises NvmmaError for what we do not
-    model: swizzle 0, other ranks, a contiguous dimension narrower than a swizzled row)."""
+    """The layout of a `#ttg.nvmma_shared` buffer of `shape`: swizzled ones of rank 2, and unswizzled ones of any
+    rank (raises NvmmaError for what we do not model: a contiguous dimension narrower than a swizzled row,
+    transposed or oversized unswizzled buffers).
+
+    Without swizzling (`swizzlingByteWidth = 0`, what descriptors get for rows under 32 bytes, fewer than 8 rows,
+    or more than 2 dimensions, such as the 5-d scale blocks of block-scaled matmuls) the buffer is the block in
+    row-major order, as Triton's nvmmaSharedToLinearLayout has it and as an unswizzled TMA box writes it (one box:
+    every dimension at most 256, rows a multiple of 16 bytes)."""
+    if swizzle == 0:
+        if transposed and len(shape) > 1:
+            raise NvmmaError("transposed #ttg.nvmma_shared buffers without swizzling are not supported yet")
+        if any(d > 256 for d in shape) or shape[-1] * elem_bytes % 16:
+            raise NvmmaError(f"an unswizzled #ttg.nvmma_shared buffer of shape {list(shape)} is not supported yet "
+                             "(one TMA box: dimensions of at most 256, rows of a multiple of 16 bytes)")
+        return NvmmaBuffer(tuple(shape), len(shape) - 1, elem_bytes, max(1, 16 // elem_bytes), shape[-1], 0, 1, 1, 0)
     if len(shape) != 2:
         raise NvmmaError(f"#ttg.nvmma_shared buffers of rank 2 are supported, got rank {len(shape)}")
     if swizzle not in SWIZZLE_MODE:
@@ -88,7 +101,9 @@ def nvmma_buffer(shape, swizzle: int, transposed: bool, elem_bytes: int) -> Nvmm
 
 def descriptor_fields(buf: NvmmaBuffer, k_dim: int) -> tuple[int, int, int]:
     """(leading byte offset, stride byte offset, swizzle mode) of descriptors into `buf` for an operand whose
-    reduction dimension is `k_dim` of the buffer's shape."""
+    reduction dimension is `k_dim` of the buffer's shape (swizzled buffers only)."""
+    if buf.swizzle_bytes not in SWIZZLE_MODE:
+        raise NvmmaError("wgmma operands from #ttg.nvmma_shared buffers without swizzling are not supported yet")
     group = 8 * buf.swizzle_bytes
     if buf.inner == k_dim:                      # K-major
         return 16, group, SWIZZLE_MODE[buf.swizzle_bytes]
