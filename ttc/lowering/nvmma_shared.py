@@ -25,6 +25,8 @@ Stepping along K within a row adds K's bytes to the start address (the hardware 
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 
 from ttc.lowering.exchange_plan import INT, BufferLayout, _log2
@@ -83,16 +85,18 @@ def nvmma_buffer(shape, swizzle: int, transposed: bool, elem_bytes: int) -> Nvmm
             raise NvmmaError(f"an unswizzled #ttg.nvmma_shared buffer of shape {list(shape)} is not supported yet "
                              "(one TMA box: dimensions of at most 256, rows of a multiple of 16 bytes)")
         return NvmmaBuffer(tuple(shape), len(shape) - 1, elem_bytes, max(1, 16 // elem_bytes), shape[-1], 0, 1, 1, 0)
-    if len(shape) != 2:
-        raise NvmmaError(f"#ttg.nvmma_shared buffers of rank 2 are supported, got rank {len(shape)}")
+    if len(shape) < 2 or (len(shape) > 2 and transposed):
+        raise NvmmaError(f"swizzled #ttg.nvmma_shared buffers of rank {len(shape)}"
+                         f"{' (transposed)' if transposed else ''} are not supported yet")
     if swizzle not in SWIZZLE_MODE:
         raise NvmmaError(f"#ttg.nvmma_shared with swizzlingByteWidth = {swizzle} is not supported (32, 64 or 128)")
-    inner = 0 if transposed else 1
+    # more than 2 dimensions: the outer ones flattened into rows (Triton's layout of the 2-d reshape)
+    inner = 0 if transposed else len(shape) - 1
     width = swizzle // elem_bytes
-    n, rows = shape[inner], shape[1 - inner]
+    n, rows = shape[inner], math.prod(shape) // shape[inner]
     if n % width or rows % 8:
-        raise NvmmaError(f"a {shape[0]}x{shape[1]} buffer cannot have {swizzle}-byte swizzled rows: its contiguous "
-                         f"dimension must be a multiple of {width} elements and the other one of 8")
+        raise NvmmaError(f"a {'x'.join(map(str, shape))} buffer cannot have {swizzle}-byte swizzled rows: its "
+                         f"contiguous dimension must be a multiple of {width} elements and its rows of 8")
     unit = 16 // elem_bytes
     max_phase = swizzle // 16
     per_phase = 128 // swizzle
