@@ -37,6 +37,7 @@ MEMORY_BOUND = {
     "vector_add": "text",
     "fp8_downcast": "text",  # f32/f16 -> fp8 (rtne, satfinite) and f32 -> f16 rtz
     "desc_control_flow": "text",  # descriptors through arith.select, scf.if and scf.for
+    "tma_bytes": "text",  # unswizzled nvmma_shared buffers (16-byte rows, a 5-d block)
     "vector_add_b256_nohint": "text",
     "vector_add_bf16_i64": "text",
     "vector_add_w8_fp16": "text",

@@ -57,8 +57,10 @@ def _buffer_layout(ctx, op, memdesc) -> tuple[BufferLayout, tuple[int, ...]]:
     shape = tuple(memdesc.get_shape())
     elem_bytes = max(1, bits_of(llvm_type(memdesc.element_type)) // 8)
     if isinstance(enc, NVMMASharedEncoding):
+        rank = enc.get("rank") or 2  # the buffer's own dimensions; any before them index sub-buffers
         try:
-            return nvmma_buffer(shape[-2:], enc["swizzlingByteWidth"], bool(enc["transposed"]), elem_bytes), shape[:-2]
+            return (nvmma_buffer(shape[-rank:], enc["swizzlingByteWidth"], bool(enc["transposed"]), elem_bytes),
+                    shape[:-rank])
         except NvmmaError as e:
             raise ctx.error(op, str(e)) from None
     if not isinstance(enc, SwizzledSharedEncoding):

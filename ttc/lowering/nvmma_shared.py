@@ -25,6 +25,8 @@ Stepping along K within a row adds K's bytes to the start address (the hardware 
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 
 from ttc.lowering.exchange_plan import INT, BufferLayout, _log2
@@ -68,18 +70,33 @@ class NvmmaError(Exception):
 
 
 def nvmma_buffer(shape, swizzle: int, transposed: bool, elem_bytes: int) -> NvmmaBuffer:
-    """The layout of a rank-2 `#ttg.nvmma_shared` buffer of `shape` (raises NvmmaError for what we do not
-    model: swizzle 0, other ranks, a contiguous dimension narrower than a swizzled row)."""
-    if len(shape) != 2:
-        raise NvmmaError(f"#ttg.nvmma_shared buffers of rank 2 are supported, got rank {len(shape)}")
+    """The layout of a `#ttg.nvmma_shared` buffer of `shape`: swizzled ones of rank 2, and unswizzled ones of any
+    rank (raises NvmmaError for what we do not model: a contiguous dimension narrower than a swizzled row,
+    transposed or oversized unswizzled buffers).
+
+    Without swizzling (`swizzlingByteWidth = 0`, what descriptors get for rows under 32 bytes, fewer than 8 rows,
+    or more than 2 dimensions, such as the 5-d scale blocks of block-scaled matmuls) the buffer is the block in
+    row-major order, as Triton's nvmmaSharedToLinearLayout has it and as an unswizzled TMA box writes it (one box:
+    every dimension at most 256, rows a multiple of 16 bytes)."""
+    if swizzle == 0:
+        if transposed and len(shape) > 1:
+            raise NvmmaError("transposed #ttg.nvmma_shared buffers without swizzling are not supported yet")
+        if any(d > 256 for d in shape) or shape[-1] * elem_bytes % 16:
+            raise NvmmaError(f"an unswizzled #ttg.nvmma_shared buffer of shape {list(shape)} is not supported yet "
+                             "(one TMA box: dimensions of at most 256, rows of a multiple of 16 bytes)")
+        return NvmmaBuffer(tuple(shape), len(shape) - 1, elem_bytes, max(1, 16 // elem_bytes), shape[-1], 0, 1, 1, 0)
+    if len(shape) < 2 or (len(shape) > 2 and transposed):
+        raise NvmmaError(f"swizzled #ttg.nvmma_shared buffers of rank {len(shape)}"
+                         f"{' (transposed)' if transposed else ''} are not supported yet")
     if swizzle not in SWIZZLE_MODE:
         raise NvmmaError(f"#ttg.nvmma_shared with swizzlingByteWidth = {swizzle} is not supported (32, 64 or 128)")
-    inner = 0 if transposed else 1
+    # more than 2 dimensions: the outer ones flattened into rows (Triton's layout of the 2-d reshape)
+    inner = 0 if transposed else len(shape) - 1
     width = swizzle // elem_bytes
-    n, rows = shape[inner], shape[1 - inner]
+    n, rows = shape[inner], math.prod(shape) // shape[inner]
     if n % width or rows % 8:
-        raise NvmmaError(f"a {shape[0]}x{shape[1]} buffer cannot have {swizzle}-byte swizzled rows: its contiguous "
-                         f"dimension must be a multiple of {width} elements and the other one of 8")
+        raise NvmmaError(f"a {'x'.join(map(str, shape))} buffer cannot have {swizzle}-byte swizzled rows: its "
+                         f"contiguous dimension must be a multiple of {width} elements and its rows of 8")
     unit = 16 // elem_bytes
     max_phase = swizzle // 16
     per_phase = 128 // swizzle
@@ -88,7 +105,9 @@ def nvmma_buffer(shape, swizzle: int, transposed: bool, elem_bytes: int) -> Nvmm
 
 def descriptor_fields(buf: NvmmaBuffer, k_dim: int) -> tuple[int, int, int]:
     """(leading byte offset, stride byte offset, swizzle mode) of descriptors into `buf` for an operand whose
-    reduction dimension is `k_dim` of the buffer's shape."""
+    reduction dimension is `k_dim` of the buffer's shape (swizzled buffers only)."""
+    if buf.swizzle_bytes not in SWIZZLE_MODE:
+        raise NvmmaError("wgmma operands from #ttg.nvmma_shared buffers without swizzling are not supported yet")
     group = 8 * buf.swizzle_bytes
     if buf.inner == k_dim:                      # K-major
         return 16, group, SWIZZLE_MODE[buf.swizzle_bytes]

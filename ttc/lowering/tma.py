@@ -116,8 +116,8 @@ def _boxes(ctx, op, value, coords):
     buf = whole_buffer(ctx, op, value)
     lay = buf.layout
     if not isinstance(lay, NvmmaBuffer) or lay.inner != len(lay.shape) - 1:
-        raise ctx.error(op, f"'{op.name}' is supported on row-major (not transposed) #ttg.nvmma_shared buffers of "
-                            "rank 2 with 32, 64 or 128-byte swizzling")
+        raise ctx.error(op, f"'{op.name}' is supported on row-major (not transposed) #ttg.nvmma_shared buffers: "
+                            "of rank 2 with 32, 64 or 128-byte swizzling, or unswizzled")
     b = ctx.b
     ops = IROps(b)
     inner_first = list(reversed(coords))

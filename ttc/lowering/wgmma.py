@@ -29,7 +29,7 @@ from ttc.lowering import nvvm
 from ttc.lowering.convert import IROps
 from ttc.lowering.dot import isa_a_coords, mma_lane_bases, pack_word
 from ttc.lowering.local_memory import SharedBuffer, whole_buffer
-from ttc.lowering.nvmma_shared import NvmmaBuffer, descriptor_constant, descriptor_fields, k_step
+from ttc.lowering.nvmma_shared import NvmmaBuffer, NvmmaError, descriptor_constant, descriptor_fields, k_step
 from ttc.lowering.registry import lowering
 from ttc.lowering.types import f32, i32, i64
 
@@ -60,7 +60,10 @@ class _Operand:
             raise ctx.error(op, f"wgmma reads {what} from a #ttg.nvmma_shared buffer")
         self.ctx, self.buf, self.k_dim = ctx, buf, k_dim
         self.k_major = buf.layout.inner == k_dim
-        self.const = ir.Constant(i64, descriptor_constant(*descriptor_fields(buf.layout, k_dim)))
+        try:
+            self.const = ir.Constant(i64, descriptor_constant(*descriptor_fields(buf.layout, k_dim)))
+        except NvmmaError as e:
+            raise ctx.error(op, str(e)) from None
 
     def descriptor(self, coords, ops: IROps) -> ir.Value:
         b = self.ctx.b
