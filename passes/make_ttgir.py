@@ -11,7 +11,7 @@ schedule-loops shape the text of a pipelined loop, which tritongpu-pipeline buil
     triton-nvidia-optimize-descriptor-encoding, cse (Triton's loop-aware CSE), *fuse-nested-loops, canonicalize,
     loop-invariant-code-motion, canonicalize, tritongpu-combine-tensor-select-and-if, nvgpu-warp-specialization,
     *assign-latencies, *schedule-loops, tritongpu-pipeline{num-stages}, canonicalize, cse, *prefetch,
-    tritongpu-optimize-dot-operands, *coalesce-async-copy, *optimize-tmem-layouts, triton-nvidia-tma-lowering (sm90),
+    tritongpu-optimize-dot-operands, tritongpu-coalesce-async-copy, *optimize-tmem-layouts, triton-nvidia-tma-lowering (sm90),
     tritongpu-remove-layout-conversions, *interleave-tmem, tritongpu-reduce-data-duplication,
     tritongpu-reorder-instructions, cse, symbol-dce, triton-nvidia-gpu-fence-insertion (sm90), *lower-mma, sccp,
     cse, canonicalize
@@ -81,6 +81,7 @@ def pipeline(target: str, num_warps: int, num_ctas: int, num_stages: int = 3) ->
             ("canonicalize", ""),
             ("cse", ""),
             ("tritongpu-optimize-dot-operands", ""),
+            ("tritongpu-coalesce-async-copy", ""),
         ]
     else:
         steps += [("loop-invariant-code-motion", ""), ("canonicalize", ""), ("cse", "")]
