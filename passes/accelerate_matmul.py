@@ -70,7 +70,7 @@ from ttc.ir.types import MemDescType, bitwidth, elt, encoding, shape_of
 from ttc.ir.slices import def_use_slice
 from ttc.ir.ttg import ConvertLayoutOp, LocalAllocOp, WarpGroupDotOp
 from ttc.lowering.mma_v2 import MmaKind, mma_v2_kind
-from ttc.passes.decompose_scaled_dot import decompose
+from ttc.passes.decompose_scaled_dot import decompose, fold_identity_upcasts
 from ttc.passmanager import Pass
 
 INSTR_SHAPE = (16, 8)  # mma.sync m16n8(k16): M x N per instruction
@@ -176,10 +176,10 @@ def comes_from_load_or_block_arg(v: SSAValue) -> bool:
 
 
 def shared_operand(v: SSAValue, op_idx: int, transposable: bool, dot: Operation) -> SSAValue:
-    """Triton's getSharedMemoryMMAOperand: a `ttg.local_alloc` of the value before its layout conversions, put
-    right after it. Where wgmma's K-major order is forced on an operand whose registers have the other order, a
+    """Triton's getSharedMemoryMMAOperand: a `ttg.local_alloc` of the value before its layout conversion (one),
+    put right after it. Where wgmma's K-major order is forced on an operand whose registers have the other order, a
     warning at the dot says so (Triton warns there too)."""
-    while isinstance(v.owner, Operation) and v.owner.name == "ttg.convert_layout":
+    if isinstance(v.owner, Operation) and v.owner.name == "ttg.convert_layout":
         v = v.owner.operands[0]
     shape = shape_of(v.type)
     order = get_order(encoding(v.type))
@@ -339,3 +339,4 @@ class AccelerateMatmul(Pass):
             decompose(op)  # no native microscaled dots before sm100: upcasts and a tt.dot
         for dot in candidates(module):
             rewrite(dot, target_capability(dot))
+        fold_identity_upcasts(module)

@@ -21,14 +21,17 @@ and fp16 dots with f32 accumulators: MMA v2) like any other.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import (BFloat16Type, DenseArrayBase, DenseIntOrFPElementsAttr, Float16Type, FloatAttr,
+from xdsl.dialects.builtin import (BFloat16Type, DenseArrayBase, DenseIntOrFPElementsAttr, Float16Type, Float32Type,
+                                   FloatAttr, IntegerType,
                                    IntegerAttr, i1, i16, i32, i64)
 from xdsl.ir import Operation, SSAValue
 
 from ttc.diagnostics import CompileError, at_op
 from ttc.ir.format import build_op
-from ttc.ir.layout_utils import blocked, slice_of
+from ttc.ir.layout_utils import blocked, default_blocked, num_warps_of, slice_of, threads_per_warp_of, trans_encoding
 from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding
+from ttc.ir.printer import attr_text
+from ttc.ir.reshape_layout import infer_reshape_encoding
 from ttc.ir.scaled import SCALE_GROUP
 from ttc.ir.types import encoding, shape_of, tensor
 
@@ -56,9 +59,25 @@ class _Emitter:
         return v if v.type == t else self.op("ttg.convert_layout", [v], t)
 
     def splat_constant(self, t, value) -> SSAValue:
+        """A splat constant at the top of the function, as Triton's rewriter hoists (and uniques) the constants
+        its patterns create: each new one goes first, an equal one already there is reused."""
         e = t.element_type
-        attr = (FloatAttr(value, e) if isinstance(e, (BFloat16Type, Float16Type)) else IntegerAttr(value, e))
-        return self.op("arith.constant", [], t, {"value": DenseIntOrFPElementsAttr.from_list(t, [attr.value.data])})
+        attr = (FloatAttr(value, e) if isinstance(e, (BFloat16Type, Float16Type, Float32Type)) else IntegerAttr(value, e))
+        dense = DenseIntOrFPElementsAttr.from_list(t, [attr.value.data])
+        func = self.anchor
+        while func.name != "tt.func":
+            func = func.parent_op()
+        entry = func.regions[0].blocks[0]
+        key = (attr_text(t), attr_text(dense))
+        for op in entry.ops:
+            if op.name != "arith.constant":
+                break
+            if (attr_text(op.results[0].type), attr_text(op.properties["value"])) == key:
+                return op.results[0]
+        new = build_op(_op_class("arith.constant"), [], [t], {"value": dense})
+        new.location = self.anchor.location
+        entry.insert_op_before(new, entry.first_op)
+        return new.results[0]
 
 
 def _doubled(enc: BlockedEncoding, axis: int) -> BlockedEncoding:
@@ -67,31 +86,52 @@ def _doubled(enc: BlockedEncoding, axis: int) -> BlockedEncoding:
     return blocked(spt, enc["threadsPerWarp"], enc["warpsPerCTA"], enc["order"])
 
 
-def _with_third_dim(enc: BlockedEncoding) -> BlockedEncoding:
-    """A rank-3 blocked layout whose slice along dimension 2 is `enc` (the new dimension fastest, one thread)."""
-    return blocked(list(enc["sizePerThread"]) + [1], list(enc["threadsPerWarp"]) + [1],
-                   list(enc["warpsPerCTA"]) + [1], [2] + [o for o in enc["order"]])
+def _trans(em: _Emitter, v: SSAValue, order: list[int]) -> SSAValue:
+    """`tt.trans` with the layout Triton infers for it."""
+    shape = shape_of(v.type)
+    enc = trans_encoding(encoding(v.type), order, shape)
+    return em.op("tt.trans", [v], tensor([shape[o] for o in order], v.type.element_type, enc),
+                 {"order": DenseArrayBase.from_list(i32, order)})
 
 
-def _spread(em: _Emitter, v: SSAValue, op_idx: int, target) -> SSAValue:
-    """R x K/32 values (v) as the R x K tensor of the operand (a: M x K; b, transposed: K x N) in `target`."""
-    r, g = shape_of(v.type)
-    enc = encoding(v.type)
-    e = v.type.element_type
-    l3 = _with_third_dim(enc)
-    v = em.convert(v, tensor([r, g], e, slice_of(2, l3)))
-    v = em.op("tt.expand_dims", [v], tensor([r, g, 1], e, l3), {"axis": IntegerAttr(2, i32)})
-    v = em.op("tt.broadcast", [v], tensor([r, g, SCALE_GROUP], e, l3))
-    if op_idx == 0:
-        return em.op("tt.reshape", [v], target)
-    k, n = shape_of(target)
-    rows = tensor([n, k], e, blocked([1, 1], enc["threadsPerWarp"], enc["warpsPerCTA"], [1, 0]))
-    v = em.op("tt.reshape", [v], rows)
-    return em.op("tt.trans", [v], tensor([k, n], e, encoding(target)),
-                 {"order": DenseArrayBase.from_list(i32, [1, 0])})
+def _broadcast(em: _Emitter, v: SSAValue, dim: int) -> SSAValue:
+    """Triton's broadcastScale: R x G values (one per group of SCALE_GROUP along `dim`) spread over the groups:
+    into a slice of the default blocked layout of R x G x 1, tt.expand_dims, tt.broadcast to R x G x 32, the new
+    dimension moved after `dim` (tt.trans where that moves it), and tt.reshape (its inferred layout)."""
+    shape, e = list(shape_of(v.type)), v.type.element_type
+    rank = len(shape)
+    l3 = default_blocked(shape + [1], num_warps_of(em.anchor), threads_per_warp_of(em.anchor))
+    v = em.convert(v, tensor(shape, e, slice_of(rank, l3)))
+    v = em.op("tt.expand_dims", [v], tensor(shape + [1], e, l3), {"axis": IntegerAttr(rank, i32)})
+    v = em.op("tt.broadcast", [v], tensor(shape + [SCALE_GROUP], e, l3))
+    order = list(range(rank))
+    order.insert(dim + 1, rank)
+    if order != sorted(order):  # an identity tt.trans folds away
+        v = _trans(em, v, order)
+    out = list(shape)
+    out[dim] *= SCALE_GROUP
+    enc = infer_reshape_encoding(shape_of(v.type), encoding(v.type), out)
+    return em.op("tt.reshape", [v], tensor(out, e, enc))
+
+
+def _scale_to_16(em: _Emitter, s: SSAValue, ctype) -> SSAValue:
+    """Triton's scaleTo16: e8m0 bytes as 2^(s - 127) in the compute type, by shifting them into the exponent
+    field of bf16 (of f32, then truncated, when computing in f16)."""
+    shape, enc = shape_of(s.type), encoding(s.type)
+    wide = BFloat16Type() if isinstance(ctype, BFloat16Type) else Float32Type()
+    bits = 16 if isinstance(wide, BFloat16Type) else 32
+    ity = IntegerType(bits)
+    ext = em.op("arith.extui", [s], tensor(shape, ity, enc))
+    mantissa = 7 if bits == 16 else 23
+    sh = em.op("arith.shli", [ext, em.splat_constant(ext.type, mantissa)], ext.type)
+    f = em.op("tt.bitcast", [sh], tensor(shape, wide, enc))
+    if wide != ctype:
+        f = em.op("arith.truncf", [f], tensor(shape, ctype, enc))
+    return f
 
 
 def _operand(em: _Emitter, x: SSAValue, fmt: str, k_pack: bool, scale: SSAValue | None, op_idx: int, ctype):
+    """Triton's scaleArg: the upcast operand, times its broadcast scales, NaN where a scale is 0xFF."""
     shape, enc = shape_of(x.type), encoding(x.type)
     k_axis = 1 if op_idx == 0 else 0
     if fmt == "e2m1":
@@ -99,23 +139,19 @@ def _operand(em: _Emitter, x: SSAValue, fmt: str, k_pack: bool, scale: SSAValue 
         out = list(shape)
         out[axis] *= 2
         v = em.op("ttg.fp4_to_fp", [x], tensor(out, ctype, _doubled(enc, axis)), {"axis": IntegerAttr(axis, i32)})
-    elif x.type.element_type != ctype:
+    else:  # also to the same type: Triton's rewriter folds that one only later (see fold_identity_upcasts)
         v = em.op("tt.fp_to_fp", [x], tensor(shape, ctype, enc))
-    else:
-        v = x
     if scale is None:
         return v
-    st = scale.type
-    ext = em.op("arith.extui", [scale], tensor(shape_of(st), i16, encoding(st)))
-    bits = em.op("arith.shli", [ext, em.splat_constant(ext.type, 7)], ext.type)
-    factor = em.op("tt.bitcast", [bits], tensor(shape_of(st), BFloat16Type(), encoding(st)))
-    factor = _spread(em, factor, op_idx, tensor(shape_of(v.type), BFloat16Type(), encoding(v.type)))
-    if ctype != factor.type.element_type:
-        factor = em.op("tt.fp_to_fp", [factor], v.type)
+    if op_idx == 1:  # b's scales come N x K/32, as a's: transposed to K/32 x N first
+        scale = _trans(em, scale, [1, 0])
+    factor = _broadcast(em, _scale_to_16(em, scale, ctype), k_axis)
+    factor = em.convert(factor, v.type)
     prod = em.op("arith.mulf", [v, factor], v.type)
+    st = scale.type
     nan = em.op("arith.cmpi", [scale, em.splat_constant(st, -1)], tensor(shape_of(st), i1, encoding(st)),
                 {"predicate": IntegerAttr(0, i64)})
-    nan = _spread(em, nan, op_idx, tensor(shape_of(v.type), i1, encoding(v.type)))
+    nan = em.convert(_broadcast(em, nan, k_axis), tensor(shape_of(v.type), i1, encoding(v.type)))
     quiet = em.splat_constant(v.type, float("nan"))
     return em.op("arith.select", [nan, quiet, prod], v.type)
 
@@ -136,11 +172,20 @@ def decompose(op: Operation) -> None:
     em = _Emitter(op)
     d_enc = encoding(op.d.type)
     a = _operand(em, op.a, fa, op.lhs_k_pack.value.data, op.a_scale, 0, ctype)
-    b = _operand(em, op.b, fb, op.rhs_k_pack.value.data, op.b_scale, 1, ctype)
     a = em.convert(a, tensor(shape_of(a.type), ctype, DotOperandEncoding.make(opIdx=0, parent=d_enc)))
+    b = _operand(em, op.b, fb, op.rhs_k_pack.value.data, op.b_scale, 1, ctype)
     b = em.convert(b, tensor(shape_of(b.type), ctype, DotOperandEncoding.make(opIdx=1, parent=d_enc)))
     d = em.op("tt.dot", [a, b, op.c], op.d.type,
               {"inputPrecision": IntegerAttr(2, i32), "maxNumImpreciseAcc": IntegerAttr(0, i32)})
-    op.d.replace_all_uses_with(d)
+    op.d.replace_all_uses_with(em.op("ttg.convert_layout", [d], op.d.type))  # Triton's, even to the same type
     op.detach()
     op.erase()
+
+
+def fold_identity_upcasts(module: Operation) -> None:
+    """Fold the `tt.fp_to_fp`s to their own type the decomposition made for bf16/fp16 operands (as Triton's
+    greedy rewriter does after the dot's rewrite has placed its shared operand after them)."""
+    for op in [o for o in module.walk() if o.name == "tt.fp_to_fp" and o.operands[0].type == o.results[0].type]:
+        op.results[0].replace_all_uses_with(op.operands[0])
+        op.detach()
+        op.erase()

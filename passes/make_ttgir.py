@@ -11,7 +11,7 @@ ttc compiles they leave the IR unchanged):
     loop-invariant-code-motion, canonicalize, tritongpu-combine-tensor-select-and-if, nvgpu-warp-specialization,
     tritongpu-assign-latencies{num-stages}, tritongpu-schedule-loops, tritongpu-pipeline{num-stages}, canonicalize,
     cse, *prefetch,
-    tritongpu-optimize-dot-operands, *coalesce-async-copy, *optimize-tmem-layouts, triton-nvidia-tma-lowering (sm90),
+    tritongpu-optimize-dot-operands, tritongpu-coalesce-async-copy, *optimize-tmem-layouts, triton-nvidia-tma-lowering (sm90),
     tritongpu-remove-layout-conversions, *interleave-tmem, tritongpu-reduce-data-duplication,
     tritongpu-reorder-instructions, triton-loop-aware-cse, symbol-dce, triton-nvidia-gpu-fence-insertion (sm90),
     *lower-mma, sccp,
@@ -83,6 +83,7 @@ def pipeline(target: str, num_warps: int, num_ctas: int, num_stages: int = 3) ->
             ("canonicalize", ""),
             ("cse", ""),
             ("tritongpu-optimize-dot-operands", ""),
+            ("tritongpu-coalesce-async-copy", ""),
         ]
     else:
         steps += [("loop-invariant-code-motion", ""), ("canonicalize", ""), ("cse", "")]

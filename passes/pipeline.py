@@ -19,8 +19,8 @@ For each scheduled loop, as Triton 3.6 does:
 3. On sm90, `ttng.warp_group_dot`s become asynchronous (asyncLaunchDots, below).
 4. Each `async_wait`'s `num` becomes the fewest commit groups issued after any group it waits for, on every
    path to it (through the loop's back edge and its entry); consecutive waits in a block merge into one.
-5. A copy into a swizzled buffer whose source layout gives a thread more contiguous elements than the swizzle
-   vector gets its operands converted to a layout clipped to the vector (Triton's coalesce-async-copy).
+(Copies whose source layout is wider than their swizzled buffer's vector are clipped later, by
+tritongpu-coalesce-async-copy.)
 
 Loops with a schedule whose early stages hold an op that cannot be predicated are left alone, with a remark.
 A loop whose own `tt.num_stages` is 2 or more and that is not pipelined gets a remark saying why
@@ -42,12 +42,13 @@ from ttc.diagnostics import at_op, emit
 from ttc.fold import is_zero
 from ttc.ir import tma, ttg
 from ttc.ir.inserter import Inserter
-from ttc.ir.layout_utils import blocked_for_shape, target_capability, with_encoding
-from ttc.ir.layouts import BlockedEncoding, NVMMASharedEncoding, SharedMemorySpace, SwizzledSharedEncoding
+from ttc.ir.layout_utils import target_capability
+from ttc.ir.layouts import NvidiaMmaEncoding, NVMMASharedEncoding, SharedMemorySpace, SwizzledSharedEncoding
 from ttc.ir.loop_schedule import CoarseSchedule, num_stages_of, strip
 from ttc.ir.std import SelectOp
 from ttc.ir.pipeline_expander import expand, schedule_is_valid
 from ttc.ir.pipelined_loads import copy_vec_bytes, copy_width, shared_encoding
+from ttc.ir.rs_dot_split import split_rs_dot
 from ttc.ir.tt import SplatOp
 from ttc.ir.types import AsyncTokenType, MemDescType, bitwidth, elt, encoding, shape_of
 from ttc.passmanager import Pass, option
@@ -580,25 +581,6 @@ def update_waits(module: Operation) -> None:
             gone.add(g)
 
 
-# ----------------------------------------------------------------------------- coalesce-async-copy
-
-
-def clipped_copy_layout(src: Attribute, shared: Attribute, shape) -> BlockedEncoding | None:
-    """Triton's tritongpu-coalesce-async-copy (its ClipAsyncCopySizePerThread): a copy's source layout whose
-    threads hold more contiguous elements than the swizzled buffer keeps together (its `vec`) would need several
-    cp.async per thread's run; the copy takes a layout with sizePerThread clipped to `vec` instead (lanes and
-    warps spread again over the tensor). None when no clipping is needed."""
-    if not isinstance(src, BlockedEncoding) or not isinstance(shared, SwizzledSharedEncoding):
-        return None
-    order, spt = list(src["order"]), list(src["sizePerThread"])
-    if shared["maxPhase"] == 1 and list(shared["order"]) == order:
-        return None  # unswizzled in the same order: a thread's whole run stays contiguous
-    if spt[order[0]] <= shared["vec"]:
-        return None
-    spt[order[0]] = shared["vec"]
-    return blocked_for_shape(shape, spt, order, prod(src["warpsPerCTA"]), prod(src["threadsPerWarp"]))
-
-
 def _memdesc(shape, element_type, enc) -> MemDescType:
     dims = ArrayAttr([IntAttr(d) for d in shape])
     return MemDescType(dims, element_type, enc, SharedMemorySpace(), IntAttr(1), dims)
@@ -700,13 +682,30 @@ def _new_wait(after: Operation, pendings: int, loc) -> Operation:
     return wait
 
 
+def _rs_dot_needs_wait(dot: Operation, loop: scf.ForOp) -> bool:
+    """Triton's rsDotNeedsWait: A is in registers, computed in the loop, and not a conversion of an MMA result
+    (another dot's): the next iteration must not overwrite those registers while this dot reads them."""
+    a = dot.a
+    if not isinstance(a.type, TensorType):
+        return False
+    block = a.owner if isinstance(a, BlockArgument) else a.owner.parent
+    while block is not None and block.parent_op() is not loop:
+        block = block.parent_op().parent if block.parent_op() is not None else None
+    if block is None:  # defined outside the loop
+        return False
+    if isinstance(a.owner, Operation) and a.owner.name == "ttg.convert_layout":
+        return not isinstance(encoding(a.owner.operands[0].type), NvidiaMmaEncoding)
+    return True
+
+
 def async_launch_dots(loop: scf.ForOp) -> None:
     """Triton's asyncLaunchDots: every `ttng.warp_group_dot` directly in the loop body becomes `isAsync`. One that
     cannot stay in flight gets a `warp_group_dot_wait {pendings = 0}` right after it; the others stay in flight
     across iterations: where the loop has `pendings = 0` waits, those retire them, and the accumulators that
-    other ops of the body read go through them; else one wait `{pendings = number of such dots}` follows the last
-    of them; a `pendings = 0` wait on the
-    loop's results follows the loop."""
+    other ops of the body read go through them; without one, register-operand dots are first split along K into
+    one-instruction dots (ttc/ir/rs_dot_split.py), each followed by a wait `{pendings = number in flight - 1}`
+    where its registers are computed in the loop, and one wait `{pendings = number in flight}` follows the last of
+    them unless it is such a dot; a `pendings = 0` wait on the loop's results follows the loop."""
     body = loop.body.block
     dots = [op for op in body.ops if op.name == "ttng.warp_group_dot"]
     if not dots:
@@ -729,11 +728,14 @@ def async_launch_dots(loop: scf.ForOp) -> None:
             if read:
                 _thread_through_wait(wait, read)
     else:
+        in_flight = [(d, idx) for dot, idx in in_flight for d in split_rs_dot(dot)]
+        for dot, _ in in_flight:
+            if _rs_dot_needs_wait(dot, loop):
+                _thread_through_wait(_new_wait(dot, len(in_flight) - 1, dot.location), [dot.results[0]])
         last = in_flight[-1][0]
-        _thread_through_wait(_new_wait(last, len(in_flight), last.location), [d.results[0] for d, _ in in_flight])
+        if not _rs_dot_needs_wait(last, loop):
+            _thread_through_wait(_new_wait(last, len(in_flight), last.location), [d.results[0] for d, _ in in_flight])
     _thread_through_wait(_new_wait(loop, 0, loop.location), [loop.results[idx] for _, idx in in_flight])
-
-
 
 
 def pipeline_tma_stores(loop: scf.ForOp) -> None:
@@ -785,18 +787,6 @@ def pipeline_tma_stores(loop: scf.ForOp) -> None:
 # ----------------------------------------------------------------------------- the pass
 
 
-def coalesce_async_copies(module: Operation) -> None:
-    """Triton's coalesce-async-copy: clip each copy's source layout to its swizzled buffer's vector."""
-    for copy in [op for op in module.walk() if op.name == "ttg.async_copy_global_to_local"]:
-        clipped = clipped_copy_layout(encoding(copy.src.type), copy.result.type.encoding, shape_of(copy.src.type))
-        if clipped is None:
-            continue
-        at = Inserter(copy, copy.location)
-        new = [at.add(ttg.ConvertLayoutOp.build(operands=[v], result_types=[with_encoding(v.type, clipped)]))
-               if v is not None else None for v in (copy.src, copy.mask, copy.other)]
-        copy.operands = [new[0], copy.result, *(v for v in new[1:] if v is not None)]
-
-
 @dataclass(frozen=True)
 class Pipeline(Pass):
     """Software-pipeline the scheduled loops: multi-buffered async copies, prologue and kernel loop."""
@@ -845,7 +835,6 @@ class Pipeline(Pass):
             for loop in [op for op in module.walk() if isinstance(op, scf.ForOp)]:
                 if num_stages_of(loop, self.num_stages) > 1:
                     pipeline_tma_stores(loop)
-        coalesce_async_copies(module)
 
 
 def _why_not(loop: scf.ForOp, default: int, module) -> None:

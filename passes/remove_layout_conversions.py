@@ -1003,7 +1003,7 @@ class Rematerialization:
         def no_data_movement(o):
             return (is_elementwise(o) and o.name not in ("tt.extern_elementwise", "tt.elementwise_inline_asm")) \
                 or o.name in ("tt.broadcast", "tt.expand_dims", "tt.reshape", "tt.trans", "tt.join", "tt.split",
-                              "ttg.convert_layout")
+                              "ttg.convert_layout", "ttg.fp4_to_fp")
 
         res = convert_backward_slice((cvt, 0), target, lambda o: not no_data_movement(o), self._existing())
         if res is None:

@@ -84,15 +84,9 @@ DOT_TEXT = {"matmul_64x64x32_s1", "matmul_nohint_64x64x32", "matmul", "matmul_12
             "loop_hints_matmul_s4", "matmul_acc_tf32", "tma_matmul", "tma_attention", "matmul_assume",
             "grouped_matmul", "causal_attention", "matmul_acc", "matmul_acc_e4m3", "matmul_acc_f16acc",
             "matmul_bf16_128x128x64_s3_w8", "matmul_acc_e4m3_f16acc", "matmul_acc_e4m3_128x128x64_s3_w8",
-            "attention_bwd", "causal_attention_ptr"}
+            "attention_bwd", "causal_attention_ptr", "dot_scaled", "dot_scaled_mxfp4_matmul"}
 # sm90 dot fixtures that do not (yet): what differs
 DOT_DIFFERS = {}
-DOT_DIFFERS.update({
-    name: "tt.dot_scaled's decomposition: the same upcasts, scale multiply and dot, but Triton moves the upcasts "
-          "into the dot operand layouts (optimize-dot-operands) and pipelines every operand load (ours: those "
-          "that reach the dot without an upcast), and its layouts for the scale broadcast are linear ones"
-    for name in ("dot_scaled", "dot_scaled_mxfp4_matmul")
-})
 DOT_DIFFERS["tma_persistent_matmul"] = DOT_DIFFERS["desc_persistent_matmul"] = (
     "Triton flattens the tile loop and the K loop into one loop (tritongpu-fuse-nested-loops for tt.flatten, not "
     "run here) before pipelining; the epilogue's linear layouts are numbered in another order")
@@ -276,7 +270,7 @@ NOT_COMPARED = {"dot_scaled", "dot_scaled_mxfp4_matmul",
                 "attention_bwd", "causal_attention_ptr"}
 
 
-@pytest.mark.parametrize("name", SM8X)
+@pytest.mark.parametrize("name", _xfail(SM8X))  # NOT_YET's kWidth: A's buffer swizzles by it, copies clip to it
 def test_async_copy_layouts_equal_tritons(name):
     """Where Triton pipelines with cp.async (sm80/sm89), our pipeliner's copies read the same source layouts
     (coalesced, sizePerThread clipped to the buffer's vec: Triton's coalesce-async-copy; Triton pipelines more

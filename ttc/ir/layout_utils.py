@@ -301,8 +301,6 @@ def trans_encoding(enc: Attribute, order, shape=None) -> Attribute | None:
             [enc["warpsPerCTA"][o] for o in order],
             [inv[o] for o in enc["order"]],
         )
-    if isinstance(enc, SliceEncoding):
-        return None
     bases = _linear_bases(enc, shape)
     if bases is None:
         return None
@@ -327,8 +325,6 @@ def join_encoding(enc: Attribute, shape=None) -> Attribute | None:
             list(enc["warpsPerCTA"]) + [1],
             [rank] + list(enc["order"]),
         )
-    if isinstance(enc, SliceEncoding):
-        return None
     bases = _linear_bases(enc, shape)
     if bases is None:
         return None
@@ -409,6 +405,8 @@ def infer_dst_encoding(op: Operation, enc: Attribute) -> Attribute | None:
         return trans_encoding(enc, op.order.get_values(), shape)
     if name == "tt.reshape":
         return _reshape_encoding(op, enc, forward=True)
+    if name == "ttg.fp4_to_fp":
+        return fp4_to_fp_encoding(enc, op.axis.value.data, forward=True)
     return None
 
 
@@ -439,7 +437,28 @@ def infer_src_encoding(op: Operation, enc: Attribute) -> Attribute | None:
         return trans_encoding(enc, inverse_permutation(op.order.get_values()), shape)
     if name == "tt.reshape":
         return _reshape_encoding(op, enc, forward=False)
+    if name == "ttg.fp4_to_fp":
+        return fp4_to_fp_encoding(enc, op.axis.value.data, forward=False)
     return None
+
+
+def fp4_to_fp_encoding(enc: Attribute, axis: int, forward: bool) -> Attribute | None:
+    """The result layout of `ttg.fp4_to_fp` along `axis` from its operand's (`forward`), or the operand's from
+    the result's (Triton's inferFp4ToFpOpEncoding, its legacy cases): where `axis` is the layout's fastest
+    dimension, a dot operand's kWidth, or a blocked layout's sizePerThread along the axis, doubles (halves
+    backwards; none below one). Other layouts (Triton's linear-layout case) are not inferred."""
+    if not isinstance(enc, (DotOperandEncoding, BlockedEncoding)) or get_order(enc)[axis] != 0:
+        return None
+    if isinstance(enc, DotOperandEncoding):
+        k = enc["kWidth"]
+        if not forward and k <= 1:
+            return None
+        return DotOperandEncoding.make(opIdx=enc["opIdx"], parent=enc["parent"], kWidth=k * 2 if forward else k // 2)
+    spt = list(enc["sizePerThread"])
+    if not forward and spt[axis] <= 1:
+        return None
+    spt[axis] = spt[axis] * 2 if forward else spt[axis] // 2
+    return blocked(spt, enc["threadsPerWarp"], enc["warpsPerCTA"], enc["order"])
 
 
 def _reshape_encoding(op: Operation, enc: Attribute, forward: bool) -> Attribute | None:

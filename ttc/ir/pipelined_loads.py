@@ -39,19 +39,20 @@ def is_small_load(load: Operation, axis: AxisInfoAnalysis) -> bool:
 
 
 def mma_v2_shared_layout(shape, order, bits: int, op_idx: int, k_width: int) -> SwizzledSharedEncoding:
-    """Triton's `#ttg.swizzled_shared` for an MMA v2 operand (its SwizzledSharedEncodingAttr builder for Ampere
-    dot operands, operands not transposed): a swizzle unit of 8 x 8 x (4 * kWidth) (M, N, K) elements; `vec`
-    is the unit's extent along the contiguous dimension, `perPhase` the rows that share a phase (128 bytes /
-    the row's 32-bit words * kWidth), `maxPhase` the unit's extent along the other dimension / perPhase."""
+    """Triton 3.6's `#ttg.swizzled_shared` for an MMA operand in registers (its SwizzledSharedEncodingAttr builder
+    for NVIDIA dot operands, operands not transposed): `perPhase` rows of the contiguous extent K fill the 1024
+    bits of the banks; `vec` is 4 * kWidth elements along K (8 rows along M/N where the contiguous dimension is
+    not K), the other of the two the swizzle stride; `maxPhase` is the phases that stride (capped at the vectors
+    filling the banks) spans, over perPhase. An upcast operand (kWidth from the wider type) swizzles by kWidth."""
     rank = len(shape)
-    per_phase = max(128 // (shape[order[0]] * 4 // k_width), 1)
-    inner = rank - 1 if op_idx == 0 else rank - 2  # K
-    if 32 // bits != k_width and order[0] == inner:  # upcast operands: kWidth is not the element's
-        per_phase = max(per_phase, 2 * (32 // bits))
-    k, mn = 4 * k_width, 8
-    contiguous_is_k = order[0] == inner
-    vec, stride = (k, mn) if contiguous_is_k else (mn, k)
-    return SwizzledSharedEncoding.make(vec=vec, perPhase=per_phase, maxPhase=max(stride // per_phase, 1), order=order)
+    k = shape[order[0]]
+    per_phase = max(1024 // (bits * k), 1)
+    vec, stride = 4 * k_width, 8
+    if order[0] != (rank - 1 if op_idx == 0 else rank - 2):  # contiguous along M/N
+        vec, stride = stride, vec
+    max_phase = max(min(stride, 1024 // (vec * bits)), 1)
+    return SwizzledSharedEncoding.make(vec=vec, perPhase=per_phase, maxPhase=max(max_phase // per_phase, 1),
+                                       order=order)
 
 
 def shared_encoding_of_users(load: Operation) -> tuple[bool, Attribute | None]:

@@ -278,3 +278,24 @@ def _memdesc_trans(ctx, op):
         raise ctx.error(op, "ttg.memdesc_trans is supported on whole rank-2 #ttg.nvmma_shared buffers with order "
                             "[1, 0]")
     ctx.set(op.result, SharedBuffer(buf.base, buf.layout.transposed(), ()))
+
+
+@lowering("ttg.memdesc_subslice")
+def _memdesc_subslice(ctx, op):
+    """A tile of a whole rank-2 `#ttg.nvmma_shared` buffer read by wgmma (tritongpu-pipeline's K slices of a
+    register-operand dot's B): the same buffer layout from the tile's first element, whose row (index of the
+    non-contiguous dimension) must be a multiple of 8, where the swizzle phase is 0: a descriptor's start
+    address then steps by the tile's unswizzled byte offset and the hardware swizzles the sum, as for K steps.
+    Other readers would need the swizzle applied within the tile, so only wgmma may read it."""
+    buf = ctx.get(op.src)
+    offsets = list(op.offsets.get_values())
+    if (not isinstance(buf, SharedBuffer) or buf.leading or not isinstance(buf.layout, NvmmaBuffer)
+            or len(offsets) != 2 or offsets[1 - buf.layout.inner] % 8
+            or offsets[buf.layout.inner] * buf.layout.elem_bytes % 16):
+        raise ctx.error(op, "ttg.memdesc_subslice is supported on whole rank-2 #ttg.nvmma_shared buffers, at rows "
+                            "that are multiples of 8 and 16-byte columns")
+    if any(u.operation.name not in ("ttng.warp_group_dot", "ttng.warp_group_dot_wait") for u in op.result.uses):
+        raise ctx.error(op, "ttg.memdesc_subslice of a #ttg.nvmma_shared buffer is supported as a wgmma operand only")
+    ops = IROps(ctx.b)
+    start = buf.layout.byte_offset(tuple(offsets))
+    ctx.set(op.result, SharedBuffer(ops.add(ops.value(buf.base), start), buf.layout, ()))

@@ -25,7 +25,8 @@
 // RUN:   -tritongpu-assign-latencies=num-stages=3 -tritongpu-schedule-loops -tritongpu-pipeline=num-stages=3 -canonicalize -o %t.attn90.ttgir
 // RUN: cd %S/../../.. && tt-run %t.attn90.ttgir --spec kernels/attention.json --interpret --check | FileCheck %s --check-prefix=ATTN
 // RUN: tt-opt %S/../../fixtures/triton/matmul_acc_i8_sm80.nodebug.ttir -make-ttgir='target=cuda:80 num-warps=4 num-stages=1' \
-// RUN:   | tt-opt -tritongpu-assign-latencies=num-stages=3 -tritongpu-schedule-loops -tritongpu-pipeline=num-stages=3 -o %t.i8.ttgir
+// RUN:   | tt-opt -tritongpu-assign-latencies=num-stages=3 -tritongpu-schedule-loops -tritongpu-pipeline=num-stages=3 \
+// RUN:     -tritongpu-coalesce-async-copy -o %t.i8.ttgir
 // RUN: FileCheck %s --check-prefix=I8 < %t.i8.ttgir
 // RUN: cd %S/../../.. && tt-run %t.i8.ttgir --spec kernels/matmul_acc.json --interpret --check | FileCheck %s --check-prefix=I8-INTERP
 
@@ -52,7 +53,7 @@
 // SM90-NEXT: ttg.async_wait {num = 0 : i32}
 
 // i8 operands (kWidth 4): A's buffer (K innermost) keeps 16 bytes together, B's (N innermost) 8; B's loads
-// hold 16 contiguous bytes per thread, so its copies take a layout clipped to 8 (Triton's coalesce-async-copy),
+// hold 16 contiguous bytes per thread, so tritongpu-coalesce-async-copy gives its copies a layout clipped to 8,
 // their pointers, mask and other converted to it right before each copy, in the prologue and in the loop.
 // I8-DAG: #[[B16:.*]] = #ttg.blocked<{sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 // I8-DAG: #[[B8:.*]] = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
