@@ -70,6 +70,7 @@ def pipeline(target: str, num_warps: int, num_ctas: int, num_stages: int = 3) ->
     ]
     if capability // 10 in (8, 9):
         steps += [
+            ("tritongpu-fuse-nested-loops", ""),
             ("canonicalize", ""),
             ("loop-invariant-code-motion", ""),
             ("canonicalize", ""),
