@@ -11,10 +11,10 @@ bounds are, or can be made by hoisting scalar pure ops, invariant to the outer l
 - the inner loop's length is speculated: `scf.if (len_inner == 0)` runs a copy of the nest with the inner loop
   removed (its results replaced by its inits), the else branch the nest, whose inner loop now runs at least once.
 
-The fused loop (`for T' in range(len_outer * max(1, len_inner))`) carries T (position in the inner range, -1
-first), the outer induction variable (lb - step first), the outer iteration arguments, the inner induction
+The fused loop (`for _ in range(len_outer * max(1, len_inner))`) carries T (position in the inner range, 0
+first, stepped and wrapped around at the end of each iteration), the outer induction variable (lb - step first), the outer iteration arguments, the inner induction
 variable, the inner loop's results (initialized to zero, or `ub.poison` for non-numeric types) and the values
-the prologue defines and later ops use. Each iteration wraps T around, runs the prologue in `scf.if T == 0`
+the prologue defines and later ops use. Each iteration runs the prologue in `scf.if T == 0`
 (which steps the outer induction variable and yields the inner loop's lower bound and the prologue's outputs),
 the inner body (under `T in [0, len_inner)`, or unconditionally since the length was speculated) and the epilogue
 in `scf.if T == inner_len - 1`. Inner loop inits defined outside the fused loop become its inits directly and are
@@ -340,7 +340,7 @@ def fuse_one_level(node: Nest) -> None:
     logues += [Logue(ops[idx[k] + 1:idx[k + 1]]) for k in range(n_last)]
     logues.append(Logue(ops[idx[-1] + 1:-1]))
 
-    inits = [cst(-1), at.add(arith.SubiOp(outer.lb, outer.step))]
+    inits = [cst(0), at.add(arith.SubiOp(outer.lb, outer.step))]
     outer_start = len(inits)
     inits += list(outer.iter_args)
     ivar_start = len(inits)
@@ -357,14 +357,10 @@ def fuse_one_level(node: Nest) -> None:
     for arg, farg in zip(outer.body.block.args[1:], fargs[outer_start:]):
         arg.replace_all_uses_with(farg)
 
-    # T = 0 if T == inner_len - 1 else T + 1 (ops built at the end of the fused body, before a placeholder)
-    anchor = scf.YieldOp()
+    anchor = scf.YieldOp()  # ops are built at the end of the fused body, before this placeholder
     fused_body.add_op(anchor)
     b = Inserter(anchor, loc)
     t = fargs[0]
-    next_t = b.add(arith.AddiOp(t, b.constant(1, int_t)))
-    roll = b.add(arith.CmpiOp(t, b.add(arith.SubiOp(inner_len, b.constant(1, int_t))), "eq"))
-    t = b.add(arith.SelectOp(roll, b.constant(0, int_t), next_t))
     cur_i = fargs[1]
     i = None
     body_outs = outs_start
@@ -447,7 +443,11 @@ def fuse_one_level(node: Nest) -> None:
     _yield(epi_if.false_region.block, used_args, loc)
     epi.replace_outputs(epi_if.results, epi_if.true_region)
 
-    outs = [t, i, *outer_yield.operands, *[bi.results[0] for bi in body_ifs]]
+    # T = 0 if T == inner_len - 1 else T + 1, for the next iteration
+    next_t = b.add(arith.AddiOp(t, b.constant(1, int_t)))
+    roll = b.add(arith.CmpiOp(t, b.add(arith.SubiOp(inner_len, b.constant(1, int_t))), "eq"))
+    next_t = b.add(arith.SelectOp(roll, b.constant(0, int_t), next_t))
+    outs = [next_t, i, *outer_yield.operands, *[bi.results[0] for bi in body_ifs]]
     outs += [r for bi, loop in zip(body_ifs, inners) for r in bi.results[1:1 + len(loop.results)]]
     outs += [r for pi, lg in zip(prologue_ifs, logues[:-1]) for r in pi.results[1:1 + len(lg.outputs)]]
     anchor.detach()

@@ -651,12 +651,23 @@ def _properly_async(dot: Operation, loop: scf.ForOp) -> int | None:
     shared operands are multi-buffered or loop-invariant and its result is used by the loop's yield alone."""
     if not (_wgmma_operand_ok(dot.a, loop) and _wgmma_operand_ok(dot.b, loop)):
         return None
+    idx = None
+    queue = [(u.operation, u.index) for u in dot.results[0].uses]
+    while queue:  # Triton's rule 2: used by the loop's yield once, otherwise only under an scf.if
+        user, index = queue.pop()
+        parent = user.parent_op()
+        if parent is loop:
+            if user is not loop.body.block.last_op or idx is not None:
+                return None
+            idx = index
+        elif isinstance(parent, scf.IfOp):
+            if isinstance(user, scf.YieldOp):
+                queue += [(u.operation, u.index) for u in parent.results[index].uses]
+        else:
+            return None
     if bitwidth(elt(dot.results[0].type)) < 32:  # f16 accumulators: Triton waits for each such wgmma
         return None
-    uses = list(dot.results[0].uses)
-    if len(uses) != 1 or uses[0].operation is not loop.body.block.last_op:
-        return None
-    return uses[0].index
+    return idx
 
 
 def _thread_through_wait(wait: Operation, values: list[SSAValue]) -> Operation:
@@ -700,6 +711,21 @@ def _new_wait(after: Operation, pendings: int, loc) -> Operation:
     return wait
 
 
+def _wait_before_conditional_uses(dot: Operation) -> None:
+    """A `pendings = 0` wait at the start of each block (an scf.if branch) that uses an in-flight dot's result
+    other than by a yield, threading the result through it."""
+    blocks = []
+    for use in dot.results[0].uses:
+        if not isinstance(use.operation, scf.YieldOp) and use.operation.parent not in blocks:
+            blocks.append(use.operation.parent)
+    for block in blocks:
+        wait = ttg.WarpGroupDotWaitOp.build(operands=[[]], result_types=[[]],
+                                            properties={"pendings": IntegerAttr(0, i32)})
+        wait.location = dot.location
+        block.insert_op_before(wait, block.first_op)
+        _thread_through_wait(wait, [dot.results[0]])
+
+
 def async_launch_dots(loop: scf.ForOp) -> None:
     """Triton's asyncLaunchDots: every `ttng.warp_group_dot` directly in the loop body becomes `isAsync`. One that
     cannot stay in flight gets a `warp_group_dot_wait {pendings = 0}` right after it; the others stay in flight
@@ -725,6 +751,8 @@ def async_launch_dots(loop: scf.ForOp) -> None:
         for wait in zero_waits:
             _thread_through_wait(wait, [body.args[idx + 1] for _, idx in in_flight])
     else:
+        for dot, _ in in_flight:
+            _wait_before_conditional_uses(dot)
         last = in_flight[-1][0]
         _thread_through_wait(_new_wait(last, len(in_flight), last.location), [d.results[0] for d, _ in in_flight])
     _thread_through_wait(_new_wait(loop, 0, loop.location), [loop.results[idx] for _, idx in in_flight])
@@ -736,7 +764,8 @@ def pipeline_tma_stores(loop: scf.ForOp) -> None:
     """Triton's pipelineTMAStores: the descriptor stores (and reduces) of the loop's body, nested loops aside,
     store into one shared buffer per shape and element type, allocated before the loop, each preceded by
     `async_tma_store_wait {pendings = 0}` (the previous store's copy has read the buffer) and followed by
-    `fence_async_shared` and the asynchronous TMA copy; a final wait and the deallocations follow the loop."""
+    `fence_async_shared` and the asynchronous TMA copy; a final wait and the deallocations follow the loop (one per
+    store, as in Triton: a buffer two stores share is deallocated twice in the text)."""
     stores = []
 
     def visit(block):
@@ -759,8 +788,8 @@ def pipeline_tma_stores(loop: scf.ForOp) -> None:
         if key not in allocs:
             allocs[key] = before.add(ttg.LocalAllocOp.build(
                 operands=[[]], result_types=[_memdesc(shape_of(t), elt(t), st.desc.type.encoding)]), st.location)
-    for st in stores:
-        buf = allocs[(tuple(shape_of(st.src.type)), elt(st.src.type))]
+    bufs = [allocs[(tuple(shape_of(st.src.type)), elt(st.src.type))] for st in stores]
+    for st, buf in zip(stores, bufs):
         em = Inserter(st, st.location)
         em.add(tma.TMAStoreWaitOp.build(properties={"pendings": IntegerAttr(0, i32)}))
         em.add(ttg.LocalStoreOp.build(operands=[st.src, buf]))
@@ -774,7 +803,7 @@ def pipeline_tma_stores(loop: scf.ForOp) -> None:
         st.erase()
     after = Inserter(loop.next_op, loop.location)
     after.add(tma.TMAStoreWaitOp.build(properties={"pendings": IntegerAttr(0, i32)}))
-    for buf in allocs.values():
+    for buf in bufs:  # as Triton: one deallocation per store, of the buffer it shares
         after.add(ttg.LocalDeallocOp.build(operands=[buf]))
 
 
