@@ -19,8 +19,8 @@ the prologue defines and later ops use. Each iteration runs the prologue in `scf
 the inner body (under `T in [0, len_inner)`, or unconditionally since the length was speculated) and the epilogue
 in `scf.if T == inner_len - 1`. Inner loop inits defined outside the fused loop become its inits directly and are
 reset by the epilogue `scf.if` (then: the init, else: the body's value). The outer loop's `tt.num_stages` (the
-larger of it and the inner loop's) carries over, as does `tt.disallow_acc_multi_buffer`; other attributes
-(`tt.flatten`, `tt.warp_specialize`) do not. `ttg.always-fuse` on a loop (for testing) fuses every nested loop
+larger of it and the inner loop's) carries over, as do `tt.disallow_acc_multi_buffer` and the outer loop's
+`tt.warp_specialize`; `tt.flatten` does not. `ttg.always-fuse` on a loop (for testing) fuses every nested loop
 in it without the preprocessing.
 """
 
@@ -326,10 +326,9 @@ def fuse_one_level(node: Nest) -> None:
 
     n_last = len(inners) - 1
     inner_len = cst(0)
-    partial = [inner_len]
+    len_inners = [_cast_int(at, n, int_t) for n in len_inners]
     for n in len_inners:
-        inner_len = at.add(arith.AddiOp(inner_len, at.add(arith.MaxSIOp(cst(1), _cast_int(at, n, int_t)))))
-        partial.append(inner_len)
+        inner_len = at.add(arith.AddiOp(inner_len, at.add(arith.MaxSIOp(cst(1), n))))
     inner_len = at.add(arith.SubiOp(inner_len, cst(n_last)))
     total = at.add(arith.MuliOp(_cast_int(at, len_outer, int_t), inner_len))
 
@@ -366,8 +365,12 @@ def fuse_one_level(node: Nest) -> None:
     body_outs = outs_start
     logue_outs = logue_start
     prologue_ifs, body_ifs = [], []
+    body_partial = None
     for k, inner in enumerate(inners):
-        start_t = b.add(arith.SubiOp(partial[k], b.constant(k, int_t)))
+        # max(1, len_j0) + ... + max(1, len_jk-1), summed again in the body (as Triton 3.6 does)
+        body_partial = b.constant(0, int_t) if k == 0 else b.add(arith.AddiOp(body_partial, b.add(arith.MaxSIOp(
+            b.constant(1, int_t), len_inners[k - 1]))))
+        start_t = b.add(arith.SubiOp(body_partial, b.constant(k, int_t)))
         cond = b.add(arith.CmpiOp(t, start_t, "eq"))
         pro = logues[k]
         inner_iv = inner.body.block.args[0]
@@ -407,7 +410,7 @@ def fuse_one_level(node: Nest) -> None:
             i = pro_if.results[-1]
             outer.body.block.args[0].replace_all_uses_with(i)
 
-        end_t = b.add(arith.AddiOp(start_t, _cast_int(b, len_inners[k], int_t)))
+        end_t = b.add(arith.AddiOp(start_t, len_inners[k]))
         ge = b.add(arith.CmpiOp(t, start_t, "sge"))
         lt = b.add(arith.CmpiOp(t, end_t, "slt"))
         body_cond = b.add(arith.AndIOp(ge, lt))
@@ -500,6 +503,8 @@ def fuse_one_level(node: Nest) -> None:
     stages = [lp.attributes["tt.num_stages"].value.data for lp in (outer, *inners) if "tt.num_stages" in lp.attributes]
     if any("tt.disallow_acc_multi_buffer" in lp.attributes for lp in (outer, *inners)):
         fused.attributes["tt.disallow_acc_multi_buffer"] = UnitAttr()
+    if "tt.warp_specialize" in outer.attributes:
+        fused.attributes["tt.warp_specialize"] = outer.attributes["tt.warp_specialize"]
     if stages and max(stages) > 1:
         fused.attributes["tt.num_stages"] = IntegerAttr(max(stages), 32)
     for loop in inners:
