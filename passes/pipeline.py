@@ -47,6 +47,7 @@ from ttc.ir.layouts import BlockedEncoding, NVMMASharedEncoding, SharedMemorySpa
 from ttc.ir.loop_schedule import CoarseSchedule, num_stages_of, strip
 from ttc.ir.std import SelectOp
 from ttc.ir.pipeline_expander import expand, schedule_is_valid
+from ttc.ir.pipelined_descriptors import is_host_side, multibuffer_descriptors
 from ttc.ir.pipelined_loads import copy_vec_bytes, copy_width, shared_encoding
 from ttc.ir.tt import SplatOp
 from ttc.ir.types import AsyncTokenType, MemDescType, bitwidth, elt, encoding, shape_of
@@ -389,7 +390,12 @@ def lower_loads(loop: scf.ForOp, schedule: CoarseSchedule, axis: AxisInfoAnalysi
     groups: dict[int, bool] = {}
     for load, n, _ in loads:
         groups[n] = groups.get(n, False) or load.name == "tt.descriptor_load"
-    minus_one, zero, one = before.constant(-1, i32), before.constant(0, i32), before.constant(1, i32)
+    func = loop  # -1 goes to the start of the function, where Triton's pipeliner materializes it
+    while func.name != "tt.func":
+        func = func.parent_op()
+    entry = func.regions[0].blocks.first
+    minus_one = Inserter(entry.first_op, loop.location).constant(-1, i32)
+    zero, one = before.constant(0, i32), before.constant(1, i32)
     n_args = len(loop.iter_args)
     inits = []
     for n, has_tma in groups.items():
@@ -805,6 +811,8 @@ def pipeline_tma_stores(loop: scf.ForOp) -> None:
     after.add(tma.TMAStoreWaitOp.build(properties={"pendings": IntegerAttr(0, i32)}))
     for buf in bufs:  # as Triton: one deallocation per store, of the buffer it shares
         after.add(ttg.LocalDeallocOp.build(operands=[buf]))
+    if not all(is_host_side(st.desc) for st in stores):  # descriptors made in the kernel: one per stage
+        multibuffer_descriptors(loop)
 
 
 # ----------------------------------------------------------------------------- the pass
