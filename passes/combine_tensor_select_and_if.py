@@ -1,7 +1,7 @@
 """tritongpu-combine-tensor-select-and-if: fold an `arith.select` into an `scf.if` on the same condition
 (Triton's TritonGPUCombineTensorSelectAndIf).
 
-When a select and an if in the same block use the same condition, the select comes before the if, and every
+When a tensor select and an if in the same block use the same condition, the select comes before the if, and every
 use of the select's result comes after the if (or is nested in an op after it) or inside the if, the select
 becomes a new result of the if: the then branch yields the select's true value, the else branch (created if
 missing) its false value. Uses inside a branch take that branch's value directly. The select is no longer
@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import scf
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, Operation, Region
 
 from ttc.analysis.order import OpOrder
@@ -97,8 +98,8 @@ class CombineTensorSelectAndIf(Pass):
     def apply(self, ctx, module) -> None:
         candidates = []
         for op in module.walk():
-            if op.name != "arith.select":
-                continue
+            if op.name != "arith.select" or not isinstance(op.results[0].type, TensorType):
+                continue  # as Triton 3.6: tensor selects only (scalar ones stay selects)
             cond = op.operands[0]
             for use in list(cond.uses):
                 user = use.operation

@@ -7,7 +7,7 @@ ttc compiles they leave the IR unchanged):
     convert-triton-to-tritongpu{target num-warps threads-per-warp=32 num-ctas}, tritongpu-coalesce,
     *f32-dot-tc, *plan-cta, tritongpu-remove-layout-conversions, tritongpu-optimize-thread-locality,
     tritongpu-accelerate-matmul, tritongpu-remove-layout-conversions, tritongpu-optimize-dot-operands,
-    triton-nvidia-optimize-descriptor-encoding, triton-loop-aware-cse, *fuse-nested-loops, canonicalize,
+    triton-nvidia-optimize-descriptor-encoding, triton-loop-aware-cse, tritongpu-fuse-nested-loops, canonicalize,
     loop-invariant-code-motion, canonicalize, tritongpu-combine-tensor-select-and-if, nvgpu-warp-specialization,
     tritongpu-assign-latencies{num-stages}, tritongpu-schedule-loops, tritongpu-pipeline{num-stages}, canonicalize,
     cse, *prefetch,
@@ -36,7 +36,9 @@ Loop hints (`tl.range(...)` attributes on `scf.for`) are kept on the loops as Tr
 the passes here can: `tt.num_stages` (per-loop stage count, tritongpu-pipeline), `tt.warp_specialize`
 (nvgpu-warp-specialization: no partitioning, pipelining off as in Triton's output). `tt.loop_unroll_factor` was
 used by make-ttir. `tt.disallow_acc_multi_buffer` concerns Blackwell accumulators and needs nothing here.
-`tt.flatten` on a loop nest gets a remark (MLIR_ENABLE_DIAGNOSTICS=remarks): fuse-nested-loops is not run.
+`tt.flatten` (tritongpu-fuse-nested-loops) fuses a loop nest into one loop, which tritongpu-pipeline then pipelines;
+a nest it cannot fuse (more than one inner loop, inner bounds that depend on the outer loop, an op with regions
+between the loops) gets a remark (MLIR_ENABLE_DIAGNOSTICS=remarks).
 """
 
 from __future__ import annotations
@@ -72,6 +74,7 @@ def pipeline(target: str, num_warps: int, num_ctas: int, num_stages: int = 3) ->
     ]
     if capability // 10 in (8, 9):
         steps += [
+            ("tritongpu-fuse-nested-loops", ""),
             ("canonicalize", ""),
             ("loop-invariant-code-motion", ""),
             ("canonicalize", ""),
@@ -183,8 +186,8 @@ class MakeTTGIR(Pass):
             for op in module.walk():
                 if op.name == "scf.for" and "tt.flatten" in op.attributes and any(
                         o.name == "scf.for" for o in op.regions[0].walk()):
-                    emit(at_op(op, None, "loop nest not flattened despite tt.flatten: this pipeline does not run "
-                                         "Triton's tritongpu-fuse-nested-loops", "remark"))
+                    emit(at_op(op, None, "loop nest not flattened despite tt.flatten: tritongpu-fuse-nested-loops "
+                                         "fuses one inner loop whose bounds do not depend on the outer loop", "remark"))
         if not reported("warning"):
             return
         capability = capability_of(self.target)

@@ -47,6 +47,7 @@ from ttc.ir.layouts import NvidiaMmaEncoding, NVMMASharedEncoding, SharedMemoryS
 from ttc.ir.loop_schedule import CoarseSchedule, num_stages_of, strip
 from ttc.ir.std import SelectOp
 from ttc.ir.pipeline_expander import expand, schedule_is_valid
+from ttc.ir.pipelined_descriptors import is_host_side, multibuffer_descriptors
 from ttc.ir.pipelined_loads import copy_vec_bytes, copy_width, shared_encoding
 from ttc.ir.rs_dot_split import split_rs_dot
 from ttc.ir.tt import SplatOp
@@ -390,7 +391,12 @@ def lower_loads(loop: scf.ForOp, schedule: CoarseSchedule, axis: AxisInfoAnalysi
     groups: dict[int, bool] = {}
     for load, n, _ in loads:
         groups[n] = groups.get(n, False) or load.name == "tt.descriptor_load"
-    minus_one, zero, one = before.constant(-1, i32), before.constant(0, i32), before.constant(1, i32)
+    func = loop  # -1 goes to the start of the function, where Triton's pipeliner materializes it
+    while func.name != "tt.func":
+        func = func.parent_op()
+    entry = func.regions[0].blocks.first
+    minus_one = Inserter(entry.first_op, loop.location).constant(-1, i32)
+    zero, one = before.constant(0, i32), before.constant(1, i32)
     n_args = len(loop.iter_args)
     inits = []
     for n, has_tma in groups.items():
@@ -633,12 +639,23 @@ def _properly_async(dot: Operation, loop: scf.ForOp) -> int | None:
     shared operands are multi-buffered or loop-invariant and its result is used by the loop's yield alone."""
     if not (_wgmma_operand_ok(dot.a, loop) and _wgmma_operand_ok(dot.b, loop)):
         return None
+    idx = None
+    queue = [(u.operation, u.index) for u in dot.results[0].uses]
+    while queue:  # Triton's rule 2: used by the loop's yield once, otherwise only under an scf.if
+        user, index = queue.pop()
+        parent = user.parent_op()
+        if parent is loop:
+            if user is not loop.body.block.last_op or idx is not None:
+                return None
+            idx = index
+        elif isinstance(parent, scf.IfOp):
+            if isinstance(user, scf.YieldOp):
+                queue += [(u.operation, u.index) for u in parent.results[index].uses]
+        else:
+            return None
     if bitwidth(elt(dot.results[0].type)) < 32:  # f16 accumulators: Triton waits for each such wgmma
         return None
-    uses = list(dot.results[0].uses)
-    if len(uses) != 1 or uses[0].operation is not loop.body.block.last_op:
-        return None
-    return uses[0].index
+    return idx
 
 
 def _thread_through_wait(wait: Operation, values: list[SSAValue]) -> Operation:
@@ -698,6 +715,23 @@ def _rs_dot_needs_wait(dot: Operation, loop: scf.ForOp) -> bool:
     return True
 
 
+def _wait_before_conditional_uses(dot: Operation) -> None:
+    """A `pendings = 0` wait at the start of each block nested in the loop (an scf.if branch) that uses an
+    in-flight dot's result other than by a yield, threading the result through it."""
+    blocks = []
+    for use in dot.results[0].uses:
+        if use.operation.parent is dot.parent:  # the loop body itself (the next K slice of a split dot)
+            continue
+        if not isinstance(use.operation, scf.YieldOp) and use.operation.parent not in blocks:
+            blocks.append(use.operation.parent)
+    for block in blocks:
+        wait = ttg.WarpGroupDotWaitOp.build(operands=[[]], result_types=[[]],
+                                            properties={"pendings": IntegerAttr(0, i32)})
+        wait.location = dot.location
+        block.insert_op_before(wait, block.first_op)
+        _thread_through_wait(wait, [dot.results[0]])
+
+
 def async_launch_dots(loop: scf.ForOp) -> None:
     """Triton's asyncLaunchDots: every `ttng.warp_group_dot` directly in the loop body becomes `isAsync`. One that
     cannot stay in flight gets a `warp_group_dot_wait {pendings = 0}` right after it; the others stay in flight
@@ -732,6 +766,8 @@ def async_launch_dots(loop: scf.ForOp) -> None:
         for dot, _ in in_flight:
             if _rs_dot_needs_wait(dot, loop):
                 _thread_through_wait(_new_wait(dot, len(in_flight) - 1, dot.location), [dot.results[0]])
+        for dot, _ in in_flight:
+            _wait_before_conditional_uses(dot)
         last = in_flight[-1][0]
         if not _rs_dot_needs_wait(last, loop):
             _thread_through_wait(_new_wait(last, len(in_flight), last.location), [d.results[0] for d, _ in in_flight])
@@ -742,7 +778,8 @@ def pipeline_tma_stores(loop: scf.ForOp) -> None:
     """Triton's pipelineTMAStores: the descriptor stores (and reduces) of the loop's body, nested loops aside,
     store into one shared buffer per shape and element type, allocated before the loop, each preceded by
     `async_tma_store_wait {pendings = 0}` (the previous store's copy has read the buffer) and followed by
-    `fence_async_shared` and the asynchronous TMA copy; a final wait and the deallocations follow the loop."""
+    `fence_async_shared` and the asynchronous TMA copy; a final wait and the deallocations follow the loop (one per
+    store, as in Triton: a buffer two stores share is deallocated twice in the text)."""
     stores = []
 
     def visit(block):
@@ -765,8 +802,8 @@ def pipeline_tma_stores(loop: scf.ForOp) -> None:
         if key not in allocs:
             allocs[key] = before.add(ttg.LocalAllocOp.build(
                 operands=[[]], result_types=[_memdesc(shape_of(t), elt(t), st.desc.type.encoding)]), st.location)
-    for st in stores:
-        buf = allocs[(tuple(shape_of(st.src.type)), elt(st.src.type))]
+    bufs = [allocs[(tuple(shape_of(st.src.type)), elt(st.src.type))] for st in stores]
+    for st, buf in zip(stores, bufs):
         em = Inserter(st, st.location)
         em.add(tma.TMAStoreWaitOp.build(properties={"pendings": IntegerAttr(0, i32)}))
         em.add(ttg.LocalStoreOp.build(operands=[st.src, buf]))
@@ -780,8 +817,10 @@ def pipeline_tma_stores(loop: scf.ForOp) -> None:
         st.erase()
     after = Inserter(loop.next_op, loop.location)
     after.add(tma.TMAStoreWaitOp.build(properties={"pendings": IntegerAttr(0, i32)}))
-    for buf in allocs.values():
+    for buf in bufs:  # as Triton: one deallocation per store, of the buffer it shares
         after.add(ttg.LocalDeallocOp.build(operands=[buf]))
+    if not all(is_host_side(st.desc) for st in stores):  # descriptors made in the kernel: one per stage
+        multibuffer_descriptors(loop)
 
 
 # ----------------------------------------------------------------------------- the pass

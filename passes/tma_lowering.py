@@ -121,7 +121,9 @@ def _constant(v) -> int | None:
     return None
 
 
-def lower_make_descriptor(op) -> None:
+def lower_make_descriptor(op, scratch=None) -> None:
+    """The descriptor written into `scratch` (a pointer to 128 bytes of global scratch; a new
+    `ttg.global_scratch_alloc` when None), read back by `reinterpret_tensor_descriptor`, which replaces `op`."""
     r = _Rewriter(op)
     desc_t = op.result.type
     shape = desc_t.shape
@@ -129,8 +131,9 @@ def lower_make_descriptor(op) -> None:
     elem_bytes = bitwidth(element) // 8
     enc = desc_t.encoding
     swizzle = enc["swizzlingByteWidth"] if enc is not None else 0
-    scratch = r.add(tma.GlobalScratchAllocOp, [], [PointerType(IntegerType(8))],
-                    {"nbytes": IntegerAttr(128, i32), "alignment": IntegerAttr(128, i32)}).results[0]
+    if scratch is None:
+        scratch = r.add(tma.GlobalScratchAllocOp, [], [PointerType(IntegerType(8))],
+                        {"nbytes": IntegerAttr(128, i32), "alignment": IntegerAttr(128, i32)}).results[0]
     inner = shape[-1] if swizzle == 0 else min(shape[-1], swizzle // elem_bytes)
     box = [r.const(inner, i32)] + [r.const(d, i32) for d in reversed(shape[:-1])]
     dims = list(reversed(list(op.shape)))

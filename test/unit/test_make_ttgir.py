@@ -84,15 +84,13 @@ DOT_TEXT = {"matmul_64x64x32_s1", "matmul_nohint_64x64x32", "matmul", "matmul_12
             "loop_hints_matmul_s4", "matmul_acc_tf32", "tma_matmul", "tma_attention", "matmul_assume",
             "grouped_matmul", "causal_attention", "matmul_acc", "matmul_acc_e4m3", "matmul_acc_f16acc",
             "matmul_bf16_128x128x64_s3_w8", "matmul_acc_e4m3_f16acc", "matmul_acc_e4m3_128x128x64_s3_w8",
-            "attention_bwd", "causal_attention_ptr", "dot_scaled", "dot_scaled_mxfp4_matmul"}
+            "attention_bwd", "causal_attention_ptr", "dot_scaled", "dot_scaled_mxfp4_matmul",
+            # tt.flatten: tile loop and K loop fused (tritongpu-fuse-nested-loops) and pipelined as one loop
+            "tma_persistent_matmul", "desc_persistent_matmul",
+            # descriptors made in the group loop: two tensormaps each, picked by loop-carried counters
+            "grouped_tma_matmul"}
 # sm90 dot fixtures that do not (yet): what differs
 DOT_DIFFERS = {}
-DOT_DIFFERS["tma_persistent_matmul"] = DOT_DIFFERS["desc_persistent_matmul"] = (
-    "Triton flattens the tile loop and the K loop into one loop (tritongpu-fuse-nested-loops for tt.flatten, not "
-    "run here) before pipelining; the epilogue's linear layouts are numbered in another order")
-DOT_DIFFERS["grouped_tma_matmul"] = ("the K loop sits in an scf.if of the group loop with descriptors made in the "
-                                     "kernel: Triton pipelines the group loop's descriptor writes (tensormap buffers "
-                                     "per stage), ours leaves that loop as it is")
 MEMORY_OPS = ("tt.load", "tt.store", "tt.atomic_rmw", "tt.atomic_cas", "ttng.async_tma_copy_global_to_local",
               "ttng.async_tma_copy_local_to_global", "ttng.async_tma_reduce", "ttg.local_load")
 

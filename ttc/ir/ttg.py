@@ -262,8 +262,7 @@ class WarpGroupDotWaitOp(IRDLOperation):
     name = "ttng.warp_group_dot_wait"
     inputs = var_operand_def()
     pendings = prop_def(IntegerAttr)
-    outputs = var_result_def()
-    traits = traits_def(MemoryReadEffect())
+    outputs = var_result_def()  # no memory-effect trait: unknown effects, as Triton's (never trivially dead)
 
 
 register("ttng.warp_group_dot_wait", "$inputs attr-dict `:` type($inputs)", infer={"outputs": lambda T: T.all("inputs")})

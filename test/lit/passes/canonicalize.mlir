@@ -361,3 +361,18 @@ tt.func @fp8_zero(%p: tensor<8x!tt.ptr<f8E4M3FN>>, %m: tensor<8xi1>) -> (tensor<
   %h8 = tt.fp_to_fp %half, rounding = rtne : f32 -> f8E5M2
   tt.return %x, %h8 : tensor<8xf8E4M3FN>, f8E5M2
 }
+
+// -----
+
+// An unused `ttng.warp_group_dot_wait` stays: like Triton's, it declares no memory effects, so it is never dead
+// (a fused persistent loop's wait after the loop has no user).
+// CHECK-LABEL: tt.func public @unused_dot_wait
+// CHECK-NEXT: ttng.warp_group_dot_wait %arg0 {pendings = 0 : i32}
+// CHECK-NEXT: tt.return
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @unused_dot_wait(%acc: tensor<64x64xf32, #mma>) {
+    %w = ttng.warp_group_dot_wait %acc {pendings = 0 : i32} : tensor<64x64xf32, #mma>
+    tt.return
+  }
+}

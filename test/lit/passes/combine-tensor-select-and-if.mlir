@@ -127,3 +127,26 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A scalar select stays a select (Triton 3.6 combines tensor selects only).
+// CHECK-LABEL: tt.func public @scalar_select_stays
+// CHECK: %[[S:.*]] = arith.select %arg0, %arg1, %arg2 : i32
+// CHECK-NEXT: scf.if %arg0 -> (i32) {
+// CHECK: tt.store %arg3, %[[S]]
+module {
+  tt.func public @scalar_select_stays(%c: i1, %a: i32, %b: i32, %p: !tt.ptr<i32>) {
+    %s = arith.select %c, %a, %b : i32
+    %r = scf.if %c -> (i32) {
+      %x = arith.addi %a, %a : i32
+      scf.yield %x : i32
+    } else {
+      scf.yield %b : i32
+    }
+    %y = arith.muli %s, %r : i32
+    tt.store %p, %s : !tt.ptr<i32>
+    tt.store %p, %y : !tt.ptr<i32>
+    tt.return
+  }
+}

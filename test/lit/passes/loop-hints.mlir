@@ -33,16 +33,41 @@
 // STAGES-NOT: ttg.local_alloc : () -> !ttg.memdesc<{{[0-9]+}}x32x64xf16
 // STAGES: } {tt.num_stages = 4 : i32}
 
-// tt.flatten on a loop nest: kept, with a remark (no fuse-nested-loops here).
+// tt.flatten on a loop nest: tritongpu-fuse-nested-loops makes it one loop (tt.flatten is not kept on it), in the
+// else branch of a check that the inner loop runs at all.
 // CHECK-LABEL: tt.func public @flatten_nest
-// CHECK: } {tt.flatten}
+// CHECK: scf.if
+// CHECK: } else {
+// CHECK: scf.for {{.*}} iter_args(
+// CHECK-NOT: scf.for
+// CHECK-NOT: tt.flatten
+// CHECK: tt.return
 module {
   tt.func public @flatten_nest(%p: !tt.ptr<i32>, %n: i32) {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
-    // expected-remark @below {{loop nest not flattened despite tt.flatten: this pipeline does not run Triton's tritongpu-fuse-nested-loops}}
     scf.for %i = %c0 to %n step %c1 : i32 {
       scf.for %j = %c0 to %n step %c1 : i32 {
+        %v = arith.addi %i, %j : i32
+        tt.store %p, %v : !tt.ptr<i32>
+      }
+    } {tt.flatten}
+    tt.return
+  }
+}
+
+// -----
+
+// A nest fuse-nested-loops cannot fuse (the inner bound is the outer induction variable): kept, with a remark.
+// CHECK-LABEL: tt.func public @flatten_variant_nest
+// CHECK: } {tt.flatten}
+module {
+  tt.func public @flatten_variant_nest(%p: !tt.ptr<i32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    // expected-remark @below {{loop nest not flattened despite tt.flatten: tritongpu-fuse-nested-loops fuses one inner loop whose bounds do not depend on the outer loop}}
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      scf.for %j = %c0 to %i step %c1 : i32 {
         %v = arith.addi %i, %j : i32
         tt.store %p, %v : !tt.ptr<i32>
       }

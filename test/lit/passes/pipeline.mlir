@@ -1110,3 +1110,79 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %res#0 : tensor<32x32xf32, #mma>
   }
 }
+
+// -----
+
+// sm90: a wgmma whose result is used only under an scf.if (the epilogue of a fused persistent loop) besides the
+// yield still stays in flight (Triton's rule 2): a `pendings = 1` wait after it, and a `pendings = 0` wait at the
+// start of the branch that uses it, threading the result; the branch-yielded reset became a select.
+// CHECK-LABEL: tt.func public @wgmma_used_under_if
+// CHECK: %[[R:.*]] = scf.for
+// CHECK: %[[A:.*]] = ttg.memdesc_index
+// CHECK-NEXT: %[[D:.*]] = ttng.warp_group_dot %[[A]], %[[A]], %{{.*}} {isAsync = true}
+// CHECK-NEXT: %[[W:.*]]:2 = ttng.warp_group_dot_wait %[[D]], %[[A]] {pendings = 1 : i32}
+// CHECK-NEXT: %[[LAST:.*]] = arith.cmpi eq
+// CHECK-NEXT: %[[NEXT:.*]] = arith.select %[[LAST]], %cst, %[[W]]#0
+// CHECK-NEXT: scf.if %[[LAST]] {
+// CHECK-NEXT: %[[W0:.*]]:2 = ttng.warp_group_dot_wait %[[W]]#0, %[[A]] {pendings = 0 : i32}
+// CHECK-NEXT: tt.store %arg3, %[[W0]]#0
+// CHECK: scf.yield %[[NEXT]]
+// CHECK: ttng.warp_group_dot_wait %[[R]] {pendings = 0 : i32}
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#s = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @wgmma_used_under_if(%c: tensor<64x64xf32, #mma>, %n: i32, %buf: !ttg.memdesc<3x64x64xf16, #s, #smem, mutable>, %p: tensor<64x64x!tt.ptr<f32>, #mma>) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c4 = arith.constant 4 : i32
+    %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (tensor<64x64xf32, #mma>) : i32 {
+      %a = ttg.memdesc_index %buf[%i] : !ttg.memdesc<3x64x64xf16, #s, #smem, mutable> -> !ttg.memdesc<64x64xf16, #s, #smem, mutable>
+      %d = ttng.warp_group_dot %a, %a, %acc : !ttg.memdesc<64x64xf16, #s, #smem, mutable> * !ttg.memdesc<64x64xf16, #s, #smem, mutable> -> tensor<64x64xf32, #mma>
+      %last = arith.cmpi eq, %i, %c4 : i32
+      %next = scf.if %last -> (tensor<64x64xf32, #mma>) {
+        %k = arith.addi %i, %c1 : i32
+        tt.store %p, %d : tensor<64x64x!tt.ptr<f32>, #mma>
+        scf.yield %z : tensor<64x64xf32, #mma>
+      } else {
+        scf.yield %d : tensor<64x64xf32, #mma>
+      }
+      scf.yield %next : tensor<64x64xf32, #mma>
+    }
+    tt.return %r : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// Descriptor stores in a loop: one shared buffer per shape and element type, each store waits for the previous
+// TMA store, then stores, fences and copies; after the loop a wait and, as in Triton, one deallocation per store.
+// CHECK-LABEL: tt.func public @two_stores
+// CHECK: %[[BUF:.*]] = ttg.local_alloc : () -> !ttg.memdesc<64x32xf16
+// CHECK: scf.for
+// CHECK-NEXT: ttng.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: ttg.local_store %arg1, %[[BUF]]
+// CHECK-NEXT: ttng.fence_async_shared
+// CHECK-NEXT: ttng.async_tma_copy_local_to_global %arg0[%arg4, %c0_i32] %[[BUF]]
+// CHECK-NEXT: ttng.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: ttg.local_store %arg2, %[[BUF]]
+// CHECK: ttng.async_tma_copy_local_to_global %arg0[%arg4, %c32_i32] %[[BUF]]
+// CHECK: ttng.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: ttg.local_dealloc %[[BUF]]
+// CHECK-NEXT: ttg.local_dealloc %[[BUF]]
+// CHECK-NEXT: tt.return
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @two_stores(%desc: !tt.tensordesc<tensor<64x32xf16, #s>>, %x: tensor<64x32xf16, #bl>, %y: tensor<64x32xf16, #bl>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c32 = arith.constant 32 : i32
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      tt.descriptor_store %desc[%i, %c0], %x : !tt.tensordesc<tensor<64x32xf16, #s>>, tensor<64x32xf16, #bl>
+      tt.descriptor_store %desc[%i, %c32], %y : !tt.tensordesc<tensor<64x32xf16, #s>>, tensor<64x32xf16, #bl>
+    }
+    tt.return
+  }
+}
