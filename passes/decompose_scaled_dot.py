@@ -3,27 +3,33 @@ DecomposeScaledBlocked, part of tritongpu-accelerate-matmul; everything before s
 to the compute type (bf16, or fp16 when either operand is fp16), multiplied by its scales, and an ordinary
 `tt.dot` takes the products.
 
-For an operand X (a: M x K, opIdx 0; b: K x N, opIdx 1) in the blocked layout the conversion gave it:
+For an operand X (a: M x K, opIdx 0; b: K x N, opIdx 1) in the blocked layout the conversion gave it, as
+Triton builds it (its scaleArg):
 
-    e4m3 / e5m2 / other float:  %v = tt.fp_to_fp %X                        (its layout)
-    e2m1 (i8, pairs along K):   %v = ttg.fp4_to_fp %X {axis = K}            (sizePerThread doubled along K)
-    with a scale S (R x K/32 i8, R = M or N, its layout LS):
-        %e = arith.extui S to i16; %s = arith.shli %e, 7; %f = tt.bitcast %s -> bf16   (2^(S - 127))
-        %f3 = tt.expand_dims (convert_layout %f to slice(2, L3)) {axis = 2}; tt.broadcast to R x K/32 x 32;
-        tt.reshape to R x K (for b: then tt.trans to K x N), in %v's layout   (L3: LS with a third dimension)
-        %v = arith.mulf %v, %f3'   (after tt.fp_to_fp of %f3' when computing in fp16)
-        the same chain of `arith.cmpi eq, S, 0xFF` selects NaN where the scale is NaN
-    %d = tt.dot (convert_layout %va to dot_op 0), (convert_layout %vb to dot_op 1), %acc
+    e4m3 / e5m2 / other float:  %v = tt.fp_to_fp %X   (its layout; also bf16 -> bf16, folded after the dot's
+                                                        rewrite, fold_identity_upcasts)
+    e2m1 (i8, pairs along K):   %v = ttg.fp4_to_fp %X {axis = K}   (sizePerThread doubled along K)
+    with scales S (R x K/32 i8, R = M or N; for b first tt.trans to K/32 x N):
+        %e = arith.extui S to i16; %s = arith.shli %e, 7; %f = tt.bitcast %s -> bf16   (2^(S - 127); in f16,
+        through i32 / f32 and arith.truncf)
+        spread: convert_layout to a slice of the default blocked layout of S's shape x 1, tt.expand_dims,
+        tt.broadcast to x 32, for b tt.trans [0, 2, 1] (the 32 next to K/32), tt.reshape to %v's shape in its
+        inferred layout (a #ttg.linear one where no blocked layout fits), convert_layout to %v's layout
+        %v = arith.mulf %v, spread(%f)
+        %v = arith.select spread(arith.cmpi eq, S, 0xFF), NaN, %v
+    %va / %vb: convert_layout to dot operand 0 / 1, each right after its operand
+    %d = convert_layout (tt.dot %va, %vb, %acc)   (to its own type, as Triton's rewrite does)
 
-The result keeps the dot_scaled's layout; tritongpu-accelerate-matmul then gives the dot its MMA layout (bf16
-and fp16 dots with f32 accumulators: MMA v2) like any other.
+The constants (7, 0xFF, NaN) go to the top of the function, the last made first, an equal one reused, as
+Triton's greedy rewriter hoists them. The result keeps the dot_scaled's layout; tritongpu-accelerate-matmul
+then gives the dot its MMA layout like any other.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects.builtin import (BFloat16Type, DenseArrayBase, DenseIntOrFPElementsAttr, Float16Type, Float32Type,
                                    FloatAttr, IntegerType,
-                                   IntegerAttr, i1, i16, i32, i64)
+                                   IntegerAttr, i1, i32, i64)
 from xdsl.ir import Operation, SSAValue
 
 from ttc.diagnostics import CompileError, at_op

@@ -89,7 +89,8 @@ def _constant(ctx, op):
         raise ctx.error(op, f"constant {value} is not supported")
     values = value.get_values()
     ll = ctx.layout(res.type, op)
-    if value.is_splat() or len(set(values)) == 1:
+    first = values[0]
+    if all(v == first or (v != v and first != first) for v in values):  # a splat (NaN != NaN: a NaN splat too)
         ctx.set(res, [constant(t, values[0])] * ll.num_regs)
         return
     # a non-uniform tensor constant: a table in global memory, indexed by each register's element

@@ -9,7 +9,8 @@ is just shifted into an f16's high byte), exactly (every e4m3, e5m2 and e2m1
 value is a float32, and a bf16 or f16 too, so the final `fptrunc` is exact): a normal code moves its exponent
 and mantissa into float32's fields, a subnormal one is its mantissa times 2^(1 - bias - mantissa bits), and
 NaN / infinity codes (e4m3: S.1111.111; e5m2: exponent all ones) become NaN / infinity. It needs no
-conversion instruction (PTX's `cvt.*.e4m3x2` is sm_89 and later), so it runs on every target.
+conversion instruction, so it runs on every target; on sm_89 and later fp8 upcasts to f16 / bf16 / f32 use
+PTX's `cvt.rn.f16x2.{e4m3,e5m2}x2` on pairs of codes instead, as Triton does.
 
 `ttg.fp4_to_fp` gathers, for each result register, the byte holding its element (a register renaming when the
 result layout is the source's with the unpacked axis doubled per thread, as the decomposition of
@@ -67,7 +68,11 @@ def fp8_to_float(ctx, op, fmt: str, t: ir.Type) -> None:
     -> bf16 is no LLVM cast, so bf16 is decoded as the other formats are)."""
     from ttc.lowering.elementwise import map_elementwise
 
+    from ttc.ir.layout_utils import target_capability
+
     b = ctx.b
+    if target_capability(op) >= 89 and isinstance(t, (ir.HalfType, BFloatType, ir.FloatType)):
+        return _fp8_pairs_to_float(ctx, op, fmt, t)
     if fmt == "e5m2" and isinstance(t, (ir.HalfType, ir.FloatType, ir.DoubleType)):
         def widen(x):
             h = b.bitcast(b.shl(b.zext(x, ir.IntType(16)), ir.Constant(ir.IntType(16), 8)), ir.HalfType())
@@ -75,6 +80,28 @@ def fp8_to_float(ctx, op, fmt: str, t: ir.Type) -> None:
 
         return map_elementwise(ctx, op, widen)
     map_elementwise(ctx, op, lambda x: from_f32(b, decode(b, x, fmt), t))
+
+
+def _fp8_pairs_to_float(ctx, op, fmt: str, t: ir.Type) -> None:
+    """sm_89 and later, as Triton emits it: two codes at a time by `cvt.rn.f16x2.{fmt}x2` (exact: every e4m3 and
+    e5m2 value is an f16, NaN and infinity kept), then each f16 to `t` (exact too: 3 or 2 mantissa bits)."""
+    b = ctx.b
+    i16 = ir.IntType(16)
+    cvt = ir.InlineAsm(ir.FunctionType(i32, [i16]), f"cvt.rn.f16x2.{fmt}x2 $0, $1;", "=r,h")
+
+    def pairs(regs):
+        out = []
+        for i in range(0, len(regs), 2):
+            lo, hi = regs[i], regs[i + 1] if i + 1 < len(regs) else regs[i]
+            packed = b.or_(b.zext(lo, i16), b.shl(b.zext(hi, i16), ir.Constant(i16, 8)))
+            word = b.call(cvt, [packed])  # lo's value in the low half, hi's in the high one
+            for h in range(2 if i + 1 < len(regs) else 1):
+                x = b.bitcast(b.trunc(b.lshr(word, ir.Constant(i32, 16 * h)), i16), ir.HalfType())
+                out.append(x if isinstance(t, ir.HalfType) else from_f32(b, b.fpext(x, f32), t))
+        return out
+
+    x = ctx.get(op.src)
+    ctx.set(op.result, pairs(x) if isinstance(x, list) else pairs([x])[0])
 
 
 def float_to_fp8(ctx, op, fmt: str, rounding: str) -> None:
