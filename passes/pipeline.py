@@ -716,14 +716,16 @@ def _rs_dot_needs_wait(dot: Operation, loop: scf.ForOp) -> bool:
 
 
 def _wait_before_conditional_uses(dot: Operation) -> None:
-    """A `pendings = 0` wait at the start of each block nested in the loop (an scf.if branch) that uses an
-    in-flight dot's result other than by a yield, threading the result through it."""
+    """A `pendings = 0` wait at the start of each block (an scf.if branch) that uses an in-flight dot's result
+    other than by a yield or as another wgmma's accumulator (the hardware chains those), threading the result."""
     blocks = []
     for use in dot.results[0].uses:
-        if use.operation.parent is dot.parent:  # the loop body itself (the next K slice of a split dot)
+        user = use.operation
+        if isinstance(user, scf.YieldOp) or (user.name == "ttng.warp_group_dot" and use.index == 2) \
+                or user.parent is dot.parent:  # uses in the loop body itself wait where they are
             continue
-        if not isinstance(use.operation, scf.YieldOp) and use.operation.parent not in blocks:
-            blocks.append(use.operation.parent)
+        if user.parent not in blocks:
+            blocks.append(user.parent)
     for block in blocks:
         wait = ttg.WarpGroupDotWaitOp.build(operands=[[]], result_types=[[]],
                                             properties={"pendings": IntegerAttr(0, i32)})
