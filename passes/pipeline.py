@@ -719,14 +719,11 @@ def _new_wait(after: Operation, pendings: int, loc) -> Operation:
 
 def _wait_before_conditional_uses(dot: Operation) -> None:
     """A `pendings = 0` wait at the start of each block (an scf.if branch) that uses an in-flight dot's result
-    other than by a yield or as another wgmma's accumulator (the hardware chains those), threading the result."""
+    other than by a yield, threading the result through it."""
     blocks = []
     for use in dot.results[0].uses:
-        user = use.operation
-        if isinstance(user, scf.YieldOp) or (user.name == "ttng.warp_group_dot" and use.index == 2):
-            continue
-        if user.parent not in blocks:
-            blocks.append(user.parent)
+        if not isinstance(use.operation, scf.YieldOp) and use.operation.parent not in blocks:
+            blocks.append(use.operation.parent)
     for block in blocks:
         wait = ttg.WarpGroupDotWaitOp.build(operands=[[]], result_types=[[]],
                                             properties={"pendings": IntegerAttr(0, i32)})
