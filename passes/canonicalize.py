@@ -885,7 +885,7 @@ def _combine_ifs(op: Operation, rw: Rewriter) -> bool:
         for use in list(r.uses):
             user = use.operation
             for block, v in ((next_then, t), (next_else, e)):
-                if block is not None and _inside_region(user, block.parent):
+                if block is not None and block.parent.is_ancestor(user):
                     ops = list(user.operands)
                     ops[use.index] = v
                     rw.set_operands(user, ops)
@@ -907,16 +907,6 @@ def _combine_ifs(op: Operation, rw: Rewriter) -> bool:
     rw.replace_op(prev, combined.results[:n])
     rw.replace_op(op, combined.results[n:])
     return True
-
-
-def _inside_region(op: Operation, region: Region) -> bool:
-    r = op.parent_region()
-    while r is not None:
-        if r is region:
-            return True
-        parent = r.parent_op()
-        r = parent.parent_region() if parent is not None else None
-    return False
 
 
 def _combine_nested_ifs(op: Operation, rw: Rewriter) -> bool:
@@ -977,7 +967,7 @@ def _if_condition_propagation(op: Operation, rw: Rewriter) -> bool:
     for use in list(op.cond.uses):
         user = use.operation
         for region, value in ((op.true_region, True), (op.false_region, False)):
-            if _inside_region(user, region):
+            if region.is_ancestor(user):
                 if value not in consts:
                     consts[value] = _new_const(rw, IntegerAttr(-1 if value else 0, i1), op, op.location)
                 ops = list(user.operands)

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects import scf
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Block, Operation, Region
+from xdsl.ir import Operation
 
 from ttc.analysis.order import OpOrder
 from ttc.passes.remove_layout_conversions import _ancestor_in_block
+from ttc.ir.inserter import with_if_results
 from ttc.passmanager import Pass
 
 
@@ -39,39 +39,9 @@ def _region_of(op: Operation, if_op: Operation):
     return None
 
 
-def _append_yield(block: Block, value) -> None:
-    old = block.last_op
-    new = scf.YieldOp(*old.operands, value)
-    new.location = old.location
-    block.insert_op_before(new, old)
-    old.detach()
-    old.erase()
-
-
 def combine(select: Operation, if_op: Operation) -> Operation:
     """Make `select` a new last result of `if_op`; returns the new if op."""
-    new = scf.IfOp.create(
-        operands=[if_op.cond],
-        result_types=[r.type for r in if_op.results] + [select.results[0].type],
-        regions=[Region(), Region()],
-        attributes=dict(if_op.attributes),
-        properties=dict(if_op.properties),
-    )
-    new.location = if_op.location
-    if_op.true_region.move_blocks(new.true_region)
-    if if_op.false_region.blocks:
-        if_op.false_region.move_blocks(new.false_region)
-    else:
-        block = Block()
-        y = scf.YieldOp()
-        y.location = if_op.location
-        block.add_op(y)
-        new.false_region.add_block(block)
-    if_op.parent.insert_op_before(new, if_op)
-    _append_yield(new.true_region.blocks.first, select.operands[1])
-    _append_yield(new.false_region.blocks.first, select.operands[2])
-    for old, nr in zip(if_op.results, new.results):
-        old.replace_all_uses_with(nr)
+    new = with_if_results(if_op, [select.operands[1]], [select.operands[2]])
     for use in list(select.results[0].uses):
         region = _region_of(use.operation, new)
         if region is new.true_region:
@@ -82,8 +52,6 @@ def combine(select: Operation, if_op: Operation) -> Operation:
             use.operation.operands[use.index] = new.results[-1]
     select.detach()
     select.erase()
-    if_op.detach()
-    if_op.erase()
     return new
 
 

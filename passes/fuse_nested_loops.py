@@ -32,7 +32,7 @@ from xdsl.dialects import arith, scf, ub
 from xdsl.dialects.builtin import (AnyFloat, DenseIntOrFPElementsAttr, FloatAttr, IndexType, IntegerAttr, IntegerType,
                                    TensorType, UnitAttr, i1)
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.traits import IsTerminator, is_side_effect_free
+from xdsl.traits import is_side_effect_free
 
 from ttc.ir.inserter import Inserter
 from ttc.passes.licm import hoist_from, should_move
@@ -80,24 +80,6 @@ def find_nests(container: Operation, nests: list[Nest]) -> None:
 
 
 # ---- small helpers ----------------------------------------------------------------------------------------------
-
-def _ancestor_in_block(op: Operation, block: Block) -> Operation | None:
-    while op is not None:
-        if op.parent is block:
-            return op
-        op = op.parent_op()
-    return None
-
-
-def _in_region(op: Operation, region: Region) -> bool:
-    r = op.parent_region()
-    while r is not None:
-        if r is region:
-            return True
-        parent = r.parent_op()
-        r = parent.parent_region() if parent is not None else None
-    return False
-
 
 def _outside(value: SSAValue, loop: Operation) -> bool:
     """`value` is defined outside `loop` (so it dominates it: it is in scope there)."""
@@ -207,7 +189,7 @@ def sink_into_epilogue(outer: scf.ForOp, inner: scf.ForOp) -> None:
     inner_at = pos[inner]
 
     def after_inner(user: Operation) -> bool:
-        anc = _ancestor_in_block(user, block)
+        anc = block.find_ancestor_op_in_block(user)
         return anc is not None and pos[anc] > inner_at
 
     sunk: list[Operation] = []
@@ -266,7 +248,7 @@ class Logue:
         pos = {o: i for i, o in enumerate(block.ops)}
 
         def later(user: Operation) -> bool:
-            anc = _ancestor_in_block(user, block)
+            anc = block.find_ancestor_op_in_block(user)
             return anc is not None and (pos[anc] > pos[last] or (anc is last and user is not last))
 
         self.outputs = [r for op in ops for r in op.results if any(later(u.operation) for u in r.uses)]
@@ -279,7 +261,7 @@ class Logue:
     def replace_outputs(self, values, region: Region) -> None:
         """Uses of the outputs outside `region` (where the logue now is) take `values`."""
         for out, new in zip(self.outputs, values):
-            _replace_uses_if(out, new, lambda user: _in_region(user, region))
+            _replace_uses_if(out, new, lambda user: region.is_ancestor(user))
 
 
 def _rebuild_if(if_op: scf.IfOp, then_vals, else_vals) -> scf.IfOp:
@@ -390,7 +372,7 @@ def fuse_one_level(node: Nest) -> None:
             else:
                 then.add_op(new_i)
             _replace_uses_if(outer.body.block.args[0], new_i.results[0],
-                             lambda user: not _in_region(user, pro_if.true_region))
+                             lambda user: not pro_if.true_region.is_ancestor(user))
             then_vals.append(new_i.results[0])
         _yield(then, then_vals, loc)
         n_out = len(pro.outputs)

@@ -34,14 +34,14 @@ from math import prod
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import BoolAttr, IntegerAttr, TensorType, i1, i32, i64
-from xdsl.ir import Attribute, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.traits import is_side_effect_free
 
 from ttc.analysis.axis_info import AxisInfoAnalysis
 from ttc.diagnostics import at_op, emit
 from ttc.fold import is_zero
 from ttc.ir import tma, ttg
-from ttc.ir.inserter import Inserter
+from ttc.ir.inserter import Inserter, with_iter_args
 from ttc.ir.layout_utils import target_capability
 from ttc.ir.layouts import NvidiaMmaEncoding, NVMMASharedEncoding, SharedMemorySpace, SwizzledSharedEncoding
 from ttc.ir.loop_schedule import CoarseSchedule, num_stages_of, strip
@@ -85,12 +85,6 @@ def _use_view(alloc: Operation, view: SSAValue) -> None:
     alloc.erase()
 
 
-def _in_body(body, op: Operation) -> Operation | None:
-    while op is not None and op.parent is not body:
-        op = op.parent_op()
-    return op
-
-
 def top_level_users(op: Operation, loop: scf.ForOp) -> list[Operation]:
     """Triton's getTopLevelUsersInLoop: the body ops using `op`'s results, following loop-carried values and
     memdesc views (each once, in discovery order)."""
@@ -110,7 +104,7 @@ def top_level_users(op: Operation, loop: scf.ForOp) -> list[Operation]:
         if user.name in ("ttg.memdesc_trans", "ttg.memdesc_index", "ttg.memdesc_subslice"):
             work.extend(u for r in user.results for u in r.uses)
             continue
-        top = _in_body(body, user)
+        top = body.find_ancestor_op_in_block(user)
         if top is not None:
             out.setdefault(top, None)
     return list(out)
@@ -186,25 +180,6 @@ def _increment_modulo(em, counter, modulus, zero, one):
     add = em.add(arith.AddiOp(counter, one))
     wrap = em.add(arith.CmpiOp(add, modulus, "sge"))
     return em.add(arith.SelectOp(wrap, zero, add)), wrap
-
-
-def _add_iter_args(loop: scf.ForOp, inits: list[SSAValue]) -> scf.ForOp:
-    """The loop with `inits` appended to its iteration arguments (its body moved over, yielding the inits)."""
-    new = scf.ForOp.create(operands=[loop.lb, loop.ub, loop.step, *loop.iter_args, *inits],
-                           result_types=[r.type for r in loop.results] + [v.type for v in inits], regions=[Region()],
-                           attributes=dict(loop.attributes), properties=dict(loop.properties))
-    new.location = loop.location
-    loop.parent.insert_op_before(new, loop)
-    loop.body.move_blocks(new.body)
-    body = new.body.block
-    for v in inits:
-        body.insert_arg(v.type, len(body.args))
-    body.last_op.operands = [*body.last_op.operands, *inits]
-    for old, res in zip(loop.results, new.results):
-        old.replace_all_uses_with(res)
-    loop.detach()
-    loop.erase()
-    return new
 
 
 def _create_async_copy(loop, load, alloc, insert_idx, extract_idx, schedule, axis) -> None:
@@ -312,7 +287,7 @@ def _tma_barriers(loop, loads, index, schedule) -> dict:
                 if _feeds_shared(ld) and u.parent is body:
                     users.update(x.operation for x in u.result.uses)
                     continue
-                top = _in_body(body, u)
+                top = body.find_ancestor_op_in_block(u)
                 if top is not None:
                     users.add(top)
 
@@ -401,7 +376,7 @@ def lower_loads(loop: scf.ForOp, schedule: CoarseSchedule, axis: AxisInfoAnalysi
     inits = []
     for n, has_tma in groups.items():
         inits += [minus_one, minus_one] + ([zero] if has_tma else [])
-    loop = _add_iter_args(loop, inits)
+    loop = with_iter_args(loop, inits, inits)  # yields patched below
     body = loop.body.block
     args = list(body.args[1 + n_args:])
     index, pos = {}, 0
@@ -585,32 +560,6 @@ def update_waits(module: Operation) -> None:
             g.detach()
             g.erase()
             gone.add(g)
-
-
-def _memdesc(shape, element_type, enc) -> MemDescType:
-    dims = ArrayAttr([IntAttr(d) for d in shape])
-    return MemDescType(dims, element_type, enc, SharedMemorySpace(), IntAttr(1), dims)
-
-
-def _as_mutable(t: MemDescType) -> MemDescType:
-    return _memdesc(t.get_shape(), t.element_type, t.encoding)
-
-
-def _use_view(alloc: Operation, view: SSAValue) -> None:
-    """Replace `ttg.local_alloc %load` by a view of the multi-buffer (Triton's replaceUsesAndPropagateType): its
-    users read the view, a mutable descriptor now, which new `memdesc_trans` ops right after the view follow."""
-    for use in list(alloc.result.uses):
-        user = use.operation
-        if user.name == "ttg.memdesc_trans":
-            new = ttg.MemDescTransOp.build(operands=[view], result_types=[_as_mutable(user.result.type)],
-                                           properties=dict(user.properties), attributes=dict(user.attributes))
-            new.location = user.location
-            view.owner.parent.insert_op_after(new, view.owner)
-            _use_view(user, new.result)
-            continue
-        user.operands[use.index] = view
-    alloc.detach()
-    alloc.erase()
 
 
 def _wgmma_operand_ok(v: SSAValue, loop: scf.ForOp) -> bool:

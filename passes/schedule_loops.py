@@ -28,13 +28,6 @@ from ttc.ir.loop_schedule import LATENCY, CoarseSchedule, has_distance_above_one
 from ttc.passmanager import Pass
 
 
-def _in_body(body, op: Operation) -> Operation | None:
-    """The ancestor of `op` directly in `body` (Triton's findAncestorOpInBlock)."""
-    while op is not None and op.parent is not body:
-        op = op.parent_op()
-    return op
-
-
 def schedule_key_ops(loop: scf.ForOp, latency: dict[Operation, int]) -> CoarseSchedule | None:
     body = loop.body.block
     yield_op = body.last_op
@@ -49,7 +42,7 @@ def schedule_key_ops(loop: scf.ForOp, latency: dict[Operation, int]) -> CoarseSc
         best = -1
         for r in op.results:
             for use in r.uses:
-                user = _in_body(body, use.operation)
+                user = body.find_ancestor_op_in_block(use.operation)
                 if user is None or user is yield_op:
                     continue
                 best = max(best, dist(user))

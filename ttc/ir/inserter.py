@@ -1,11 +1,12 @@
 """Building ops in place: an `Inserter` puts new ops right before an anchor op, at a given location. The passes
-that rewrite loops and pointers (loop unrolling, tensor-pointer rewriting, pipelining) build their IR with it."""
+that rewrite loops and pointers (loop unrolling, tensor-pointer rewriting, pipelining) build their IR with it.
+`with_iter_args` and `with_if_results` rebuild an `scf.for` / `scf.if` with more loop-carried values / results."""
 
 from __future__ import annotations
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IntegerAttr
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from ttc.fold import int_width, to_signed, wrap
 
@@ -30,3 +31,48 @@ class Inserter:
     def advance(self, base: SSAValue, step: SSAValue, k: int) -> SSAValue:
         """`base + step * k`: a loop's induction variable `k` steps on."""
         return self.add(arith.AddiOp(base, self.add(arith.MuliOp(step, self.constant(k, step.type)))))
+
+
+def with_iter_args(loop: scf.ForOp, inits: list[SSAValue], yields: list[SSAValue]) -> scf.ForOp:
+    """`loop` with `inits` appended to its iteration arguments (new block arguments, which nothing reads yet) and
+    `yields` to what its body yields; the uses of its results take the new loop's. `loop` is erased."""
+    new = scf.ForOp.create(operands=[loop.lb, loop.ub, loop.step, *loop.iter_args, *inits],
+                           result_types=[r.type for r in loop.results] + [v.type for v in inits], regions=[Region()],
+                           attributes=dict(loop.attributes), properties=dict(loop.properties))
+    new.location = loop.location
+    loop.parent.insert_op_before(new, loop)
+    loop.body.move_blocks(new.body)
+    body = new.body.block
+    for v in inits:
+        body.insert_arg(v.type, len(body.args))
+    body.last_op.operands = [*body.last_op.operands, *yields]
+    for old, res in zip(loop.results, new.results):
+        old.replace_all_uses_with(res)
+    loop.detach()
+    loop.erase()
+    return new
+
+
+def with_if_results(if_op: scf.IfOp, then_values: list[SSAValue], else_values: list[SSAValue]) -> scf.IfOp:
+    """`if_op` with more results, `then_values` from its then branch and `else_values` from its else branch (made,
+    yielding them, where there was none); the uses of its results take the new op's. `if_op` is erased."""
+    new = scf.IfOp.create(operands=[if_op.cond], result_types=[r.type for r in if_op.results] +
+                          [v.type for v in then_values], regions=[Region(), Region()],
+                          attributes=dict(if_op.attributes), properties=dict(if_op.properties))
+    new.location = if_op.location
+    if_op.parent.insert_op_before(new, if_op)
+    if_op.true_region.move_blocks(new.true_region)
+    if if_op.false_region.blocks:
+        if_op.false_region.move_blocks(new.false_region)
+    else:
+        y = scf.YieldOp()
+        y.location = if_op.location
+        new.false_region.add_block(Block([y]))
+    for region, values in ((new.true_region, then_values), (new.false_region, else_values)):
+        y = region.blocks.first.last_op
+        y.operands = [*y.operands, *values]
+    for old, res in zip(if_op.results, new.results):
+        old.replace_all_uses_with(res)
+    if_op.detach()
+    if_op.erase()
+    return new

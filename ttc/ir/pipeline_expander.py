@@ -15,17 +15,9 @@ from __future__ import annotations
 from typing import Callable
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 
 from ttc.ir.inserter import Inserter
-
-
-def _const_int(v: SSAValue) -> int | None:
-    op = v.owner
-    if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
-        return op.value.value.data
-    return None
 
 
 def _outside_values(op: Operation) -> list:

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, i32
-from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from ttc.ir import tma
-from ttc.ir.inserter import Inserter
+from ttc.ir.inserter import Inserter, with_if_results, with_iter_args
 from ttc.ir.tt import AddPtrOp
 from ttc.ir.types import PointerType
 
@@ -42,60 +42,17 @@ def _enclosing_ops(op: Operation, loop: scf.ForOp) -> list[Operation] | None:
     return out
 
 
-def _with_extra_result(if_op: scf.IfOp, taken: Block, out: SSAValue, other_value: SSAValue) -> scf.IfOp:
-    """`if_op` with one more result: `out` from the branch `taken`, `other_value` from the other branch."""
-    new = scf.IfOp.create(operands=[if_op.cond], result_types=[*[r.type for r in if_op.results], out.type],
-                          regions=[Region(), Region()], attributes=dict(if_op.attributes),
-                          properties=dict(if_op.properties))
-    new.location = if_op.location
-    if_op.parent.insert_op_before(new, if_op)
-    if_op.true_region.move_blocks(new.true_region)
-    if if_op.false_region.blocks:
-        if_op.false_region.move_blocks(new.false_region)
-    else:
-        block = Block()
-        y = scf.YieldOp()
-        y.location = if_op.location
-        block.add_op(y)
-        new.false_region.add_block(block)
-    for block in (new.true_region.block, new.false_region.block):
-        y = block.last_op
-        y.operands = [*y.operands, out if block is taken else other_value]
-    for old, nr in zip(if_op.results, new.results):
-        old.replace_all_uses_with(nr)
-    if_op.detach()
-    if_op.erase()
-    return new
-
-
-def _with_iter_arg(loop: scf.ForOp, init: SSAValue, out: SSAValue) -> scf.ForOp:
-    new = scf.ForOp.create(operands=[loop.lb, loop.ub, loop.step, *loop.iter_args, init],
-                           result_types=[*[r.type for r in loop.results], init.type], regions=[Region()],
-                           attributes=dict(loop.attributes), properties=dict(loop.properties))
-    new.location = loop.location
-    loop.parent.insert_op_before(new, loop)
-    loop.body.move_blocks(new.body)
-    body = new.body.block
-    body.insert_arg(init.type, len(body.args))  # as Triton: uses in the loop keep reading `init`
-    body.last_op.operands = [*body.last_op.operands, out]
-    for old, nr in zip(loop.results, new.results):
-        old.replace_all_uses_with(nr)
-    loop.detach()
-    loop.erase()
-    return new
-
-
 def sink_redefinition(counter: SSAValue, out: SSAValue, op: Operation, loop: scf.ForOp) -> SSAValue:
     """`out` (the counter's new value, defined beside `op`) carried out of the ops between `op` and `loop`."""
     block = op.parent
     while block is not loop.body.block:
         parent = block.parent_op()
         if isinstance(parent, scf.ForOp):
-            parent = _with_iter_arg(parent, counter, out)
+            parent = with_iter_args(parent, [counter], [out])  # as Triton: uses in the loop keep reading `counter`
             out = parent.results[-1]
         else:
-            taken = block
-            parent = _with_extra_result(parent, taken, out, counter)
+            taken_then = block is parent.true_region.blocks.first
+            parent = with_if_results(parent, [out if taken_then else counter], [counter if taken_then else out])
             out = parent.results[-1]
         block = parent.parent
     return out
@@ -104,7 +61,6 @@ def sink_redefinition(counter: SSAValue, out: SSAValue, op: Operation, loop: scf
 def multibuffer_descriptors(loop: scf.ForOp) -> scf.ForOp:
     """Rewrite the loop's `tt.make_tensor_descriptor`s into writes of per-iteration tensormaps; returns the loop
     (a new op when counters were added)."""
-    from ttc.passes.pipeline import _add_iter_args
     from ttc.passes.tma_lowering import lower_make_descriptor
 
     makes = [op for op in loop.walk() if op.name == "tt.make_tensor_descriptor"]
@@ -118,7 +74,7 @@ def multibuffer_descriptors(loop: scf.ForOp) -> scf.ForOp:
                     "alignment": IntegerAttr(TMA_SIZE_BYTES, i32)}), op.location) for op in makes]
     zero, one = before.constant(0, i32), before.constant(1, i32)
     first = len(loop.iter_args)
-    loop = _add_iter_args(loop, [zero] * len(makes))
+    loop = with_iter_args(loop, [zero] * len(makes), [zero] * len(makes))  # yields set below
     count = Inserter(loop, loop.location).constant(max_stage, i32)
     for k, (op, alloc) in enumerate(zip(makes, allocs)):
         counter = loop.body.block.args[1 + first + k]

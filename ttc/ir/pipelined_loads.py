@@ -8,8 +8,7 @@ from xdsl.ir import Attribute, Operation
 
 from ttc.analysis.axis_info import AxisInfoAnalysis, access_width, mask_width
 from ttc.ir.layout_utils import get_order
-from ttc.ir.layouts import (BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding, NVMMASharedEncoding,
-                            SwizzledSharedEncoding)
+from ttc.ir.layouts import DotOperandEncoding, NvidiaMmaEncoding, NVMMASharedEncoding, SwizzledSharedEncoding
 from ttc.ir.types import bitwidth, elt, encoding, shape_of
 from ttc.lowering.linear_layout import UnsupportedLayout, layout_for
 

@@ -20,8 +20,8 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.traits import (EffectInstance, MemoryAllocEffect, MemoryEffect, MemoryEffectKind, MemoryFreeEffect,
-                         MemoryReadEffect, MemoryWriteEffect, Pure)
+from xdsl.traits import (EffectInstance, MemoryEffect, MemoryEffectKind, MemoryFreeEffect, MemoryReadEffect,
+                         MemoryWriteEffect, Pure)
 from xdsl.utils.exceptions import VerifyException
 
 from ttc.ir.format import Custom, register, same_as
