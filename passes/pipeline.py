@@ -142,14 +142,10 @@ def first_use(ops: list[Operation], loop: scf.ForOp, schedule: CoarseSchedule) -
 
 def _feeds_wgmma(load: Operation) -> bool:
     """Triton's loadRequiresAdditionalBuffer: the load's one user is a local_alloc into an nvmma_shared layout
-    that a warp_group_dot reads (through memdesc_trans)."""
-    uses = list(load.results[0].uses)
-    if len(uses) != 1 or uses[0].operation.name != "ttg.local_alloc":
+    (`_feeds_shared`) that a warp_group_dot reads (through memdesc_trans)."""
+    if not _feeds_shared(load):
         return False
-    alloc = uses[0].operation
-    if not isinstance(alloc.result.type.encoding, NVMMASharedEncoding) or _has_nonzero_other(load):
-        return False
-    for use in alloc.result.uses:
+    for use in next(iter(load.results[0].uses)).operation.result.uses:
         user = use.operation
         while user.name == "ttg.memdesc_trans" and len(list(user.result.uses)) == 1:
             user = next(iter(user.result.uses)).operation
@@ -184,7 +180,6 @@ def _increment_modulo(em, counter, modulus, zero, one):
 
 def _create_async_copy(loop, load, alloc, insert_idx, extract_idx, schedule, axis) -> None:
     user = first_use([load], loop, schedule)
-    at = Inserter(load, load.location)
     staged = _Staged(load, load.location, schedule, schedule.at[load])
     sub = _memdesc(alloc.type.get_shape()[1:], alloc.type.element_type, alloc.type.encoding)
     view = staged.add(ttg.MemDescIndexOp.build(operands=[alloc, insert_idx], result_types=[sub]))
@@ -213,7 +208,6 @@ def _create_async_copy(loop, load, alloc, insert_idx, extract_idx, schedule, axi
     schedule.at.pop(load, None)
     load.detach()
     load.erase()
-    del at
 
 
 def _create_tma_load(loop, load, alloc, insert_idx, extract_idx, barrier, wait, schedule) -> None:
@@ -815,7 +809,7 @@ class Pipeline(Pass):
         strip(module)  # the prologue's copies of scheduled ops too
         for loop in [op for op in module.walk() if isinstance(op, scf.ForOp)]:
             if loop not in pipelined:
-                _why_not(loop, self.num_stages, module)
+                _why_not(loop, module)
         if target_capability(module) // 10 == 9:
             for loop in [op for op in module.walk() if isinstance(op, scf.ForOp)]:
                 if num_stages_of(loop, self.num_stages) >= 1:
@@ -827,7 +821,7 @@ class Pipeline(Pass):
                     pipeline_tma_stores(loop)
 
 
-def _why_not(loop: scf.ForOp, default: int, module) -> None:
+def _why_not(loop: scf.ForOp, module) -> None:
     if target_capability(module) < 80:
         _not_pipelined_remark(loop, "software pipelining needs sm80 or later")
     elif any(op.name in ("scf.for", "scf.while") for op in loop.body.block.ops):
