@@ -18,6 +18,7 @@ REGISTRY: dict[str, str] = {
     "sccp": "sccp:SCCP",
     "symbol-dce": "symbol_dce:SymbolDCE",
     "triton-combine": "combine:TritonCombine",
+    "triton-licm": "triton_licm:TritonLICM",
     "triton-loop-aware-cse": "loop_aware_cse:LoopAwareCSE",
     "triton-loop-unroll": "loop_unroll:TritonLoopUnroll",
     "triton-nvidia-gpu-fence-insertion": "fence_insertion:FenceInsertion",
