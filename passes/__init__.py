@@ -25,6 +25,7 @@ REGISTRY: dict[str, str] = {
     "triton-reorder-broadcast": "reorder_broadcast:TritonReorderBroadcast",
     "triton-rewrite-tensor-pointer": "rewrite_tensor_pointer:TritonRewriteTensorPointer",
     "triton-rewrite-tensor-descriptor-to-pointer": "rewrite_tensor_descriptor_to_pointer:RewriteTensorDescriptorToPointer",
+    "tritongpu-F32DotTC": "f32_dot_tc:F32DotTC",
     "tritongpu-accelerate-matmul": "accelerate_matmul:AccelerateMatmul",
     "tritongpu-assign-latencies": "assign_latencies:AssignLatencies",
     "tritongpu-coalesce": "coalesce:Coalesce",

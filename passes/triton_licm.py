@@ -14,12 +14,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import DenseArrayBase, TensorType, i1, i32
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType, i1, i32, i64
 from xdsl.ir import Operation
 from xdsl.traits import MemoryEffectKind, get_effects
 
+from ttc.frontend.builder import op_class
+from ttc.ir.format import build_op
 from ttc.ir.inserter import Inserter
-from ttc.ir.tt import SplatOp
+from ttc.ir.std import CMPI
+from ttc.ir.types import i1_like
 from ttc.passes.licm import hoist_from, loop_regions, move_before, should_move
 from ttc.passmanager import Pass
 
@@ -33,11 +36,10 @@ def only_reads(op: Operation) -> bool:
 def guard_load(load: Operation, loop: scf.ForOp) -> None:
     """Give `load` (already before `loop`) the mask `lb < ub`, splat to its shape and ANDed with its own mask."""
     em = Inserter(load, loop.location)
-    mask = em.add(arith.CmpiOp(loop.lb, loop.ub, "slt"))
-    ptr_type = load.ptr.type
-    if isinstance(ptr_type, TensorType):
-        mask = em.add(SplatOp.build(operands=[mask], result_types=[TensorType(i1, ptr_type.get_shape(),
-                                                                               ptr_type.encoding)]))
+    mask = em.add(build_op(op_class("arith.cmpi"), [loop.lb, loop.ub], [i1],
+                           {"predicate": IntegerAttr(CMPI["slt"], i64)}))
+    if isinstance(load.ptr.type, TensorType):
+        mask = em.add(build_op(op_class("tt.splat"), [mask], [i1_like(load.ptr.type)]))
     if load.mask is not None:
         mask = em.add(arith.AndIOp(mask, load.mask))
     load.operands = [load.ptr, mask, *([load.other] if load.other is not None else [])]
