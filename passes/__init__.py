@@ -36,6 +36,7 @@ REGISTRY: dict[str, str] = {
     "make-ttgir": "make_ttgir:MakeTTGIR",
     "nvgpu-warp-specialization": "warp_specialization:WarpSpecialization",
     "tritongpu-combine-tensor-select-and-if": "combine_tensor_select_and_if:CombineTensorSelectAndIf",
+    "tritongpu-optimize-accumulator-init": "optimize_accumulator_init:OptimizeAccumulatorInit",
     "tritongpu-optimize-dot-operands": "optimize_dot_operands:OptimizeDotOperands",
     "tritongpu-optimize-thread-locality": "optimize_thread_locality:OptimizeThreadLocality",
     "tritongpu-pipeline": "pipeline:Pipeline",
