@@ -21,6 +21,7 @@ REGISTRY: dict[str, str] = {
     "triton-licm": "triton_licm:TritonLICM",
     "triton-loop-aware-cse": "loop_aware_cse:LoopAwareCSE",
     "triton-loop-unroll": "loop_unroll:TritonLoopUnroll",
+    "triton-test-loop-peeling": "test_loop_peeling:TestLoopPeeling",
     "triton-nvidia-gpu-fence-insertion": "fence_insertion:FenceInsertion",
     "triton-reorder-broadcast": "reorder_broadcast:TritonReorderBroadcast",
     "triton-rewrite-tensor-pointer": "rewrite_tensor_pointer:TritonRewriteTensorPointer",
