@@ -42,6 +42,7 @@ REGISTRY: dict[str, str] = {
     "tritongpu-optimize-thread-locality": "optimize_thread_locality:OptimizeThreadLocality",
     "tritongpu-pipeline": "pipeline:Pipeline",
     "tritongpu-schedule-loops": "schedule_loops:ScheduleLoops",
+    "tritongpu-prefetch": "prefetch:Prefetch",
     "tritongpu-reduce-data-duplication": "reduce_data_duplication:ReduceDataDuplication",
     "tritongpu-reorder-instructions": "reorder_instructions:ReorderInstructions",
     "triton-nvidia-optimize-descriptor-encoding": "optimize_descriptor_encoding:OptimizeDescriptorEncoding",
