@@ -29,6 +29,7 @@ REGISTRY: dict[str, str] = {
     "tritongpu-coalesce": "coalesce:Coalesce",
     "tritongpu-coalesce-async-copy": "coalesce_async_copy:CoalesceAsyncCopy",
     "tritongpu-fuse-nested-loops": "fuse_nested_loops:FuseNestedLoops",
+    "tritongpu-global-scratch-memory-allocation": "global_scratch_allocation:GlobalScratchAllocation",
     "tritongpu-remove-layout-conversions": "remove_layout_conversions:RemoveLayoutConversions",
     "allocate-shared-memory": "allocate_shared_memory:AllocateSharedMemory",
     "make-ttgir": "make_ttgir:MakeTTGIR",
