@@ -24,8 +24,10 @@ def _dialects():
     return [Builtin, std.ARITH, std.MATH, std.SCF, std.CF, std.UB, tt.TT, ttg.TTG, ttg.TTNG, gpu.GPU, llvm.LLVM]
 
 
-def context() -> Context:
-    ctx = Context()
+def context(allow_unregistered: bool = False) -> Context:
+    """The dialects ttc knows; with `allow_unregistered` (mlir-opt's -allow-unregistered-dialect), ops of other
+    dialects are read as opaque ops (xDSL's UnregisteredOp: generic form, unknown effects)."""
+    ctx = Context(allow_unregistered=allow_unregistered)
     for d in _dialects():
         ctx.load_dialect(d)
     return ctx
@@ -55,8 +57,10 @@ def prebuilt(cls, *params):
     return attr
 
 
-def parse(text: str, filename: str = "<stdin>", verify: bool = True, source=None, resources: dict | None = None) -> ModuleOp:
+def parse(text: str, filename: str = "<stdin>", verify: bool = True, source=None, resources: dict | None = None,
+          allow_unregistered: bool = False) -> ModuleOp:
     """Parse (and verify) one module of textual IR; errors raise `ttc.diagnostics.CompileError`.
+    `allow_unregistered` reads ops of unknown dialects in the generic form (`"use"(%x) : (i32) -> ()`).
     `source` (a `ttc.diagnostics.Source`) collects where each op was parsed, for later diagnostics;
     `resources` receives the file's `{-# external_resources: ... #-}` groups."""
     from xdsl.utils.exceptions import ParseError
@@ -67,7 +71,7 @@ def parse(text: str, filename: str = "<stdin>", verify: bool = True, source=None
     source = source or Source.of(filename, text)
     try:
         with building():
-            parser = TTParser(context(), text, filename, source.positions)
+            parser = TTParser(context(allow_unregistered), text, filename, source.positions)
             module = parser.parse_module()
         if resources is not None:
             resources.update(parser.external_resources)
@@ -77,6 +81,11 @@ def parse(text: str, filename: str = "<stdin>", verify: bool = True, source=None
         msg = e.msg
         if msg.startswith("Operation ") and msg.endswith(" is not registered"):
             msg = f"custom op '{msg[len('Operation '):-len(' is not registered')]}' is unknown"
+        elif msg == "Operation builtin.unregistered does not have a custom format.":  # -allow-unregistered-dialect
+            import re
+
+            names = re.findall(r"[A-Za-z_][\w$.]*", text[max(0, e.span.start - 200) : e.span.start])
+            msg = f"custom op '{names[-1] if names else '?'}' is unknown"
         diags = [at_position(filename, text, e.span.start, msg)]
         if isinstance(e, TypeConflict) and e.prior is not None:
             diags.append(at_position(filename, text, e.prior.start, "prior use here", "note"))
