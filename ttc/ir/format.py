@@ -564,6 +564,9 @@ class _ParseState:
             else:
                 for n, t in zip(info.results, res):
                     self.types[n] = [t]
+                for n in info.results[len(res):]:  # optional results left out (`ttng.tmem_alloc`'s token)
+                    if n in info.optional:
+                        self.types[n] = []
         self._infer(counts)
         values = []
         for n in info.operands:
