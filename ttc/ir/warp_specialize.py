@@ -200,6 +200,54 @@ def lookup_num_warps(op: Operation) -> int | None:
     return None
 
 
+# ----------------------------------------------------------------------------- canonicalization
+
+
+def canonicalize(op: Operation, rw) -> bool:
+    """Triton's WarpSpecializeOp::canonicalize (a -canonicalize pattern): captures that no partition uses and
+    repeated captures (their uses moved to the first) are dropped, with the partitions' arguments; results
+    nothing uses are dropped, with the values `ttg.warp_yield` passes them."""
+    if not isinstance(op, WarpSpecializeOp) or op.partitions is None:
+        return False
+    entries = [r.blocks.first for r in op.partition_regions()]
+    if any(b is None for b in entries):
+        return False
+    drop_args, first = set(), {}
+    for i, cap in enumerate(op.explicitCaptures):
+        if all(b.args[i].first_use is None for b in entries):
+            drop_args.add(i)
+            continue
+        j = first.setdefault(cap, i)
+        if j != i:
+            for b in entries:
+                rw.replace_value(b.args[i], b.args[j])
+            drop_args.add(i)
+    drop_results = {r.index for r in op.results if r.first_use is None}
+    if not drop_args and not drop_results:
+        return False
+    if drop_args:
+        for b in entries:
+            for i in sorted(drop_args, reverse=True):
+                b.erase_arg(b.args[i])
+        rw.set_operands(op, [v for i, v in enumerate(op.operands) if i not in drop_args])
+    if drop_results:
+        for block in op.defaultRegion.blocks:
+            term = block.last_op
+            if isinstance(term, WarpYieldOp):
+                rw.set_operands(term, [v for i, v in enumerate(term.operands) if i not in drop_results])
+        new = WarpSpecializeOp.create(operands=list(op.operands),
+                                      result_types=[r.type for r in op.results if r.index not in drop_results],
+                                      properties=dict(op.properties), attributes=dict(op.attributes),
+                                      regions=[Region(), Region()])
+        op.defaultRegion.move_blocks(new.defaultRegion)
+        op.partitionOpHolder.move_blocks(new.partitionOpHolder)
+        new.location = op.location
+        rw.insert_before(new, op)
+        kept = iter(new.results)
+        rw.replace_op(op, [r if r.index in drop_results else next(kept) for r in op.results])
+    return True
+
+
 # ----------------------------------------------------------------------------- syntax
 
 
