@@ -135,6 +135,10 @@ def _layout_errors(module, source) -> tuple[list, set]:
     from ttc.ir.types import encoding, shape_of
 
     def attr(op, name):
+        if name == "ttg.num-warps":  # a partition of a ttg.warp_specialize has its own number of warps
+            from ttc.ir.warp_specialize import lookup_num_warps
+
+            return lookup_num_warps(op)
         while op is not None:
             a = op.attributes.get(name)
             if isinstance(a, IntegerAttr):

@@ -80,6 +80,9 @@ def check_dot_operand(f: dict) -> tuple[str, str] | None:
         return "opIdx", f"ttg.dot_op opIdx parameter can be 0 or 1, got: {_text(op_idx)}"
     if parent is None:
         return "", "ttg.dot_op parent parameter cannot be null"
+    if hasattr(parent, "dot_operand_problem"):  # AMD's MFMA / WMMA (ttc/ir/amd_layouts.py)
+        problem = parent.dot_operand_problem(op_idx, k_width)
+        return ("", problem) if problem else None
     if isinstance(parent, NvidiaMmaEncoding) and parent.get("versionMajor") in (2, 3):
         if not k_width:
             return "", "ttg.dot_op kWidth parameter is mandatory for Ampere or Hopper MMA parent"
