@@ -114,9 +114,10 @@ def verify_module(module, source=None) -> None:
             op.verify(verify_nested_ops=False)
         except (VerifyException, DiagnosticException, ValueError) as e:
             msg = " ".join(str(e).split())
-            if not msg.startswith("'"):
+            at = getattr(e, "op", op)  # a LocatedVerifyException: at that op, as written (MLIR's emitError)
+            if not msg.startswith("'") and not hasattr(e, "op"):
                 msg = f"'{op.name}' op {msg}"
-            diags.append(at_op(op, source, msg))
+            diags.append(at_op(at, source, msg))
             skip.add(op)
     if diags:
         raise CompileError(*diags)
