@@ -1,8 +1,9 @@
 """`--verify-diagnostics`: check the diagnostics a file produces against its `expected-*` comments, as MLIR.
 
 `// expected-error {{text}}` expects an error on the comment's own line whose message contains `text`;
-`@+N`/`@-N` move the expected line by N, `@above`/`@below` by one; `expected-warning`, `expected-note` and
-`expected-remark` work the same way. Every produced diagnostic must be expected and every expectation met;
+`@+N`/`@-N` move the expected line by N, `@above`/`@below` to the nearest line before/after that holds no
+expectation; `expected-warning`, `expected-note` and
+`expected-remark` work the same way. Every produced diagnostic must be expected (one expectation may meet several, as in MLIR) and every expectation met;
 notes attached to a diagnostic are checked as diagnostics of their own (as MLIR's verifier does), except the
 stack traces of MLIR_ENABLE_DIAGNOSTICS=stacktraces, which are kept on an unexpected diagnostic's report to
 show where it came from.
@@ -28,18 +29,27 @@ class Expectation:
 
 
 def expectations(text: str, line_offset: int = 0) -> list[Expectation]:
+    """The expectations of a file; as MLIR, `@below` names the next line that holds no expectation, `@above`
+    the last one before it that holds none."""
     out = []
+    last_plain, pending = line_offset, []
     for i, line in enumerate(text.split("\n"), 1 + line_offset):
-        for m in _EXPECT.finditer(line):
+        found = list(_EXPECT.finditer(line))
+        if not found:
+            for e in pending:
+                e.line = i
+            pending, last_plain = [], i
+            continue
+        for m in found:
             where = m.group(2)
-            target = i
+            e = Expectation(m.group(1), i, m.group(3), (i, m.start() + 1))
             if where == "@above":
-                target = i - 1
+                e.line = last_plain
             elif where == "@below":
-                target = i + 1
+                pending.append(e)
             elif where:
-                target = i + int(where[1:])
-            out.append(Expectation(m.group(1), target, m.group(3), (i, m.start() + 1)))
+                e.line = i + int(where[1:])
+            out.append(e)
     return out
 
 
@@ -48,7 +58,7 @@ def check(file: str, expected: list[Expectation], produced: list[Diagnostic]) ->
     problems = []
     for d, traces in _with_notes(produced):
         match = next(
-            (e for e in expected if not e.met and e.severity == d.severity and e.line == d.line and e.text in d.message),
+            (e for e in expected if e.severity == d.severity and e.line == d.line and e.text in d.message),
             None,
         )
         if match is None:
