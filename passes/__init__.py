@@ -36,6 +36,8 @@ REGISTRY: dict[str, str] = {
     "tritongpu-remove-layout-conversions": "remove_layout_conversions:RemoveLayoutConversions",
     "allocate-shared-memory": "allocate_shared_memory:AllocateSharedMemory",
     "make-ttgir": "make_ttgir:MakeTTGIR",
+    "test-print-alias": "test_print_alias:TestPrintAlias",
+    "test-print-allocation": "test_print_allocation:TestPrintAllocation",
     "nvgpu-warp-specialization": "warp_specialization:WarpSpecialization",
     "tritongpu-combine-tensor-select-and-if": "combine_tensor_select_and_if:CombineTensorSelectAndIf",
     "tritongpu-optimize-accumulator-init": "optimize_accumulator_init:OptimizeAccumulatorInit",
