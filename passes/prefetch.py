@@ -2,10 +2,10 @@
 
 Triton's Prefetch pass (3.6). It first runs the convert_layout canonicalization patterns, then visits every
 `scf.for` (inner loops first). A loop qualifies when its body has exactly one top-level `tt.dot` and that dot has
-an MMA v2 result layout (any other dot layout, or a second dot, leaves the loop untouched). The prefetch width
-is 8 * kWidth of the A operand (256 / its element bits when kWidth is 0); a dot whose K is smaller is not
-prefetched. Each operand must come from a `ttg.local_load` into a dot-operand layout, possibly followed by a
-chain of single-operand, single-use ops (e.g. `tt.fp_to_fp`), of a memdesc that is an iteration argument of
+an MMA v2 or AMD MFMA result layout (any other dot layout, or a second dot, leaves the loop untouched). The
+prefetch width is 8 * kWidth of the A operand (256 / its element bits when kWidth is 0); a dot whose K is smaller
+is not prefetched. Each operand must come from a `ttg.local_load` into a dot-operand layout, possibly followed by
+a chain of single-operand, single-use ops (e.g. `tt.fp_to_fp`), of a memdesc that is an iteration argument of
 the loop. Then:
 - before the loop, the first slice (`ttg.memdesc_subslice` K = [0, width), `ttg.local_load` into the dot-operand
   layout with kWidth = width / 8, the chain cloned with the slice's shape) of each operand's initial buffer;
@@ -31,6 +31,7 @@ from xdsl.traits import IsTerminator
 
 from ttc.greedy_rewrite import apply_tritongpu_patterns
 from ttc.ir import ttg
+from ttc.ir.amd_layouts import AMDMfmaEncoding
 from ttc.ir.layouts import DotOperandEncoding, NvidiaMmaEncoding
 from ttc.ir.types import MemDescType, bitwidth, encoding, shape_of, tensor
 from ttc.passes.remove_layout_conversions import CONVERT_PATTERNS
@@ -78,7 +79,8 @@ class _Prefetcher:
         for op in self.loop.body.block.ops:
             if op.name == "tt.dot":
                 enc = encoding(op.results[0].type)
-                if not (isinstance(enc, NvidiaMmaEncoding) and enc["versionMajor"] == 2):
+                if not (isinstance(enc, AMDMfmaEncoding) or isinstance(enc, NvidiaMmaEncoding)
+                        and enc["versionMajor"] == 2):
                     return False
                 dots.append(op)
         if len(dots) != 1:  # Triton handles a single dot per loop

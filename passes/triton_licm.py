@@ -14,13 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType, i1, i32, i64
+from xdsl.dialects.builtin import IntegerAttr, TensorType, i1, i64
 from xdsl.ir import Operation
 from xdsl.traits import MemoryEffectKind, get_effects
 
 from ttc.frontend.builder import op_class
 from ttc.ir.format import build_op
-from ttc.ir.inserter import Inserter
+from ttc.ir.inserter import Inserter, set_operand_group
 from ttc.ir.std import CMPI
 from ttc.ir.types import i1_like
 from ttc.passes.licm import hoist_from, loop_regions, move_before, should_move
@@ -42,8 +42,7 @@ def guard_load(load: Operation, loop: scf.ForOp) -> None:
         mask = em.add(build_op(op_class("tt.splat"), [mask], [i1_like(load.ptr.type)]))
     if load.mask is not None:
         mask = em.add(arith.AndIOp(mask, load.mask))
-    load.operands = [load.ptr, mask, *([load.other] if load.other is not None else [])]
-    load.properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [1, 1, int(load.other is not None)])
+    set_operand_group(load, "mask", [mask])
 
 
 @dataclass(frozen=True)

@@ -232,3 +232,31 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return %r#2 : tensor<64x64xf32, #mma>
   }
 }
+
+// -----
+
+// An AMD MFMA dot qualifies as well.
+#mma = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = false}>
+#sh = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 4, order = [1, 0]}>
+#smem = #ttg.shared_memory
+#dA = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#dB = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 64 : i32} {
+  // CHECK-LABEL: tt.func public @mfma
+  // CHECK: ttg.memdesc_subslice %arg0[0, 0] : !ttg.memdesc<64x64xf16, #shared, #smem> -> !ttg.memdesc<64x32xf16, #shared, #smem, 64x64>
+  // CHECK-NEXT: ttg.local_load {{.*}} -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>>
+  // CHECK: scf.for
+  // CHECK: ttg.memdesc_subslice %{{.*}}[0, 32]
+  tt.func public @mfma(%a0: !ttg.memdesc<64x64xf16, #sh, #smem>, %b0: !ttg.memdesc<64x64xf16, #sh, #smem>, %n: i32) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%a = %a0, %b = %b0, %acc = %z) -> (!ttg.memdesc<64x64xf16, #sh, #smem>, !ttg.memdesc<64x64xf16, #sh, #smem>, tensor<64x64xf32, #mma>)  : i32 {
+      %x = ttg.local_load %a : !ttg.memdesc<64x64xf16, #sh, #smem> -> tensor<64x64xf16, #dA>
+      %y = ttg.local_load %b : !ttg.memdesc<64x64xf16, #sh, #smem> -> tensor<64x64xf16, #dB>
+      %d = tt.dot %x, %y, %acc : tensor<64x64xf16, #dA> * tensor<64x64xf16, #dB> -> tensor<64x64xf32, #mma>
+      scf.yield %b, %a, %d : !ttg.memdesc<64x64xf16, #sh, #smem>, !ttg.memdesc<64x64xf16, #sh, #smem>, tensor<64x64xf32, #mma>
+    }
+    tt.return %r#2 : tensor<64x64xf32, #mma>
+  }
+}
