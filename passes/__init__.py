@@ -35,6 +35,7 @@ REGISTRY: dict[str, str] = {
     "tritongpu-global-scratch-memory-allocation": "global_scratch_allocation:GlobalScratchAllocation",
     "tritongpu-remove-layout-conversions": "remove_layout_conversions:RemoveLayoutConversions",
     "allocate-shared-memory": "allocate_shared_memory:AllocateSharedMemory",
+    "tritongpu-allocate-warp-groups": "allocate_warp_groups:AllocateWarpGroups",
     "make-ttgir": "make_ttgir:MakeTTGIR",
     "test-print-alias": "test_print_alias:TestPrintAlias",
     "test-print-allocation": "test_print_allocation:TestPrintAllocation",
