@@ -859,3 +859,4 @@ TMEM_TTNG_OPS = [
     TCGen5CommitOp, ArriveBarrierOp, AsyncCopyMbarrierArriveOp, ClusterArriveOp, ClusterWaitOp,
 ]
 TMEM_TTG_OPS = [MemDescReinterpretOp]
+UNLOWERED = frozenset(op.name for op in TMEM_TTNG_OPS + TMEM_TTG_OPS)  # the LLVM lowering takes none of them yet
