@@ -28,7 +28,7 @@ VIEWS = ("ttg.memdesc_index", "ttg.memdesc_trans", "ttg.memdesc_reshape", "ttg.m
 
 def register_writes(v: SSAValue) -> list[Operation]:
     """The ops that write registers into the shared memory `v` views (Triton's findCopyRegToSharedOps); the op
-    owning a block argument that is not a loop's stands for unknown writes."""
+    owning a block argument that is not a loop's (or a warp_specialize partition's) stands for unknown writes."""
     out, seen, work = [], set(), [v]
     while work:
         v = work.pop()
@@ -39,6 +39,8 @@ def register_writes(v: SSAValue) -> list[Operation]:
             loop = v.owner.parent_op()
             if isinstance(loop, scf.ForOp) and v.index > 0:
                 work += [loop.iter_args[v.index - 1], v.owner.last_op.operands[v.index - 1]]
+            elif loop is not None and loop.name == "ttg.warp_specialize.partitions":  # a partition's capture
+                work.append(loop.parent_op().explicitCaptures[v.index])
             elif loop is not None:  # a function's (or another op's) argument may have been written: Triton assumes so
                 out.append(loop)
             continue

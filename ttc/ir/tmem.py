@@ -567,11 +567,12 @@ def _check_mma_types(op, a, b, d) -> None:
 
 
 def _cta_split(enc) -> tuple[int, ...]:
-    """getCTASplitNum of an operand's layout."""
+    """getCTASplitNum of an operand's layout: a TMEM encoding's CTASplitM/N, else how many CTAs its CGALayout
+    spreads each dimension over."""
     if isinstance(enc, TensorMemoryEncoding):
         return enc["CTASplitM"], enc["CTASplitN"]
-    split = enc.get("CTASplitNum") if isinstance(enc, Layout) else None
-    return tuple(split) if split else (1, 1)
+    cga = enc.get("CGALayout") if isinstance(enc, Layout) else None
+    return tuple(2 ** sum(1 for b in cga if b[d]) for d in range(2)) if cga else (1, 1)
 
 
 def _check_dot(op) -> None:

@@ -73,3 +73,43 @@ tt.func @scaled(%x: tensor<128x64xf8E4M3FN, #r>, %a: !ttg.memdesc<128x128xf8E4M3
   tt.return
 }
 }
+
+// -----
+
+// A warp_specialize partition's argument is its capture: fenced when the captured buffer was written from
+// registers, not when it never was.
+#r = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#a = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#b = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#tm = #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
+// CHECK-LABEL: @partitions
+// CHECK: partition0
+// CHECK-NEXT: %[[T:.*]] = arith.constant true
+// CHECK-NEXT: ttng.fence_async_shared {bCluster = false}
+// CHECK-NEXT: ttng.tc_gen5_mma
+// CHECK: partition1
+// CHECK-NEXT: %[[T:.*]] = arith.constant true
+// CHECK-NEXT: ttng.tc_gen5_mma
+tt.func @partitions(%x: tensor<128x64xf16, #r>) {
+  %a = ttg.local_alloc %x : (tensor<128x64xf16, #r>) -> !ttg.memdesc<128x64xf16, #a, #ttg.shared_memory>
+  %e = ttg.local_alloc : () -> !ttg.memdesc<128x64xf16, #a, #ttg.shared_memory, mutable>
+  %b = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #b, #ttg.shared_memory, mutable>
+  %d = ttng.tmem_alloc : () -> !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable>
+  ttg.warp_specialize(%a, %e, %b, %d)
+  default {
+    ttg.warp_yield
+  }
+  partition0(%pa: !ttg.memdesc<128x64xf16, #a, #ttg.shared_memory>, %pe: !ttg.memdesc<128x64xf16, #a, #ttg.shared_memory, mutable>, %pb: !ttg.memdesc<64x64xf16, #b, #ttg.shared_memory, mutable>, %pd: !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable>) num_warps(4) {
+    %true = arith.constant true
+    ttng.tc_gen5_mma %pa, %pb, %pd, %true, %true : !ttg.memdesc<128x64xf16, #a, #ttg.shared_memory>, !ttg.memdesc<64x64xf16, #b, #ttg.shared_memory, mutable>, !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable>
+    ttg.warp_return
+  }
+  partition1(%pa: !ttg.memdesc<128x64xf16, #a, #ttg.shared_memory>, %pe: !ttg.memdesc<128x64xf16, #a, #ttg.shared_memory, mutable>, %pb: !ttg.memdesc<64x64xf16, #b, #ttg.shared_memory, mutable>, %pd: !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable>) num_warps(4) {
+    %true = arith.constant true
+    ttng.tc_gen5_mma %pe, %pb, %pd, %true, %true : !ttg.memdesc<128x64xf16, #a, #ttg.shared_memory, mutable>, !ttg.memdesc<64x64xf16, #b, #ttg.shared_memory, mutable>, !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable>
+    ttg.warp_return
+  } : (!ttg.memdesc<128x64xf16, #a, #ttg.shared_memory>, !ttg.memdesc<128x64xf16, #a, #ttg.shared_memory, mutable>, !ttg.memdesc<64x64xf16, #b, #ttg.shared_memory, mutable>, !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable>) -> ()
+  tt.return
+}
+}

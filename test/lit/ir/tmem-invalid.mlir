@@ -309,7 +309,7 @@ tt.func @copy_barrier(%s: !ttg.memdesc<128x4xi8, #shared, #ttg.shared_memory>, %
 
 // -----
 
-#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0], CGALayout = [[0, 0]]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 2 : i32} {
 tt.func @copy_ctas(%s: !ttg.memdesc<128x4xi8, #shared, #ttg.shared_memory>, %d: !ttg.memdesc<128x4xi8, #ttng.tensor_memory_scales_encoding<>, #ttng.tensor_memory, mutable>) {
   // expected-error @+1 {{'ttng.tmem_copy' op NYI: Only one CTA is supported for now.}}
