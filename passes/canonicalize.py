@@ -11,7 +11,7 @@ ext/trunc chains, `trunci(shrsi)` of the dropped bits to `shrui`; MLIR's arith r
 `not(cmpi)`, `select` of `not`, nested selects; Triton's `tt.load`/`tt.store` with constant masks,
 `broadcast`/`expand_dims`/`reshape` of `splat`, `broadcast(broadcast)`, `reshape(reshape)`, `trans(trans)`,
 `expand_dims(broadcast)`; `ttg.convert_layout` to the same type, of a convert, splat, make_range, histogram,
-local_load or splat constant; `ttg.local_alloc` of a convert; `scf.if` with a constant condition, unused results, results that are selects,
+local_load or splat constant; `ttg.local_alloc` and `ttng.tmem_store` of a convert; `scf.if` with a constant condition, unused results, results that are selects,
 an empty else, a negated condition; `scf.for` with zero or one iteration, an empty body, or iteration arguments
 that are forwarded, unused or duplicated; `cf.cond_br` on a constant or to the same block, `cf.br` to a block
 with no other predecessor; a `gpu.barrier` right before another one (the later one stays).
@@ -636,6 +636,18 @@ def _local_alloc_of_convert(op: Operation, rw: Rewriter) -> bool:
     if isinstance(encoding(cvt.operands[0].type), DotOperandEncoding):
         return False
     rw.replace_with_new(op, _clone_with(op, [cvt.operands[0]]))
+    return True
+
+
+def _tmem_store_of_convert(op: Operation, rw: Rewriter) -> bool:
+    """Triton's CanonicalizeConvertFromTMEMStore: `ttng.tmem_store(convert_layout(x))` stores x when x's layout
+    can go to tensor memory as it is."""
+    cvt = _def(op.src, "ttg.convert_layout")
+    from ttc.ir.tmem import layout_fits_tmem
+
+    if cvt is None or not layout_fits_tmem(op, cvt.operands[0].type, op.dst.type):
+        return False
+    rw.set_operands(op, [cvt.operands[0] if v is op.src else v for v in op.operands])
     return True
 
 
@@ -1272,6 +1284,7 @@ _add("tt.reshape", _reshape_patterns)
 _add("tt.trans", _trans_of_trans)
 _add("ttg.convert_layout", _convert_layout_patterns)
 _add("ttg.local_alloc", _local_alloc_of_convert)
+_add("ttng.tmem_store", _tmem_store_of_convert)
 _add("scf.if", _if_negated_condition, _combine_ifs, _combine_nested_ifs, _if_condition_propagation, _if_to_select, _if_empty_else,
      _if_static_condition, _if_unused_results, _if_yield_condition)
 _add("scf.for", _for_iter_args, _for_trivial)
