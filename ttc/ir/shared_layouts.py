@@ -252,6 +252,11 @@ class SharedLinearEncoding(_LinearLayoutAttr):
             parser.raise_error("After removing the zero bases the layout must be bijective", at, parser.pos)
         return (("offset", offset), ("block", block), ("alignment", align))
 
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The sizes of the layout's output dimensions."""
+        return out_sizes((self["offset"], self["block"]), len((self["offset"] + self["block"])[0]))
+
     def mlir(self, p) -> str:
         names = ("offset", "block") if self["block"] else ("offset",)
         return (f"#ttg.shared_linear<{{{bases_text(names, [self[n] for n in names])}}}, "
@@ -394,3 +399,31 @@ class AMDRotatingSharedEncoding(_LinearLayoutAttr):
 
 
 SHARED_LAYOUTS = [SharedLinearEncoding, PaddedSharedEncoding, AMDRotatingSharedEncoding]
+
+
+def memdesc_problem(shape, enc, space, alloc) -> str | None:
+    """The shared-encoding part of Triton's MemDescType::verify, or None: a shared layout lives in shared memory
+    and has the memdesc's rank or one less (a leading buffer index); a padded or linear layout covers the
+    allocation's shape (past that index)."""
+    from ttc.ir.layouts import NVMMASharedEncoding, SharedMemorySpace, SwizzledSharedEncoding
+    from ttc.ir.printer import attr_text
+
+    if isinstance(enc, (SwizzledSharedEncoding, AMDRotatingSharedEncoding)):
+        rank = len(enc["order"])
+    elif isinstance(enc, NVMMASharedEncoding):
+        rank = enc.get("rank") or 2
+    elif isinstance(enc, (PaddedSharedEncoding, SharedLinearEncoding)):
+        rank = len(enc.shape)
+    else:
+        return None
+    if not isinstance(space, SharedMemorySpace):
+        return f"memorySpace must be SharedMemorySpace for shared encoding. Got {attr_text(space)}"
+    if rank not in (len(shape), len(shape) - 1):
+        return f"rank must be equal to or one less than the shape size. Got {rank} and {len(shape)}"
+    if isinstance(enc, (PaddedSharedEncoding, SharedLinearEncoding)):
+        want = alloc[len(alloc) - rank:] if isinstance(enc, SharedLinearEncoding) or rank == len(alloc) - 1 \
+            else alloc
+        for d, (w, got) in enumerate(zip(want, enc.shape)):
+            if w != got:
+                return f"Mismatch in expected shape for dimension {d}. Expected: {w}, got: {got}"
+    return None

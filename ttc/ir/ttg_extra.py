@@ -1,11 +1,9 @@
-"""The ops of Triton 3.6's TritonGPUOps.td that ttc/ir/ttg.py, ttc/ir/tma.py and ttc/ir/warp_specialize.py do
-not define, with Triton's syntax and verifiers:
+"""The ops of Triton 3.6's TritonGPUOps.td that ttc/ir/ttg.py, ttc/ir/tma.py, ttc/ir/warp_specialize.py and
+ttc/ir/tmem.py (which has `ttg.memdesc_reinterpret`) do not define, with Triton's syntax and verifiers:
 
 - `ttg.memdesc_reshape %d : !ttg.memdesc<32x1x4x64xf16, ...> -> !ttg.memdesc<128x64xf16, ...>`: a reshaped view.
   Its result layout must be the one Triton infers (MemDescReshapeOp::inferReturnTypes, ttc/ir/shared_ll.py), or
   one equivalent to it (the same linear layout).
-- `ttg.memdesc_reinterpret %d : !ttg.memdesc<...> -> !ttg.memdesc<...>`: another shape, element type and layout
-  over the same bytes; folds away when the types are equal.
 - `ttg.predicate_stage %iv, %ub, %step maxStage 2 stage 0 : i32 -> i1`: the pipeliner's stage predicate.
 - `ttg.mask` (generic syntax only, as in Triton: its region ends with `ttg.mask.return`): ops predicated by the
   pipeliner.
@@ -66,16 +64,7 @@ class MemDescReshapeOp(IRDLOperation):
                                   f"'{attr_text(expected)}' (the reshaped source)")
 
 
-@irdl_op_definition
-class MemDescReinterpretOp(IRDLOperation):
-    name = "ttg.memdesc_reinterpret"
-    src = operand_def(MemDescType)
-    result = result_def(MemDescType)
-    traits = traits_def(Pure())
-
-
-for _name in ("ttg.memdesc_reshape", "ttg.memdesc_reinterpret"):
-    register(_name, "$src attr-dict `:` qualified(type($src)) `->` qualified(type($result))")
+register("ttg.memdesc_reshape", "$src attr-dict `:` qualified(type($src)) `->` qualified(type($result))")
 
 
 @irdl_op_definition
@@ -141,5 +130,5 @@ class WarpIdOp(IRDLOperation):
 register("ttg.local_barrier", "attr-dict")
 register("ttg.warp_id", "attr-dict", infer={"result": lambda T: i32})
 
-TTG_EXTRA_OPS = [MemDescReshapeOp, MemDescReinterpretOp, PredicateStageOp, MaskOp, MaskReturnOp, LocalBarrierOp,
+TTG_EXTRA_OPS = [MemDescReshapeOp, PredicateStageOp, MaskOp, MaskReturnOp, LocalBarrierOp,
                  WarpIdOp]
