@@ -28,7 +28,9 @@ from xdsl.ir import Block, Operation, SSAValue
 from ttc.analysis.alias import SHARED, aliases, memory_space
 from ttc.analysis.scratch import scratch_bytes
 from ttc.ir.layouts import BlockedEncoding, NVMMASharedEncoding, SliceEncoding
+from ttc.ir.shared_layouts import SharedLinearEncoding
 from ttc.ir.types import MemDescType, bitwidth, encoding
+from ttc.ir.warp_specialize import WarpSpecializeOp
 
 SCRATCH_ALIGN = 128
 INF = 1 << 63
@@ -45,6 +47,8 @@ def alloc_bytes(t: MemDescType) -> int:
     if isinstance(enc, NVMMASharedEncoding) and enc.get("fp4Padded", False):
         packed = len(shape) - (2 if enc.get("transposed", False) else 1)
         shape[packed] *= 2
+    if hasattr(enc, "padded_size"):  # #ttg.padded_shared: its padding too
+        return enc.padded_size(shape) * bitwidth(t.element_type) // 8
     return math.prod(shape) * bitwidth(t.element_type) // 8
 
 
@@ -57,7 +61,7 @@ def alloc_alignment(op: Operation) -> int:
     if isinstance(enc, NVMMASharedEncoding):
         swizzle = enc.get("swizzlingByteWidth", 0)
         return 128 * (swizzle // 16 if swizzle else 1)
-    return 16
+    return enc.get("alignment", 16) if isinstance(enc, SharedLinearEncoding) else 16
 
 
 class Buffer:
@@ -230,8 +234,14 @@ class Allocation:
                 callee = self._callee_sizes.get(op.callee.root_reference.data, 0)
                 if callee > 0:
                     self._add("virtual", op, callee, SCRATCH_ALIGN)
-            elif op is self.func:
-                continue
+            elif isinstance(op, WarpSpecializeOp):  # its explicit captures, passed through shared memory
+                if op.capture_bytes() > 0:
+                    self._add("scratch", op, op.capture_bytes(), 8)
+            elif op is self.func:  # warp specialization's state: a byte per partition warp
+                warps = max((w.total_partition_warps() for w in op.walk() if isinstance(w, WarpSpecializeOp)),
+                            default=0)
+                if warps > 0:
+                    self._add("scratch", op, warps, 4)
             else:
                 n = self._scratch_fn(op)
                 if n > 0:
