@@ -42,16 +42,18 @@ class MemDescReshapeOp(IRDLOperation):
     traits = traits_def(Pure())
 
     def verify_(self):
+        from ttc.ir import OpDiagnostics
         from ttc.ir.shared_ll import UnsupportedSharedLayout, equivalent_memdesc, infer_reshape
 
         src, dst = self.src.type, self.result.type
+        if src.element_type != dst.element_type:  # the SameOperandsAndResultElementType trait, checked first
+            raise VerifyException("'ttg.memdesc_reshape' op requires the same element type for all operands and "
+                                  "results")
         if math.prod(src.get_shape()) != math.prod(dst.get_shape()):
-            raise VerifyException("'ttg.memdesc_reshape' op number of src and dst elements of reshape must be the same")
-        if src.element_type != dst.element_type:
-            raise VerifyException("'ttg.memdesc_reshape' op result element type must match src element type")
+            raise OpDiagnostics("number of src and dst elements of reshape must be the same")
         rank = len(src.get_shape())
         if src.get_alloc_shape()[-rank:] != src.get_shape():
-            raise VerifyException("'ttg.memdesc_reshape' op NYI: memdesc_reshape of memdesc_subslice")
+            raise OpDiagnostics("NYI: memdesc_reshape of memdesc_subslice")
         try:
             expected = infer_reshape(src, dst.get_shape())
             same = equivalent_memdesc(expected, dst)

@@ -124,7 +124,9 @@ class WarpSpecializeOp(IRDLOperation):
             parent = parent.parent_op()
         n = lookup_num_warps(self)
         if n is not None and n % 4:
-            raise VerifyException("warp-specialized kernels requires num_warps to be a multiple of 4")
+            from ttc.ir import OpDiagnostics
+
+            raise OpDiagnostics("warp-specialized kernels requires num_warps to be a multiple of 4")
 
 
 class _IsolatedFromAbove(IsolatedFromAbove):
