@@ -2,10 +2,12 @@
 call graph, callees first), giving every buffer an offset and each function its shared-memory size.
 
 Buffers: explicit ones are the `ttg.local_alloc` results in shared memory (their size from the allocation
-shape, an fp4-padded nvmma buffer twice as wide; aligned as the op's `alignment` says, else as the layout
-wants: 128 bytes per swizzle phase for nvmma, 16 otherwise). Scratch buffers are what an op needs while it runs
-(`ttc.analysis.scratch`, or the size function given; aligned to 128). A `tt.call` has a virtual buffer as big
-as its callee's shared memory.
+shape, an fp4-padded nvmma buffer twice as wide, a padded_shared one with its padding; aligned as the op's
+`alignment` says, else as the layout wants: 128 bytes per swizzle phase for nvmma, a shared_linear's own
+alignment, 16 otherwise). Scratch buffers are what an op needs while it runs (`ttc.analysis.scratch`, or the
+size function given; aligned to 128); a `ttg.warp_specialize` passes its explicit captures in one (aligned to
+8), and a function with warp specialization keeps a byte per partition warp for the whole function. A `tt.call`
+has a virtual buffer as big as its callee's shared memory.
 
 Liveness is MLIR's (`Liveness`): a value is live at the ops from its definition (or a block's start) to its
 last use (or a block's end when it flows out), across blocks; ops are numbered in post-order, so a region op
