@@ -119,6 +119,8 @@ def cga_rank(layout: Attribute) -> int:
         return len(layout["order"])
     if isinstance(layout, NVMMASharedEncoding):
         return len(layout["CGALayout"][0]) if layout.get("CGALayout") else layout.get("rank", 2)
+    if hasattr(layout, "layout_rank"):  # ttc/ir/amd_layouts.py, ttc/ir/shared_layouts.py
+        return layout.layout_rank()
     return 0
 
 

@@ -114,9 +114,10 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
                 parser.parse_shape_delimiter()
                 alloc.append(parser.parse_shape_dimension())
         parser.parse_punctuation(">")
+        from ttc.ir.shared_layouts import memdesc_problem as shared_problem
         from ttc.ir.tmem import memdesc_problem
 
-        problem = memdesc_problem(dims, elt, enc, space, alloc)
+        problem = memdesc_problem(dims, elt, enc, space, alloc) or shared_problem(dims, enc, space, alloc)
         if problem:
             parser.raise_error(problem, start, parser.pos)
         return [
