@@ -340,6 +340,11 @@ DESCRIPTOR_OP_NAMES = frozenset({
 })
 
 
+# Triton 3.6 ops that tt-opt reads and transforms and the LLVM lowering does not take yet (TMA's gather4/scatter4
+# are Blackwell's).
+NOT_LOWERED_YET = frozenset({"ttng.async_tma_gather", "ttng.async_tma_scatter", "tt.unsplat", "tt.map_elementwise"})
+
+
 def first_unsupported(module, names: frozenset, stage: str, arguments: bool = True, hint: str = ""):
     """A `file:line:col: error:` (CompileError) at the first op of `module` named in `names`, or at the first
     function with a `!tt.tensordesc` argument (if `arguments`): `stage` does not handle them yet. None if neither."""
