@@ -14,8 +14,8 @@ The accesses become pointer ops:
 - `tt.descriptor_load` a masked `tt.load`: its `other` first (zeros, or for floats `select(padding, NaN, 0)`),
   then per dimension `splat(offset) + extsi(make_range)` expanded to the block's rank, the pointers `splat(base)`
   advanced per dimension by `broadcast(offsets * splat(stride))`, and the mask `0 <= offsets < shape` per
-  dimension, broadcast and and-ed; `tt.descriptor_store` a masked `tt.store`; `tt.descriptor_reduce` a
-  `tt.atomic_rmw` (release, gpu) of the matching kind;
+  dimension, broadcast and and-ed (a rank-reducing load or store reshapes between the block and its value);
+  `tt.descriptor_store` a masked `tt.store`; `tt.descriptor_reduce` a `tt.atomic_rmw` (release, gpu) of the matching kind;
 - `tt.descriptor_gather` / `tt.descriptor_scatter` the same over the rows' shape, the row offsets being the
   gathered ones (`extsi(expand_dims(x_offsets))`) and the columns `y_offset + make_range`.
 A descriptor used by any other op is a located error (Triton's conversion leaves such an op unconverted and fails).
@@ -247,6 +247,8 @@ class _Rewrite:
         ptr, mask = _block(b, block.get_shape(), desc, offsets)
         props = {k: op.properties[k] for k in ("cache", "evict") if k in op.properties}
         new = b.add(tt.LoadOp.build(operands=[ptr, [mask], [other]], result_types=[block], properties=props))
+        if new.type != op.result.type:  # a rank-reducing load: the block without its leading unit dimensions
+            new = b.add(tt.ReshapeOp.create(operands=[new], result_types=[op.result.type]))
         self._replace(op, new)
 
     def op_tt_descriptor_store(self, op) -> None:
@@ -255,7 +257,7 @@ class _Rewrite:
         desc = self.desc(op)
         offsets = [_to_i64(b, v) for v in op.indices]
         ptr, mask = _block(b, op.desc.type.shape, desc, offsets)
-        b.add(tt.StoreOp.build(operands=[ptr, op.src, [mask]]))
+        b.add(tt.StoreOp.build(operands=[ptr, self._block_value(b, op), [mask]]))
         self.erase.append(op)
 
     def op_tt_descriptor_reduce(self, op) -> None:
@@ -267,10 +269,20 @@ class _Rewrite:
         if kind is None:
             _fail(op, "Cannot fallback on descriptor atomic op, unsupported for this element type")
         ptr, mask = _block(b, op.desc.type.shape, desc, offsets)
-        b.add(tt.AtomicRMWOp.build(operands=[ptr, op.src, [mask]], result_types=[op.src.type], properties={
+        src = self._block_value(b, op)
+        b.add(tt.AtomicRMWOp.build(operands=[ptr, src, [mask]], result_types=[src.type], properties={
             "atomic_rmw_op": IntegerAttr(kind, i32), "sem": IntegerAttr(tt.SEM["release"], i32),
             "scope": IntegerAttr(tt.SCOPE["gpu"], i32)}))
         self.erase.append(op)
+
+    @staticmethod
+    def _block_value(b: _Builder, op) -> SSAValue:
+        """A store's value with the block's shape (a rank-reducing store's gets its leading unit dimensions)."""
+        t = op.src.type
+        shape = op.desc.type.shape
+        if tuple(t.get_shape()) == tuple(shape):
+            return op.src
+        return b.add(tt.ReshapeOp.create(operands=[op.src], result_types=[TensorType(t.element_type, shape)]))
 
     def _rows(self, b: _Builder, op, block) -> tuple:
         """Triton's generateGatherScatterPtrMask over `block` (the rows' shape)."""
