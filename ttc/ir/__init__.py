@@ -25,8 +25,10 @@ def _dialects():
     return [Builtin, std.ARITH, std.MATH, std.SCF, std.CF, std.UB, tt.TT, ttg.TTG, ttg.TTNG, gpu.GPU, llvm.LLVM]
 
 
-def context() -> Context:
-    ctx = Context()
+def context(allow_unregistered: bool = False) -> Context:
+    """The dialects ttc knows; with `allow_unregistered` (mlir-opt's -allow-unregistered-dialect), ops of other
+    dialects are read as opaque ops (xDSL's UnregisteredOp: generic form, unknown effects)."""
+    ctx = Context(allow_unregistered=allow_unregistered)
     for d in _dialects():
         ctx.load_dialect(d)
     return ctx
@@ -56,8 +58,10 @@ def prebuilt(cls, *params):
     return attr
 
 
-def parse(text: str, filename: str = "<stdin>", verify: bool = True, source=None, resources: dict | None = None) -> ModuleOp:
+def parse(text: str, filename: str = "<stdin>", verify: bool = True, source=None, resources: dict | None = None,
+          allow_unregistered: bool = False) -> ModuleOp:
     """Parse (and verify) one module of textual IR; errors raise `ttc.diagnostics.CompileError`.
+    `allow_unregistered` reads ops of unknown dialects in the generic form (`"use"(%x) : (i32) -> ()`).
     `source` (a `ttc.diagnostics.Source`) collects where each op was parsed, for later diagnostics;
     `resources` receives the file's `{-# external_resources: ... #-}` groups."""
     from xdsl.utils.exceptions import ParseError
@@ -68,7 +72,7 @@ def parse(text: str, filename: str = "<stdin>", verify: bool = True, source=None
     source = source or Source.of(filename, text)
     try:
         with building():
-            parser = TTParser(context(), text, filename, source.positions)
+            parser = TTParser(context(allow_unregistered), text, filename, source.positions)
             module = parser.parse_module()
         if resources is not None:
             resources.update(parser.external_resources)
@@ -78,6 +82,11 @@ def parse(text: str, filename: str = "<stdin>", verify: bool = True, source=None
         msg = e.msg
         if msg.startswith("Operation ") and msg.endswith(" is not registered"):
             msg = f"custom op '{msg[len('Operation '):-len(' is not registered')]}' is unknown"
+        elif msg == "Operation builtin.unregistered does not have a custom format.":  # -allow-unregistered-dialect
+            import re
+
+            names = re.findall(r"[A-Za-z_][\w$.]*", text[max(0, e.span.start - 200) : e.span.start])
+            msg = f"custom op '{names[-1] if names else '?'}' is unknown"
         diags = [at_position(filename, text, e.span.start, msg)]
         if isinstance(e, TypeConflict) and e.prior is not None:
             diags.append(at_position(filename, text, e.prior.start, "prior use here", "note"))
@@ -125,9 +134,9 @@ def _verify_op(op, source, diags: list, deferred: list) -> bool:
 
     from ttc.diagnostics import at_op, op_text
 
-    messages = _op_problems(op)
-    if messages:
-        diags.extend(at_op(op, source, m) for m in messages)
+    problems = _op_problems(op)
+    if problems:
+        diags.extend(at_op(at, source, m) for at, m in problems)
         return False
     for region in op.regions:
         for block in region.blocks:
@@ -150,28 +159,30 @@ def _verify_op(op, source, diags: list, deferred: list) -> bool:
             if not may_lack_terminator and not last.has_trait(IsTerminator):
                 diags.append(at_op(last, source, f"block with no terminator, has {op_text(last) or last.name}"))
                 return False
-    messages = _problems(getattr(op, "verify_regions_", None), op)
-    if messages:
-        diags.extend(at_op(op, source, m) for m in messages)
+    problems = _problems(getattr(op, "verify_regions_", None), op)
+    if problems:
+        diags.extend(at_op(at, source, m) for at, m in problems)
         return False
     return True
 
 
-def _op_problems(op) -> list[str]:
-    """The diagnostics of one op's own verifier (Triton's layout trait first, for tt, ttg and ttng ops). An op's
-    `verify_regions_`, if it has one, runs after its nested ops, as MLIR's region verifiers and its check of
-    inferred result types do."""
+def _op_problems(op) -> list[tuple]:
+    """The diagnostics of one op's own verifier, as (op they are at, message): Triton's layout trait first, for
+    tt, ttg and ttng ops. An op's `verify_regions_`, if it has one, runs after its nested ops, as MLIR's region
+    verifiers and its check of inferred result types do."""
     layout = _layout_problem(op)
     if layout is not None:
-        return [layout]
+        return [(op, layout)]
     for operand in op.operands:
         if type(operand).__name__ == "ErasedSSAValue":
-            return ["null operand found"]
+            return [(op, "null operand found")]
     return _problems(op.verify_, op)
 
 
-def _problems(check, op) -> list[str]:
-    """The diagnostics `check()` raises about `op` (MLIR's emitOpError prefix added where missing)."""
+def _problems(check, op) -> list[tuple]:
+    """The diagnostics `check()` raises about `op`, as (op they are at, message): MLIR's emitOpError prefix added
+    where missing; a LocatedVerifyException (ttc/ir/tt.py) puts its message at the op it names, as written
+    (MLIR's emitError at a nested op)."""
     from xdsl.utils.exceptions import DiagnosticException
 
     if check is None:
@@ -179,10 +190,12 @@ def _problems(check, op) -> list[str]:
     try:
         check()
     except OpDiagnostics as e:
-        return list(e.messages)
+        return [(op, m) for m in e.messages]
     except (VerifyException, DiagnosticException, ValueError) as e:
         msg = " ".join(str(e).split())
-        return [msg if msg.startswith("'") else f"'{op.name}' op {msg}"]
+        if hasattr(e, "op"):
+            return [(e.op, msg)]
+        return [(op, msg if msg.startswith("'") else f"'{op.name}' op {msg}")]
     return []
 
 

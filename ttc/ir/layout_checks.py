@@ -118,23 +118,10 @@ def _in_dims(enc) -> tuple[int, int, int, int] | None:
 
 def num_warps_context(op) -> int | None:
     """Triton's maybeLookupNumWarps: `ttg.num-warps` of the nearest function or module, or the warp count of
-    the warp-specialize partition the op is in."""
-    from xdsl.dialects.builtin import IntegerAttr
+    the warp-specialize partition the op is in (ttc/ir/warp_specialize.py)."""
+    from ttc.ir.warp_specialize import lookup_num_warps
 
-    while op is not None:
-        if op.name in ("builtin.module", "tt.func"):
-            a = op.attributes.get("ttg.num-warps")
-            if isinstance(a, IntegerAttr):
-                return a.value.data
-        parent = op.parent_op()
-        if parent is not None and parent.name == "ttg.warp_specialize.partitions":
-            region = op.parent_region()
-            owner = parent.parent_op()
-            counts = owner.properties.get("partitionNumWarps", owner.attributes.get("partitionNumWarps"))
-            if counts is not None:
-                return list(counts.get_values())[parent.regions.index(region)]
-        op = parent
-    return None
+    return lookup_num_warps(op)
 
 
 def _module_int(op, name: str, default: int) -> int:

@@ -1,0 +1,131 @@
+"""Which buffers a memory descriptor may view: Triton's SharedMemoryAliasAnalysis (`aliases`: the
+`ttg.local_alloc` results a value may be a view of) and BufferRegionAnalysis (`buffer_regions`: the
+(offset, length) regions of shared or tensor memory a value may view, once offsets are assigned).
+
+Both are forward analyses whose facts are sets joined by union, as MLIR's sparse data-flow framework runs them
+(`forward_sets`): an op's results get what its transfer function says from its operands' sets; control flow
+joins what reaches a value from every edge (`scf.for`/`scf.while` loop-carried values and results, `scf.if`
+results, `cf.br`/`cf.cond_br` block arguments, the captures of `ttg.warp_specialize` partitions, the results
+of its default region); anything else starts empty, Triton's pessimistic state. Every block counts as reachable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.ir import Operation, SSAValue
+
+from ttc.ir.types import MemDescType
+
+VIEW_OPS = ("ttg.memdesc_index", "ttg.memdesc_subslice", "ttg.memdesc_trans", "ttg.memdesc_reshape",
+            "ttg.memdesc_reinterpret", "ttng.tmem_subslice")
+SHARED = "ttg.shared_memory"
+
+
+def memory_space(t) -> str | None:
+    """The name of a memdesc type's memory space attribute (`ttg.shared_memory`, `ttng.tensor_memory`)."""
+    return getattr(t.memory_space, "name", None) if isinstance(t, MemDescType) else None
+
+
+def _terminator_operands(region, names=("scf.yield",)) -> list[list[SSAValue]]:
+    out = []
+    for block in region.blocks:
+        last = block.last_op
+        if last is not None and last.name in names:
+            out.append(list(last.operands))
+    return out
+
+
+def _edges(op: Operation) -> list[tuple[list[SSAValue], list[SSAValue]]]:
+    """(targets, sources) pairs: what flows into each target value along the control-flow edges `op` makes."""
+    name = op.name
+    out = []
+    if name == "scf.for":
+        body = op.body.blocks.first
+        inits = list(op.operands[3:])
+        yields = _terminator_operands(op.body)
+        for targets in (list(body.args[1:]), list(op.results)):
+            out.append((targets, inits))
+            out += [(targets, y) for y in yields]
+    elif name == "scf.if":
+        for region in op.regions:
+            out += [(list(op.results), y) for y in _terminator_operands(region)]
+    elif name == "scf.while":
+        before, after = op.before_region.blocks.first, op.after_region.blocks.first
+        out.append((list(before.args), list(op.operands)))
+        out += [(list(before.args), y) for y in _terminator_operands(op.after_region)]
+        for cond in _terminator_operands(op.before_region, ("scf.condition",)):
+            out += [(list(after.args), cond[1:]), (list(op.results), cond[1:])]
+    elif name == "cf.br":
+        out.append((list(op.successors[0].args), list(op.operands)))
+    elif name == "cf.cond_br":
+        out.append((list(op.then_block.args), list(op.then_arguments)))
+        out.append((list(op.else_block.args), list(op.else_arguments)))
+    elif name == "ttg.warp_specialize":
+        if op.regions:
+            out += [(list(op.results), y) for y in _terminator_operands(op.regions[0], ("ttg.warp_yield",))]
+        for part in _partition_regions(op):
+            out.append((list(part.blocks.first.args), list(op.operands)))
+    return out
+
+
+def _partition_regions(op: Operation) -> list:
+    """The partition regions of a `ttg.warp_specialize` (held by its `ttg.warp_specialize.partitions` op)."""
+    out = []
+    for region in op.regions[1:]:
+        for block in region.blocks:
+            for inner in block.ops:
+                out += [r for r in inner.regions if r.blocks]
+    return out
+
+
+CONTROL_FLOW = ("scf.for", "scf.if", "scf.while", "cf.br", "cf.cond_br", "ttg.warp_specialize")
+
+
+def forward_sets(root: Operation, transfer: Callable[[Operation, list[frozenset]], frozenset | None]
+                 ) -> dict[SSAValue, frozenset]:
+    """The least fixed point of a union-joined forward analysis over `root`: `transfer(op, operand_sets)` gives
+    the set every result of `op` gets (None: leave the results alone, as Triton's visitors that return early)."""
+    facts: dict[SSAValue, frozenset] = {}
+
+    def add(v: SSAValue, s: frozenset) -> bool:
+        old = facts.get(v, frozenset())
+        new = old | s
+        if new != old:
+            facts[v] = new
+            return True
+        return False
+
+    ops = [op for op in root.walk() if op is not root]
+    changed = True
+    while changed:
+        changed = False
+        for op in ops:
+            if op.name in CONTROL_FLOW:
+                for targets, sources in _edges(op):
+                    for t, s in zip(targets, sources):
+                        changed |= add(t, facts.get(s, frozenset()))
+                continue
+            if not op.results:
+                continue
+            got = transfer(op, [facts.get(v, frozenset()) for v in op.operands])
+            if got is not None:
+                for r in op.results:
+                    changed |= add(r, got)
+    return facts
+
+
+def _alias_transfer(op: Operation, operands: list[frozenset]) -> frozenset | None:
+    t = op.results[0].type
+    if isinstance(t, MemDescType) and memory_space(t) != SHARED:
+        return None
+    if op.name == "ttg.local_alloc":
+        return frozenset([op.results[0]])
+    if op.name in VIEW_OPS:
+        return operands[0]
+    return frozenset()
+
+
+def aliases(root: Operation) -> dict[SSAValue, frozenset]:
+    """Triton's SharedMemoryAliasAnalysis: value -> the `ttg.local_alloc` results it may view."""
+    return forward_sets(root, _alias_transfer)
