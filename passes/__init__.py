@@ -34,6 +34,7 @@ REGISTRY: dict[str, str] = {
     "make-ttgir": "make_ttgir:MakeTTGIR",
     "test-print-alias": "test_print_alias:TestPrintAlias",
     "test-print-allocation": "test_print_allocation:TestPrintAllocation",
+    "test-print-membar": "test_print_membar:TestPrintMembar",
     "nvgpu-warp-specialization": "warp_specialization:WarpSpecialization",
     "tritongpu-combine-tensor-select-and-if": "combine_tensor_select_and_if:CombineTensorSelectAndIf",
     "tritongpu-optimize-dot-operands": "optimize_dot_operands:OptimizeDotOperands",
