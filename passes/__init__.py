@@ -34,6 +34,7 @@ REGISTRY: dict[str, str] = {
     "allocate-shared-memory": "allocate_shared_memory:AllocateSharedMemory",
     "make-ttgir": "make_ttgir:MakeTTGIR",
     "test-print-alias": "test_print_alias:TestPrintAlias",
+    "test-print-alignment": "test_print_alignment:TestPrintAlignment",
     "test-print-allocation": "test_print_allocation:TestPrintAllocation",
     "test-print-buffer-region": "test_print_buffer_region:TestPrintBufferRegion",
     "test-print-membar": "test_print_membar:TestPrintMembar",
