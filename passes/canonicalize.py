@@ -50,6 +50,7 @@ from ttc.fold import (
     wrap,
 )
 from ttc.greedy_rewrite import GreedyDriver, Rewriter, fused_location
+from ttc.ir import warp_specialize
 from ttc.ir.types import elt, encoding, shape_of
 from ttc.passmanager import Pass, option
 
@@ -1278,6 +1279,7 @@ _add("cf.cond_br", _cond_br_constant, _cond_br_pass_through, _cond_br_identical_
      _cond_br_same_condition, _cond_br_truth)
 _add("cf.br", _br_to_single_pred, _br_pass_through)
 _add("gpu.barrier", _barrier_before_barrier)
+_add("ttg.warp_specialize", warp_specialize.canonicalize)
 
 
 # ----------------------------------------------------------------------------- the pass

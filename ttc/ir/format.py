@@ -470,7 +470,7 @@ class _ParseState:
             if self.kind(e.name) == "operand":
                 return tok.startswith("%")
             if e.name in self.fmt.enums:
-                return tok in _enum(self.fmt.enums[e.name])[0]
+                return tok.strip('"') in _enum(self.fmt.enums[e.name])[0]
             return tok not in (":", "->", ",", ")", "]", "}", "{", "loc", "") and not tok.startswith("%")
         if isinstance(e, TypeOf):
             return tok not in (":", ")", "]", "{", "")
@@ -511,6 +511,8 @@ class _ParseState:
         p = self.p
         kind = self.kind(name)
         if kind == "operand":
+            if name in self.info.optional and not p._current_token.text.startswith("%"):
+                return  # MLIR reads an Optional operand with parseOptionalOperand: `tt.load %p, :` has no mask
             if name in self.info.variadic:
                 self.operands[name] = self.operand_list()
             else:
@@ -521,7 +523,12 @@ class _ParseState:
             return
         if name in self.fmt.enums:
             table, storage = _enum(self.fmt.enums[name])
-            word = p.parse_keyword_in(list(table), f" for '{name}'")
+            at = p.pos
+            word = p.parse_optional_str_literal()  # MLIR's enums read a keyword or a string: `"slt"`
+            if word is None:
+                word = p.parse_keyword_in(list(table), f" for '{name}'")
+            elif word not in table:
+                p.raise_error(f"Expected one of {', '.join(repr(k) for k in sorted(table))} for '{name}'", at)
             self.attrs[name] = IntegerAttr(table[word], storage)
             return
         if p._current_token.text.startswith("@"):
@@ -557,6 +564,9 @@ class _ParseState:
             else:
                 for n, t in zip(info.results, res):
                     self.types[n] = [t]
+                for n in info.results[len(res):]:  # optional results left out (`ttng.tmem_alloc`'s token)
+                    if n in info.optional:
+                        self.types[n] = []
         self._infer(counts)
         values = []
         for n in info.operands:

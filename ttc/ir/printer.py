@@ -17,6 +17,7 @@ import struct
 
 from xdsl.dialects.builtin import (
     AnyFloat,
+    UnregisteredOp,
     ArrayAttr,
     BFloat16Type,
     BytesAttr,
@@ -750,15 +751,19 @@ class Printer(AttrPrinter):
         return out + " " + self.region(op.body, indent, entry_args=False)
 
     def _generic(self, op: Operation, indent: int) -> str:
-        out = quote(op.name) + "(" + ", ".join(self.value(v) for v in op.operands) + ")"
+        name, attributes = op.name, op.attributes
+        if isinstance(op, UnregisteredOp):  # xDSL keeps an unregistered op's name in an attribute
+            attributes = {k: v for k, v in attributes.items() if k != "op_name__"}
+            name = op.op_name.data
+        out = quote(name) + "(" + ", ".join(self.value(v) for v in op.operands) + ")"
         if op.successors:
             out += "[" + ", ".join(self.block_name(b) for b in op.successors) + "]"
         if op.properties:
             out += " <" + self.dict_body(dict(op.properties)) + ">"
         if op.regions:
             out += " (" + ", ".join(self.region(r, indent, entry_args=True) for r in op.regions) + ")"
-        if op.attributes:
-            out += " " + self.dict_body(dict(op.attributes))
+        if attributes:
+            out += " " + self.dict_body(dict(attributes))
         return out + " : " + self.function_type([v.type for v in op.operands], [r.type for r in op.results])
 
     def region(self, region: Region, indent: int = 0, entry_args: bool = True, terminators: bool = True) -> str:

@@ -6,6 +6,8 @@ i32 integer attributes, as Triton does, and spelled as keywords in the custom fo
 
 from __future__ import annotations
 
+import math
+
 from xdsl.dialects.builtin import (
     ArrayAttr,
     BoolAttr,
@@ -50,6 +52,7 @@ from xdsl.traits import (
     MemoryReadEffect,
     MemoryWriteEffect,
     Pure,
+    RecursiveMemoryEffect,
     ReturnLike,
     SymbolOpInterface,
 )
@@ -966,6 +969,102 @@ class GatherOp(IRDLOperation):
 register("tt.gather", "$src `[` $indices `]` attr-dict `:` functional-type(operands, results)")
 
 
+# ----------------------------------------------------------------------------- unsplat, map_elementwise
+
+
+@irdl_op_definition
+class UnsplatOp(IRDLOperation):
+    """`tt.unsplat %t : tensor<1x1xf32>`: the one element of a one-element tensor, as a scalar."""
+
+    name = "tt.unsplat"
+    src = operand_def(TensorType)
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def verify_(self):
+        if math.prod(shape_of(self.src.type)) != 1:
+            raise LocatedVerifyException(self, "source tensor must have exactly one element")
+        if self.result.type != elt(self.src.type):
+            _err(self, f"inferred type(s) '{_type_text(elt(self.src.type))}' are incompatible with return type(s) "
+                       f"of operation '{_type_text(self.result.type)}'")
+
+
+register("tt.unsplat", "$src attr-dict `:` type($src)", infer={"result": lambda T: elt(T["src"])})
+
+
+class LocatedVerifyException(VerifyException):
+    """A verifier error reported at `op` (the op verified or one of its regions) with its message as written: MLIR's
+    `op->emitError`, which has no "'name' op" prefix."""
+
+    def __init__(self, op, msg: str):
+        super().__init__(msg)
+        self.op = op
+
+
+def _writes_memory(op) -> bool:
+    """MLIR's `MemoryEffectOpInterface::hasEffect<Write>`: the op's own effects (not its regions') write."""
+    for t in op.get_traits_of_type(MemoryEffect):
+        if isinstance(t, RecursiveMemoryEffect):
+            continue
+        effects = t.get_effects(op)
+        if effects and any(e.kind == MemoryEffectKind.WRITE for e in effects):
+            return True
+    return False
+
+
+@irdl_op_definition
+class MapElementwiseOp(IRDLOperation):
+    """`tt.map_elementwise` (generic form, as Triton prints it): its scalar region maps `pack` consecutive
+    elements of each operand (block arguments operand by operand, each repeated `pack` times) to `pack` elements
+    of each result; stores are not allowed in it."""
+
+    name = "tt.map_elementwise"
+    srcs = var_operand_def(TensorType)
+    pack = prop_def(IntegerAttr)
+    result = var_result_def(TensorType)
+    scalarOp = region_def()
+    traits = traits_def(RecursiveMemoryEffect())
+
+    def verify_(self):
+        types = [v.type for v in self.srcs] + [r.type for r in self.result]
+        if len({shape_of(t) for t in types}) > 1:
+            _err(self, "requires the same shape for all operands and results")
+        if len({encoding(t) for t in types}) > 1:
+            _err(self, "requires the same encoding for all operands and results")
+        if not self.srcs:
+            _err(self, "MapElementwiseOp must have at least 1 operand")
+        pack = self.pack.value.data
+        if pack <= 0 or pack & (pack - 1):
+            _err(self, "Pack must be a power of 2")
+        block = self.scalarOp.blocks.first
+        if block is None or len(block.args) != len(self.srcs) * pack:
+            _err(self, "region has wrong number of arguments")
+        if [a.type for a in block.args] != [elt(v.type) for v in self.srcs for _ in range(pack)]:
+            raise LocatedVerifyException(self, "argument types did not match")
+        want = [elt(r.type) for r in self.result for _ in range(pack)]
+        for op in self.scalarOp.walk():
+            if _writes_memory(op):
+                raise LocatedVerifyException(op, f"'{op.name}' op Stores are not supported inside map_elementwise")
+            if isinstance(op, MapElementwiseReturnOp) and [v.type for v in op.result] != want:
+                raise LocatedVerifyException(op, "region return does not match map_elementwise result")
+
+
+@irdl_op_definition
+class MapElementwiseReturnOp(IRDLOperation):
+    name = "tt.map_elementwise.return"
+    result = var_operand_def()
+    traits = traits_def(IsTerminator(), ReturnLike(), Pure(), HasParent(MapElementwiseOp))
+
+
+register("tt.map_elementwise.return", "attr-dict ($result^ `:` type($result))?")
+
+
+def _type_text(t) -> str:
+    from ttc.ir.printer import attr_text
+
+    return attr_text(t)
+
+
 from ttc.ir.tensordesc import DESCRIPTOR_OPS, TensorDescType  # noqa: E402 (it uses the enums above)
 
 TT_OPS = [
@@ -974,6 +1073,7 @@ TT_OPS = [
     AtomicCASOp, MakeTensorPtrOp, AdvanceOp, ReduceOp, ReduceReturnOp, ScanOp, ScanReturnOp, DotOp,
     BitcastOp, FpToFpOp, IntToPtrOp, PtrToIntOp, ClampFOp, PreciseSqrtOp, PreciseDivFOp, MulhiUIOp,
     ExternElementwiseOp, ElementwiseInlineAsmOp, AssertOp, PrintOp, HistogramOp, GatherOp, *DESCRIPTOR_OPS, DotScaledOp,
+    UnsplatOp, MapElementwiseOp, MapElementwiseReturnOp,
 ]
 
 TT = Dialect("tt", TT_OPS, [PointerType, TensorDescType])

@@ -309,6 +309,11 @@ TTG_OPS = [
 TTNG_OPS = [WarpGroupDotOp, WarpGroupDotWaitOp, FenceAsyncSharedOp]
 
 from ttc.ir.tma import TMA_TTG_OPS, TMA_TTNG_OPS  # noqa: E402
+from ttc.ir.tmem import TMEM_ATTRS, TMEM_TTG_OPS, TMEM_TTNG_OPS  # noqa: E402
+from ttc.ir.warp_specialize import WARP_SPECIALIZE_OPS  # noqa: E402
+from ttc.ir.amd_layouts import AMD_LAYOUTS  # noqa: E402
+from ttc.ir.shared_layouts import SHARED_LAYOUTS  # noqa: E402
 
-TTG = Dialect("ttg", TTG_OPS + TMA_TTG_OPS, [MemDescType, AsyncTokenType, *LAYOUTS])
-TTNG = Dialect("ttng", TTNG_OPS + TMA_TTNG_OPS, [])
+TTG = Dialect("ttg", TTG_OPS + TMA_TTG_OPS + TMEM_TTG_OPS + WARP_SPECIALIZE_OPS,
+              [MemDescType, AsyncTokenType, *LAYOUTS, *SHARED_LAYOUTS, *AMD_LAYOUTS])
+TTNG = Dialect("ttng", TTNG_OPS + TMA_TTNG_OPS + TMEM_TTNG_OPS, TMEM_ATTRS)

@@ -88,6 +88,7 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
     def parse_parameters(cls, parser) -> list[Attribute]:
         from xdsl.dialects.builtin import ArrayAttr
 
+        start = parser.pos
         parser.parse_punctuation("<")
         dims: list[int] = []
         while True:
@@ -113,6 +114,11 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
                 parser.parse_shape_delimiter()
                 alloc.append(parser.parse_shape_dimension())
         parser.parse_punctuation(">")
+        from ttc.ir.tmem import memdesc_problem
+
+        problem = memdesc_problem(dims, elt, enc, space, alloc)
+        if problem:
+            parser.raise_error(problem, start, parser.pos)
         return [
             ArrayAttr([IntAttr(d) for d in dims]),
             elt,
