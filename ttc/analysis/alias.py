@@ -177,6 +177,11 @@ def region_kind(v: SSAValue) -> str | None:
 
 
 def memdesc_bytes(t: MemDescType) -> int:
+    """Triton's getMemDescSize: bytes of shared memory, or 32-bit columns of tensor memory."""
+    if memory_space(t) == "ttng.tensor_memory":
+        from ttc.ir.tmem_layout import tmem_alloc_rows_cols
+
+        return tmem_alloc_rows_cols(t)[1]
     return math.prod(t.get_shape()) * (bitwidth(t.element_type) // 8)
 
 
@@ -207,6 +212,15 @@ def _region_transfer(op: Operation, operands: list[frozenset]) -> frozenset | No
         if offset is None:
             raise RegionError(op, "buffer regions need shared-memory offsets: run -allocate-shared-memory first")
         return frozenset([(offset.value.data, memdesc_bytes(op.results[0].type))])
+    if name == "ttng.tmem_alloc":
+        col, row = op.attributes.get("tensor_memory_col_offset"), op.attributes.get("tensor_memory_row_offset")
+        if col is None or row is None:
+            raise RegionError(op, "buffer regions need tensor-memory offsets: run -triton-tensor-memory-allocation "
+                                  "first")
+        return frozenset([(col.value.data | row.value.data << 16, memdesc_bytes(op.results[0].type))])
+    if name == "ttng.tmem_subslice":
+        size, rel = memdesc_bytes(op.results[0].type), op.N.value.data
+        return frozenset((base + rel, size) for base, _ in operands[0])
     if name == "ttg.memdesc_index":
         size = memdesc_bytes(op.results[0].type)
         n = op.operands[0].type.get_shape()[0]

@@ -28,7 +28,9 @@ from xdsl.ir import Block, Operation, SSAValue
 from ttc.analysis.alias import SHARED, aliases, memory_space
 from ttc.analysis.scratch import scratch_bytes
 from ttc.ir.layouts import BlockedEncoding, NVMMASharedEncoding, SliceEncoding
-from ttc.ir.types import MemDescType, bitwidth, encoding
+from ttc.ir.shared_layouts import PaddedSharedEncoding, SharedLinearEncoding
+from ttc.ir.tensordesc import TensorDescType
+from ttc.ir.types import MemDescType, PointerType, bitwidth, encoding
 
 SCRATCH_ALIGN = 128
 INF = 1 << 63
@@ -42,6 +44,14 @@ def alloc_bytes(t: MemDescType) -> int:
     """Triton's size of a `ttg.local_alloc` buffer."""
     shape = list(t.get_shape())
     enc = t.encoding
+    if isinstance(enc, PaddedSharedEncoding):
+        n = math.prod(shape)
+        padded = n
+        for interval, pad in zip(enc["intervals"], enc["paddings"]):
+            padded += (n >> (interval.bit_length() - 1)) << (pad.bit_length() - 1)
+            if n % interval == 0:  # no padding after the last element
+                padded -= pad
+        return padded * bitwidth(t.element_type) // 8
     if isinstance(enc, NVMMASharedEncoding) and enc.get("fp4Padded", False):
         packed = len(shape) - (2 if enc.get("transposed", False) else 1)
         shape[packed] *= 2
@@ -57,7 +67,18 @@ def alloc_alignment(op: Operation) -> int:
     if isinstance(enc, NVMMASharedEncoding):
         swizzle = enc.get("swizzlingByteWidth", 0)
         return 128 * (swizzle // 16 if swizzle else 1)
+    if isinstance(enc, SharedLinearEncoding):
+        return enc["alignment"]
     return 16
+
+
+def capture_bytes(t) -> int:
+    """Triton's size of a `ttg.warp_specialize` capture in shared memory."""
+    if isinstance(t, MemDescType):
+        return 8 + 4 * len(t.get_shape()) if memory_space(t) == SHARED else 8
+    if isinstance(t, (PointerType, TensorDescType)):
+        return 8
+    return -(-bitwidth(t) // 8)
 
 
 class Buffer:
@@ -230,8 +251,15 @@ class Allocation:
                 callee = self._callee_sizes.get(op.callee.root_reference.data, 0)
                 if callee > 0:
                     self._add("virtual", op, callee, SCRATCH_ALIGN)
-            elif op is self.func:
-                continue
+            elif op.name == "ttg.warp_specialize":  # the explicit captures, packed as a struct
+                n = sum(capture_bytes(v.type) for v in op.operands)
+                if n > 0:
+                    self._add("scratch", op, n, 8)
+            elif op is self.func:  # a byte per warp of the partitions, live throughout
+                n = max([sum(ws.partitionNumWarps.get_values()) for ws in op.walk()
+                         if ws.name == "ttg.warp_specialize"], default=0)
+                if n > 0:
+                    self._add("scratch", op, n, 4)
             else:
                 n = self._scratch_fn(op)
                 if n > 0:

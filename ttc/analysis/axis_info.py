@@ -690,6 +690,17 @@ class AxisInfoAnalysis:
         if name == "scf.while":
             self._while(op)
             return
+        if name == "ttg.warp_specialize":  # the partitions start from the captures
+            for region in op.partition_regions():
+                for a, v in zip(region.blocks.first.args, op.operands):
+                    self._set(a, self._operand(v))
+                self._region(region)
+            self._region(op.regions[0])
+            term = op.regions[0].blocks.last.last_op if op.regions[0].blocks else None
+            if term is not None and term.name == "ttg.warp_yield":
+                for r, v in zip(op.results, term.operands):
+                    self._set(r, self._operand(v))
+            return
         for region in op.regions:  # reductions, scans: their scalar combiners
             for block in region.blocks:
                 for a in block.args:
@@ -743,6 +754,9 @@ class AxisInfoAnalysis:
         name = op.name
         ops = [self._operand(v) for v in op.operands]
         if name in _CASTS:
+            t = op.results[0].type
+            if isinstance(t, TensorType) and len(t.get_shape()) != ops[0].rank:
+                return None  # an unrealized cast that would change the rank: pessimistic
             return ops[0]
         if name == "tt.make_range":  # a 32-bit start: 0 divides by 2^30
             s, e = op.start.value.data, op.end.value.data

@@ -224,9 +224,11 @@ class Membar:
                 return out
             if name == "scf.while":
                 return [(op.before_region.blocks.first, None)]
-            if name == "ttg.warp_specialize":
-                return [(op.regions[0].blocks.first, None)]
+            if name == "ttg.warp_specialize":  # the default region, and the block holding the partitions
+                return [(op.regions[0].blocks.first, None), (op.regions[1].blocks.first, None)]
             return [(op.regions[0].blocks.first, None)]
+        if name == "ttg.warp_specialize.partitions":
+            return [(r.blocks.first, None) for r in op.regions]
         parent = op.parent_op()
         if parent is None or parent.name not in REGION_BRANCH:
             return []  # tt.return and other return-likes

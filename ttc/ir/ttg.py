@@ -289,22 +289,9 @@ class LocalBarrierOp(IRDLOperation):
 register("ttg.local_barrier", "attr-dict")
 
 
-@irdl_op_definition
-class MemDescReinterpretOp(IRDLOperation):
-    """A view of a (contiguous) buffer as another shape and element type."""
-    name = "ttg.memdesc_reinterpret"
-    src = operand_def(MemDescType)
-    result = result_def(MemDescType)
-    traits = traits_def(Pure())
-
-
-register("ttg.memdesc_reinterpret", "$src attr-dict `:` qualified(type($src)) `->` qualified(type($result))")
-
-
 TTG_OPS = [
     ConvertLayoutOp, LocalAllocOp, LocalDeallocOp, LocalLoadOp, LocalStoreOp, MemDescIndexOp, MemDescTransOp,
     AsyncCopyGlobalToLocalOp, AsyncCommitGroupOp, AsyncWaitOp, Fp4ToFpOp, MemDescSubsliceOp, LocalBarrierOp,
-    MemDescReinterpretOp,
 ]
 TTNG_OPS = [WarpGroupDotOp, WarpGroupDotWaitOp, FenceAsyncSharedOp]
 
