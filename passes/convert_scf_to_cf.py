@@ -3,8 +3,8 @@ MLIR lays the blocks out, outer ops first:
 
 - `scf.for`: the block is split at the loop; the loop's entry block becomes the condition block (induction
   variable and iteration values as its arguments, `arith.cmpi slt` (`ult` for `unsignedCmp`) of the induction
-  variable against the upper bound, `cf.cond_br` to the body or past the loop, carrying the loop's `llvm.*`
-  attributes); the body ends by stepping the induction variable (`arith.addi`) and branching back with the
+  variable against the upper bound, `cf.cond_br` to the body or past the loop, carrying those of the loop's
+  attributes whose values belong to the llvm dialect); the body ends by stepping the induction variable (`arith.addi`) and branching back with the
   yielded values; the code before the loop branches to the condition with the lower bound and the initial
   values; the loop's results are the condition block's arguments;
 - `scf.if`: `cf.cond_br` to the then and else blocks (or past the op when there is no else), each branching to
@@ -71,7 +71,7 @@ def _lower_for(op: Operation) -> None:
     cond.add_op(cmp)
     br = _at(op, cf.ConditionalBranchOp(cmp.result, body_first, (), end, ()))
     for k, v in op.attributes.items():
-        if k.startswith("llvm."):
+        if getattr(v, "name", "").startswith("llvm."):  # attributes of the llvm dialect (loop annotations)
             br.attributes[k] = v
     cond.add_op(br)
     _replace(op, cond.args[1:])
