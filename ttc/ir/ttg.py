@@ -379,9 +379,20 @@ class FenceAsyncSharedOp(IRDLOperation):
 register("ttng.fence_async_shared", "attr-dict")
 
 
+@irdl_op_definition
+class LocalBarrierOp(IRDLOperation):
+    """A CTA barrier that makes the threads' shared-memory accesses before it visible after it (what Triton's
+    membar analysis inserts)."""
+    name = "ttg.local_barrier"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+
+register("ttg.local_barrier", "attr-dict")
+
+
 TTG_OPS = [
     ConvertLayoutOp, LocalAllocOp, LocalDeallocOp, LocalLoadOp, LocalStoreOp, MemDescIndexOp, MemDescTransOp,
-    AsyncCopyGlobalToLocalOp, AsyncCommitGroupOp, AsyncWaitOp, Fp4ToFpOp, MemDescSubsliceOp,
+    AsyncCopyGlobalToLocalOp, AsyncCommitGroupOp, AsyncWaitOp, Fp4ToFpOp, MemDescSubsliceOp, LocalBarrierOp,
 ]
 TTNG_OPS = [WarpGroupDotOp, WarpGroupDotWaitOp, FenceAsyncSharedOp]
 
