@@ -61,7 +61,7 @@ def _effects_allow_removal(op: Operation, arith_pure: bool, triton_local_alloc: 
         # Triton: an immutable allocation has no effects until memory offsets are assigned
         return not op.result.type.mutable.data and "allocation.offset" not in op.attributes
     own = [t for t in op.get_traits_of_type(MemoryEffect) if not isinstance(t, RecursiveMemoryEffect)]
-    recursive = op.has_trait(RecursiveMemoryEffect)
+    recursive = op.has_trait(RecursiveMemoryEffect, value_if_unregistered=False)  # unregistered: unknown
     if not own and not recursive:
         return False  # unknown effects
     for t in own:
