@@ -285,6 +285,7 @@ TTG_OPS = [
 TTNG_OPS = [WarpGroupDotOp, WarpGroupDotWaitOp, FenceAsyncSharedOp]
 
 from ttc.ir.tma import TMA_TTG_OPS, TMA_TTNG_OPS  # noqa: E402
+from ttc.ir.pipeline_ops import PredicateStageOp  # noqa: E402
 
-TTG = Dialect("ttg", TTG_OPS + TMA_TTG_OPS, [MemDescType, AsyncTokenType, *LAYOUTS])
+TTG = Dialect("ttg", TTG_OPS + TMA_TTG_OPS + [PredicateStageOp], [MemDescType, AsyncTokenType, *LAYOUTS])
 TTNG = Dialect("ttng", TTNG_OPS + TMA_TTNG_OPS, [])
