@@ -283,6 +283,30 @@ def _linear_bases(enc: Attribute, shape) -> tuple | None:
     return tuple([list(b) for b in g] for g in (ll.reg, ll.lane, ll.warp))
 
 
+def _order_of(bases, default) -> list[int]:
+    """Triton's orderPerDim: the dimensions in the order the non-zero bases first move along them, then the
+    rest in `default`'s order."""
+    order = []
+    for b in bases:
+        d = next((i for i, x in enumerate(b) if x), None)
+        if d is not None and d not in order:
+            order.append(d)
+    return order + [d for d in default if d not in order]
+
+
+def linear_orders(shape, enc: Attribute) -> tuple[list[int], list[int], list[int]] | None:
+    """(order, thread order, warp order) of `enc` over `shape` as Triton 3.6 reads them off the linear layout
+    (getOrder / getThreadOrder / getWarpOrder): registers, lanes, warps, each defaulting to the register order,
+    which defaults to [rank-1, ..., 0]. Dimensions a layout broadcasts over (a tile larger than the tensor) drop
+    back, so these may differ from the layout's `order`. None when the layout has no linear form."""
+    bases = _linear_bases(enc, shape)
+    if bases is None:
+        return None
+    reg, lane, warp = bases
+    order = _order_of(reg, list(reversed(range(len(shape)))))
+    return order, _order_of(lane, order), _order_of(warp, order)
+
+
 def _linear(register, lane, warp) -> LinearEncoding:
     return LinearEncoding.make(register=register, lane=lane, warp=warp, block=[])
 
