@@ -32,6 +32,7 @@ REGISTRY: dict[str, str] = {
     "tritongpu-coalesce": "coalesce:Coalesce",
     "tritongpu-coalesce-async-copy": "coalesce_async_copy:CoalesceAsyncCopy",
     "tritongpu-fuse-nested-loops": "fuse_nested_loops:FuseNestedLoops",
+    "tritongpu-hoist-tmem-alloc": "hoist_tmem_alloc:HoistTMEMAlloc",
     "tritongpu-global-scratch-memory-allocation": "global_scratch_allocation:GlobalScratchAllocation",
     "tritongpu-remove-layout-conversions": "remove_layout_conversions:RemoveLayoutConversions",
     "allocate-shared-memory": "allocate_shared_memory:AllocateSharedMemory",
