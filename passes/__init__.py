@@ -23,6 +23,7 @@ REGISTRY: dict[str, str] = {
     "triton-loop-unroll": "loop_unroll:TritonLoopUnroll",
     "triton-test-loop-peeling": "test_loop_peeling:TestLoopPeeling",
     "triton-nvidia-gpu-fence-insertion": "fence_insertion:FenceInsertion",
+    "triton-nvidia-gpu-remove-tmem-tokens": "remove_tmem_tokens:RemoveTMEMTokens",
     "triton-reorder-broadcast": "reorder_broadcast:TritonReorderBroadcast",
     "triton-rewrite-tensor-pointer": "rewrite_tensor_pointer:TritonRewriteTensorPointer",
     "triton-rewrite-tensor-descriptor-to-pointer": "rewrite_tensor_descriptor_to_pointer:RewriteTensorDescriptorToPointer",
