@@ -24,6 +24,7 @@ REGISTRY: dict[str, str] = {
     "triton-test-loop-peeling": "test_loop_peeling:TestLoopPeeling",
     "triton-nvidia-gpu-fence-insertion": "fence_insertion:FenceInsertion",
     "triton-nvidia-gpu-remove-tmem-tokens": "remove_tmem_tokens:RemoveTMEMTokens",
+    "triton-tensor-memory-allocation": "tensor_memory_allocation:TensorMemoryAllocation",
     "triton-reorder-broadcast": "reorder_broadcast:TritonReorderBroadcast",
     "triton-rewrite-tensor-pointer": "rewrite_tensor_pointer:TritonRewriteTensorPointer",
     "triton-rewrite-tensor-descriptor-to-pointer": "rewrite_tensor_descriptor_to_pointer:RewriteTensorDescriptorToPointer",
