@@ -50,6 +50,7 @@ REGISTRY: dict[str, str] = {
     "tritongpu-pipeline": "pipeline:Pipeline",
     "tritongpu-schedule-loops": "schedule_loops:ScheduleLoops",
     "tritongpu-prefetch": "prefetch:Prefetch",
+    "tritongpu-promote-lhs-to-tmem": "promote_lhs_to_tmem:PromoteLHSToTMem",
     "tritongpu-reduce-data-duplication": "reduce_data_duplication:ReduceDataDuplication",
     "tritongpu-reorder-instructions": "reorder_instructions:ReorderInstructions",
     "triton-nvidia-optimize-descriptor-encoding": "optimize_descriptor_encoding:OptimizeDescriptorEncoding",
