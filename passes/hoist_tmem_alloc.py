@@ -61,14 +61,9 @@ def _def(v: SSAValue | None, name: str) -> Operation | None:
     return o if isinstance(o, Operation) and o.name == name and getattr(o, "token", None) is not None else None
 
 
-def _scope_op(v: SSAValue) -> Operation | None:
-    """The op whose region defines `v` (for a block argument) or `v`'s defining op."""
-    return v.owner.parent_op() if isinstance(v.owner, Block) else v.owner
-
-
 def outside(v: SSAValue, loop: Operation) -> bool:
-    """MLIR's isDefinedOutsideOfLoop."""
-    o = _scope_op(v) if isinstance(v.owner, Block) else v.owner.parent_op()
+    """MLIR's isDefinedOutsideOfLoop: the op whose region defines `v` is not `loop` or inside it."""
+    o = v.owner.parent_op()
     return o is None or not loop.is_ancestor(o)
 
 
@@ -135,11 +130,15 @@ def common_dominator(ops: list[Operation]) -> Operation | None:
     return first
 
 
+def _block_of(v: SSAValue) -> Block:
+    return v.owner if isinstance(v.owner, Block) else v.owner.parent
+
+
 def sink_redefinition(in_: SSAValue, out: SSAValue, block: Block, rw: Rewriter | None) -> SSAValue:
     """Triton's sinkValueRedefinition: `out`, defined in `block`, redefines `in_`; returns the value that holds
     the redefinition in `in_`'s block, carried out through each enclosing `scf.for` (an iteration argument
     initialized to `in_`) and `scf.if` (a result: `out` from the branch taken, `in_` from the other)."""
-    while block is not in_owner_block(in_):
+    while block is not _block_of(in_):
         op = block.parent_op()
         if isinstance(op, scf.ForOp):
             loop = with_iter_args(op, [in_], [out])
@@ -155,10 +154,6 @@ def sink_redefinition(in_: SSAValue, out: SSAValue, block: Block, rw: Rewriter |
             rw.modified(new)
         block = new.parent
     return out
-
-
-def in_owner_block(v: SSAValue) -> Block:
-    return v.owner if isinstance(v.owner, Block) else v.owner.parent
 
 
 # ----------------------------------------------------------------------------- hoisting before the patterns

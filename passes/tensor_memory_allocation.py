@@ -179,7 +179,8 @@ def allocs_of(value: SSAValue) -> list[Operation]:
                 else:
                     todo += [parent.after_region.block.last_op.operands[v.index], parent.arguments[v.index]]
             else:
-                raise CompileError(at_op(parent, None, f"unhandled parent op when looking for TMEM alloc: {parent.name}"))
+                raise CompileError(at_op(parent, None,
+                                         f"unhandled parent op when looking for TMEM alloc: {parent.name}"))
             continue
         if owner.name == "ttng.tmem_alloc":
             allocs.append(owner)
