@@ -10,6 +10,7 @@ import importlib
 REGISTRY: dict[str, str] = {
     "canonicalize": "canonicalize:Canonicalize",
     "convert-triton-to-tritongpu": "convert_triton_to_tritongpu:ConvertTritonToTritonGPU",
+    "convert-scf-to-cf": "convert_scf_to_cf:ConvertSCFToCF",
     "cse": "cse:CSE",
     "dce": "dce:DeadCodeElimination",
     "inline": "inline:Inliner",
@@ -41,7 +42,10 @@ REGISTRY: dict[str, str] = {
     "tritongpu-allocate-warp-groups": "allocate_warp_groups:AllocateWarpGroups",
     "make-ttgir": "make_ttgir:MakeTTGIR",
     "test-print-alias": "test_print_alias:TestPrintAlias",
+    "test-print-alignment": "test_print_alignment:TestPrintAlignment",
     "test-print-allocation": "test_print_allocation:TestPrintAllocation",
+    "test-print-buffer-region": "test_print_buffer_region:TestPrintBufferRegion",
+    "test-print-membar": "test_print_membar:TestPrintMembar",
     "nvgpu-warp-specialization": "warp_specialization:WarpSpecialization",
     "tritongpu-combine-tensor-select-and-if": "combine_tensor_select_and_if:CombineTensorSelectAndIf",
     "tritongpu-optimize-accumulator-init": "optimize_accumulator_init:OptimizeAccumulatorInit",

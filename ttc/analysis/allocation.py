@@ -30,7 +30,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from ttc.analysis.alias import SHARED, aliases, memory_space
 from ttc.analysis.scratch import scratch_bytes
 from ttc.ir.layouts import BlockedEncoding, NVMMASharedEncoding, SliceEncoding
-from ttc.ir.shared_layouts import SharedLinearEncoding
+from ttc.ir.shared_layouts import PaddedSharedEncoding, SharedLinearEncoding
 from ttc.ir.types import MemDescType, bitwidth, encoding
 from ttc.ir.warp_specialize import WarpSpecializeOp
 
@@ -46,6 +46,14 @@ def alloc_bytes(t: MemDescType) -> int:
     """Triton's size of a `ttg.local_alloc` buffer."""
     shape = list(t.get_shape())
     enc = t.encoding
+    if isinstance(enc, PaddedSharedEncoding):
+        n = math.prod(shape)
+        padded = n
+        for interval, pad in zip(enc["intervals"], enc["paddings"]):
+            padded += (n >> (interval.bit_length() - 1)) << (pad.bit_length() - 1)
+            if n % interval == 0:  # no padding after the last element
+                padded -= pad
+        return padded * bitwidth(t.element_type) // 8
     if isinstance(enc, NVMMASharedEncoding) and enc.get("fp4Padded", False):
         packed = len(shape) - (2 if enc.get("transposed", False) else 1)
         shape[packed] *= 2

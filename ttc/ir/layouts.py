@@ -166,8 +166,10 @@ class Layout(Data[tuple]):
             problem = layout_checks.verify_layout(cls, dict(data))
         except LayoutError as e:
             problem = str(e)
-        if problem is not None:
-            parser.raise_error(problem, start, parser.pos)
+        if problem is not None:  # at the attribute's name, as MLIR reports a dialect attribute's errors
+            name_at = start - len(cls.name) - 1
+            text = parser.lexer.input.content
+            parser.raise_error(problem, name_at if text[name_at:start] == "#" + cls.name else start, parser.pos)
         return data
 
     def print_parameter(self, printer) -> None:

@@ -420,26 +420,3 @@ class AMDRotatingSharedEncoding(_LinearLayoutAttr):
 
 
 SHARED_LAYOUTS = [SharedLinearEncoding, PaddedSharedEncoding, AMDRotatingSharedEncoding]
-
-
-def memdesc_problem(shape, enc, space, alloc) -> str | None:
-    """The shared-encoding part of Triton's MemDescType::verify, or None: a shared layout lives in shared memory
-    and has the memdesc's rank or one less (a leading buffer index); a padded or linear layout covers the
-    allocation's shape (past that index)."""
-    from ttc.ir.layouts import NVMMASharedEncoding, SharedMemorySpace, SwizzledSharedEncoding, cga_rank
-    from ttc.ir.printer import attr_text
-
-    if not isinstance(enc, (SwizzledSharedEncoding, NVMMASharedEncoding, *SHARED_LAYOUTS)):
-        return None
-    rank = cga_rank(enc)
-    if not isinstance(space, SharedMemorySpace):
-        return f"memorySpace must be SharedMemorySpace for shared encoding. Got {attr_text(space)}"
-    if rank not in (len(shape), len(shape) - 1):
-        return f"rank must be equal to or one less than the shape size. Got {rank} and {len(shape)}"
-    if isinstance(enc, (PaddedSharedEncoding, SharedLinearEncoding)):
-        want = alloc[len(alloc) - rank:] if isinstance(enc, SharedLinearEncoding) or rank == len(alloc) - 1 \
-            else alloc
-        for d, (w, got) in enumerate(zip(want, enc.shape)):
-            if w != got:
-                return f"Mismatch in expected shape for dimension {d}. Expected: {w}, got: {got}"
-    return None
