@@ -401,10 +401,9 @@ def rotate_load(load: Operation, rw: Rewriter) -> bool:
     if len(uses) != 1 or not isinstance(uses[0].operation, scf.YieldOp):
         return False
     y = uses[0].operation
-    tok_uses = list(load.token.uses)
-    if not any(u.operation is y for u in tok_uses):
+    tok_no = next((u.index for u in load.token.uses if u.operation is y), None)
+    if tok_no is None:
         return False
-    tok_no = tok_uses[0].index
     init_alloc = _def(loop.iter_args[tok_no], "ttng.tmem_alloc")
     if init_alloc is None or init_alloc.src is not None:
         return False
