@@ -2,10 +2,12 @@
 call graph, callees first), giving every buffer an offset and each function its shared-memory size.
 
 Buffers: explicit ones are the `ttg.local_alloc` results in shared memory (their size from the allocation
-shape, an fp4-padded nvmma buffer twice as wide; aligned as the op's `alignment` says, else as the layout
-wants: 128 bytes per swizzle phase for nvmma, 16 otherwise). Scratch buffers are what an op needs while it runs
-(`ttc.analysis.scratch`, or the size function given; aligned to 128). A `tt.call` has a virtual buffer as big
-as its callee's shared memory.
+shape, an fp4-padded nvmma buffer twice as wide, a padded_shared one with its padding; aligned as the op's
+`alignment` says, else as the layout wants: 128 bytes per swizzle phase for nvmma, a shared_linear's own
+alignment, 16 otherwise). Scratch buffers are what an op needs while it runs (`ttc.analysis.scratch`, or the
+size function given; aligned to 128); a `ttg.warp_specialize` passes its explicit captures in one (aligned to
+8), and a function with warp specialization keeps a byte per partition warp for the whole function. A `tt.call`
+has a virtual buffer as big as its callee's shared memory.
 
 Liveness is MLIR's (`Liveness`): a value is live at the ops from its definition (or a block's start) to its
 last use (or a block's end when it flows out), across blocks; ops are numbered in post-order, so a region op
@@ -29,8 +31,8 @@ from ttc.analysis.alias import SHARED, aliases, memory_space
 from ttc.analysis.scratch import scratch_bytes
 from ttc.ir.layouts import BlockedEncoding, NVMMASharedEncoding, SliceEncoding
 from ttc.ir.shared_layouts import PaddedSharedEncoding, SharedLinearEncoding
-from ttc.ir.tensordesc import TensorDescType
-from ttc.ir.types import MemDescType, PointerType, bitwidth, encoding
+from ttc.ir.types import MemDescType, bitwidth, encoding
+from ttc.ir.warp_specialize import WarpSpecializeOp
 
 SCRATCH_ALIGN = 128
 INF = 1 << 63
@@ -55,6 +57,8 @@ def alloc_bytes(t: MemDescType) -> int:
     if isinstance(enc, NVMMASharedEncoding) and enc.get("fp4Padded", False):
         packed = len(shape) - (2 if enc.get("transposed", False) else 1)
         shape[packed] *= 2
+    if hasattr(enc, "padded_size"):  # #ttg.padded_shared: its padding too
+        return enc.padded_size(shape) * bitwidth(t.element_type) // 8
     return math.prod(shape) * bitwidth(t.element_type) // 8
 
 
@@ -67,18 +71,7 @@ def alloc_alignment(op: Operation) -> int:
     if isinstance(enc, NVMMASharedEncoding):
         swizzle = enc.get("swizzlingByteWidth", 0)
         return 128 * (swizzle // 16 if swizzle else 1)
-    if isinstance(enc, SharedLinearEncoding):
-        return enc["alignment"]
-    return 16
-
-
-def capture_bytes(t) -> int:
-    """Triton's size of a `ttg.warp_specialize` capture in shared memory."""
-    if isinstance(t, MemDescType):
-        return 8 + 4 * len(t.get_shape()) if memory_space(t) == SHARED else 8
-    if isinstance(t, (PointerType, TensorDescType)):
-        return 8
-    return -(-bitwidth(t) // 8)
+    return enc.get("alignment", 16) if isinstance(enc, SharedLinearEncoding) else 16
 
 
 class Buffer:
@@ -251,15 +244,14 @@ class Allocation:
                 callee = self._callee_sizes.get(op.callee.root_reference.data, 0)
                 if callee > 0:
                     self._add("virtual", op, callee, SCRATCH_ALIGN)
-            elif op.name == "ttg.warp_specialize":  # the explicit captures, packed as a struct
-                n = sum(capture_bytes(v.type) for v in op.operands)
-                if n > 0:
-                    self._add("scratch", op, n, 8)
-            elif op is self.func:  # a byte per warp of the partitions, live throughout
-                n = max([sum(ws.partitionNumWarps.get_values()) for ws in op.walk()
-                         if ws.name == "ttg.warp_specialize"], default=0)
-                if n > 0:
-                    self._add("scratch", op, n, 4)
+            elif isinstance(op, WarpSpecializeOp):  # its explicit captures, passed through shared memory
+                if op.capture_bytes() > 0:
+                    self._add("scratch", op, op.capture_bytes(), 8)
+            elif op is self.func:  # warp specialization's state: a byte per partition warp
+                warps = max((w.total_partition_warps() for w in op.walk() if isinstance(w, WarpSpecializeOp)),
+                            default=0)
+                if warps > 0:
+                    self._add("scratch", op, warps, 4)
             else:
                 n = self._scratch_fn(op)
                 if n > 0:

@@ -127,7 +127,8 @@ def _verify_isolated(op, source, diags: list) -> bool:
 
 
 def _verify_op(op, source, diags: list, deferred: list) -> bool:
-    """MLIR's verifyOnEntrance(op), its blocks and nested ops, then verifyOnExit(block); isolated-from-above
+    """MLIR's verifyOnEntrance(op), its blocks and nested ops, verifyOnExit(block), then the op's region
+    verifiers (`verify_regions_`: MLIR's verifyRegionInvariants); isolated-from-above
     ops met inside are left in `deferred` (each verified on its own, as MLIR does in parallel)."""
     from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator
 
@@ -158,23 +159,36 @@ def _verify_op(op, source, diags: list, deferred: list) -> bool:
             if not may_lack_terminator and not last.has_trait(IsTerminator):
                 diags.append(at_op(last, source, f"block with no terminator, has {op_text(last) or last.name}"))
                 return False
+    problems = _problems(getattr(op, "verify_regions_", None), op)
+    if problems:
+        diags.extend(at_op(at, source, m) for at, m in problems)
+        return False
     return True
 
 
 def _op_problems(op) -> list[tuple]:
     """The diagnostics of one op's own verifier, as (op they are at, message): Triton's layout trait first, for
-    tt, ttg and ttng ops. A LocatedVerifyException (ttc/ir/tt.py) puts its message at the op it names, as
-    written (MLIR's emitError at a nested op)."""
-    from xdsl.utils.exceptions import DiagnosticException, VerifyException
-
+    tt, ttg and ttng ops. An op's `verify_regions_`, if it has one, runs after its nested ops, as MLIR's region
+    verifiers and its check of inferred result types do."""
     layout = _layout_problem(op)
     if layout is not None:
         return [(op, layout)]
     for operand in op.operands:
         if type(operand).__name__ == "ErasedSSAValue":
             return [(op, "null operand found")]
+    return _problems(op.verify_, op)
+
+
+def _problems(check, op) -> list[tuple]:
+    """The diagnostics `check()` raises about `op`, as (op they are at, message): MLIR's emitOpError prefix added
+    where missing; a LocatedVerifyException (ttc/ir/tt.py) puts its message at the op it names, as written
+    (MLIR's emitError at a nested op)."""
+    from xdsl.utils.exceptions import DiagnosticException
+
+    if check is None:
+        return []
     try:
-        op.verify_()
+        check()
     except OpDiagnostics as e:
         return [(op, m) for m in e.messages]
     except (VerifyException, DiagnosticException, ValueError) as e:

@@ -95,6 +95,17 @@ def _dot_operand_problem(op_idx: int, parent, k_width: int) -> str | None:
     return f"ttg.dot_op unexpected parent layout: {attr_text(parent)}"
 
 
+def layout_rank(enc) -> int | None:
+    """A layout's rank (Triton's LayoutEncodingTrait::getRank); None for what is not a layout."""
+    from ttc.ir import layouts as L
+    from ttc.ir.types import shared_rank
+
+    rank = shared_rank(enc)
+    if rank is None and isinstance(enc, L.DISTRIBUTED):
+        rank = L.cga_rank(enc)
+    return rank
+
+
 # ----------------------------------------------------------------------------- layouts against the module
 
 
@@ -113,6 +124,8 @@ def _in_dims(enc) -> tuple[int, int, int, int] | None:
         return (parent[0] - (1 if isinstance(enc, L.SliceEncoding) else 0),) + parent[1:]
     if isinstance(enc, L.LinearEncoding):
         return (L.cga_rank(enc),) + tuple(2 ** len(enc[k]) for k in ("lane", "warp", "block"))
+    if hasattr(enc, "in_dims"):  # AMD's MFMA / WMMA (ttc/ir/amd_layouts.py)
+        return enc.in_dims()
     return None
 
 

@@ -119,6 +119,8 @@ def cga_rank(layout: Attribute) -> int:
         return len(layout["order"])
     if isinstance(layout, NVMMASharedEncoding):
         return len(layout["CGALayout"][0]) if layout.get("CGALayout") else layout.get("rank", 2)
+    if hasattr(layout, "layout_rank"):  # ttc/ir/amd_layouts.py, ttc/ir/shared_layouts.py
+        return layout.layout_rank()
     return 0
 
 
@@ -164,8 +166,10 @@ class Layout(Data[tuple]):
             problem = layout_checks.verify_layout(cls, dict(data))
         except LayoutError as e:
             problem = str(e)
-        if problem is not None:
-            parser.raise_error(problem, start, parser.pos)
+        if problem is not None:  # at the attribute's name, as MLIR reports a dialect attribute's errors
+            name_at = start - len(cls.name) - 1
+            text = parser.lexer.input.content
+            parser.raise_error(problem, name_at if text[name_at:start] == "#" + cls.name else start, parser.pos)
         return data
 
     def print_parameter(self, printer) -> None:
