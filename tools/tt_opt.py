@@ -26,8 +26,11 @@ FLAGS = {  # flag -> (takes a value, help)
     "o": (True, "Output file (default: stdout); written only on success"),
     "pass-pipeline": (True, "A textual pipeline, e.g. 'builtin.module(canonicalize,cse)'"),
     "p": (True, "Alias for --pass-pipeline"),
+    "allow-unregistered-dialect": (False, "Read ops of unknown dialects (generic form), as mlir-opt does"),
     "split-input-file": (False, "Split the input at '// -----' lines and process each chunk alone"),
-    "verify-diagnostics": (False, "Check diagnostics against 'expected-error {{...}}' comments"),
+    "verify-diagnostics": (None, "Check diagnostics against 'expected-error {{...}}' comments; =only-expected "
+                           "ignores diagnostics no comment expects (=all, the default, reports them)"),
+    "dump-pass-pipeline": (False, "Print the pipeline that will run (stderr), as mlir-opt does"),
     "mlir-print-op-generic": (False, "Print every op in the generic form"),
     "mlir-print-debuginfo": (False, "Print locations (as #loc aliases, like Triton's dumps)"),
     "mlir-use-nameloc-as-prefix": (False, "Name SSA values after their NameLoc (%offs rather than %3)"),
@@ -74,6 +77,9 @@ def parse_args(argv: list[str]) -> Options:
             value = value[1:-1]
         if name in FLAGS:
             takes_value, _ = FLAGS[name]
+            if takes_value is None:  # an optional value: `-flag` or `-flag=value`
+                opts.flags[name] = value if eq else True
+                continue
             if takes_value and not eq:
                 if i >= len(argv):
                     raise UsageError(f"option '{arg}' requires a value")
@@ -104,7 +110,7 @@ def parse_args(argv: list[str]) -> Options:
 def _help() -> str:
     lines = ["USAGE: tt-opt [options] [input file]", "", "OPTIONS:"]
     for name, (takes, text) in FLAGS.items():
-        flag = ("-" if len(name) == 1 else "--") + name + ("=<value>" if takes else "")
+        flag = ("-" if len(name) == 1 else "--") + name + ("=<value>" if takes else "[=<value>]" if takes is None else "")
         lines.append(f"  {flag:34} {text}")
     lines += ["", "PASSES (each also a flag, e.g. -cse; see --list-passes):"]
     from ttc.passes import all_passes
@@ -190,7 +196,12 @@ def main(argv: list[str]) -> int:
 
     chunks = split_chunks(text) if f.get("split-input-file") else [(0, text)]
     outputs, failures = [], []
-    verify = bool(f.get("verify-diagnostics"))
+    verify = f.get("verify-diagnostics")
+    if verify not in (None, True, "all", "only-expected"):
+        raise UsageError(f"invalid value '{verify}' for --verify-diagnostics: expected 'all' or 'only-expected'")
+    only_expected = verify == "only-expected"
+    verify = bool(verify)
+    unregistered = bool(f.get("allow-unregistered-dialect"))
     parse_time = output_time = 0.0
     managers = []
     try:
@@ -203,9 +214,13 @@ def main(argv: list[str]) -> int:
                 try:
                     tp = time.perf_counter()
                     resources = {}
-                    module = parse(padded, name, source=source, resources=resources)
+                    module = parse(padded, name, source=source, resources=resources, allow_unregistered=unregistered)
                     parse_time += time.perf_counter() - tp
                     passes = _reproducer_passes(replay, resources) if replay else opts.passes
+                    if f.get("dump-pass-pipeline") and index == 0:
+                        from ttc.passmanager import pipeline_text
+
+                        sys.stderr.write(f"Pass Manager with {len(passes)} passes:\n{pipeline_text(passes)}\n\n")
                     stage_hash = source_hash(padded) if stages.active() else ""
                     pm = PassManager(passes, instr, source, stage_hash)
                     managers.append(pm)
@@ -231,12 +246,12 @@ def main(argv: list[str]) -> int:
                     outputs.append("")  # a failed chunk prints nothing, as in mlir-opt
                     if not verify:
                         if pm is not None and pm.current is not None and not replay:
-                            e.diags.append(reproducer.save(name, padded, pm, index))
+                            e.diags.append(reproducer.save(name, padded, pm, index, unregistered))
                         failures.append(e)
                 except Exception as e:  # an internal error inside a pass: still a reproducer
                     if pm is None or pm.current is None or verify:
                         raise
-                    notes = [] if replay else [reproducer.save(name, padded, pm, index)]
+                    notes = [] if replay else [reproducer.save(name, padded, pm, index, unregistered)]
                     if os.environ.get("TTC_DEBUG") == "1":
                         sys.stderr.write("".join(n.render() + "\n" for n in notes))
                         raise
@@ -246,6 +261,8 @@ def main(argv: list[str]) -> int:
             produced = emitted + produced
             if verify:
                 problems = check(name, expectations(chunk, start), produced)
+                if only_expected:  # MLIR's only-expected mode: diagnostics no comment names are let through
+                    problems = [p for p in problems if not p.message.startswith("unexpected ")]
                 if problems:
                     failures.append(CompileError(*problems))
     finally:

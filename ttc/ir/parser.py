@@ -265,8 +265,10 @@ class TTParser(Parser):
     def parse_module(self, allow_implicit_module: bool = True):
         from xdsl.dialects.builtin import ModuleOp
 
-        if self._current_token.kind.name == "EOF":  # an empty file is an empty module, as in MLIR
-            return ModuleOp([])
+        while self._current_token.kind in (MLIRTokenKind.HASH_IDENT, MLIRTokenKind.EXCLAMATION_IDENT):
+            self._parse_alias_def()
+        if self._current_token.kind == MLIRTokenKind.EOF:  # an empty file, or one of aliases only (a `// -----`
+            return ModuleOp([])  # chunk that declares layouts), is an empty module, as in MLIR
         try:
             return super().parse_module(allow_implicit_module)
         except ParseError as e:

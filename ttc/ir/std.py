@@ -206,6 +206,13 @@ def _parse_init_list(parser):
     return args, inits
 
 
+def _arrow_types(parser) -> list:
+    """MLIR's function result types after `->`: `(t1, t2)`, `()` or one type without parentheses."""
+    if parser._current_token.text == "(":
+        return parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+    return [parser.parse_type()]
+
+
 def _parse_for(op_type, parser):
     iv = parser.parse_argument(expect_type=False)
     parser.parse_punctuation("=")
@@ -218,7 +225,7 @@ def _parse_for(op_type, parser):
     if parser.parse_optional_keyword("iter_args"):
         args, inits = _parse_init_list(parser)
         parser.parse_punctuation("->")
-        types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+        types = _arrow_types(parser)
     iv_t = IndexType()
     if parser.parse_optional_punctuation(":"):
         iv_t = parser.parse_type()
@@ -249,7 +256,7 @@ def _parse_if(op_type, parser):
     cond = parser.resolve_operand(parser.parse_unresolved_operand(), i1)
     types = []
     if parser.parse_optional_punctuation("->"):
-        types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+        types = _arrow_types(parser)
     then = parser.parse_region()
     _ensure_yield(then)
     other = Region()

@@ -100,8 +100,10 @@ def _lower_module(module: ModuleOp, *, source, data_layout: str, target: str, so
     if (err := first_unsupported(func, DESCRIPTOR_OP_NAMES, "the LLVM lowering", arguments=False,
                                  hint=" (make-ttgir lowers descriptors to TMA first)")) is not None:
         raise err
-    if (err := first_unsupported(func, NOT_LOWERED_YET, "the LLVM lowering", arguments=False)) is not None:
-        raise err
+    from ttc.ir.tmem import UNLOWERED
+
+    if (err := first_unsupported(func, UNLOWERED | NOT_LOWERED_YET, "the LLVM lowering", arguments=False)) is not None:
+        raise err  # Blackwell's ops and descriptor gather/scatter, found before lowering anything else
     num_warps = module_int(module, "ttg.num-warps", 4)
     tpw = module_int(module, "ttg.threads-per-warp", 32)
     if module_int(module, "ttg.num-ctas", 1) != 1:
