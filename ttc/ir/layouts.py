@@ -119,6 +119,12 @@ def cga_rank(layout: Attribute) -> int:
         return len(layout["order"])
     if isinstance(layout, NVMMASharedEncoding):
         return len(layout["CGALayout"][0]) if layout.get("CGALayout") else layout.get("rank", 2)
+    from ttc.ir.amd_layouts import AMDMfmaEncoding, AMDWmmaEncoding
+
+    if isinstance(layout, AMDMfmaEncoding):
+        return len(layout["warpsPerCTA"])
+    if isinstance(layout, AMDWmmaEncoding):
+        return layout["rank"]
     return 0
 
 
@@ -224,9 +230,10 @@ class SliceEncoding(Layout):
 
     @classmethod
     def from_fields(cls, f: dict) -> tuple:
+        from ttc.ir.amd_layouts import AMDMfmaEncoding, AMDWmmaEncoding
+
         parent = f.get("parent")
-        if not isinstance(parent, (BlockedEncoding, SliceEncoding, DotOperandEncoding, NvidiaMmaEncoding,
-                                   LinearEncoding)) and not getattr(parent, "DISTRIBUTED", False):
+        if not isinstance(parent, (*DISTRIBUTED, AMDMfmaEncoding, AMDWmmaEncoding)):
             raise LayoutError("expected a distributed encoding trait")
         return (("dim", _uint(f.get("dim"), "dim")), ("parent", parent))
 
