@@ -7,7 +7,6 @@ ttc/ir/tmem.py (which has `ttg.memdesc_reinterpret`) do not define, with Triton'
 - `ttg.predicate_stage %iv, %ub, %step maxStage 2 stage 0 : i32 -> i1`: the pipeliner's stage predicate.
 - `ttg.mask` (generic syntax only, as in Triton: its region ends with `ttg.mask.return`): ops predicated by the
   pipeliner.
-- `ttg.local_barrier`: a CTA-wide barrier over shared memory (unknown effects: never moved or removed).
 - `ttg.warp_id`: the warp's index, an i32.
 """
 
@@ -118,19 +117,12 @@ register("ttg.mask.return", "$result attr-dict `:` type($result)")
 
 
 @irdl_op_definition
-class LocalBarrierOp(IRDLOperation):
-    name = "ttg.local_barrier"  # no memory-effect trait: unknown effects, as Triton's
-
-
-@irdl_op_definition
 class WarpIdOp(IRDLOperation):
     name = "ttg.warp_id"
     result = result_def(i32)
     traits = traits_def(Pure())
 
 
-register("ttg.local_barrier", "attr-dict")
 register("ttg.warp_id", "attr-dict", infer={"result": lambda T: i32})
 
-TTG_EXTRA_OPS = [MemDescReshapeOp, PredicateStageOp, MaskOp, MaskReturnOp, LocalBarrierOp,
-                 WarpIdOp]
+TTG_EXTRA_OPS = [MemDescReshapeOp, PredicateStageOp, MaskOp, MaskReturnOp, WarpIdOp]
