@@ -51,7 +51,7 @@ from ttc.fold import (
 )
 from ttc.greedy_rewrite import GreedyDriver, Rewriter, fused_location
 from ttc.ir import warp_specialize
-from ttc.ir.types import elt, encoding, shape_of
+from ttc.ir.types import elt, encoding, shape_of, tensor
 from ttc.passmanager import Pass, option
 
 # ----------------------------------------------------------------------------- helpers for patterns
@@ -582,18 +582,23 @@ def _expand_dims_patterns(op: Operation, rw: Rewriter) -> bool:
     if inner.name == "tt.splat":
         rw.replace_with_new(op, _new_like("tt.splat", inner.operands[0], op.results[0].type))
         return True
-    # expand_dims(broadcast(x)) -> broadcast(expand_dims(x)): layouts would need inferring, so only without
+    # expand_dims(broadcast(x)) -> broadcast(expand_dims(x)); a layout must be a slice along the axis (Triton's
+    # inferExpandDimsOpEncoding gives its parent)
     src = inner.operands[0]
-    if encoding(src.type) is not None or encoding(op.results[0].type) is not None:
-        return False
     axis = op.axis.value.data
+    enc = encoding(src.type)
+    if enc is not None:
+        from ttc.ir.layouts import SliceEncoding
+
+        if not isinstance(enc, SliceEncoding) or enc["dim"] != axis:
+            return False
+        enc = enc["parent"]
     shape = list(shape_of(src.type))
     shape.insert(axis, 1)
-    expand = _new_like("tt.expand_dims", src, TensorType(elt(src.type), shape),
-                       {"axis": IntegerAttr(axis, op.axis.type)})
+    expand = _new_like("tt.expand_dims", src, tensor(shape, elt(src.type), enc), {"axis": IntegerAttr(axis, op.axis.type)})
     expand.location = op.location
     rw.insert_before(expand, op)
-    rw.replace_with_new(op, _new_like("tt.broadcast", expand.results[0], op.results[0].type))
+    rw.replace_with_new(op, _new_like("tt.broadcast", expand.results[0], op.results[0].type)).location = inner.location
     return True
 
 

@@ -42,7 +42,6 @@ from ttc.diagnostics import at_op, emit
 from ttc.fold import is_zero
 from ttc.ir import tma, ttg
 from ttc.ir.inserter import Inserter, with_iter_args
-from ttc.ir.layout_utils import target_capability
 from ttc.ir.layouts import NvidiaMmaEncoding, NVMMASharedEncoding, SharedMemorySpace, SwizzledSharedEncoding
 from ttc.ir.loop_schedule import CoarseSchedule, num_stages_of, strip
 from ttc.ir.std import SelectOp
@@ -53,7 +52,7 @@ from ttc.ir.rs_dot_split import split_rs_dot
 from ttc.ir.tt import SplatOp
 from ttc.ir.types import AsyncTokenType, MemDescType, bitwidth, elt, encoding, shape_of
 from ttc.passmanager import Pass, option
-from ttc.passes.schedule_loops import schedule_dependencies
+from ttc.passes.schedule_loops import UNSAFE, schedule_dependencies
 from ttc.passes.tma_lowering import encoding_for_shape
 from xdsl.dialects.builtin import ArrayAttr, IntAttr
 
@@ -796,7 +795,7 @@ class Pipeline(Pass):
         pipelined = set()
         for loop in loops:
             schedule = CoarseSchedule.deserialize(loop)
-            if schedule is None or target_capability(module) < 80:  # no cp.async before sm80
+            if schedule is None:  # (Triton's pass has no target check: make-ttgir runs it on sm80 and sm90 only)
                 continue
             axis = axis or AxisInfoAnalysis(module)
             loop = lower_loads(loop, schedule, axis)
@@ -815,20 +814,19 @@ class Pipeline(Pass):
         for loop in [op for op in module.walk() if isinstance(op, scf.ForOp)]:
             if loop not in pipelined:
                 _why_not(loop, module)
-        if target_capability(module) // 10 == 9:
-            for loop in [op for op in module.walk() if isinstance(op, scf.ForOp)]:
-                if num_stages_of(loop, self.num_stages) >= 1:
-                    async_launch_dots(loop)
+        for loop in [op for op in module.walk() if isinstance(op, scf.ForOp)]:
+            if num_stages_of(loop, self.num_stages) >= 1:
+                async_launch_dots(loop)
         update_waits(module)
-        if target_capability(module) >= 90:
-            for loop in [op for op in module.walk() if isinstance(op, scf.ForOp)]:
-                if num_stages_of(loop, self.num_stages) > 1:
-                    pipeline_tma_stores(loop)
+        for loop in [op for op in module.walk() if isinstance(op, scf.ForOp)]:
+            if num_stages_of(loop, self.num_stages) > 1:
+                pipeline_tma_stores(loop)
 
 
 def _why_not(loop: scf.ForOp, module) -> None:
-    if target_capability(module) < 80:
-        _not_pipelined_remark(loop, "software pipelining needs sm80 or later")
+    unsafe = [op.name for op in loop.walk() if op.name in UNSAFE]
+    if unsafe:
+        _not_pipelined_remark(loop, f"'{unsafe[0]}' in it must stay in order")
     elif any(op.name in ("scf.for", "scf.while") for op in loop.body.block.ops):
         _not_pipelined_remark(loop, "only innermost loops are pipelined")
     else:

@@ -1,4 +1,4 @@
-"""The ops of Triton 3.6's TritonGPUOps.td that ttc/ir/ttg.py, ttc/ir/tma.py, ttc/ir/warp_specialize.py and
+"""The ops of Triton 3.6's TritonGPUOps.td that ttc/ir/ttg.py (which has `ttg.local_barrier`), ttc/ir/tma.py, ttc/ir/warp_specialize.py and
 ttc/ir/tmem.py (which has `ttg.memdesc_reinterpret`) do not define, with Triton's syntax and verifiers:
 
 - `ttg.memdesc_reshape %d : !ttg.memdesc<32x1x4x64xf16, ...> -> !ttg.memdesc<128x64xf16, ...>`: a reshaped view.
