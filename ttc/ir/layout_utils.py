@@ -59,13 +59,12 @@ def target_capability(op: Operation) -> int:
 
 
 def num_warps_of(op: Operation) -> int:
-    """Triton's lookupNumWarps: the nearest `ttg.num-warps` (an op may override the module's)."""
-    while op is not None:
-        a = op.attributes.get("ttg.num-warps")
-        if isinstance(a, IntegerAttr):
-            return a.value.data
-        op = op.parent_op()
-    return 4
+    """Triton's lookupNumWarps: the nearest `ttg.num-warps` (an op may override the module's), or the warp count
+    of the ttg.warp_specialize partition the op is in."""
+    from ttc.ir.warp_specialize import lookup_num_warps
+
+    n = lookup_num_warps(op)
+    return 4 if n is None else n
 
 
 def threads_per_warp_of(op: Operation) -> int:
