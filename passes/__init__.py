@@ -37,6 +37,7 @@ REGISTRY: dict[str, str] = {
     "tritongpu-optimize-dot-operands": "optimize_dot_operands:OptimizeDotOperands",
     "tritongpu-optimize-thread-locality": "optimize_thread_locality:OptimizeThreadLocality",
     "tritongpu-pipeline": "pipeline:Pipeline",
+    "tritongpu-test-pipeline-lower-loop": "pipeline:TestPipelineLowerLoop",
     "tritongpu-schedule-loops": "schedule_loops:ScheduleLoops",
     "tritongpu-reduce-data-duplication": "reduce_data_duplication:ReduceDataDuplication",
     "tritongpu-reorder-instructions": "reorder_instructions:ReorderInstructions",

@@ -7,7 +7,8 @@ of the body, a load found is at indirection level 0, a load that feeds it at lev
 `num-stages - 1` or deeper, loads found at two levels, and loads not worth pipelining (below 4 bytes per
 access from the pointers' contiguity and the mask's, users that want different shared layouts, a local_alloc
 copy of under 4 bytes) are left out. Each remaining load's latency is `(num-stages - 1) / (deepest level + 1)`.
-A loop with its own `tt.num_stages` and no dot has latencies for all its loads (level 0). Descriptor loads
+A loop with its own `tt.num_stages` has latencies for all its loads worth pipelining, dot or not (each at the
+level it is found at from the ops of the body). Descriptor loads
 (`tt.descriptor_load`, `tt.descriptor_gather`) always qualify. Ops that already carry `tt.latency` keep it.
 """
 
@@ -72,13 +73,11 @@ def indirection_levels(loop: scf.ForOp, without_dot: bool, axis: AxisInfoAnalysi
             if isinstance(d, Operation) and d.parent is op.parent:
                 dfs(d, distance)
 
-    seen_dot = False
     for op in list(body.ops)[:-1]:
         if op.name in DOT_OPS:
-            seen_dot = True
             seen.clear()
             dfs(op, 0)
-    if without_dot and not seen_dot:
+    if without_dot:  # a loop with its own tt.num_stages: every load, from every op (what the dots saw stays seen)
         for op in list(body.ops)[:-1]:
             if op.name not in LOAD_OPS:
                 dfs(op, 0)

@@ -69,15 +69,39 @@ def _as_mutable(t: MemDescType) -> MemDescType:
 
 def _use_view(alloc: Operation, view: SSAValue) -> None:
     """Replace `ttg.local_alloc %load` by a view of the multi-buffer (Triton's replaceUsesAndPropagateType): its
-    users read the view, a mutable descriptor now, which new `memdesc_trans` ops right after the view follow."""
-    for use in list(alloc.result.uses):
+    users read the view, a mutable descriptor now; view ops among them (memdesc_trans, _index, _subslice) are
+    rebuilt on it where they were (right after the view if they came before it), their users in turn; a
+    `warp_group_dot_wait` reading it is rebuilt."""
+    for use in list(alloc.results[0].uses):
         user = use.operation
-        if user.name == "ttg.memdesc_trans":
-            new = ttg.MemDescTransOp.build(operands=[view], result_types=[_as_mutable(user.result.type)],
-                                           properties=dict(user.properties), attributes=dict(user.attributes))
+        if user.name in ("ttg.memdesc_trans", "ttg.memdesc_index", "ttg.memdesc_subslice"):
+            t = user.results[0].type
+            if user.name == "ttg.memdesc_trans":
+                t = _as_mutable(t)
+            else:
+                t = MemDescType(t.shape, t.element_type, t.encoding, t.memory_space, IntAttr(1),
+                                t.alloc_shape if user.name == "ttg.memdesc_subslice" else t.shape)
+            new = type(user).build(operands=[view, *user.operands[1:]], result_types=[t],
+                                   properties=dict(user.properties), attributes=dict(user.attributes))
             new.location = user.location
-            view.owner.parent.insert_op_after(new, view.owner)
-            _use_view(user, new.result)
+            v = view.owner
+            if isinstance(v, Operation) and v.parent is user.parent and \
+                    user.parent.get_operation_index(v) > user.parent.get_operation_index(user):
+                v.parent.insert_op_after(new, v)
+            else:
+                user.parent.insert_op_before(new, user)
+            _use_view(user, new.results[0])
+            continue
+        if user.name == "ttng.warp_group_dot_wait":
+            operands = [view if k == use.index else o for k, o in enumerate(user.operands)]
+            new = ttg.WarpGroupDotWaitOp.build(operands=[operands], result_types=[[o.type for o in operands]],
+                                               properties=dict(user.properties), attributes=dict(user.attributes))
+            new.location = user.location
+            user.parent.insert_op_after(new, user)
+            for a, b in zip(user.results, new.results):
+                a.replace_all_uses_with(b)
+            user.detach()
+            user.erase()
             continue
         user.operands[use.index] = view
     alloc.detach()
@@ -139,17 +163,22 @@ def first_use(ops: list[Operation], loop: scf.ForOp, schedule: CoarseSchedule) -
     return best
 
 
+_VIEWS = ("ttg.memdesc_trans", "ttg.memdesc_index", "ttg.memdesc_subslice", "ttg.memdesc_reshape",
+          "ttg.memdesc_reinterpret")
+
+
 def _feeds_wgmma(load: Operation) -> bool:
-    """Triton's loadRequiresAdditionalBuffer: the load's one user is a local_alloc into an nvmma_shared layout
-    (`_feeds_shared`) that a warp_group_dot reads (through memdesc_trans)."""
+    """Triton's loadRequiresAdditionalBuffer: the load stays in shared memory (`_feeds_shared`) and a
+    warp_group_dot reads its local_alloc (through memdesc views)."""
     if not _feeds_shared(load):
         return False
-    for use in next(iter(load.results[0].uses)).operation.result.uses:
-        user = use.operation
-        while user.name == "ttg.memdesc_trans" and len(list(user.result.uses)) == 1:
-            user = next(iter(user.result.uses)).operation
-        if user.name == "ttng.warp_group_dot":
-            return True
+    work = [next(iter(load.results[0].uses)).operation]
+    while work:
+        for use in work.pop().results[0].uses:
+            if use.operation.name in _VIEWS:
+                work.append(use.operation)
+            elif use.operation.name == "ttng.warp_group_dot":
+                return True
     return False
 
 
@@ -317,10 +346,12 @@ def _tma_barriers(loop, loads, index, schedule) -> dict:
 
 
 def _feeds_shared(load: Operation) -> bool:
-    """Triton's canBeShmemPipelined: the load's one user is a local_alloc into an nvmma_shared layout."""
+    """Not Triton's mustLoadToRegisters: the load's one use is a local_alloc (of the descriptor's layout, for a
+    descriptor load), and no nonzero `other` needs registers."""
     uses = list(load.results[0].uses)
-    return (not _has_nonzero_other(load) and len(uses) == 1 and uses[0].operation.name == "ttg.local_alloc"
-            and isinstance(uses[0].operation.result.type.encoding, NVMMASharedEncoding))
+    if _has_nonzero_other(load) or len(uses) != 1 or uses[0].operation.name != "ttg.local_alloc":
+        return False
+    return load.name == "tt.load" or load.desc.type.encoding == uses[0].operation.result.type.encoding
 
 
 def _tma_ok(load: Operation) -> bool:
@@ -793,7 +824,7 @@ class Pipeline(Pass):
             if schedule is None:  # (Triton's pass has no target check: make-ttgir runs it on sm80 and sm90 only)
                 continue
             axis = axis or AxisInfoAnalysis(module)
-            loop = lower_loads(loop, schedule, axis)
+            loop, schedule = lower_loop(loop, axis)
             early = [op for op, s, _ in schedule.ops_in_order(loop) if s < schedule.num_stages - 1]
             bad = [op for op in early if not can_predicate(op)]
             why = f"'{bad[0].name}' in an early stage cannot be predicated" if bad else None
@@ -816,6 +847,34 @@ class Pipeline(Pass):
         for loop in [op for op in module.walk() if isinstance(op, scf.ForOp)]:
             if num_stages_of(loop, self.num_stages) > 1:
                 pipeline_tma_stores(loop)
+
+
+def lower_loop(loop: scf.ForOp, axis: AxisInfoAnalysis) -> tuple[scf.ForOp, CoarseSchedule | None]:
+    """Triton's lowerLoop, the pipeliner's first step on a scheduled loop: its loads become multi-buffered async
+    copies (lower_loads), its tensor descriptors made in the loop per-iteration tensormaps; the loop and its
+    schedule (None where the loop has none)."""
+    schedule = CoarseSchedule.deserialize(loop)
+    if schedule is None:
+        return loop, None
+    loop = lower_loads(loop, schedule, axis)
+    return multibuffer_descriptors(loop, schedule.num_stages - 1, schedule), schedule
+
+
+@dataclass(frozen=True)
+class TestPipelineLowerLoop(Pass):
+    """Run only the pipeliner's lowering step on each scheduled loop and write the schedule back (a test pass)."""
+
+    name = "tritongpu-test-pipeline-lower-loop"
+    display = "TritonGPUTestPipelineLowerLoop"
+    summary = "Test the pipeliner's lowering of scheduled loops (async copies, TMA, descriptors), schedule kept"
+
+    def apply(self, ctx, module) -> None:
+        loops = [op for op in module.walk() if isinstance(op, scf.ForOp)]
+        axis = AxisInfoAnalysis(module) if loops else None
+        for loop in loops:
+            loop, schedule = lower_loop(loop, axis)
+            if schedule is not None:
+                schedule.serialize(loop)
 
 
 def _why_not(loop: scf.ForOp, module) -> None:

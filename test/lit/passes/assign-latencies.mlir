@@ -273,3 +273,37 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %res#0 : tensor<32x32xf32, #mma>
   }
 }
+
+// -----
+
+// A loop with its own tt.num_stages and a dot: besides the dot's operand loads, every other load worth pipelining
+// gets a latency too (here one whose result only a store reads), all (4 - 1) / 1 = 3. (An integer tt.divisibility
+// on a tensor argument holds for each of its dimensions, as in Triton.)
+// CHECK-LABEL: tt.func public @dot_and_other_load
+// CHECK: scf.for
+// CHECK-NEXT: tt.load %{{[^ ]+}} {tt.latency = 3 : i32}
+// CHECK-NEXT: tt.load %{{[^ ]+}} {tt.latency = 3 : i32}
+// CHECK-NEXT: tt.load %{{[^ ]+}} {tt.latency = 3 : i32}
+// CHECK: } {tt.num_stages = 4 : i32}
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#a = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#b = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @dot_and_other_load(%pa: tensor<32x32x!tt.ptr<f16>, #bl> {tt.divisibility = 16 : i32, tt.contiguity = dense<[1, 32]> : tensor<2xi32>}, %pc: tensor<32x32x!tt.ptr<f16>, #bl> {tt.divisibility = 16 : i32, tt.contiguity = dense<[1, 32]> : tensor<2xi32>}, %n: i32) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %res = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<32x32xf32, #mma>) : i32 {
+      %x = tt.load %pa : tensor<32x32x!tt.ptr<f16>, #bl>
+      %y = tt.load %pa : tensor<32x32x!tt.ptr<f16>, #bl>
+      %z = tt.load %pc : tensor<32x32x!tt.ptr<f16>, #bl>
+      tt.store %pc, %z : tensor<32x32x!tt.ptr<f16>, #bl>
+      %xd = ttg.convert_layout %x : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #a>
+      %yd = ttg.convert_layout %y : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #b>
+      %d = tt.dot %xd, %yd, %acc : tensor<32x32xf16, #a> * tensor<32x32xf16, #b> -> tensor<32x32xf32, #mma>
+      scf.yield %d : tensor<32x32xf32, #mma>
+    } {tt.num_stages = 4 : i32}
+    tt.return %res : tensor<32x32xf32, #mma>
+  }
+}
