@@ -23,7 +23,9 @@ Calls left in place: calls to declarations, to functions marked `noinline = true
 call-graph cycle (recursion, direct or mutual), calls whose operand or result types differ from the
 callee's signature, and calls of a multi-block callee from inside a region that must keep a single block
 (`scf.for`, `scf.if`, `scf.while`, `tt.reduce`, ...): like MLIR, which would need `scf.execute_region`
-there, such a call stays.
+there, such a call stays. The regions of a `ttg.warp_specialize` (its default region and its partitions,
+which are isolated from above) may hold several blocks: calls in them are inlined like calls at function
+level, and constants the default pipeline makes in a partition stay in that partition.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.traits import SymbolTable
 
 from ttc.ir import tt
+from ttc.ir.warp_specialize import WarpSpecializeOp, WarpSpecializePartitionsOp
 from ttc.passmanager import Pass, option
 
 
@@ -199,8 +202,9 @@ def inlinable_callee(call: tt.CallOp, recursive: set[tt.FuncOp]) -> tt.FuncOp | 
     blocks = reachable_blocks(callee.body.blocks.first)
     if len(blocks) == 1:
         return callee if isinstance(blocks[0].last_op, tt.ReturnOp) else None
-    # several blocks need a region that may hold a CFG: a function body, not an scf/tt.reduce region
-    return callee if isinstance(call.parent_op(), tt.FuncOp) else None
+    # several blocks need a region that may hold a CFG: a function body or a region of a ttg.warp_specialize
+    # (its default region, its partitions), not an scf/tt.reduce region
+    return callee if isinstance(call.parent_op(), (tt.FuncOp, WarpSpecializeOp, WarpSpecializePartitionsOp)) else None
 
 
 def inline_call(call: tt.CallOp, callee: tt.FuncOp) -> None:

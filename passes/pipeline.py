@@ -53,6 +53,7 @@ from ttc.ir.tt import SplatOp
 from ttc.ir.types import AsyncTokenType, MemDescType, bitwidth, elt, encoding, shape_of
 from ttc.passmanager import Pass, option
 from ttc.passes.schedule_loops import UNSAFE, schedule_dependencies
+from ttc.passes.tma_lowering import encoding_for_shape
 from xdsl.dialects.builtin import ArrayAttr, IntAttr
 
 LOAD_OPS = ("tt.load", "tt.descriptor_load", "tt.descriptor_gather")
@@ -750,8 +751,9 @@ def async_launch_dots(loop: scf.ForOp) -> None:
 
 
 def pipeline_tma_stores(loop: scf.ForOp) -> None:
-    """Triton's pipelineTMAStores: the descriptor stores (and reduces) of the loop's body, nested loops aside,
-    store into one shared buffer per shape and element type, allocated before the loop, each preceded by
+    """Triton's pipelineTMAStores: the descriptor stores (and reduces and scatters) of the loop's body, nested loops
+    aside, store into one shared buffer per shape and element type (the descriptor's layout), allocated before the
+    loop, each preceded by
     `async_tma_store_wait {pendings = 0}` (the previous store's copy has read the buffer) and followed by
     `fence_async_shared` and the asynchronous TMA copy; a final wait and the deallocations follow the loop (one per
     store, as in Triton: a buffer two stores share is deallocated twice in the text)."""
@@ -759,7 +761,7 @@ def pipeline_tma_stores(loop: scf.ForOp) -> None:
 
     def visit(block):
         for op in block.ops:
-            if op.name in ("tt.descriptor_store", "tt.descriptor_reduce"):
+            if op.name in ("tt.descriptor_store", "tt.descriptor_reduce", "tt.descriptor_scatter"):
                 stores.append(op)
             elif op.name != "scf.for":
                 for r in op.regions:
@@ -775,8 +777,9 @@ def pipeline_tma_stores(loop: scf.ForOp) -> None:
         t = st.src.type
         key = (tuple(shape_of(t)), elt(t))
         if key not in allocs:
+            enc = encoding_for_shape(st.desc.type.encoding, shape_of(t))
             allocs[key] = before.add(ttg.LocalAllocOp.build(
-                operands=[[]], result_types=[_memdesc(shape_of(t), elt(t), st.desc.type.encoding)]), st.location)
+                operands=[[]], result_types=[_memdesc(shape_of(t), elt(t), enc)]), st.location)
     bufs = [allocs[(tuple(shape_of(st.src.type)), elt(st.src.type))] for st in stores]
     for st, buf in zip(stores, bufs):
         em = Inserter(st, st.location)
@@ -785,6 +788,8 @@ def pipeline_tma_stores(loop: scf.ForOp) -> None:
         em.add(ttg.FenceAsyncSharedOp.build(properties={"bCluster": BoolAttr(False, i1)}))
         if st.name == "tt.descriptor_store":
             em.add(tma.AsyncTMACopyLocalToGlobalOp.build(operands=[st.desc, list(st.indices), buf]))
+        elif st.name == "tt.descriptor_scatter":
+            em.add(tma.AsyncTMAScatterOp.build(operands=[st.desc, st.x_offsets, st.y_offset, buf]))
         else:
             em.add(tma.AsyncTMAReduceOp.build(operands=[st.desc, list(st.indices), buf],
                                               properties={"kind": st.kind}))

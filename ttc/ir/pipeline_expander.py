@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import IntegerAttr, i1, i32
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 
 from ttc.ir.inserter import Inserter
-from ttc.ir.pipeline_ops import PredicateStageOp
+from ttc.ir.ttg_extra import PredicateStageOp
 
 KEEP_PREDICATE_STAGE = "__test_keep_predicate_stage"
 

@@ -1189,6 +1189,33 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
+// A descriptor scatter in a loop goes the same way: its rows (16 of 32 f32) are stored to a buffer in the
+// descriptor's layout allocated before the loop, after a wait for the previous TMA store, then fenced and scattered.
+// CHECK-LABEL: tt.func public @scatter
+// CHECK: %[[BUF:.*]] = ttg.local_alloc : () -> !ttg.memdesc<16x32xf32, #{{.*}}, #smem, mutable>
+// CHECK: scf.for
+// CHECK: ttng.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: ttg.local_store %arg2, %[[BUF]]
+// CHECK-NEXT: ttng.fence_async_shared {bCluster = false}
+// CHECK-NEXT: ttng.async_tma_scatter %arg0[%arg1, %{{.*}}] %[[BUF]] : !tt.tensordesc<tensor<1x32xf32, #{{.*}}>>, tensor<16xi32, #{{.*}}>, i32, !ttg.memdesc<16x32xf32, #{{.*}}, #smem, mutable>
+// CHECK: ttng.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: ttg.local_dealloc %[[BUF]]
+#rows = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#bl = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @scatter(%desc: !tt.tensordesc<tensor<1x32xf32, #s>>, %x: tensor<16xi32, #rows>, %v: tensor<16x32xf32, #bl>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      tt.descriptor_scatter %desc[%x, %i], %v : !tt.tensordesc<tensor<1x32xf32, #s>>, tensor<16xi32, #rows>, i32, tensor<16x32xf32, #bl>
+    }
+    tt.return
+  }
+}
+
+// -----
+
 // A loop marked __test_keep_predicate_stage (Triton's test hook) keeps its kernel's stage predicates as
 // ttg.predicate_stage ops of the new induction variable, the bound and the step, one per stage but the last
 // (the one of stage 1, unused, is gone after -canonicalize).
