@@ -4,11 +4,11 @@ In every innermost `scf.for` whose stage count (its own `tt.num_stages`, else `n
 whose yielded values are all defined by ops of the loop, the loads that feed dots get a latency, written as
 `tt.latency` on the load: walking back from each dot's A and B operands (not its accumulator) through the ops
 of the body, a load found is at indirection level 0, a load that feeds it at level 1, and so on; loads at level
-`num-stages - 1` or deeper, loads found at two levels, and loads not worth pipelining (below 4 bytes per
-access from the pointers' contiguity and the mask's, users that want different shared layouts, a local_alloc
-copy of under 4 bytes) are left out. Each remaining load's latency is `(num-stages - 1) / (deepest level + 1)`.
-A loop with its own `tt.num_stages` has latencies for all its loads worth pipelining, dot or not (each at the
-level it is found at from the ops of the body). Descriptor loads
+`num-stages - 1` or deeper, loads found at two levels, and loads not worth pipelining (scalars under 32 bits,
+below 4 bytes per access from the pointers' contiguity and the mask's, users that want different shared
+layouts, a local_alloc copy of under 4 bytes) are left out. Each remaining load's latency is
+`(num-stages - 1) / (deepest level + 1)`. A loop with its own `tt.num_stages` has latencies for all its loads
+worth pipelining, dot or not (each at the level it is found at from the ops of the body). Descriptor loads
 (`tt.descriptor_load`, `tt.descriptor_gather`) always qualify. Ops that already carry `tt.latency` keep it.
 """
 
@@ -23,6 +23,7 @@ from xdsl.ir import Operation
 from ttc.analysis.axis_info import AxisInfoAnalysis
 from ttc.ir.loop_schedule import LATENCY, has_distance_above_one, is_outer_loop, nested_operands, num_stages_of
 from ttc.ir.pipelined_loads import copy_vec_bytes, is_small_load, shared_encoding_of_users
+from ttc.ir.types import bitwidth
 from ttc.passmanager import Pass, option
 
 DOT_OPS = ("tt.dot", "tt.dot_scaled", "ttng.warp_group_dot")
@@ -32,7 +33,9 @@ LOAD_OPS = ("tt.load", "tt.descriptor_load", "tt.descriptor_gather")
 def _worth_pipelining(load: Operation, axis: AxisInfoAnalysis) -> bool:
     if load.name != "tt.load":
         return True
-    if not isinstance(load.results[0].type, TensorType) or is_small_load(load, axis):
+    if not isinstance(load.results[0].type, TensorType):  # a scalar: one copy of its own width
+        return bitwidth(load.results[0].type) >= 32
+    if is_small_load(load, axis):
         return False
     compatible, enc = shared_encoding_of_users(load)
     if not compatible:

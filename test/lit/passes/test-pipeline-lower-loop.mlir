@@ -111,3 +111,78 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A scalar load of 32 bits or more is pipelined as a 1-element tensor load (default blocked layout): its pointer
+// splat at its stage, its value `tt.unsplat` at its user's. Cluster ids are renumbered from 0 (here 5 and 3 become
+// 2 and 0, the cluster between them having no op).
+// CHECK-LABEL: tt.func @scalar_load
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<2x1xi32
+// CHECK: %[[P:.*]] = tt.splat %arg0 {loop.cluster = 2 : i32, loop.stage = 0 : i32} : !tt.ptr<i32> -> tensor<1x!tt.ptr<i32>, #[[BL:.*]]>
+// CHECK: ttg.async_copy_global_to_local %[[P]], {{.*}} {loop.cluster = 2 : i32, loop.stage = 0 : i32}
+// CHECK: %[[L:.*]] = ttg.local_load {{.*}} {loop.cluster = 0 : i32, loop.stage = 2 : i32} : {{.*}} -> tensor<1xi32, #[[BL]]>
+// CHECK-NEXT: %[[V:.*]] = tt.unsplat %[[L]] {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<1xi32, #[[BL]]>
+// CHECK-NEXT: "use"(%[[V]]) {loop.cluster = 0 : i32, loop.stage = 2 : i32} : (i32) -> ()
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @scalar_load(%p: !tt.ptr<i32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %v = tt.load %p {loop.cluster = 5 : i32, loop.stage = 0 : i32} : !tt.ptr<i32>
+      "use"(%v) {loop.cluster = 3 : i32, loop.stage = 2 : i32} : (i32) -> ()
+    } {tt.scheduled_max_stage = 2 : i32}
+    tt.return
+  }
+}
+
+// -----
+
+// A user in a later cluster than its load (an scf.if pushed to the epilogue cluster) reads the buffer after the
+// next stage's copy into it has started: one more buffer (3 for a distance of 2).
+// CHECK-LABEL: tt.func @later_cluster_user
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<3x128xf32
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @later_cluster_user(%p: tensor<128x!tt.ptr<f32>, #blocked> {tt.divisibility = dense<16> : tensor<1xi32>, tt.contiguity = dense<128> : tensor<1xi32>}, %n: i32, %c: i1) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %v = tt.load %p {loop.cluster = 0 : i32, loop.stage = 0 : i32} : tensor<128x!tt.ptr<f32>, #blocked>
+      scf.if %c {
+        tt.store %p, %v : tensor<128x!tt.ptr<f32>, #blocked>
+      } {loop.cluster = 1 : i32, loop.stage = 2 : i32}
+    } {tt.scheduled_max_stage = 2 : i32}
+    tt.return
+  }
+}
+
+// -----
+
+// A rank-reducing descriptor load (block 1x64x64, value 64x64) copies into buffers of the 2-d shape in the
+// descriptor's layout for it; a descriptor gather becomes a TMA gather into its slot, both waited for on the
+// group's barrier.
+// CHECK-LABEL: tt.func @tma_loads
+// CHECK-DAG: ttg.local_alloc : () -> !ttg.memdesc<2x64x64xf16, #[[NV:[^,]*]], #smem, mutable>
+// CHECK-DAG: ttg.local_alloc : () -> !ttg.memdesc<2x32x64xf16, #[[NV]], #smem, mutable>
+// CHECK: scf.for
+// CHECK: ttng.barrier_expect %{{.*}}, 12288 {{.*}}, %true
+// CHECK: ttng.async_tma_copy_global_to_local %arg0[%c0_i32, %{{.*}}, %c0_i32]
+// CHECK: ttng.async_tma_gather %arg1[%arg2, %{{.*}}]
+// CHECK: ttng.wait_barrier
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#rows = #ttg.slice<{dim = 1, parent = #blocked}>
+#nv3 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16, rank = 3}>
+#nv = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @tma_loads(%d: !tt.tensordesc<tensor<1x64x64xf16, #nv3>>, %g: !tt.tensordesc<tensor<1x64xf16, #nv>>, %x: tensor<32xi32, #rows>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %a = tt.descriptor_load %d[%c0, %i, %c0] {loop.cluster = 1 : i32, loop.stage = 0 : i32} : !tt.tensordesc<tensor<1x64x64xf16, #nv3>> -> tensor<64x64xf16, #blocked>
+      %b = tt.descriptor_gather %g[%x, %i] {loop.cluster = 1 : i32, loop.stage = 0 : i32} : (!tt.tensordesc<tensor<1x64xf16, #nv>>, tensor<32xi32, #rows>, i32) -> tensor<32x64xf16, #blocked>
+      "use"(%a, %b) {loop.cluster = 0 : i32, loop.stage = 2 : i32} : (tensor<64x64xf16, #blocked>, tensor<32x64xf16, #blocked>) -> ()
+    } {tt.scheduled_max_stage = 2 : i32}
+    tt.return
+  }
+}
