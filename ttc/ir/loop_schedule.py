@@ -89,7 +89,9 @@ class CoarseSchedule:
         for op, stage, cluster in self.ops_in_order(loop):
             op.attributes[STAGE] = IntegerAttr(stage, i32)
             op.attributes[CLUSTER] = IntegerAttr(pos[cluster], i32)
-        loop.attributes[MAX_STAGE] = IntegerAttr(self.num_stages - 1, i32)
+        old = loop.attributes.get(MAX_STAGE)  # never lowered (Triton's serialize)
+        top = max(self.num_stages - 1, old.value.data if isinstance(old, IntegerAttr) else 0)
+        loop.attributes[MAX_STAGE] = IntegerAttr(top, i32)
 
     @staticmethod
     def deserialize(loop: scf.ForOp) -> CoarseSchedule | None:
