@@ -202,8 +202,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK-DAG: %[[T:.*]] = arith.constant true
   // CHECK-DAG: %[[F:.*]] = arith.constant false
   // CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %cst, %[[FLAG:.*]] = %[[F]])
-  // CHECK-NEXT: %[[TM:.*]]:2 = ttng.tmem_alloc %[[ACC]]
-  // CHECK-NEXT: ttng.tc_gen5_mma %arg0, %arg1, %[[TM]]#0[%[[TM]]#1], %[[FLAG]], %[[T]] :
+  // CHECK-NEXT: %[[TM:[^ ]*]], %[[TOK:[^ ]*]] = ttng.tmem_alloc %[[ACC]]
+  // CHECK-NEXT: ttng.tc_gen5_mma %arg0, %arg1, %[[TM]][%[[TOK]]], %[[FLAG]], %[[T]] :
   // CHECK: scf.yield %{{.*}}, %[[T]]
   tt.func public @mmav5_zero_init(%a: !ttg.memdesc<128x128xf16, #shared, #smem, mutable>, %b: !ttg.memdesc<128x128xf16, #shared, #smem, mutable>, %n: i32) -> tensor<128x128xf32, #blocked> {
     %true = arith.constant true
@@ -222,8 +222,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK-LABEL: tt.func public @mmav5_zero_constant
   // CHECK-NOT: arith.constant dense
   // CHECK: %[[F:.*]] = arith.constant false
-  // CHECK: %[[TM:.*]]:2 = ttng.tmem_alloc : () ->
-  // CHECK-NEXT: ttng.tc_gen5_mma %arg0, %arg1, %[[TM]]#0[%[[TM]]#1], %[[F]], %true :
+  // CHECK: %[[TM:[^ ]*]], %[[TOK:[^ ]*]] = ttng.tmem_alloc : () ->
+  // CHECK-NEXT: ttng.tc_gen5_mma %arg0, %arg1, %[[TM]][%[[TOK]]], %[[F]], %true :
   tt.func public @mmav5_zero_constant(%a: !ttg.memdesc<128x128xf16, #shared, #smem, mutable>, %b: !ttg.memdesc<128x128xf16, #shared, #smem, mutable>, %n: i32, %init: tensor<128x128xf32, #blocked>) -> tensor<128x128xf32, #blocked> {
     %true = arith.constant true
     %zero = arith.constant dense<0.0> : tensor<128x128xf32, #blocked>
