@@ -53,6 +53,7 @@ REGISTRY: dict[str, str] = {
     "tritongpu-optimize-dot-operands": "optimize_dot_operands:OptimizeDotOperands",
     "tritongpu-optimize-thread-locality": "optimize_thread_locality:OptimizeThreadLocality",
     "tritongpu-pipeline": "pipeline:Pipeline",
+    "tritongpu-test-pipeline-lower-loop": "pipeline:TestPipelineLowerLoop",
     "tritongpu-schedule-loops": "schedule_loops:ScheduleLoops",
     "tritongpu-prefetch": "prefetch:Prefetch",
     "tritongpu-promote-lhs-to-tmem": "promote_lhs_to_tmem:PromoteLHSToTMem",

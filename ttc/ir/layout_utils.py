@@ -135,6 +135,8 @@ def rank_of(enc: Attribute) -> int:
         return len(enc["warpsPerCTA"])
     if isinstance(enc, DotOperandEncoding):
         return rank_of(enc["parent"])
+    if isinstance(enc, LinearEncoding):
+        return len(next(b for _, bases in enc.data for b in bases)) if any(b for _, b in enc.data) else 0
     raise ValueError(f"no rank for layout {enc}")
 
 
@@ -146,6 +148,13 @@ def get_order(enc: Attribute) -> list[int]:
         dim = enc["dim"]
         return [o - (o > dim) for o in get_order(enc["parent"]) if o != dim]
     rank = rank_of(enc)
+    if isinstance(enc, LinearEncoding):  # Triton's orderPerDim("register"): dimensions as registers first step them
+        order = []
+        for basis in enc["register"]:
+            d = next((i for i, x in enumerate(basis) if x != 0), None)
+            if d is not None and d not in order:
+                order.append(d)
+        return order + [d for d in reversed(range(rank)) if d not in order]
     if isinstance(enc, DotOperandEncoding):
         # the K dimension is the fastest for a, the slowest for b
         order = list(reversed(range(rank)))
