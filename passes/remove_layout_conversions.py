@@ -1013,8 +1013,10 @@ class Rematerialization:
         if cvt.parent_op() is None or dot is None or not self.order.is_before(cvt, dot):
             return False
 
-        def no_data_movement(o):
-            return (is_elementwise(o) and o.name not in ("tt.extern_elementwise", "tt.elementwise_inline_asm")) \
+        def no_data_movement(o):  # elementwise and free of memory effects (pure inline asm too), or a view
+            if o.name in ("tt.extern_elementwise", "tt.elementwise_inline_asm"):
+                return bool(o.pure.value.data)
+            return is_elementwise(o) \
                 or o.name in ("tt.broadcast", "tt.expand_dims", "tt.reshape", "tt.trans", "tt.join", "tt.split",
                               "ttg.convert_layout", "ttg.fp4_to_fp")
 
@@ -1028,7 +1030,7 @@ class Rematerialization:
             o = v.owner
             if not isinstance(o, Operation):
                 return False
-            if o.name != "tt.load":
+            if o.name not in ("tt.load", "tt.descriptor_load"):
                 if o.name == "arith.constant" or no_data_movement(o):
                     inner.append(v)
                     continue
