@@ -26,7 +26,9 @@ from ttc.ir.layouts import (
     LinearEncoding,
     DotOperandEncoding,
     NvidiaMmaEncoding,
+    NVMMASharedEncoding,
     SliceEncoding,
+    SwizzledSharedEncoding,
 )
 from ttc.ir.types import PointerType, bitwidth, elt, encoding, tensor
 
@@ -428,9 +430,17 @@ def _linear(register, lane, warp) -> LinearEncoding:
 
 
 def trans_encoding(enc: Attribute, order, shape=None) -> Attribute | None:
-    """The layout of `tt.trans(x, order)` for x of `shape` in `enc`: blocked layouts stay blocked, others (linear,
-    mma, ...) become `#ttg.linear` with every basis permuted, as Triton's inferTransOpEncoding does."""
+    """The layout of `tt.trans(x, order)` (or `ttg.memdesc_trans`) for x of `shape` in `enc`, as Triton's
+    inferTransOpEncoding: blocked and swizzled shared layouts are permuted, an nvmma_shared layout transposed in
+    2-D flips `transposed`, others (linear, mma, ...) become `#ttg.linear` with every basis permuted."""
     order = list(order)
+    if isinstance(enc, SwizzledSharedEncoding):  # the same swizzle, the order permuted
+        inv = inverse_permutation(order)
+        return SwizzledSharedEncoding(tuple((k, tuple(inv[o] for o in v) if k == "order" else v) for k, v in enc.data))
+    if isinstance(enc, NVMMASharedEncoding):  # a 2-D transpose flips `transposed`
+        if order != [1, 0]:
+            return None
+        return NVMMASharedEncoding(tuple((k, not v if k == "transposed" else v) for k, v in enc.data))
     if isinstance(enc, BlockedEncoding):
         inv = [0] * len(order)
         for new_dim, old_dim in enumerate(order):
