@@ -1,4 +1,4 @@
-// RUN: tt-opt %s -split-input-file -canonicalize | FileCheck %s
+// RUN: tt-opt %s -split-input-file -allow-unregistered-dialect -canonicalize | FileCheck %s
 
 // Scalar folds with exact wrap-around (i8 127 + 1), truncating signed division, f32 rounding (0.1 + 0.2) and
 // overflow to +inf; constants end up at the start of the entry block, as MLIR's folder puts them.
@@ -441,4 +441,18 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     ttg.local_store %c, %buf : tensor<32x32xf16, #blocked> -> !ttg.memdesc<32x32xf16, #shared, #smem, mutable>
     tt.return
   }
+}
+
+// -----
+
+// An op of an unregistered dialect has unknown effects: it is never dead, nor is the scf.if holding it.
+// CHECK-LABEL: tt.func @unregistered_op_stays
+// CHECK-NEXT: scf.if %arg0 {
+// CHECK-NEXT: "test.keep"(%arg1) : (i32) -> ()
+// CHECK-NEXT: }
+tt.func @unregistered_op_stays(%c: i1, %x: i32) {
+  scf.if %c {
+    "test.keep"(%x) : (i32) -> ()
+  }
+  tt.return
 }
