@@ -55,6 +55,7 @@ REGISTRY: dict[str, str] = {
     "tritongpu-schedule-loops": "schedule_loops:ScheduleLoops",
     "tritongpu-prefetch": "prefetch:Prefetch",
     "tritongpu-promote-lhs-to-tmem": "promote_lhs_to_tmem:PromoteLHSToTMem",
+    "triton-nvidia-mma-lowering": "mma_lowering:MMALowering",
     "tritongpu-reduce-data-duplication": "reduce_data_duplication:ReduceDataDuplication",
     "tritongpu-reorder-instructions": "reorder_instructions:ReorderInstructions",
     "triton-nvidia-optimize-descriptor-encoding": "optimize_descriptor_encoding:OptimizeDescriptorEncoding",
