@@ -56,6 +56,7 @@ REGISTRY: dict[str, str] = {
     "tritongpu-prefetch": "prefetch:Prefetch",
     "tritongpu-promote-lhs-to-tmem": "promote_lhs_to_tmem:PromoteLHSToTMem",
     "triton-nvidia-mma-lowering": "mma_lowering:MMALowering",
+    "triton-nvidia-optimize-tmem-layouts": "optimize_tmem_layouts:OptimizeTMemLayouts",
     "tritongpu-reduce-data-duplication": "reduce_data_duplication:ReduceDataDuplication",
     "tritongpu-reorder-instructions": "reorder_instructions:ReorderInstructions",
     "triton-nvidia-optimize-descriptor-encoding": "optimize_descriptor_encoding:OptimizeDescriptorEncoding",
