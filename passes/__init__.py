@@ -57,6 +57,7 @@ REGISTRY: dict[str, str] = {
     "tritongpu-promote-lhs-to-tmem": "promote_lhs_to_tmem:PromoteLHSToTMem",
     "triton-nvidia-mma-lowering": "mma_lowering:MMALowering",
     "triton-nvidia-optimize-tmem-layouts": "optimize_tmem_layouts:OptimizeTMemLayouts",
+    "triton-nvidia-interleave-tmem": "interleave_tmem:InterleaveTMem",
     "tritongpu-reduce-data-duplication": "reduce_data_duplication:ReduceDataDuplication",
     "tritongpu-reorder-instructions": "reorder_instructions:ReorderInstructions",
     "triton-nvidia-optimize-descriptor-encoding": "optimize_descriptor_encoding:OptimizeDescriptorEncoding",
