@@ -24,6 +24,7 @@ REGISTRY: dict[str, str] = {
     "triton-loop-unroll": "loop_unroll:TritonLoopUnroll",
     "triton-test-loop-peeling": "test_loop_peeling:TestLoopPeeling",
     "triton-nvidia-gpu-fence-insertion": "fence_insertion:FenceInsertion",
+    "triton-nvidia-gpu-proxy-fence-insertion": "proxy_fence_insertion:ProxyFenceInsertion",
     "triton-nvidia-gpu-remove-tmem-tokens": "remove_tmem_tokens:RemoveTMEMTokens",
     "triton-tensor-memory-allocation": "tensor_memory_allocation:TensorMemoryAllocation",
     "triton-reorder-broadcast": "reorder_broadcast:TritonReorderBroadcast",

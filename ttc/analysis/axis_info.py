@@ -754,6 +754,8 @@ class AxisInfoAnalysis:
         name = op.name
         ops = [self._operand(v) for v in op.operands]
         if name in _CASTS:
+            if not ops:  # an unrealized cast from nothing: pessimistic
+                return None
             t = op.results[0].type
             if isinstance(t, TensorType) and len(t.get_shape()) != ops[0].rank:
                 return None  # an unrealized cast that would change the rank: pessimistic

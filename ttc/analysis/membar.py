@@ -190,7 +190,7 @@ class Membar:
             op = after.next_op if after is not None else block.first_op
             while op is not None:
                 self._update(op, info)
-                if op.has_trait(IsTerminator) or op.name in REGION_BRANCH:
+                if op.has_trait(IsTerminator, value_if_unregistered=False) or op.name in REGION_BRANCH:
                     succs = self._successors(op)
                     break
                 op = op.next_op
@@ -283,8 +283,9 @@ class Membar:
         info.join(cur)
 
 
-def insert_barriers(module: Operation, allocation: ModuleAllocation | None = None) -> None:
-    """Triton's ModuleMembarAnalysis: every function, callees first."""
+def insert_barriers(module: Operation, allocation: ModuleAllocation | None = None, analysis=Membar) -> None:
+    """Triton's ModuleMembarOrFenceAnalysis: every function, callees first; `analysis` is `Membar` or a subclass
+    with its own `_update` (the proxy-fence pass's)."""
     allocation = allocation or ModuleAllocation(module)
     order, _ = callees_first(module)
     done: dict[str, BlockInfo] = {}
@@ -293,4 +294,4 @@ def insert_barriers(module: Operation, allocation: ModuleAllocation | None = Non
         if a is None or func.body.blocks.first is None:
             done[func.sym_name.data] = BlockInfo()
             continue
-        done[func.sym_name.data] = Membar(func, a, done).pending
+        done[func.sym_name.data] = analysis(func, a, done).pending

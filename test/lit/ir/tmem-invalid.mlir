@@ -380,7 +380,7 @@ tt.func @copy_16bit(%s: !ttg.memdesc<128x64xf16, #nvmma, #ttg.shared_memory>, %d
 // -----
 
 #a = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
-#b = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#b = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 16}>
 #tm = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>
 module attributes {"ttg.num-warps" = 4 : i32} {
 tt.func @mma_k(%a: !ttg.memdesc<128x64xf16, #a, #ttg.shared_memory>, %b: !ttg.memdesc<32x128xf16, #b, #ttg.shared_memory>, %d: !ttg.memdesc<128x128xf32, #tm, #ttng.tensor_memory, mutable>, %p: i1) {
@@ -433,7 +433,7 @@ tt.func @mma_int16(%a: !ttg.memdesc<128x64xi16, #a, #ttg.shared_memory>, %b: !tt
 // -----
 
 #a = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
-#b = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 8}>
+#b = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 8}>
 #tm = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>
 module attributes {"ttg.num-warps" = 4 : i32} {
 tt.func @mma_kinds(%a: !ttg.memdesc<128x64xf16, #a, #ttg.shared_memory>, %b: !ttg.memdesc<64x128xf8E4M3FN, #b, #ttg.shared_memory>, %d: !ttg.memdesc<128x128xf32, #tm, #ttng.tensor_memory, mutable>, %p: i1) {
@@ -591,7 +591,7 @@ tt.func @scaled_block_m(%a: !ttg.memdesc<64x128xf8E4M3FN, #a, #ttg.shared_memory
 
 // e2m1 packs two elements a byte along K (A not transposed): A's 64 bytes are 128 elements, B has 64 rows.
 #a = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 8}>
-#b = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 8}>
+#b = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 8}>
 #tm = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>
 module attributes {"ttg.num-warps" = 4 : i32} {
 tt.func @scaled_packed_k(%a: !ttg.memdesc<128x64xi8, #a, #ttg.shared_memory>, %b: !ttg.memdesc<64x128xf8E4M3FN, #b, #ttg.shared_memory>, %d: !ttg.memdesc<128x128xf32, #tm, #ttng.tensor_memory, mutable>, %s: !ttg.memdesc<128x4xi8, #ttng.tensor_memory_scales_encoding<>, #ttng.tensor_memory>, %p: i1) {

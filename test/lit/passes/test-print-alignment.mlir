@@ -62,3 +62,24 @@ tt.func @captures(%p: !tt.ptr<f16> {tt.divisibility = 16 : i32}) {
   } : (!tt.ptr<f16>) -> ()
   tt.return
 }
+
+// -----
+
+// builtin.unrealized_conversion_cast passes its operand's facts on, also through a struct and back, unless the
+// result is a tensor of another rank (then, as for a cast from nothing, they are pessimistic); an
+// llvm.mlir.undef struct is a pessimistic scalar.
+tt.func @unrealized_cast(%x: tensor<16x8xi32> {tt.divisibility = dense<[4, 8]> : tensor<2xi32>}) {
+  // expected-remark @below {{contiguity = [1, 1], divisibility = [4, 8], constancy = [1, 1], constant_value = <none>}}
+  %s = builtin.unrealized_conversion_cast %x : tensor<16x8xi32> to !llvm.struct<(i32, i32)>
+  // expected-remark @below {{contiguity = [1, 1], divisibility = [4, 8], constancy = [1, 1], constant_value = <none>}}
+  %t = builtin.unrealized_conversion_cast %s : !llvm.struct<(i32, i32)> to tensor<16x8xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %flat = builtin.unrealized_conversion_cast %x : tensor<16x8xi32> to tensor<128xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %none = builtin.unrealized_conversion_cast to i32
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %u = llvm.mlir.undef : !llvm.struct<(i32, i32)>
+  // expected-remark @below {{contiguity = [1, 1], divisibility = [1, 1], constancy = [1, 1], constant_value = <none>}}
+  %v = builtin.unrealized_conversion_cast %u : !llvm.struct<(i32, i32)> to tensor<16x8xi32>
+  tt.return
+}
