@@ -61,7 +61,7 @@ from xdsl.dialects.builtin import ArrayAttr, BFloat16Type, Float16Type, Float32T
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from ttc.diagnostics import at_op, emit, reported
-from ttc.ir.layout_utils import get_order, num_warps_of, target_capability, with_encoding
+from ttc.ir.layout_utils import num_warps_of, order_for_memory, target_capability, with_encoding
 from ttc.ir.layouts import (BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding, NVMMASharedEncoding,
                             SharedMemorySpace)
 from ttc.ir.printer import attr_text
@@ -177,19 +177,21 @@ def comes_from_load_or_block_arg(v: SSAValue) -> bool:
 
 def shared_operand(v: SSAValue, op_idx: int, transposable: bool, dot: Operation) -> SSAValue:
     """Triton's getSharedMemoryMMAOperand: a `ttg.local_alloc` of the value before its layout conversion (one),
-    put right after it. Where wgmma's K-major order is forced on an operand whose registers have the other order, a
-    warning at the dot says so (Triton warns there too)."""
+    put right after it, stored in Triton's getOrderForMemory of its layout. Where wgmma's K-major order is forced on
+    an operand whose registers have the other order, a warning at the dot says so, in Triton's words."""
     if isinstance(v.owner, Operation) and v.owner.name == "ttg.convert_layout":
         v = v.owner.operands[0]
     shape = shape_of(v.type)
-    order = get_order(encoding(v.type))
+    order = order_for_memory(shape, encoding(v.type))
     if not transposable:
         forced = [0, 1] if op_idx == 1 else [1, 0]
         if forced != order and reported("warning"):
-            emit(at_op(dot, None, f"wgmma reads {attr_text(elt(v.type))} operands K-major only: operand {op_idx} "
-                                  f"is stored to shared memory in order {forced}, not its register order {order}, so "
-                                  "its registers are transposed on the store and its load is not pipelined with "
-                                  "full-width copies (transposing it in global memory avoids this)", "warning"))
+            emit(at_op(dot, None, f"Warning: Forcing a different order [{forced[0]}, {forced[1]}] on SMEM than the "
+                                  f"register order for the operand {op_idx}. Registers will be transposed before "
+                                  "SMEM store and the pipelined load for this operand will be disabled, so poor "
+                                  "performance is expected. Recommendation: consider transposing the operand in "
+                                  "global memory to remove the need to transpose the tensor in registers.",
+                       "warning"))
         order = forced
     dims = ArrayAttr([IntAttr(d) for d in shape])
     t = MemDescType(dims, elt(v.type), nvmma_shared(shape, order, elt(v.type)), SharedMemorySpace(), IntAttr(0), dims)

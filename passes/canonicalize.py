@@ -11,7 +11,7 @@ ext/trunc chains, `trunci(shrsi)` of the dropped bits to `shrui`; MLIR's arith r
 `not(cmpi)`, `select` of `not`, nested selects; Triton's `tt.load`/`tt.store` with constant masks,
 `broadcast`/`expand_dims`/`reshape` of `splat`, `broadcast(broadcast)`, `reshape(reshape)`, `trans(trans)`,
 `expand_dims(broadcast)`; `ttg.convert_layout` to the same type, of a convert, splat, make_range, histogram,
-local_load or splat constant; `ttg.local_alloc` of a convert; `scf.if` with a constant condition, unused results, results that are selects,
+local_load or splat constant; `ttg.local_alloc` and `ttng.tmem_store` of a convert; `scf.if` with a constant condition, unused results, results that are selects,
 an empty else, a negated condition; `scf.for` with zero or one iteration, an empty body, or iteration arguments
 that are forwarded, unused or duplicated; `cf.cond_br` on a constant or to the same block, `cf.br` to a block
 with no other predecessor; a `gpu.barrier` right before another one (the later one stays).
@@ -51,7 +51,7 @@ from ttc.fold import (
 )
 from ttc.greedy_rewrite import GreedyDriver, Rewriter, fused_location
 from ttc.ir import warp_specialize
-from ttc.ir.types import elt, encoding, shape_of
+from ttc.ir.types import elt, encoding, shape_of, tensor
 from ttc.passmanager import Pass, option
 
 # ----------------------------------------------------------------------------- helpers for patterns
@@ -582,18 +582,23 @@ def _expand_dims_patterns(op: Operation, rw: Rewriter) -> bool:
     if inner.name == "tt.splat":
         rw.replace_with_new(op, _new_like("tt.splat", inner.operands[0], op.results[0].type))
         return True
-    # expand_dims(broadcast(x)) -> broadcast(expand_dims(x)): layouts would need inferring, so only without
+    # expand_dims(broadcast(x)) -> broadcast(expand_dims(x)); a layout must be a slice along the axis (Triton's
+    # inferExpandDimsOpEncoding gives its parent)
     src = inner.operands[0]
-    if encoding(src.type) is not None or encoding(op.results[0].type) is not None:
-        return False
     axis = op.axis.value.data
+    enc = encoding(src.type)
+    if enc is not None:
+        from ttc.ir.layouts import SliceEncoding
+
+        if not isinstance(enc, SliceEncoding) or enc["dim"] != axis:
+            return False
+        enc = enc["parent"]
     shape = list(shape_of(src.type))
     shape.insert(axis, 1)
-    expand = _new_like("tt.expand_dims", src, TensorType(elt(src.type), shape),
-                       {"axis": IntegerAttr(axis, op.axis.type)})
+    expand = _new_like("tt.expand_dims", src, tensor(shape, elt(src.type), enc), {"axis": IntegerAttr(axis, op.axis.type)})
     expand.location = op.location
     rw.insert_before(expand, op)
-    rw.replace_with_new(op, _new_like("tt.broadcast", expand.results[0], op.results[0].type))
+    rw.replace_with_new(op, _new_like("tt.broadcast", expand.results[0], op.results[0].type)).location = inner.location
     return True
 
 
@@ -636,6 +641,18 @@ def _local_alloc_of_convert(op: Operation, rw: Rewriter) -> bool:
     if isinstance(encoding(cvt.operands[0].type), DotOperandEncoding):
         return False
     rw.replace_with_new(op, _clone_with(op, [cvt.operands[0]]))
+    return True
+
+
+def _tmem_store_of_convert(op: Operation, rw: Rewriter) -> bool:
+    """Triton's CanonicalizeConvertFromTMEMStore: `ttng.tmem_store(convert_layout(x))` stores x when x's layout
+    can go to tensor memory as it is."""
+    cvt = _def(op.src, "ttg.convert_layout")
+    from ttc.ir.tmem import layout_fits_tmem
+
+    if cvt is None or not layout_fits_tmem(op, cvt.operands[0].type, op.dst.type):
+        return False
+    rw.set_operands(op, [cvt.operands[0] if v is op.src else v for v in op.operands])
     return True
 
 
@@ -1272,6 +1289,7 @@ _add("tt.reshape", _reshape_patterns)
 _add("tt.trans", _trans_of_trans)
 _add("ttg.convert_layout", _convert_layout_patterns)
 _add("ttg.local_alloc", _local_alloc_of_convert)
+_add("ttng.tmem_store", _tmem_store_of_convert)
 _add("scf.if", _if_negated_condition, _combine_ifs, _combine_nested_ifs, _if_condition_propagation, _if_to_select, _if_empty_else,
      _if_static_condition, _if_unused_results, _if_yield_condition)
 _add("scf.for", _for_iter_args, _for_trivial)

@@ -11,7 +11,10 @@ result layout from its operands, as Triton's conversion patterns do:
   sizePerThread to hold both operands;
 - `tt.dot` gets a blocked layout with 2x2 or 4x4 elements per thread and converts its operands to
   `#ttg.dot_op` layouts of it;
-- `scf.for`/`scf.while`/`scf.if` carry the converted types through their results and region arguments.
+- `scf.for`/`scf.while`/`scf.if` carry the converted types through their results and region arguments;
+- `tt.descriptor_gather`/`tt.descriptor_scatter` convert their row offsets (just before the op) to a slice of a
+  blocked layout giving each thread 4 consecutive offsets (`gather4`/`scatter4` take 4 rows each) and every warp
+  all of them.
 
 Where an operand's new type is not the one its user expects (the default layout of the operand's original
 type), a `ttg.convert_layout` is inserted right after the operand's definition and shared by all such uses (MLIR's
@@ -274,6 +277,19 @@ class _Conversion:
                       list(range(rank)))
         op.operands[0] = self.convert_value(src, with_encoding(src.type, slice_of(axis, ret)), before=op)
         self.retype(op.results[0], with_encoding(op.results[0].type, ret))
+
+    def op_tt_descriptor_gather(self, op: Operation) -> None:
+        """Triton's getNewIndicesType: the row offsets as a slice (dim 0) of a [1, 4]-per-thread blocked layout,
+        lanes along the offsets, warps across the broadcast dimension."""
+        for r in op.results:
+            self.retype(r, self.convert(r.type))
+        x = op.x_offsets
+        parent = blocked([1, 4], [self.threads_per_warp, 1], [1, self.num_warps], [1, 0])
+        want = with_encoding(x.type, slice_of(0, parent))
+        if x.type != want:
+            op.operands[1] = self.convert_value(x, want, before=op)
+
+    op_tt_descriptor_scatter = op_tt_descriptor_gather
 
     def op_tt_dot(self, op: Operation) -> None:
         d_t = op.results[0].type

@@ -6,7 +6,8 @@ axis allows), the exchange needs no shared memory: Triton lowers it with warp sh
 source, indices and result one such blocked layout:
 
 - lanes: as many along the axis as its source extent (at most a warp), the rest spread over the other
-  dimensions in the source's thread order, up to each extent; lanes still left over broadcast along the axis;
+  dimensions in the source's thread order (Triton's, from the linear layout: the dimensions the lanes move
+  along first, then the register order), up to each extent; lanes still left over broadcast along the axis;
 - warps: one along the axis, the others spread over the other dimensions in the source's warp order, up to
   the extent the lanes leave; warps still left over broadcast along the axis;
 - one element per thread outside the axis, `extent / lanes` along it; order: the axis first, then the other
@@ -24,15 +25,16 @@ import math
 from xdsl.dialects.builtin import UnitAttr
 from xdsl.ir import Operation
 
-from ttc.ir.layout_utils import blocked, get_order, num_warps_of, threads_per_warp_of, with_encoding
+from ttc.ir.layout_utils import blocked, get_order, linear_orders, num_warps_of, threads_per_warp_of, with_encoding
 from ttc.ir.layouts import BlockedEncoding
 from ttc.ir.types import encoding
 
 
 def gather_layout(src_shape, src_enc, axis: int, num_warps: int, threads_per_warp: int) -> BlockedEncoding:
     rank = len(src_shape)
-    # Triton's getThreadOrder / getWarpOrder: the layout's order for the blocked layouts gathers see here
-    thread_order = warp_order = get_order(src_enc)
+    # Triton's getThreadOrder / getWarpOrder, read off the linear layout (broadcast dimensions come last)
+    orders = linear_orders(src_shape, src_enc)
+    thread_order, warp_order = orders[1:] if orders else (get_order(src_enc),) * 2
     tpw, wpc = [0] * rank, [0] * rank
     tpw[axis] = min(src_shape[axis], threads_per_warp)
     lanes_left = threads_per_warp // tpw[axis]

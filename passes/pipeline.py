@@ -42,7 +42,6 @@ from ttc.diagnostics import at_op, emit
 from ttc.fold import is_zero
 from ttc.ir import tma, ttg
 from ttc.ir.inserter import Inserter, with_iter_args
-from ttc.ir.layout_utils import target_capability
 from ttc.ir.layouts import NvidiaMmaEncoding, NVMMASharedEncoding, SharedMemorySpace, SwizzledSharedEncoding
 from ttc.ir.loop_schedule import CoarseSchedule, num_stages_of, strip
 from ttc.ir.std import SelectOp
@@ -53,7 +52,8 @@ from ttc.ir.rs_dot_split import split_rs_dot
 from ttc.ir.tt import SplatOp
 from ttc.ir.types import AsyncTokenType, MemDescType, bitwidth, elt, encoding, shape_of
 from ttc.passmanager import Pass, option
-from ttc.passes.schedule_loops import schedule_dependencies
+from ttc.passes.schedule_loops import UNSAFE, schedule_dependencies
+from ttc.passes.tma_lowering import encoding_for_shape
 from xdsl.dialects.builtin import ArrayAttr, IntAttr
 
 LOAD_OPS = ("tt.load", "tt.descriptor_load", "tt.descriptor_gather")
@@ -720,8 +720,9 @@ def async_launch_dots(loop: scf.ForOp) -> None:
 
 
 def pipeline_tma_stores(loop: scf.ForOp) -> None:
-    """Triton's pipelineTMAStores: the descriptor stores (and reduces) of the loop's body, nested loops aside,
-    store into one shared buffer per shape and element type, allocated before the loop, each preceded by
+    """Triton's pipelineTMAStores: the descriptor stores (and reduces and scatters) of the loop's body, nested loops
+    aside, store into one shared buffer per shape and element type (the descriptor's layout), allocated before the
+    loop, each preceded by
     `async_tma_store_wait {pendings = 0}` (the previous store's copy has read the buffer) and followed by
     `fence_async_shared` and the asynchronous TMA copy; a final wait and the deallocations follow the loop (one per
     store, as in Triton: a buffer two stores share is deallocated twice in the text)."""
@@ -729,7 +730,7 @@ def pipeline_tma_stores(loop: scf.ForOp) -> None:
 
     def visit(block):
         for op in block.ops:
-            if op.name in ("tt.descriptor_store", "tt.descriptor_reduce"):
+            if op.name in ("tt.descriptor_store", "tt.descriptor_reduce", "tt.descriptor_scatter"):
                 stores.append(op)
             elif op.name != "scf.for":
                 for r in op.regions:
@@ -745,8 +746,9 @@ def pipeline_tma_stores(loop: scf.ForOp) -> None:
         t = st.src.type
         key = (tuple(shape_of(t)), elt(t))
         if key not in allocs:
+            enc = encoding_for_shape(st.desc.type.encoding, shape_of(t))
             allocs[key] = before.add(ttg.LocalAllocOp.build(
-                operands=[[]], result_types=[_memdesc(shape_of(t), elt(t), st.desc.type.encoding)]), st.location)
+                operands=[[]], result_types=[_memdesc(shape_of(t), elt(t), enc)]), st.location)
     bufs = [allocs[(tuple(shape_of(st.src.type)), elt(st.src.type))] for st in stores]
     for st, buf in zip(stores, bufs):
         em = Inserter(st, st.location)
@@ -755,6 +757,8 @@ def pipeline_tma_stores(loop: scf.ForOp) -> None:
         em.add(ttg.FenceAsyncSharedOp.build(properties={"bCluster": BoolAttr(False, i1)}))
         if st.name == "tt.descriptor_store":
             em.add(tma.AsyncTMACopyLocalToGlobalOp.build(operands=[st.desc, list(st.indices), buf]))
+        elif st.name == "tt.descriptor_scatter":
+            em.add(tma.AsyncTMAScatterOp.build(operands=[st.desc, st.x_offsets, st.y_offset, buf]))
         else:
             em.add(tma.AsyncTMAReduceOp.build(operands=[st.desc, list(st.indices), buf],
                                               properties={"kind": st.kind}))
@@ -791,7 +795,7 @@ class Pipeline(Pass):
         pipelined = set()
         for loop in loops:
             schedule = CoarseSchedule.deserialize(loop)
-            if schedule is None or target_capability(module) < 80:  # no cp.async before sm80
+            if schedule is None:  # (Triton's pass has no target check: make-ttgir runs it on sm80 and sm90 only)
                 continue
             axis = axis or AxisInfoAnalysis(module)
             loop = lower_loads(loop, schedule, axis)
@@ -810,20 +814,19 @@ class Pipeline(Pass):
         for loop in [op for op in module.walk() if isinstance(op, scf.ForOp)]:
             if loop not in pipelined:
                 _why_not(loop, module)
-        if target_capability(module) // 10 == 9:
-            for loop in [op for op in module.walk() if isinstance(op, scf.ForOp)]:
-                if num_stages_of(loop, self.num_stages) >= 1:
-                    async_launch_dots(loop)
+        for loop in [op for op in module.walk() if isinstance(op, scf.ForOp)]:
+            if num_stages_of(loop, self.num_stages) >= 1:
+                async_launch_dots(loop)
         update_waits(module)
-        if target_capability(module) >= 90:
-            for loop in [op for op in module.walk() if isinstance(op, scf.ForOp)]:
-                if num_stages_of(loop, self.num_stages) > 1:
-                    pipeline_tma_stores(loop)
+        for loop in [op for op in module.walk() if isinstance(op, scf.ForOp)]:
+            if num_stages_of(loop, self.num_stages) > 1:
+                pipeline_tma_stores(loop)
 
 
 def _why_not(loop: scf.ForOp, module) -> None:
-    if target_capability(module) < 80:
-        _not_pipelined_remark(loop, "software pipelining needs sm80 or later")
+    unsafe = [op.name for op in loop.walk() if op.name in UNSAFE]
+    if unsafe:
+        _not_pipelined_remark(loop, f"'{unsafe[0]}' in it must stay in order")
     elif any(op.name in ("scf.for", "scf.while") for op in loop.body.block.ops):
         _not_pipelined_remark(loop, "only innermost loops are pipelined")
     else:

@@ -3,10 +3,10 @@
 
 A `ttg.convert_layout` from a register layout to a `#ttg.dot_op` layout that cannot be done by moving registers
 (or lanes) becomes a `ttg.local_alloc` of the source into a swizzled shared buffer and a `ttg.local_load` of it in
-the dot-operand layout, so each element is stored once however many threads need it. The shared layout keeps the
-source's order (for 3-D tensors, the batch dimension last). For dot operands of a blocked (FMA) parent Triton
-uses no swizzling (`vec = perPhase = maxPhase = 1`); conversions to operands of MMA parents, whose swizzling
-depends on the MMA instruction shape, are left as they are.
+the dot-operand layout, so each element is stored once however many threads need it. The shared layout is stored
+in Triton's getOrderForMemory of the source; for dot operands of a blocked (FMA) parent it is not swizzled
+(`vec = perPhase = maxPhase = 1`), for operands of an MMA v2/v3 parent it is Triton's swizzle for that operand
+(ttc.ir.pipelined_loads.mma_v2_shared_layout). Operands of other parents are left alone.
 """
 
 from __future__ import annotations
@@ -15,17 +15,13 @@ from dataclasses import dataclass
 
 from xdsl.dialects.builtin import ArrayAttr, IntAttr
 
-from ttc.ir.layout_utils import get_order, reorders_registers_only
-from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding, SharedMemorySpace, SwizzledSharedEncoding
+from ttc.ir.layout_utils import cvt_dims, order_for_memory
+from ttc.ir.layouts import (BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding, SharedMemorySpace,
+                            SwizzledSharedEncoding)
+from ttc.ir.pipelined_loads import mma_v2_shared_layout
 from ttc.ir.ttg import LocalAllocOp, LocalLoadOp
-from ttc.ir.types import MemDescType, encoding
+from ttc.ir.types import MemDescType, bitwidth, encoding
 from ttc.passmanager import Pass
-
-
-def shared_order(src_order: list[int]) -> list[int]:
-    if len(src_order) == 3:
-        return [o for o in src_order if o != 0] + [0]
-    return list(src_order)
 
 
 def memdesc(shape, element, enc, mutable: bool = False) -> MemDescType:
@@ -38,12 +34,18 @@ def rewrite(cvt) -> bool:
     src_enc, dst_enc = encoding(src_t), encoding(dst_t)
     if not isinstance(dst_enc, DotOperandEncoding) or src_enc is None:
         return False
-    if not isinstance(dst_enc["parent"], BlockedEncoding):
+    parent = dst_enc["parent"]
+    mma = isinstance(parent, NvidiaMmaEncoding) and parent["versionMajor"] in (2, 3)
+    if not (isinstance(parent, BlockedEncoding) or mma):
         return False
-    if reorders_registers_only(src_t, dst_t):
+    if cvt_dims(src_t, dst_t) in ([], ["register"]):  # Triton's cvtReordersRegisters
         return False
-    order = shared_order(get_order(src_enc))
-    shared = SwizzledSharedEncoding.make(vec=1, perPhase=1, maxPhase=1, order=order)
+    shape = list(src_t.get_shape())
+    order = order_for_memory(shape, src_enc)
+    if mma:
+        shared = mma_v2_shared_layout(shape, order, bitwidth(src_t.element_type), dst_enc["opIdx"], dst_enc["kWidth"])
+    else:
+        shared = SwizzledSharedEncoding.make(vec=1, perPhase=1, maxPhase=1, order=order)
     alloc = LocalAllocOp.create(operands=[cvt.operands[0]],
                                 result_types=[memdesc(src_t.get_shape(), src_t.element_type, shared)])
     load = LocalLoadOp.create(operands=[alloc.results[0]], result_types=[dst_t])

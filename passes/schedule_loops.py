@@ -2,7 +2,7 @@
 ScheduleLoops), written on the loop for tritongpu-pipeline (`loop.stage`, `loop.cluster`,
 `tt.scheduled_max_stage`; see ttc/ir/loop_schedule.py). The `tt.latency` attributes are consumed.
 
-For an innermost `scf.for` without `gpu.barrier` whose yielded values are defined in it:
+For an innermost `scf.for` without `gpu.barrier`, `tt.assert` or `tt.print` whose yielded values are defined in it:
 1. Key ops: every op reachable from an op with a latency (through users in the body) gets the stage
    `max distance - its distance`, its distance being the longest sum of latencies from it to the end of the
    body; stage s goes to cluster `max stage - s` (the last stage first). An `scf.if` so staged with no staged op
@@ -26,6 +26,8 @@ from xdsl.ir import BlockArgument, Operation
 
 from ttc.ir.loop_schedule import LATENCY, CoarseSchedule, has_distance_above_one, is_outer_loop, nested_operands
 from ttc.passmanager import Pass
+
+UNSAFE = ("gpu.barrier", "tt.assert", "tt.print")  # ops the schedule must not reorder: such loops stay as they are
 
 
 def schedule_key_ops(loop: scf.ForOp, latency: dict[Operation, int]) -> CoarseSchedule | None:
@@ -171,7 +173,7 @@ def schedule_loop(loop: scf.ForOp, latency: dict[Operation, int]) -> None:
     body = loop.body.block
     if not any(op in latency for op in body.ops):
         return
-    if has_distance_above_one(loop) or is_outer_loop(loop) or any(op.name == "gpu.barrier" for op in loop.walk()):
+    if has_distance_above_one(loop) or is_outer_loop(loop) or any(op.name in UNSAFE for op in loop.walk()):
         return
     schedule = schedule_key_ops(loop, latency)
     if schedule is None:

@@ -14,13 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType, i1, i32, i64
+from xdsl.dialects.builtin import IntegerAttr, TensorType, i1, i64
 from xdsl.ir import Operation
-from xdsl.traits import MemoryEffectKind, get_effects
+from xdsl.traits import MemoryEffect, MemoryEffectKind, RecursiveMemoryEffect
 
 from ttc.frontend.builder import op_class
 from ttc.ir.format import build_op
-from ttc.ir.inserter import Inserter
+from ttc.ir.inserter import Inserter, set_operand_group
 from ttc.ir.std import CMPI
 from ttc.ir.types import i1_like
 from ttc.passes.licm import hoist_from, loop_regions, move_before, should_move
@@ -28,9 +28,18 @@ from ttc.passmanager import Pass
 
 
 def only_reads(op: Operation) -> bool:
-    """True when every effect of `op` and of the ops nested in it is a read (MLIR's getEffectsRecursively)."""
-    effects = get_effects(op)
-    return effects is not None and all(e.kind == MemoryEffectKind.READ for e in effects)
+    """True when every effect of `op` and of the ops nested in it is a read (MLIR's getEffectsRecursively); an op
+    without effect traits may do anything, but arith and math ops have none (xDSL leaves arith.remui bare)."""
+    if op.name.startswith(("arith.", "math.")):
+        return True
+    traits = op.get_traits_of_type(MemoryEffect)
+    for t in traits:
+        if isinstance(t, RecursiveMemoryEffect):
+            if not all(only_reads(o) for r in op.regions for b in r.blocks for o in b.ops):
+                return False
+        elif (effects := t.get_effects(op)) is None or any(e.kind != MemoryEffectKind.READ for e in effects):
+            return False
+    return bool(traits)
 
 
 def guard_load(load: Operation, loop: scf.ForOp) -> None:
@@ -42,8 +51,7 @@ def guard_load(load: Operation, loop: scf.ForOp) -> None:
         mask = em.add(build_op(op_class("tt.splat"), [mask], [i1_like(load.ptr.type)]))
     if load.mask is not None:
         mask = em.add(arith.AndIOp(mask, load.mask))
-    load.operands = [load.ptr, mask, *([load.other] if load.other is not None else [])]
-    load.properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [1, 1, int(load.other is not None)])
+    set_operand_group(load, "mask", [mask])
 
 
 @dataclass(frozen=True)

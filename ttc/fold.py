@@ -25,7 +25,10 @@ from typing import Callable
 from xdsl.dialects.builtin import (
     BFloat16Type,
     DenseIntOrFPElementsAttr,
+    Float8E4M3B11FNUZType,
     Float8E4M3FNType,
+    Float8E4M3FNUZType,
+    Float8E5M2FNUZType,
     Float8E5M2Type,
     Float16Type,
     Float32Type,
@@ -769,6 +772,11 @@ def _fold_addptr(op, c):
     return op.operands[0] if is_int_value(c[1], 0) else None
 
 
+def _fold_advance(op, c):
+    """advance(ptr, [0, 0, ...]) -> ptr"""
+    return op.operands[0] if all(is_int_value(a, 0) for a in c[1:]) else None
+
+
 def _fold_make_range(op, c):
     start, end = op.start.value.data, op.end.value.data
     if end == start + 1:
@@ -776,8 +784,13 @@ def _fold_make_range(op, c):
     return None
 
 
+_FP8_NEG_ZERO = {Float8E4M3FNType: True, Float8E5M2Type: True, Float8E4M3FNUZType: False,
+                 Float8E5M2FNUZType: False, Float8E4M3B11FNUZType: False}
+
+
 def _is_fp8(t: Attribute) -> bool:
-    return isinstance(t, (Float8E4M3FNType, Float8E5M2Type))
+    """An fp8 format with a zero (not e8m0); the FNUZ ones have no -0.0 (APFloat's getZero gives +0.0)."""
+    return type(t) in _FP8_NEG_ZERO
 
 
 def _fold_fp_to_fp(op, c):
@@ -789,7 +802,8 @@ def _fold_fp_to_fp(op, c):
         return None
     for zero in (0.0, -0.0):
         if is_float_value(c[0], zero):
-            return attr_of(op.results[0].type, [zero])
+            has_neg_zero = not _is_fp8(dst) or _FP8_NEG_ZERO[type(dst)]
+            return attr_of(op.results[0].type, [zero if has_neg_zero else 0.0])
     return None
 
 
@@ -815,6 +829,7 @@ _FOLDERS: dict[str, Callable] = {
     "tt.expand_dims": _fold_expand_dims,
     "tt.trans": _fold_trans,
     "tt.addptr": _fold_addptr,
+    "tt.advance": _fold_advance,
     "tt.make_range": _fold_make_range,
     # no "tt.bitcast": Triton 3.6 keeps even a same-type tt.bitcast (uint_to_uniform_float's u32 -> i32) to the TTGIR
     "tt.fp_to_fp": _fold_fp_to_fp,

@@ -229,8 +229,6 @@ NOT_YET: dict[str, str] = {
 # the same, for the MMA layouts only (their async copies are Triton's)
 NOT_YET_LAYOUTS: dict[str, str] = {
     **NOT_YET,
-    "loop_hints_matmul_s4_sm80": "with num_stages=4 Triton's B buffer takes order [0, 1]; ours keeps the load "
-                                 "layout's [1, 0]",
 }
 SM8X = [k for k in TENSOR_CORE if MANIFEST[k]["target"].startswith("cuda:8")]
 

@@ -11,11 +11,12 @@ of its default region); anything else starts empty, Triton's pessimistic state. 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from xdsl.ir import Operation, SSAValue
 
-from ttc.ir.types import MemDescType
+from ttc.ir.types import MemDescType, bitwidth
 
 VIEW_OPS = ("ttg.memdesc_index", "ttg.memdesc_subslice", "ttg.memdesc_trans", "ttg.memdesc_reshape",
             "ttg.memdesc_reinterpret", "ttng.tmem_subslice")
@@ -129,3 +130,127 @@ def _alias_transfer(op: Operation, operands: list[frozenset]) -> frozenset | Non
 def aliases(root: Operation) -> dict[SSAValue, frozenset]:
     """Triton's SharedMemoryAliasAnalysis: value -> the `ttg.local_alloc` results it may view."""
     return forward_sets(root, _alias_transfer)
+
+
+# ----------------------------------------------------------------------------- buffer regions
+
+BARRIER_OPERANDS = {"ttng.init_barrier": ("alloc",), "ttng.barrier_expect": ("alloc",),
+                    "ttng.inval_barrier": ("alloc",), "ttng.async_tma_copy_global_to_local": ("barrier",),
+                    "ttng.async_tma_gather": ("barrier",), "ttng.tc_gen5_mma": ("barriers",),
+                    "ttng.tc_gen5_mma_scaled": ("barriers",)}
+ACCESS_OPS = ("ttg.local_load", "ttg.local_store", "ttng.tmem_load", "ttng.tmem_store",
+              "ttg.async_copy_global_to_local", "ttng.async_tma_copy_global_to_local",
+              "ttng.async_tma_copy_local_to_global", "ttng.async_tma_gather", "ttng.async_tma_scatter",
+              "ttng.init_barrier", "ttng.barrier_expect", "ttng.inval_barrier", "ttng.wait_barrier",
+              "tt.dot", "tt.dot_scaled", "ttng.warp_group_dot", "ttng.tc_gen5_mma", "ttng.tc_gen5_mma_scaled")
+
+
+class RegionError(Exception):
+    """An op the buffer-region analysis cannot account for (Triton stops with a fatal error)."""
+
+    def __init__(self, op: Operation, message: str):
+        super().__init__(message)
+        self.op = op
+
+
+def is_memory_access(op: Operation) -> bool:
+    """Triton's BufferRegionAnalysis::isMemoryAccessOperation."""
+    if op.name in ACCESS_OPS:
+        return True
+    return op.name in ("ttg.local_alloc", "ttng.tmem_alloc") and bool(op.operands)
+
+
+def _barrier_operands(op: Operation) -> list[SSAValue]:
+    out = []
+    for field in BARRIER_OPERANDS.get(op.name, ()):
+        v = getattr(op, field, None)
+        out += list(v) if isinstance(v, (tuple, list)) else [v] if isinstance(v, SSAValue) else []
+    return out
+
+
+def region_kind(v: SSAValue) -> str | None:
+    """"barrier" (an mbarrier some op waits on or arms), "shared" or "tensor" memory, or None."""
+    if any(v in _barrier_operands(use.operation) for use in v.uses):
+        return "barrier"
+    space = memory_space(v.type)
+    return {SHARED: "shared", "ttng.tensor_memory": "tensor"}.get(space)
+
+
+def memdesc_bytes(t: MemDescType) -> int:
+    """Triton's getMemDescSize: bytes of shared memory, or 32-bit columns of tensor memory."""
+    if memory_space(t) == "ttng.tensor_memory":
+        from ttc.ir.tmem_layout import tmem_alloc_rows_cols
+
+        return tmem_alloc_rows_cols(t)[1]
+    return math.prod(t.get_shape()) * (bitwidth(t.element_type) // 8)
+
+
+def _subslice_offset(op: Operation) -> int:
+    """The byte offset of a `ttg.memdesc_subslice`'s first element in its source buffer."""
+    from ttc.ir.layouts import NVMMASharedEncoding, SwizzledSharedEncoding
+    from ttc.lowering.exchange_plan import swizzled_buffer
+    from ttc.lowering.nvmma_shared import nvmma_buffer
+
+    t = op.operands[0].type
+    offsets = tuple(op.offsets.get_values())
+    shape = t.get_alloc_shape()[-len(offsets):]
+    elem = bitwidth(t.element_type) // 8
+    enc = t.encoding
+    if isinstance(enc, SwizzledSharedEncoding):
+        buf = swizzled_buffer(shape, list(enc["order"]), elem, enc["vec"], enc["perPhase"], enc["maxPhase"])
+    elif isinstance(enc, NVMMASharedEncoding):
+        buf = nvmma_buffer(shape, enc["swizzlingByteWidth"], bool(enc.get("transposed", False)), elem)
+    else:
+        raise RegionError(op, f"buffer regions of subslices of {enc.name} buffers are not supported")
+    return buf.byte_offset(offsets)
+
+
+def _region_transfer(op: Operation, operands: list[frozenset]) -> frozenset | None:
+    name = op.name
+    if name == "ttg.local_alloc":
+        offset = op.attributes.get("allocation.offset")
+        if offset is None:
+            raise RegionError(op, "buffer regions need shared-memory offsets: run -allocate-shared-memory first")
+        return frozenset([(offset.value.data, memdesc_bytes(op.results[0].type))])
+    if name == "ttng.tmem_alloc":
+        col, row = op.attributes.get("tensor_memory_col_offset"), op.attributes.get("tensor_memory_row_offset")
+        if col is None or row is None:
+            raise RegionError(op, "buffer regions need tensor-memory offsets: run -triton-tensor-memory-allocation "
+                                  "first")
+        return frozenset([(col.value.data | row.value.data << 16, memdesc_bytes(op.results[0].type))])
+    if name == "ttng.tmem_subslice":
+        size, rel = memdesc_bytes(op.results[0].type), op.N.value.data
+        return frozenset((base + rel, size) for base, _ in operands[0])
+    if name == "ttg.memdesc_index":
+        size = memdesc_bytes(op.results[0].type)
+        n = op.operands[0].type.get_shape()[0]
+        return frozenset((base + i * size, size) for base, _ in operands[0] for i in range(n))
+    if name == "ttg.memdesc_subslice":
+        size, rel = memdesc_bytes(op.results[0].type), _subslice_offset(op)
+        return frozenset((base + rel, size) for base, _ in operands[0])
+    if name in ("ttg.memdesc_trans", "ttg.memdesc_reshape", "ttg.memdesc_reinterpret"):
+        return operands[0]
+    if any(memory_space(v.type) in (SHARED, "ttng.tensor_memory") for v in op.operands) and not is_memory_access(op):
+        raise RegionError(op, "Operation accessing memory unaccounted for in buffer region analysis")
+    return None
+
+
+def buffer_regions(root: Operation) -> dict[SSAValue, frozenset]:
+    """Triton's BufferRegionAnalysis: value -> the (offset, length) regions it may view (shared memory in bytes
+    from `allocation.offset`)."""
+    return forward_sets(root, _region_transfer)
+
+
+def used_regions(root: Operation, facts: dict[SSAValue, frozenset]) -> dict[str, set]:
+    """Triton's calculateUsedBufferRegions: per kind ("shared", "tensor", "barrier"), the regions that memory
+    accesses touch."""
+    out: dict[str, set] = {"shared": set(), "tensor": set(), "barrier": set()}
+    for op in root.walk():
+        if not is_memory_access(op):
+            continue
+        values = list(op.operands) + ([op.results[0]] if op.name in ("ttg.local_alloc", "ttng.tmem_alloc") else [])
+        for v in values:
+            kind = region_kind(v)
+            if kind is not None:
+                out[kind] |= facts.get(v, frozenset())
+    return out

@@ -2,10 +2,12 @@
 call graph, callees first), giving every buffer an offset and each function its shared-memory size.
 
 Buffers: explicit ones are the `ttg.local_alloc` results in shared memory (their size from the allocation
-shape, an fp4-padded nvmma buffer twice as wide; aligned as the op's `alignment` says, else as the layout
-wants: 128 bytes per swizzle phase for nvmma, 16 otherwise). Scratch buffers are what an op needs while it runs
-(`ttc.analysis.scratch`, or the size function given; aligned to 128). A `tt.call` has a virtual buffer as big
-as its callee's shared memory.
+shape, an fp4-padded nvmma buffer twice as wide, a padded_shared one with its padding; aligned as the op's
+`alignment` says, else as the layout wants: 128 bytes per swizzle phase for nvmma, a shared_linear's own
+alignment, 16 otherwise). Scratch buffers are what an op needs while it runs (`ttc.analysis.scratch`, or the
+size function given; aligned to 128); a `ttg.warp_specialize` passes its explicit captures in one (aligned to
+8), and a function with warp specialization keeps a byte per partition warp for the whole function. A `tt.call`
+has a virtual buffer as big as its callee's shared memory.
 
 Liveness is MLIR's (`Liveness`): a value is live at the ops from its definition (or a block's start) to its
 last use (or a block's end when it flows out), across blocks; ops are numbered in post-order, so a region op
@@ -28,7 +30,9 @@ from xdsl.ir import Block, Operation, SSAValue
 from ttc.analysis.alias import SHARED, aliases, memory_space
 from ttc.analysis.scratch import scratch_bytes
 from ttc.ir.layouts import BlockedEncoding, NVMMASharedEncoding, SliceEncoding
+from ttc.ir.shared_layouts import PaddedSharedEncoding, SharedLinearEncoding
 from ttc.ir.types import MemDescType, bitwidth, encoding
+from ttc.ir.warp_specialize import WarpSpecializeOp
 
 SCRATCH_ALIGN = 128
 INF = 1 << 63
@@ -42,9 +46,19 @@ def alloc_bytes(t: MemDescType) -> int:
     """Triton's size of a `ttg.local_alloc` buffer."""
     shape = list(t.get_shape())
     enc = t.encoding
+    if isinstance(enc, PaddedSharedEncoding):
+        n = math.prod(shape)
+        padded = n
+        for interval, pad in zip(enc["intervals"], enc["paddings"]):
+            padded += (n >> (interval.bit_length() - 1)) << (pad.bit_length() - 1)
+            if n % interval == 0:  # no padding after the last element
+                padded -= pad
+        return padded * bitwidth(t.element_type) // 8
     if isinstance(enc, NVMMASharedEncoding) and enc.get("fp4Padded", False):
         packed = len(shape) - (2 if enc.get("transposed", False) else 1)
         shape[packed] *= 2
+    if hasattr(enc, "padded_size"):  # #ttg.padded_shared: its padding too
+        return enc.padded_size(shape) * bitwidth(t.element_type) // 8
     return math.prod(shape) * bitwidth(t.element_type) // 8
 
 
@@ -57,7 +71,7 @@ def alloc_alignment(op: Operation) -> int:
     if isinstance(enc, NVMMASharedEncoding):
         swizzle = enc.get("swizzlingByteWidth", 0)
         return 128 * (swizzle // 16 if swizzle else 1)
-    return 16
+    return enc.get("alignment", 16) if isinstance(enc, SharedLinearEncoding) else 16
 
 
 class Buffer:
@@ -230,8 +244,14 @@ class Allocation:
                 callee = self._callee_sizes.get(op.callee.root_reference.data, 0)
                 if callee > 0:
                     self._add("virtual", op, callee, SCRATCH_ALIGN)
-            elif op is self.func:
-                continue
+            elif isinstance(op, WarpSpecializeOp):  # its explicit captures, passed through shared memory
+                if op.capture_bytes() > 0:
+                    self._add("scratch", op, op.capture_bytes(), 8)
+            elif op is self.func:  # warp specialization's state: a byte per partition warp
+                warps = max((w.total_partition_warps() for w in op.walk() if isinstance(w, WarpSpecializeOp)),
+                            default=0)
+                if warps > 0:
+                    self._add("scratch", op, warps, 4)
             else:
                 n = self._scratch_fn(op)
                 if n > 0:

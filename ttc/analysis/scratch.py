@@ -14,7 +14,8 @@ flattens them. On those:
 - `tt.histogram`: one counter per bin (at least one per lane);
 - `ttg.convert_layout`: none when only registers move or a warp shuffle does it, else the part of the tensor
   one round of Triton's swizzled exchange holds (`optimalSwizzlingLdSt`: the tensor over the repetitions, the
-  bases both layouts keep in registers that the shared layout puts in its segment);
+  bases both layouts keep in registers that the shared layout puts in its segment); the whole tensor when a
+  layout has no linear form here;
 - `tt.atomic_rmw` / `tt.atomic_cas` whose result is used: the old value broadcast to the threads (a scalar, or
   a tensor some threads hold twice);
 - `ttng.tensormap_create`: a 128-byte tensor map.
@@ -45,9 +46,12 @@ def cvt_bitwidth(t) -> int:
 
 
 def linear(t: TensorType) -> LinearLayout | None:
+    """The tensor's linear layout; None for layouts the back end does not model (or no layout)."""
+    if encoding(t) is None:
+        return None
     try:
         return layout_for(tuple(shape_of(t)), encoding(t))
-    except (UnsupportedLayout, TypeError, KeyError):
+    except UnsupportedLayout:
         return None
 
 
@@ -411,9 +415,12 @@ def gather_scratch(op: Operation) -> int:
 
 def convert_scratch(op: Operation) -> int:
     src, dst = op.operands[0].type, op.results[0].type
-    if conversion_kind(src, dst) != "shared":
-        return 0
+    kind = conversion_kind(src, dst)
     bits = cvt_bitwidth(src)
+    if kind is None:  # a layout not modelled: room for the whole tensor
+        return math.prod(shape_of(src)) * bits // 8 if encoding(src) != encoding(dst) else 0
+    if kind != "shared":
+        return 0
     return swizzled_scratch_elems(linear(src), linear(dst), bits) * bits // 8
 
 

@@ -16,6 +16,8 @@ are Triton's (DotOperandEncodingAttr::verify): `dot_operand_problem`.
 
 from __future__ import annotations
 
+import math
+
 from xdsl.irdl import irdl_attr_definition
 
 from ttc.ir.layouts import Layout
@@ -28,6 +30,7 @@ def _ints_text(v) -> str:
 
 class _AmdMma(Layout):
     ALIAS = "mma"
+    DISTRIBUTED = True  # a distributed layout (a `#ttg.slice` / `#ttg.dot_op` parent; in tensor types)
 
     def children(self):
         return []
@@ -84,6 +87,13 @@ class AMDMfmaEncoding(_AmdMma):
         if not k_width:
             return "ttg.dot_op kWidth parameter is mandatory for MFMA parent"
         return None
+
+    def layout_rank(self) -> int:
+        return len(self["warpsPerCTA"])
+
+    def in_dims(self) -> tuple[int, int, int, int]:
+        """(rank, lanes, warps, CTAs) of its linear layout, for the tensor-layout check: MFMA is wave64."""
+        return self.layout_rank(), 64, math.prod(self["warpsPerCTA"]), 2 ** len(self["CGALayout"])
 
 
 _WMMA_SHAPES = {1: ((16, 16, 16),), 2: ((16, 16, 16), (16, 16, 32)),
@@ -145,6 +155,13 @@ class AMDWmmaEncoding(_AmdMma):
         if version == 3 and not k_width:
             return "ttg.dot_op kWidth parameter is mandatory for WMMA v3 "
         return None
+
+    def layout_rank(self) -> int:
+        return self["rank"]
+
+    def in_dims(self) -> tuple[int, int, int, int]:
+        """(rank, lanes, warps, CTAs) of its linear layout, for the tensor-layout check: WMMA is wave32."""
+        return self["rank"], 32, 2 ** len(self["warp"]), 2 ** len(self["CGALayout"])
 
 
 AMD_LAYOUTS = [AMDMfmaEncoding, AMDWmmaEncoding]

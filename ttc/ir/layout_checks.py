@@ -124,6 +124,8 @@ def _in_dims(enc) -> tuple[int, int, int, int] | None:
         return (parent[0] - (1 if isinstance(enc, L.SliceEncoding) else 0),) + parent[1:]
     if isinstance(enc, L.LinearEncoding):
         return (L.cga_rank(enc),) + tuple(2 ** len(enc[k]) for k in ("lane", "warp", "block"))
+    if hasattr(enc, "in_dims"):  # AMD's MFMA / WMMA (ttc/ir/amd_layouts.py)
+        return enc.in_dims()
     return None
 
 

@@ -248,6 +248,88 @@ def reorders_registers_only(src: TensorType, dst: TensorType) -> bool:
             and all(len(s) == 1 for per_coord in a[1] for s in per_coord))
 
 
+def _bits(basis, shape) -> int:
+    """A basis (coordinates) as one bit vector, dimension 0 in the lowest bits."""
+    out, shift = 0, 0
+    for c, n in zip(basis, shape):
+        out |= c << shift
+        shift += max(n - 1, 0).bit_length()
+    return out
+
+
+def _solve(columns: list[int], targets: list[int]) -> list[int] | None:
+    """Per target, the columns (a bit mask of indices) XOR-ing to it, using only the columns independent of
+    the ones before them (Triton's lstsq: RREF with the free variables zero); None when one is unreachable."""
+    basis: dict[int, tuple[int, int]] = {}  # leading bit -> (vector, columns)
+
+    def reduce(v: int, mask: int) -> tuple[int, int]:
+        while v:
+            top = v.bit_length() - 1
+            if top not in basis:
+                break
+            bv, bm = basis[top]
+            v, mask = v ^ bv, mask ^ bm
+        return v, mask
+
+    for i, col in enumerate(columns):
+        v, mask = reduce(col, 1 << i)
+        if v:
+            basis[v.bit_length() - 1] = (v, mask)
+    out = []
+    for t in targets:
+        v, mask = reduce(t, 0)
+        if v:
+            return None
+        out.append(mask)
+    return out
+
+
+_HW = ("register", "lane", "warp")
+
+
+def cvt_dims(src: TensorType, dst: TensorType) -> list[str] | None:
+    """What converting `src` to `dst` (one shape) moves data across, as Triton's minimalCvtLayout says: the
+    hardware dimensions ("register", "lane", "warp") left in the map from each destination register, lane and
+    warp to the source one holding its element, after quotienting out, slowest first, the dimensions it maps
+    to themselves alone. Dimensions laid out alike in both layouts map to themselves (the broadcast ones too);
+    the others map to the earliest source bases that reach the element (registers before lanes before warps).
+    [] or ["register"]: registers only; ["register", "lane"]: within warps. None for layouts without a linear
+    form."""
+    shape = tuple(src.get_shape())
+    a, b = _linear_bases(encoding(src), shape), _linear_bases(encoding(dst), shape)
+    if a is None or b is None:
+        return None
+    identity = [i for i in range(3) if [list(x) for x in a[i]] == [list(x) for x in b[i]]]
+    rest = [i for i in range(3) if i not in identity]
+    cols = [(i, j) for i in rest for j in range(len(a[i]))]
+    sol = _solve([_bits(a[i][j], shape) for i, j in cols], [_bits(x, shape) for i in rest for x in b[i]])
+    if sol is None:
+        return None
+    # image[(in dim, index)] = {out dim: bit mask of its indices}
+    image: dict[tuple[int, int], dict[int, int]] = {}
+    for i in identity:
+        for j in range(len(b[i])):
+            image[(i, j)] = {i: 1 << j}
+    k = 0
+    for i in rest:
+        for j in range(len(b[i])):
+            m: dict[int, int] = {}
+            for c, (oi, oj) in enumerate(cols):
+                if sol[k] >> c & 1:
+                    m[oi] = m.get(oi, 0) | 1 << oj
+            image[(i, j)] = m
+            k += 1
+    left = [0, 1, 2]
+    for d in (2, 1, 0):
+        square = len(a[d]) == len(b[d]) and all(image[(d, j)].get(d, 0) == 1 << j for j in range(len(b[d])))
+        others_in = all(not image[(i, j)].get(d) for i in left if i != d for j in range(len(b[i])))
+        others_out = all(not image[(d, j)].get(o) for o in left if o != d for j in range(len(b[d])))
+        if not (square and others_in and others_out):
+            break
+        left.remove(d)
+    return [_HW[i] for i in left]
+
+
 def total_elems_per_thread(t: TensorType) -> int:
     """How many elements each thread holds (Triton's getTotalElemsPerThread), for blocked and slice layouts:
     the product over dimensions of the most coordinates one offset holds."""
@@ -281,6 +363,48 @@ def _linear_bases(enc: Attribute, shape) -> tuple | None:
     except UnsupportedLayout:
         return None
     return tuple([list(b) for b in g] for g in (ll.reg, ll.lane, ll.warp))
+
+
+def _order_of(bases, default) -> list[int]:
+    """Triton's orderPerDim: the dimensions in the order the non-zero bases first move along them, then the
+    rest in `default`'s order."""
+    order = []
+    for b in bases:
+        d = next((i for i, x in enumerate(b) if x), None)
+        if d is not None and d not in order:
+            order.append(d)
+    return order + [d for d in default if d not in order]
+
+
+def linear_orders(shape, enc: Attribute) -> tuple[list[int], list[int], list[int]] | None:
+    """(order, thread order, warp order) of `enc` over `shape` as Triton 3.6 reads them off the linear layout
+    (getOrder / getThreadOrder / getWarpOrder): registers, lanes, warps, each defaulting to the register order,
+    which defaults to [rank-1, ..., 0]. Dimensions a layout broadcasts over (a tile larger than the tensor) drop
+    back, so these may differ from the layout's `order`. None when the layout has no linear form."""
+    bases = _linear_bases(enc, shape)
+    if bases is None:
+        return None
+    reg, lane, warp = bases
+    order = _order_of(reg, list(reversed(range(len(shape)))))
+    return order, _order_of(lane, order), _order_of(warp, order)
+
+
+def order_for_memory(shape, enc: Attribute) -> list[int]:
+    """Triton's getOrderForMemory: the order to store a distributed layout in shared memory, its register order
+    unless that differs from its thread order and the thread order's first dimension holds one element per
+    thread (Triton counts a broadcast register basis towards the last dimension a register moved along, the
+    first before any did). Layouts without a linear form keep `get_order`."""
+    orders = linear_orders(shape, enc)
+    if orders is None:
+        return get_order(enc)
+    order, thread_order, _ = orders
+    if order == thread_order:
+        return order
+    per_thread, last = [1] * len(shape), 0
+    for b in _linear_bases(enc, shape)[0]:
+        last = next((i for i, x in enumerate(b) if x), last)
+        per_thread[last] *= 2
+    return thread_order if per_thread[thread_order[0]] == 1 else order
 
 
 def _linear(register, lane, warp) -> LinearEncoding:

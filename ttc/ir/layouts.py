@@ -119,12 +119,8 @@ def cga_rank(layout: Attribute) -> int:
         return len(layout["order"])
     if isinstance(layout, NVMMASharedEncoding):
         return len(layout["CGALayout"][0]) if layout.get("CGALayout") else layout.get("rank", 2)
-    from ttc.ir.amd_layouts import AMDMfmaEncoding, AMDWmmaEncoding
-
-    if isinstance(layout, AMDMfmaEncoding):
-        return len(layout["warpsPerCTA"])
-    if isinstance(layout, AMDWmmaEncoding):
-        return layout["rank"]
+    if hasattr(layout, "layout_rank"):  # ttc/ir/amd_layouts.py, ttc/ir/shared_layouts.py
+        return layout.layout_rank()
     return 0
 
 
@@ -230,10 +226,9 @@ class SliceEncoding(Layout):
 
     @classmethod
     def from_fields(cls, f: dict) -> tuple:
-        from ttc.ir.amd_layouts import AMDMfmaEncoding, AMDWmmaEncoding
-
         parent = f.get("parent")
-        if not isinstance(parent, (*DISTRIBUTED, AMDMfmaEncoding, AMDWmmaEncoding)):
+        if not isinstance(parent, (BlockedEncoding, SliceEncoding, DotOperandEncoding, NvidiaMmaEncoding,
+                                   LinearEncoding)) and not getattr(parent, "DISTRIBUTED", False):
             raise LayoutError("expected a distributed encoding trait")
         return (("dim", _uint(f.get("dim"), "dim")), ("parent", parent))
 

@@ -27,7 +27,10 @@ from xdsl.dialects.builtin import (
     DenseResourceAttr,
     DictionaryAttr,
     FileLineColLoc,
+    Float8E4M3B11FNUZType,
     Float8E4M3FNType,
+    Float8E4M3FNUZType,
+    Float8E5M2FNUZType,
     Float8E5M2Type,
     Float16Type,
     Float32Type,
@@ -58,6 +61,9 @@ from xdsl.traits import IsTerminator
 
 from ttc.ir.format import FORMATS
 
+# the fp8 formats xDSL packs as their one-byte codes, and their precision (mantissa bits with the implicit one)
+_FP8 = {Float8E4M3FNType: 4, Float8E5M2Type: 3, Float8E4M3FNUZType: 4, Float8E5M2FNUZType: 3, Float8E4M3B11FNUZType: 4}
+
 LOCATIONS = (UnknownLoc, FileLineColLoc, NameLoc, CallSiteLoc, FusedLoc)
 _LOCATION_CLASSES = frozenset(LOCATIONS)
 
@@ -76,7 +82,7 @@ def _round_to(value: float, t: Attribute) -> float:
             return math.inf
     if isinstance(t, BFloat16Type):
         return _bf16_from_bits(_bf16_bits(value))
-    if isinstance(t, (Float8E4M3FNType, Float8E5M2Type)):  # xDSL packs them as their one-byte codes
+    if type(t) in _FP8:
         return t.unpack(t.pack([value]), 1)[0]
     return value
 
@@ -101,14 +107,14 @@ def float_bits(value: float, t: Attribute) -> tuple[int, int]:
         return struct.unpack("<H", struct.pack("<e", value))[0], 16
     if isinstance(t, BFloat16Type):
         return _bf16_bits(value), 16
-    if isinstance(t, (Float8E4M3FNType, Float8E5M2Type)):
+    if type(t) in _FP8:
         return t.pack([value])[0], 8
     return struct.unpack("<Q", struct.pack("<d", value))[0], 64
 
 
 def _natural_digits(t: Attribute) -> int:
     """APFloat::toString's default precision: 2 + mantissa bits * 59 / 196."""
-    precision = {Float8E4M3FNType: 4, Float8E5M2Type: 3, Float16Type: 11, BFloat16Type: 8, Float32Type: 24,
+    precision = {**_FP8, Float16Type: 11, BFloat16Type: 8, Float32Type: 24,
                  Float64Type: 53}.get(type(t), 53)
     return 2 + precision * 59 // 196
 
@@ -211,7 +217,7 @@ def format_float(value: float, t: Attribute) -> str:
 def _dense_float_from_bits(raw: bytes, t: Attribute) -> list[float]:
     if isinstance(t, BFloat16Type):
         return [_bf16_from_bits(v) for (v,) in struct.iter_unpack("<H", raw)]
-    if isinstance(t, (Float8E4M3FNType, Float8E5M2Type)):
+    if type(t) in _FP8:
         return list(t.unpack(raw, len(raw)))
     fmt = {Float16Type: "<e", Float32Type: "<f", Float64Type: "<d"}[type(t)]
     return [v for (v,) in struct.iter_unpack(fmt, raw)]

@@ -20,6 +20,8 @@ readers (with Triton's messages), `parse_bases`, `parse_cga` / `cga_text`.
 
 from __future__ import annotations
 
+import math
+
 from xdsl.irdl import irdl_attr_definition
 
 from ttc.ir.layouts import Layout, _parse_value
@@ -215,6 +217,7 @@ class _LinearLayoutAttr(Layout):
     pairs in Triton's parameter order so that `layout["key"]` and structural equality work as for the others."""
 
     ALIAS = "shared"
+    SHARED = True  # a shared-memory layout: not allowed in tensor types
 
     def children(self):
         return []
@@ -251,6 +254,14 @@ class SharedLinearEncoding(_LinearLayoutAttr):
         if not is_invertible(no_zeros, sizes):
             parser.raise_error("After removing the zero bases the layout must be bijective", at, parser.pos)
         return (("offset", offset), ("block", block), ("alignment", align))
+
+    def layout_rank(self) -> int:
+        return len((self["offset"] + self["block"])[0])
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The sizes of the layout's output dimensions."""
+        return out_sizes((self["offset"], self["block"]), self.layout_rank())
 
     def mlir(self, p) -> str:
         names = ("offset", "block") if self["block"] else ("offset",)
@@ -346,6 +357,9 @@ class PaddedSharedEncoding(_LinearLayoutAttr):
         return (("intervals", intervals), ("paddings", paddings), ("offset", offset), ("block", block),
                 ("rank", rank))
 
+    def layout_rank(self) -> int:
+        return self["rank"]
+
     @property
     def shape(self) -> tuple[int, ...]:
         """The sizes of the linear component's output dimensions."""
@@ -354,6 +368,15 @@ class PaddedSharedEncoding(_LinearLayoutAttr):
     @property
     def order(self) -> tuple[int, ...]:
         return padded_order(self["offset"], self["rank"])
+
+    def padded_size(self, shape) -> int:
+        """PaddedSharedEncodingAttr::getPaddedSize: the elements of a buffer of `shape`, padding included (none
+        after the last element)."""
+        n = math.prod(shape)
+        pad = 0
+        for interval, padding in zip(self["intervals"], self["paddings"]):
+            pad += (n // interval) * padding - (padding if n % interval == 0 else 0)
+        return n + pad
 
     def mlir(self, p) -> str:
         pads = ", ".join(f"{i}:+{q}" for i, q in zip(self["intervals"], self["paddings"]))
@@ -387,6 +410,9 @@ class AMDRotatingSharedEncoding(_LinearLayoutAttr):
                 _fail(parser, f, at, f"unexpected key: {f.key}")
         values["CGALayout"] = parse_cga(parser, fields.get("CGALayout"), len(values["order"]))
         return tuple(values.items())
+
+    def layout_rank(self) -> int:
+        return len(self["order"])
 
     def mlir(self, p) -> str:
         return (f"#ttg.amd_rotating_shared<{{vec = {self['vec']}, perPhase = {self['perPhase']}, maxPhase = "

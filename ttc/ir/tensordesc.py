@@ -186,33 +186,36 @@ class DescriptorReduceOp(IRDLOperation):
 
 
 def verify_gather_scatter(op, desc: TensorDescType, value_type, offsets_type) -> None:
-    """Triton's verifyGatherScatterOp: `value_type` (the rows gathered or scattered) against the descriptor's
-    one-row block and the 1-D row offsets; TMA's gather4/scatter4 need at least 8 rows of at least 32 bytes."""
-    block = desc.value_type()  # value_type: a tensor, or the shared memory of the TMA ops
+    """Triton's verifyGatherScatterOp: `value_type` (the rows gathered or scattered: a tensor, or the shared
+    memory of the TMA ops, whose verifier says "descriptor block" and shows the memory as a tensor) against the
+    descriptor's one-row block and the 1-D row offsets; TMA's gather4/scatter4 need at least 8 rows of at least
+    32 bytes."""
+    block = desc.value_type()
     bshape, shape, ishape = shape_of(block), tuple(value_type.get_shape()), shape_of(offsets_type)
+    e = value_type.element_type
+    tma = not isinstance(value_type, TensorType)
+    shown = _show(tensor(shape, e) if tma else value_type)
     if len(bshape) != 2:
-        _err(op, f"descriptor block must be a 2D tensor, but got '{_show(block)}'")
+        _err(op, f"{'descriptor block must be 2D' if tma else 'block must be a 2D tensor'}, but got '{_show(block)}'")
     if bshape[0] != 1:
-        _err(op, f"descriptor block must have exactly 1 row, but got '{_show(block)}'")
+        _err(op, f"{'descriptor ' if tma else ''}block must have exactly 1 row, but got '{_show(block)}'")
     if len(ishape) != 1:
         _err(op, f"x offsets must be a 1D tensor, but got '{_show(offsets_type)}'")
     if len(shape) != 2:
-        _err(op, f"result must be a 2D tensor, but got '{_show(value_type)}'")
+        _err(op, f"result must be a 2D tensor, but got '{shown}'")
     if shape[0] < 8:
         _err(op, f"must have at least 8 rows, but got {shape[0]}")
-    e = value_type.element_type
     bits = bitwidth(e)
     if bits > 32:
         _err(op, "TMA dtype cannot be greater than 32 bits")
     if shape[1] < 32 // bits * 8:
         _err(op, f"must have at least {32 // bits * 8} columns for '{_show(e)}', but got {shape[1]}")
     if shape[0] != ishape[0]:
-        _err(op, f"result tensor must have as many rows as indices ({ishape[0]}), but got '{_show(value_type)}'")
+        _err(op, f"result tensor must have as many rows as indices ({ishape[0]}), but got '{shown}'")
     if shape[1] != bshape[1]:
-        _err(op, f"result tensor number of columns must match block ({bshape[1]}), but got '{_show(value_type)}'")
+        _err(op, f"result tensor number of columns must match block ({bshape[1]}), but got '{shown}'")
     if e != elt(block):
-        _err(op, f"result tensor element type must match block ('{_show(elt(block))}'), but got "
-                 f"'{_show(value_type)}'")
+        _err(op, f"result tensor element type must match block ('{_show(elt(block))}'), but got '{shown}'")
 
 
 @irdl_op_definition

@@ -26,6 +26,7 @@ from xdsl.traits import (EffectInstance, MemoryEffect, MemoryEffectKind, MemoryR
 from xdsl.utils.exceptions import VerifyException
 
 from ttc.ir.format import Custom, op_info, register
+from ttc.ir.printer import RESULT_NAMES
 from ttc.ir.layouts import Layout, NVMMASharedEncoding, SharedMemorySpace, SwizzledSharedEncoding
 from ttc.ir.scaled import ELEM_TYPE_NAME, SCALE_DOT_ELEM_TYPE
 from ttc.ir.types import AsyncTokenType, MemDescType, bitwidth, elt, encoding, shape_of
@@ -205,15 +206,19 @@ def max_registers(op) -> int:
     return min(256, module_int(op, "ttg.maxnreg", 256))
 
 
-def _check_tmem_operand(op, t, memdesc, what: str) -> None:
-    """Triton's verifyTMEMOperand: a 2D tensor whose layout (if any) tcgen05.ld/st can move."""
+def layout_fits_tmem(op, t, memdesc) -> bool:
+    """Triton's isDistributedLayoutTMemCompatible: whether tcgen05.ld/st can move tensor type `t` (in `op`'s
+    register budget) to or from the TMEM buffer type `memdesc`."""
     from ttc.ir.tmem_layout import tmem_problem
 
+    return tmem_problem(t, memdesc, max_registers(op)) is None
+
+
+def _check_tmem_operand(op, t, memdesc, what: str) -> None:
+    """Triton's verifyTMEMOperand: a 2D tensor whose layout (if any) tcgen05.ld/st can move."""
     if len(shape_of(t)) != 2:
         _err(op, f"{what} must be a 2D tensor")
-    if encoding(t) is None:
-        return
-    if tmem_problem(t, memdesc, max_registers(op)) is not None:
+    if encoding(t) is not None and not layout_fits_tmem(op, t, memdesc):
         _err(op, what)
 
 
@@ -562,11 +567,39 @@ def _check_mma_types(op, a, b, d) -> None:
 
 
 def _cta_split(enc) -> tuple[int, ...]:
-    """getCTASplitNum of an operand's layout."""
+    """getCTASplitNum of an operand's layout: a TMEM encoding's CTASplitM/N, else how many CTAs its CGALayout
+    spreads each dimension over."""
     if isinstance(enc, TensorMemoryEncoding):
         return enc["CTASplitM"], enc["CTASplitN"]
-    split = enc.get("CTASplitNum") if isinstance(enc, Layout) else None
-    return tuple(split) if split else (1, 1)
+    cga = enc.get("CGALayout") if isinstance(enc, Layout) else None
+    return tuple(2 ** sum(1 for b in cga if b[d]) for d in range(2)) if cga else (1, 1)
+
+
+def _check_dot(op) -> None:
+    """Triton's DotOpInterface verifier (ranks, K, the output shape; the scaled op counts packed e2m1 pairs twice
+    along their packed dimension)."""
+    a, b, d = op.a.type.get_shape(), op.b.type.get_shape(), op.d.type.get_shape()
+    if len(a) not in (2, 3):
+        _err(op, "expected operands to be 2d or 3d")
+    if not len(a) == len(b) == len(d):
+        _err(op, "expected all operands to have the same rank")
+    am, ak, bk, bn = a[-2], a[-1], b[len(a) - 2], b[-1]
+    if isinstance(op, TCGen5MMAScaledOp):
+        a_enc, b_enc = op.a.type.encoding, op.b.type.encoding
+        trans_a = isinstance(a_enc, NVMMASharedEncoding) and bool(a_enc.get("transposed"))
+        trans_b = isinstance(b_enc, NVMMASharedEncoding) and not b_enc.get("transposed")
+        if ELEM_TYPE_NAME.get(op.a_type.value.data) == "e2m1":
+            am, ak = (am * 2, ak) if trans_a else (am, ak * 2)
+        if ELEM_TYPE_NAME.get(op.b_type.value.data) == "e2m1":
+            bk, bn = (bk, bn * 2) if trans_b else (bk * 2, bn)
+    if ak != bk:
+        _err(op, "expected the last dimension of the first operand to be equal to the second-to-last dimension of "
+                 "the second operand")
+    if len(a) == 3 and (a[0] != d[0] or b[0] != d[0]):
+        _err(op, "expected the first dimension of the first operand to be equal to the first dimension of the result")
+    if d[-2] != am or d[-1] != bn:
+        _err(op, "expected the output shape to be the concatenation of the last dimension of the first operand and "
+                 "the last dimension of the second ")
 
 
 def _check_mmav5(op) -> None:
@@ -603,6 +636,7 @@ class TCGen5MMAOp(IRDLOperation):
     traits = traits_def(_MMAEffects())
 
     def verify_(self):
+        _check_dot(self)
         _check_mmav5(self)
         if self.is_async is None and self.barriers:
             _err(self, "The op is synchronous but a barrier is present.")
@@ -725,6 +759,7 @@ class TCGen5MMAScaledOp(IRDLOperation):
     traits = traits_def(_MMAEffects())
 
     def verify_(self):
+        _check_dot(self)
         _check_mmav5(self)
         _check_mma_types(self, self.a.type.element_type, self.b.type.element_type, self.d.type.element_type)
         enc = self.d.type.encoding
@@ -816,9 +851,13 @@ class MemDescReinterpretOp(IRDLOperation):
 
 register("ttg.memdesc_reinterpret", "$src attr-dict `:` qualified(type($src)) `->` qualified(type($result))")
 
+# MLIR names the results of ops with several ODS results after them (`%result, %token = ttng.tmem_alloc`)
+RESULT_NAMES.update({n: lambda op: ["result", "token"][:len(op.results)] for n in ("ttng.tmem_alloc", "ttng.tmem_load")})
+
 TMEM_ATTRS = [TensorMemorySpace, TensorMemoryEncoding, TensorMemoryScalesEncoding]
 TMEM_TTNG_OPS = [
     TMEMAllocOp, TMEMLoadOp, TMEMStoreOp, TMEMSubSliceOp, TMEMCopyOp, TCGen5MMAOp, TCGen5MMAScaledOp,
     TCGen5CommitOp, ArriveBarrierOp, AsyncCopyMbarrierArriveOp, ClusterArriveOp, ClusterWaitOp,
 ]
 TMEM_TTG_OPS = [MemDescReinterpretOp]
+UNLOWERED = frozenset(op.name for op in TMEM_TTNG_OPS + TMEM_TTG_OPS)  # the LLVM lowering takes none of them yet

@@ -403,9 +403,20 @@ class FenceAsyncSharedOp(IRDLOperation):
 register("ttng.fence_async_shared", "attr-dict")
 
 
+@irdl_op_definition
+class LocalBarrierOp(IRDLOperation):
+    """A CTA barrier that makes the threads' shared-memory accesses before it visible after it (what Triton's
+    membar analysis inserts)."""
+    name = "ttg.local_barrier"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+
+register("ttg.local_barrier", "attr-dict")
+
+
 TTG_OPS = [
     ConvertLayoutOp, LocalAllocOp, LocalDeallocOp, LocalLoadOp, LocalStoreOp, MemDescIndexOp, MemDescTransOp,
-    AsyncCopyGlobalToLocalOp, AsyncCommitGroupOp, AsyncWaitOp, Fp4ToFpOp, MemDescSubsliceOp,
+    AsyncCopyGlobalToLocalOp, AsyncCommitGroupOp, AsyncWaitOp, Fp4ToFpOp, MemDescSubsliceOp, LocalBarrierOp,
 ]
 TTNG_OPS = [WarpGroupDotOp, WarpGroupDotWaitOp, FenceAsyncSharedOp]
 
@@ -414,7 +425,8 @@ from ttc.ir.tmem import TMEM_ATTRS, TMEM_TTG_OPS, TMEM_TTNG_OPS  # noqa: E402
 from ttc.ir.warp_specialize import WARP_SPECIALIZE_OPS  # noqa: E402
 from ttc.ir.amd_layouts import AMD_LAYOUTS  # noqa: E402
 from ttc.ir.shared_layouts import SHARED_LAYOUTS  # noqa: E402
+from ttc.ir.ttg_extra import TTG_EXTRA_OPS  # noqa: E402
 
-TTG = Dialect("ttg", TTG_OPS + TMA_TTG_OPS + TMEM_TTG_OPS + WARP_SPECIALIZE_OPS,
+TTG = Dialect("ttg", TTG_OPS + TMA_TTG_OPS + TMEM_TTG_OPS + WARP_SPECIALIZE_OPS + TTG_EXTRA_OPS,
               [MemDescType, AsyncTokenType, *LAYOUTS, *SHARED_LAYOUTS, *AMD_LAYOUTS])
 TTNG = Dialect("ttng", TTNG_OPS + TMA_TTNG_OPS + TMEM_TTNG_OPS, TMEM_ATTRS)

@@ -69,6 +69,28 @@ class WarpSpecializeOp(IRDLOperation):
         holder = self.partitions
         return list(holder.regions) if holder is not None else []
 
+    def capture_bytes(self) -> int:
+        """WarpSpecializeOp::getCaptureSizeAlign's size (the alignment is 8): the explicit captures packed like a
+        struct in shared memory; a shared-memory descriptor takes 8 bytes and 4 per dimension."""
+        from xdsl.dialects.builtin import AnyFloat, IntegerType
+
+        from ttc.ir.layouts import SharedMemorySpace
+        from ttc.ir.types import MemDescType, bitwidth
+
+        size = 0
+        for v in self.explicitCaptures:
+            t = v.type
+            if isinstance(t, MemDescType):
+                size += 8 + 4 * len(t.get_shape()) if isinstance(t.memory_space, SharedMemorySpace) else 8
+            elif isinstance(t, (IntegerType, AnyFloat)):
+                size += (bitwidth(t) + 7) // 8
+            else:  # pointers, tensor descriptors
+                size += 8
+        return size
+
+    def total_partition_warps(self) -> int:
+        return sum(self.partitionNumWarps.get_values())
+
     def verify_(self):
         def fail(msg):
             raise VerifyException(f"'ttg.warp_specialize' op {msg}")
@@ -102,7 +124,9 @@ class WarpSpecializeOp(IRDLOperation):
             parent = parent.parent_op()
         n = lookup_num_warps(self)
         if n is not None and n % 4:
-            raise VerifyException("warp-specialized kernels requires num_warps to be a multiple of 4")
+            from ttc.ir import OpDiagnostics
+
+            raise OpDiagnostics("warp-specialized kernels requires num_warps to be a multiple of 4")
 
 
 class _IsolatedFromAbove(IsolatedFromAbove):

@@ -2,8 +2,8 @@
 
 // wgmma reads i8, fp8 and tf32 operands K-major only: where accelerate-matmul stores such an operand in the
 // other order than its registers', it warns at the dot (as Triton does), since the store transposes registers
-// and the load cannot be pipelined with full-width copies. Operands already K-major, and f16/bf16 operands
-// (stored in their register order), get no warning.
+// and the load cannot be pipelined with full-width copies (Triton's words). Operands already K-major, and f16/bf16
+// operands (stored in their register order), get no warning.
 
 // CHECK-LABEL: tt.func public @i8_row_major_b
 // CHECK: ttng.warp_group_dot
@@ -16,7 +16,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %b = tt.load %pb : tensor<32x64x!tt.ptr<i8>, #lb>
     %a1 = ttg.convert_layout %a : tensor<64x32xi8, #la> -> tensor<64x32xi8, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
     %b1 = ttg.convert_layout %b : tensor<32x64xi8, #lb> -> tensor<32x64xi8, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
-    // expected-warning @+1 {{wgmma reads i8 operands K-major only: operand 1 is stored to shared memory in order [0, 1], not its register order [1, 0], so its registers are transposed on the store and its load is not pipelined with full-width copies (transposing it in global memory avoids this)}}
+    // expected-warning @+1 {{Warning: Forcing a different order [0, 1] on SMEM than the register order for the operand 1. Registers will be transposed before SMEM store and the pipelined load for this operand will be disabled, so poor performance is expected. Recommendation: consider transposing the operand in global memory to remove the need to transpose the tensor in registers.}}
     %d = tt.dot %a1, %b1, %c : tensor<64x32xi8, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xi8, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xi32, #blocked>
     tt.return %d : tensor<64x64xi32, #blocked>
   }
@@ -36,7 +36,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %b = tt.load %pb : tensor<64x32x!tt.ptr<f8E4M3FN>, #lbn>
     %bt = tt.trans %b {order = array<i32: 1, 0>} : tensor<64x32xf8E4M3FN, #lbn> -> tensor<32x64xf8E4M3FN, #lbt>
     %b1 = ttg.convert_layout %bt : tensor<32x64xf8E4M3FN, #lbt> -> tensor<32x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
-    // expected-warning @+1 {{operand 0 is stored to shared memory in order [1, 0], not its register order [0, 1]}}
+    // expected-warning @+1 {{Forcing a different order [1, 0] on SMEM than the register order for the operand 0}}
     %d = tt.dot %a1, %b1, %c, inputPrecision = tf32 {maxNumImpreciseAcc = 1073741824 : i32} : tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
     tt.return %d : tensor<64x64xf32, #blocked>
   }
@@ -58,6 +58,21 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %a1 = ttg.convert_layout %a : tensor<64x32xf16, #la> -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
     %b1 = ttg.convert_layout %b : tensor<32x64xf16, #lb> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
     %d = tt.dot %a1, %b1, %c : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %d : tensor<64x64xf32, #blocked>
+  }
+}
+
+// -----
+
+// The register order of an operand is Triton's getOrderForMemory of its layout: a B operand already in a dot operand
+// layout of a row-major parent holds its rows along N in registers, so storing it K-major ([0, 1]) is forced.
+// CHECK-LABEL: tt.func public @fp8_b_in_dot_operand_layout
+// CHECK: ttng.warp_group_dot
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @fp8_b_in_dot_operand_layout(%a: tensor<64x64xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<64x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    // expected-warning @+1 {{Forcing a different order [0, 1] on SMEM than the register order for the operand 1}}
+    %d = tt.dot %a, %b, %c, inputPrecision = tf32 {maxNumImpreciseAcc = 1073741824 : i32} : tensor<64x64xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<64x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
     tt.return %d : tensor<64x64xf32, #blocked>
   }
 }

@@ -376,3 +376,50 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// tt.advance by all-zero offsets is its pointer (Triton's AdvanceOp::fold); a non-zero offset stays.
+// CHECK-LABEL: tt.func @advance_by_zero
+// CHECK-NEXT: %[[C:.*]] = arith.constant 16 : i32
+// CHECK-NEXT: %[[A:.*]] = tt.advance %arg0, [%[[C]], %[[C]]] : <tensor<32x16xf32>>
+// CHECK-NEXT: tt.return %arg0, %[[A]]
+tt.func @advance_by_zero(%p: !tt.ptr<tensor<32x16xf32>>) -> (!tt.ptr<tensor<32x16xf32>>, !tt.ptr<tensor<32x16xf32>>) {
+  %zero = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %0 = tt.advance %p, [%zero, %zero] : <tensor<32x16xf32>>
+  %1 = tt.advance %p, [%c16, %c16] : <tensor<32x16xf32>>
+  tt.return %0, %1 : !tt.ptr<tensor<32x16xf32>>, !tt.ptr<tensor<32x16xf32>>
+}
+
+// -----
+
+// expand_dims(broadcast(x)) becomes broadcast(expand_dims(x)) with layouts too: the new expand_dims of the slice
+// gets its parent layout, the broadcast the old result type.
+// CHECK-LABEL: tt.func @expand_dims_of_broadcast
+// CHECK-NEXT: %[[E:.*]] = tt.expand_dims %arg0 {axis = 0 : i32} : tensor<1xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x1xi32, #blocked>
+// CHECK-NEXT: %[[B:.*]] = tt.broadcast %[[E]] : tensor<1x1xi32, #blocked> -> tensor<1x64xi32, #blocked>
+// CHECK-NEXT: tt.return %[[B]]
+#blocked = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [1, 32], warpsPerCTA = [1, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32} {
+  tt.func @expand_dims_of_broadcast(%x: tensor<1xi32, #ttg.slice<{dim = 0, parent = #blocked}>>) -> tensor<1x64xi32, #blocked> {
+    %0 = tt.broadcast %x : tensor<1xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %1 = tt.expand_dims %0 {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    tt.return %1 : tensor<1x64xi32, #blocked>
+  }
+}
+
+// -----
+
+// tt.fp_to_fp of -0.0 folds to -0.0 in formats that have it, to +0.0 in the fnuz fp8 formats, which have none.
+// CHECK-LABEL: tt.func @fp8_negative_zero
+// CHECK-DAG: %[[FN:.*]] = arith.constant -0.000000e+00 : f8E5M2
+// CHECK-DAG: %[[UZ:.*]] = arith.constant dense<0.000000e+00> : tensor<4xf8E5M2FNUZ>
+// CHECK: tt.return %[[FN]], %[[UZ]]
+tt.func @fp8_negative_zero() -> (f8E5M2, tensor<4xf8E5M2FNUZ>) {
+  %s = arith.constant -0.000000e+00 : f32
+  %t = arith.constant dense<-0.000000e+00> : tensor<4xf32>
+  %0 = tt.fp_to_fp %s, rounding = rtne : f32 -> f8E5M2
+  %1 = tt.fp_to_fp %t, rounding = rtne : tensor<4xf32> -> tensor<4xf8E5M2FNUZ>
+  tt.return %0, %1 : f8E5M2, tensor<4xf8E5M2FNUZ>
+}

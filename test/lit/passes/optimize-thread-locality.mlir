@@ -185,3 +185,19 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %0 : tensor<256xf32, #blocked>
   }
 }
+
+// -----
+
+// A gather's layout spreads lanes over the other dimensions in the source's thread order as Triton reads it off
+// the linear layout: dimension 1 (extent 2) is held in registers, so its lanes broadcast and it comes after
+// dimension 0, though the layout's order puts it first.
+// CHECK: #[[G:.*]] = #ttg.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [1, 1, 32], warpsPerCTA = [2, 2, 1], order = [2, 0, 1]}>
+// CHECK-LABEL: tt.func public @gather_thread_order
+// CHECK: tt.gather {{.*}} {axis = 2 : i32, efficient_layout} : (tensor<16x2x32xf16, #[[G]]>, tensor<16x2x8xi32, #[[G]]>) -> tensor<16x2x8xf16, #[[G]]>
+#blocked = #ttg.blocked<{sizePerThread = [1, 2, 1], threadsPerWarp = [16, 2, 1], warpsPerCTA = [1, 1, 4], order = [1, 0, 2]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @gather_thread_order(%src: tensor<16x2x32xf16, #blocked>, %idx: tensor<16x2x8xi32, #blocked>) -> tensor<16x2x8xf16, #blocked> {
+    %0 = tt.gather %src[%idx] {axis = 2 : i32} : (tensor<16x2x32xf16, #blocked>, tensor<16x2x8xi32, #blocked>) -> tensor<16x2x8xf16, #blocked>
+    tt.return %0 : tensor<16x2x8xf16, #blocked>
+  }
+}

@@ -410,15 +410,15 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// Before sm80 there is no cp.async: the loop stays, its schedule attributes removed.
+// The pass does not look at the target, as Triton's does not (make-ttgir runs it on sm80 and sm90 only): a loop
+// of an sm75 module is pipelined like any other.
 // CHECK-LABEL: tt.func public @sm75
-// CHECK-NOT: ttg.local_alloc
+// CHECK: ttg.local_alloc
+// CHECK: ttg.async_copy_global_to_local
 // CHECK: scf.for
-// CHECK-NEXT: tt.load %{{[^ ]+}} :
+// CHECK: ttg.async_wait
+// CHECK: tt.dot
 // CHECK-NOT: loop.stage
-// CHECK: scf.yield
-// CHECK-NEXT: }
-// CHECK-NEXT: tt.return
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:75", "ttg.threads-per-warp" = 32 : i32} {
@@ -1183,6 +1183,64 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       tt.descriptor_store %desc[%i, %c0], %x : !tt.tensordesc<tensor<64x32xf16, #s>>, tensor<64x32xf16, #bl>
       tt.descriptor_store %desc[%i, %c32], %y : !tt.tensordesc<tensor<64x32xf16, #s>>, tensor<64x32xf16, #bl>
     }
+    tt.return
+  }
+}
+
+// -----
+
+// A descriptor scatter in a loop goes the same way: its rows (16 of 32 f32) are stored to a buffer in the
+// descriptor's layout allocated before the loop, after a wait for the previous TMA store, then fenced and scattered.
+// CHECK-LABEL: tt.func public @scatter
+// CHECK: %[[BUF:.*]] = ttg.local_alloc : () -> !ttg.memdesc<16x32xf32, #{{.*}}, #smem, mutable>
+// CHECK: scf.for
+// CHECK: ttng.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: ttg.local_store %arg2, %[[BUF]]
+// CHECK-NEXT: ttng.fence_async_shared {bCluster = false}
+// CHECK-NEXT: ttng.async_tma_scatter %arg0[%arg1, %{{.*}}] %[[BUF]] : !tt.tensordesc<tensor<1x32xf32, #{{.*}}>>, tensor<16xi32, #{{.*}}>, i32, !ttg.memdesc<16x32xf32, #{{.*}}, #smem, mutable>
+// CHECK: ttng.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: ttg.local_dealloc %[[BUF]]
+#rows = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#bl = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @scatter(%desc: !tt.tensordesc<tensor<1x32xf32, #s>>, %x: tensor<16xi32, #rows>, %v: tensor<16x32xf32, #bl>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      tt.descriptor_scatter %desc[%x, %i], %v : !tt.tensordesc<tensor<1x32xf32, #s>>, tensor<16xi32, #rows>, i32, tensor<16x32xf32, #bl>
+    }
+    tt.return
+  }
+}
+
+// -----
+
+// A loop marked __test_keep_predicate_stage (Triton's test hook) keeps its kernel's stage predicates as
+// ttg.predicate_stage ops of the new induction variable, the bound and the step, one per stage but the last
+// (the one of stage 1, unused, is gone after -canonicalize).
+// CHECK-LABEL: tt.func public @keep_predicate_stage
+// CHECK: scf.for %[[IV:[^ ]+]] = %{{[^ ]+}} to %[[UB:[^ ]+]] step %[[STEP:[^ ]+]] iter_args
+// CHECK-NEXT: %[[P0:.*]] = ttg.predicate_stage %[[IV]], %[[UB]], %[[STEP]] maxStage 2 stage 0 : i32 -> i1
+// CHECK-NOT: arith.cmpi slt, %[[IV]]
+// CHECK: tt.splat %[[P0]]
+// CHECK: ttg.async_copy_global_to_local
+// CHECK: } {__test_keep_predicate_stage, tt.num_stages = 3 : i32}
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @keep_predicate_stage(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c512 = arith.constant 512 : i32
+    %r = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>, #blocked>
+    scf.for %i = %c0 to %n step %c512 : i32 {
+      %o = tt.splat %i : i32 -> tensor<512xi32, #blocked>
+      %off = arith.addi %o, %r : tensor<512xi32, #blocked>
+      %ptr = tt.addptr %ps, %off : tensor<512x!tt.ptr<f32>, #blocked>, tensor<512xi32, #blocked>
+      %v = tt.load %ptr : tensor<512x!tt.ptr<f32>, #blocked>
+      %w = arith.addf %v, %v : tensor<512xf32, #blocked>
+      tt.store %ptr, %w : tensor<512x!tt.ptr<f32>, #blocked>
+    } {tt.num_stages = 3 : i32, __test_keep_predicate_stage}
     tt.return
   }
 }

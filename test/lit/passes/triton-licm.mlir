@@ -173,3 +173,22 @@ tt.func public @nested_loops(%p: tensor<16x!tt.ptr<f32>>, %n: i32, %k: i32) -> t
   }
   tt.return %r : tensor<16xf32>
 }
+
+// -----
+
+// arith ops count as effect-free (arith.remui included): the loop only reads, and its load leaves.
+// CHECK-LABEL: tt.func public @remui_in_loop
+// CHECK: arith.cmpi slt
+// CHECK-NEXT: tt.load %arg0, %{{.*}} : !tt.ptr<i32>
+// CHECK-NEXT: scf.for
+// CHECK-NEXT: arith.remui
+tt.func public @remui_in_loop(%p: !tt.ptr<i32>, %lb: i32, %ub: i32) -> i32 {
+  %c1 = arith.constant 1 : i32
+  %r = scf.for %i = %lb to %ub step %c1 iter_args(%acc = %lb) -> (i32)  : i32 {
+    %v = tt.load %p : !tt.ptr<i32>
+    %m = arith.remui %acc, %i : i32
+    %s = arith.addi %m, %v : i32
+    scf.yield %s : i32
+  }
+  tt.return %r : i32
+}

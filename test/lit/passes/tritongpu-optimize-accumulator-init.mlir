@@ -188,3 +188,54 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32} {
     tt.return %r : tensor<64x64xf32, #mma>
   }
 }
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 128], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", "ttg.threads-per-warp" = 32 : i32} {
+  // MMA v5: the accumulator is the value the tensor memory is allocated with; a loop init of zero gives the
+  // useD flag argument, false first.
+  // CHECK-LABEL: tt.func public @mmav5_zero_init
+  // CHECK-DAG: %[[T:.*]] = arith.constant true
+  // CHECK-DAG: %[[F:.*]] = arith.constant false
+  // CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %cst, %[[FLAG:.*]] = %[[F]])
+  // CHECK-NEXT: %[[TM:[^ ]*]], %[[TOK:[^ ]*]] = ttng.tmem_alloc %[[ACC]]
+  // CHECK-NEXT: ttng.tc_gen5_mma %arg0, %arg1, %[[TM]][%[[TOK]]], %[[FLAG]], %[[T]] :
+  // CHECK: scf.yield %{{.*}}, %[[T]]
+  tt.func public @mmav5_zero_init(%a: !ttg.memdesc<128x128xf16, #shared, #smem, mutable>, %b: !ttg.memdesc<128x128xf16, #shared, #smem, mutable>, %n: i32) -> tensor<128x128xf32, #blocked> {
+    %true = arith.constant true
+    %zero = arith.constant dense<0.0> : tensor<128x128xf32, #blocked>
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128x128xf32, #blocked>)  : i32 {
+      %tm, %tok = ttng.tmem_alloc %acc : (tensor<128x128xf32, #blocked>) -> (!ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>, !ttg.async.token)
+      %mtok = ttng.tc_gen5_mma %a, %b, %tm[%tok], %true, %true : !ttg.memdesc<128x128xf16, #shared, #smem, mutable>, !ttg.memdesc<128x128xf16, #shared, #smem, mutable>, !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>
+      %v, %ltok = ttng.tmem_load %tm[%mtok] : !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable> -> tensor<128x128xf32, #blocked>
+      scf.yield %v : tensor<128x128xf32, #blocked>
+    }
+    tt.return %r : tensor<128x128xf32, #blocked>
+  }
+  // An MMA v5 allocated with a constant zero gets useD false, and the allocation loses its initial value.
+  // CHECK-LABEL: tt.func public @mmav5_zero_constant
+  // CHECK-NOT: arith.constant dense
+  // CHECK: %[[F:.*]] = arith.constant false
+  // CHECK: %[[TM:[^ ]*]], %[[TOK:[^ ]*]] = ttng.tmem_alloc : () ->
+  // CHECK-NEXT: ttng.tc_gen5_mma %arg0, %arg1, %[[TM]][%[[TOK]]], %[[F]], %true :
+  tt.func public @mmav5_zero_constant(%a: !ttg.memdesc<128x128xf16, #shared, #smem, mutable>, %b: !ttg.memdesc<128x128xf16, #shared, #smem, mutable>, %n: i32, %init: tensor<128x128xf32, #blocked>) -> tensor<128x128xf32, #blocked> {
+    %true = arith.constant true
+    %zero = arith.constant dense<0.0> : tensor<128x128xf32, #blocked>
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (tensor<128x128xf32, #blocked>)  : i32 {
+      %tm, %tok = ttng.tmem_alloc %zero : (tensor<128x128xf32, #blocked>) -> (!ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>, !ttg.async.token)
+      %mtok = ttng.tc_gen5_mma %a, %b, %tm[%tok], %true, %true : !ttg.memdesc<128x128xf16, #shared, #smem, mutable>, !ttg.memdesc<128x128xf16, #shared, #smem, mutable>, !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>
+      %v, %ltok = ttng.tmem_load %tm[%mtok] : !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable> -> tensor<128x128xf32, #blocked>
+      %s = arith.addf %acc, %v : tensor<128x128xf32, #blocked>
+      scf.yield %s : tensor<128x128xf32, #blocked>
+    }
+    tt.return %r : tensor<128x128xf32, #blocked>
+  }
+}
