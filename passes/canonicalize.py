@@ -13,7 +13,7 @@ ext/trunc chains, `trunci(shrsi)` of the dropped bits to `shrui`; MLIR's arith r
 `expand_dims(broadcast)`; Triton's `ttg.convert_layout` canonicalization patterns (those of
 remove-layout-conversions: a conversion to the same type, of a convert, reordering reshape, splat, make_range,
 histogram, local_load or splat constant; reshape/trans/split/gather/histogram/local_alloc/local_store of a
-conversion); `ttg.memdesc_subslice` of a subslice, `ttg.memdesc_trans` of a transpose; `scf.if` with a constant condition, unused results, results that are selects,
+conversion), and `ttng.tmem_store` of a conversion; `ttg.memdesc_subslice` of a subslice, `ttg.memdesc_trans` of a transpose; `scf.if` with a constant condition, unused results, results that are selects,
 an empty else, a negated condition; `scf.for` with zero or one iteration, an empty body, or iteration arguments
 that are forwarded, unused or duplicated; `cf.cond_br` on a constant or to the same block, `cf.br` to a block
 with no other predecessor; a `gpu.barrier` right before another one (the later one stays).
@@ -52,6 +52,7 @@ from ttc.fold import (
     wrap,
 )
 from ttc.greedy_rewrite import GreedyDriver, Rewriter, fused_location
+from ttc.ir import warp_specialize
 from ttc.passes.remove_layout_conversions import CONVERT_PATTERNS
 from ttc.ir.types import elt, encoding, shape_of, tensor
 from ttc.passmanager import Pass, option
@@ -638,6 +639,18 @@ def _memdesc_subslice_chain(op: Operation, rw: Rewriter) -> bool:
     offsets = [a + b for a, b in zip(inner.offsets.get_values(), op.offsets.get_values())]
     op.properties["offsets"] = DenseArrayBase.from_list(i32, offsets)
     rw.set_operands(op, [inner.operands[0]])
+    return True
+
+
+def _tmem_store_of_convert(op: Operation, rw: Rewriter) -> bool:
+    """Triton's CanonicalizeConvertFromTMEMStore: `ttng.tmem_store(convert_layout(x))` stores x when x's layout
+    can go to tensor memory as it is."""
+    cvt = _def(op.src, "ttg.convert_layout")
+    from ttc.ir.tmem import layout_fits_tmem
+
+    if cvt is None or not layout_fits_tmem(op, cvt.operands[0].type, op.dst.type):
+        return False
+    rw.set_operands(op, [cvt.operands[0] if v is op.src else v for v in op.operands])
     return True
 
 
@@ -1246,6 +1259,7 @@ _add("tt.reshape", _reshape_patterns)
 _add("tt.trans", _trans_of_trans)
 for _name, _fns in CONVERT_PATTERNS.items():  # Triton's ConvertLayoutOp canonicalization patterns
     _add(_name, *_fns)
+_add("ttng.tmem_store", _tmem_store_of_convert)
 _add("ttg.memdesc_subslice", _memdesc_subslice_chain)
 _add("ttg.memdesc_trans", _memdesc_trans_fold)
 _add("scf.if", _if_negated_condition, _combine_ifs, _combine_nested_ifs, _if_condition_propagation, _if_to_select, _if_empty_else,
@@ -1255,6 +1269,7 @@ _add("cf.cond_br", _cond_br_constant, _cond_br_pass_through, _cond_br_identical_
      _cond_br_same_condition, _cond_br_truth)
 _add("cf.br", _br_to_single_pred, _br_pass_through)
 _add("gpu.barrier", _barrier_before_barrier)
+_add("ttg.warp_specialize", warp_specialize.canonicalize)
 
 
 # ----------------------------------------------------------------------------- the pass

@@ -11,7 +11,10 @@ result layout from its operands, as Triton's conversion patterns do:
   sizePerThread to hold both operands;
 - `tt.dot` gets a blocked layout with 2x2 or 4x4 elements per thread and converts its operands to
   `#ttg.dot_op` layouts of it;
-- `scf.for`/`scf.while`/`scf.if` carry the converted types through their results and region arguments.
+- `scf.for`/`scf.while`/`scf.if` carry the converted types through their results and region arguments;
+- `tt.descriptor_gather`/`tt.descriptor_scatter` convert their row offsets (just before the op) to a slice of a
+  blocked layout giving each thread 4 consecutive offsets (`gather4`/`scatter4` take 4 rows each) and every warp
+  all of them.
 
 Where an operand's new type is not the one its user expects (the default layout of the operand's original
 type), a `ttg.convert_layout` is inserted right after the operand's definition and shared by all such uses (MLIR's
@@ -32,6 +35,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
     TensorType,
+    UnrealizedConversionCastOp,
     i32,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
@@ -52,6 +56,8 @@ from ttc.ir.ttg import ConvertLayoutOp
 from ttc.ir.types import encoding, shape_of
 from ttc.passmanager import Pass, option
 
+# the dialects whose ops Triton's conversion patterns retype (the others are left to enable-source-remat)
+_CONVERTED = ("arith.", "math.", "tt.", "cf.", "scf.", "ub.")
 TARGET = re.compile(r"^(cuda:\d+|hip:gfx[0-9a-z]+)$")
 
 
@@ -90,8 +96,8 @@ def _next_pow2(n: int) -> int:
 
 
 class _Conversion:
-    def __init__(self, num_warps: int, threads_per_warp: int):
-        self.num_warps, self.threads_per_warp = num_warps, threads_per_warp
+    def __init__(self, num_warps: int, threads_per_warp: int, source_remat: bool = False):
+        self.num_warps, self.threads_per_warp, self.source_remat = num_warps, threads_per_warp, source_remat
         self.original: dict[SSAValue, Attribute] = {}
         self.materialized: dict[tuple[SSAValue, Attribute], SSAValue] = {}
 
@@ -153,6 +159,27 @@ class _Conversion:
             if v.type != want and isinstance(want, TensorType):
                 op.operands[i] = self.convert_value(v, want)
 
+    def keep_types(self, op: Operation) -> None:
+        """enable-source-remat: an op outside the dialects Triton converts keeps its types; an operand that
+        changed type reaches it through a `builtin.unrealized_conversion_cast` back to the old type, made right
+        after the operand's definition and shared (MLIR's source materialization)."""
+        for i, v in enumerate(list(op.operands)):
+            old = self.original_type(v)
+            if v.type == old:
+                continue
+            key = (v, old)
+            if key not in self.materialized:
+                cast = UnrealizedConversionCastOp.create(operands=[v], result_types=[old])
+                owner = v.owner
+                if isinstance(owner, Block):
+                    cast.location = op.location
+                    owner.insert_op_before(cast, owner.first_op)
+                else:
+                    cast.location = owner.location
+                    owner.parent.insert_op_after(cast, owner)
+                self.materialized[key] = cast.results[0]
+            op.operands[i] = self.materialized[key]
+
     # ---- ops
 
     def run(self, region) -> None:
@@ -168,6 +195,9 @@ class _Conversion:
         if not self.needs_conversion(op):
             for r in op.regions:
                 self.run(r)
+            return
+        if self.source_remat and not name.startswith(_CONVERTED):
+            self.keep_types(op)
             return
         self.remap_operands(op)
         handler = getattr(self, "op_" + name.replace(".", "_"), None)
@@ -275,6 +305,19 @@ class _Conversion:
         op.operands[0] = self.convert_value(src, with_encoding(src.type, slice_of(axis, ret)), before=op)
         self.retype(op.results[0], with_encoding(op.results[0].type, ret))
 
+    def op_tt_descriptor_gather(self, op: Operation) -> None:
+        """Triton's getNewIndicesType: the row offsets as a slice (dim 0) of a [1, 4]-per-thread blocked layout,
+        lanes along the offsets, warps across the broadcast dimension."""
+        for r in op.results:
+            self.retype(r, self.convert(r.type))
+        x = op.x_offsets
+        parent = blocked([1, 4], [self.threads_per_warp, 1], [1, self.num_warps], [1, 0])
+        want = with_encoding(x.type, slice_of(0, parent))
+        if x.type != want:
+            op.operands[1] = self.convert_value(x, want, before=op)
+
+    op_tt_descriptor_scatter = op_tt_descriptor_gather
+
     def op_tt_dot(self, op: Operation) -> None:
         d_t = op.results[0].type
         shape = d_t.get_shape()
@@ -310,6 +353,8 @@ class ConvertTritonToTritonGPU(Pass):
     num_warps: int = option(4, "number of warps")
     threads_per_warp: int = option(32, "number of threads per warp")
     num_ctas: int = option(1, "number of CTAs in a cluster")
+    enable_source_remat: bool = option(False, "leave ops outside the converted dialects (ttg, ttng, ...) with their "
+                                              "types, through unrealized conversion casts")
 
     def __post_init__(self):
         check_target(self.target, self.name)
@@ -317,4 +362,4 @@ class ConvertTritonToTritonGPU(Pass):
 
     def apply(self, ctx, module) -> None:
         set_module_attrs(module, self.target, self.num_warps, self.threads_per_warp, self.num_ctas)
-        _Conversion(self.num_warps, self.threads_per_warp).run(module.body)
+        _Conversion(self.num_warps, self.threads_per_warp, self.enable_source_remat).run(module.body)

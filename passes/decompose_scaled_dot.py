@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import (BFloat16Type, DenseArrayBase, DenseIntOrFPElementsAttr, Float16Type, Float32Type,
                                    FloatAttr, IntegerType,
-                                   IntegerAttr, i1, i32, i64)
+                                   IntegerAttr, i1, i8, i32, i64)
 from xdsl.ir import Operation, SSAValue
 
 from ttc.diagnostics import CompileError, at_op
@@ -39,7 +39,7 @@ from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding
 from ttc.ir.printer import attr_text
 from ttc.ir.reshape_layout import infer_reshape_encoding
 from ttc.ir.scaled import SCALE_GROUP
-from ttc.ir.types import encoding, shape_of, tensor
+from ttc.ir.types import elt, encoding, shape_of, tensor
 
 
 def _op_class(name: str):
@@ -173,6 +173,9 @@ def decompose(op: Operation) -> None:
     for v in (op.a, op.b, op.a_scale, op.b_scale):
         if v is not None and not isinstance(encoding(v.type), BlockedEncoding):
             _unsupported(op, "an operand without a blocked layout (run convert-triton-to-tritongpu first)")
+    for v in (op.a_scale, op.b_scale):
+        if v is not None and elt(v.type) != i8:
+            _unsupported(op, "a scale that is not e8m0 (i8, one per 32 elements of K)")
     fa, fb = op.formats
     ctype = Float16Type() if "fp16" in (fa, fb) else BFloat16Type()
     em = _Emitter(op)

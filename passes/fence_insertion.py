@@ -2,11 +2,11 @@
 (Triton's TritonGPUFenceInsertion).
 
 `ttg.local_alloc %tensor` (and `ttg.local_store`) write shared memory through the generic proxy, which wgmma's
-async proxy does not see without a proxy fence. For each `ttng.warp_group_dot` whose shared-memory operand A or B
-was written that way (looking back through memdesc views and the init and yielded values of loop-carried
-arguments), a `ttng.fence_async_shared {bCluster = false}` is put right before the dot, then hoisted out of every
-enclosing loop that contains none of those writes; it is dropped when the op before it is already such a fence.
-Only for compute capability 90 and later (the option, as in Triton; below 90 there is no wgmma).
+async proxy does not see without a proxy fence. For each `ttng.warp_group_dot` (or `ttng.tc_gen5_mma[_scaled]`)
+whose shared-memory operand A or B was written that way (looking back through memdesc views and the init and
+yielded values of loop-carried arguments), a `ttng.fence_async_shared {bCluster = false}` is put right before the
+dot, then hoisted out of every enclosing loop that contains none of those writes; it is dropped when the op before
+it is already such a fence. Only for compute capability 90 and later (the option, as in Triton; below 90 there is no wgmma).
 """
 
 from __future__ import annotations
@@ -21,11 +21,14 @@ from ttc.ir.ttg import FenceAsyncSharedOp
 from ttc.ir.types import MemDescType
 from ttc.passmanager import Pass, option
 
-VIEWS = ("ttg.memdesc_index", "ttg.memdesc_trans", "ttg.memdesc_reshape", "ttg.memdesc_subslice")
+DOTS = ("ttng.warp_group_dot", "ttng.tc_gen5_mma", "ttng.tc_gen5_mma_scaled")  # Triton's DotOpInterface on memdescs
+VIEWS = ("ttg.memdesc_index", "ttg.memdesc_trans", "ttg.memdesc_reshape", "ttg.memdesc_subslice",
+         "ttg.memdesc_reinterpret")
 
 
 def register_writes(v: SSAValue) -> list[Operation]:
-    """The ops that write registers into the shared memory `v` views (Triton's findCopyRegToSharedOps)."""
+    """The ops that write registers into the shared memory `v` views (Triton's findCopyRegToSharedOps); the op
+    owning a block argument that is not a loop's (or a warp_specialize partition's) stands for unknown writes."""
     out, seen, work = [], set(), [v]
     while work:
         v = work.pop()
@@ -36,6 +39,10 @@ def register_writes(v: SSAValue) -> list[Operation]:
             loop = v.owner.parent_op()
             if isinstance(loop, scf.ForOp) and v.index > 0:
                 work += [loop.iter_args[v.index - 1], v.owner.last_op.operands[v.index - 1]]
+            elif loop is not None and loop.name == "ttg.warp_specialize.partitions":  # a partition's capture
+                work.append(loop.parent_op().explicitCaptures[v.index])
+            elif loop is not None:  # a function's (or another op's) argument may have been written: Triton assumes so
+                out.append(loop)
             continue
         op = v.owner
         if op.name in VIEWS:
@@ -78,5 +85,5 @@ class FenceInsertion(Pass):
     def apply(self, ctx, module) -> None:
         if self.compute_capability < 90:
             return
-        for dot in [op for op in module.walk() if op.name == "ttng.warp_group_dot"]:
+        for dot in [op for op in module.walk() if op.name in DOTS]:
             insert_fence(dot)

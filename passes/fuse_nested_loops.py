@@ -32,9 +32,11 @@ from xdsl.dialects import arith, scf, ub
 from xdsl.dialects.builtin import (AnyFloat, DenseIntOrFPElementsAttr, FloatAttr, IndexType, IntegerAttr, IntegerType,
                                    TensorType, UnitAttr, i1)
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.traits import is_side_effect_free
 
+from ttc.fold import CMPI
+from ttc.greedy_rewrite import would_be_trivially_dead
 from ttc.ir.inserter import Inserter
+from ttc.ir.types import PointerType
 from ttc.passes.licm import hoist_from, should_move
 from ttc.passmanager import Pass
 
@@ -139,21 +141,43 @@ def _poison_or_zero(at: Inserter, t: Attribute) -> SSAValue:
     return at.add(arith.ConstantOp(scalar, el))
 
 
-def num_iters(at: Inserter, loop: scf.ForOp) -> SSAValue:
-    """len(range(lb, ub, step)) = ceildiv(ub - lb, step)."""
-    return at.add(arith.CeilDivSIOp(at.add(arith.SubiOp(loop.ub, loop.lb)), loop.step))
+def num_iters(at: Inserter, loop: scf.ForOp, vmap: dict | None = None) -> SSAValue:
+    """len(range(lb, ub, step)) = ceildiv(ub - lb, step), with the bounds looked up in `vmap` if given."""
+    lb, ub, step = ((vmap or {}).get(v, v) for v in (loop.lb, loop.ub, loop.step))
+    return at.add(arith.CeilDivSIOp(at.add(arith.SubiOp(ub, lb)), step))
+
+
+def _clone_slice(ops: list[Operation], vmap: dict, before: Operation) -> None:
+    """Clone `ops` (in program order, each once per `vmap`) before `before`, mapping operands through `vmap`."""
+    order = {o: i for i, o in enumerate(ops[0].parent.ops)} if ops else {}  # all in the outer body
+    for op in sorted(ops, key=order.__getitem__):
+        if op.results and op.results[0] in vmap:
+            continue
+        before.parent.insert_op_before(op.clone(value_mapper=vmap), before)
 
 
 def _hoistable_scalar(op: Operation) -> bool:
+    """A loop bound computation that may move: no effect but reads (nested ops included), scalar (or pointer)
+    operands and results."""
     def scalar(t):
-        return isinstance(t, (IntegerType, IndexType, AnyFloat))
-    return (not op.regions and is_side_effect_free(op) and all(scalar(v.type) for v in op.operands)
+        return isinstance(t, (IntegerType, IndexType, AnyFloat, PointerType))
+    return (would_be_trivially_dead(op) and all(scalar(v.type) for v in op.operands)
             and all(scalar(r.type) for r in op.results))
 
 
-def outer_invariant(outer: scf.ForOp, values, to_hoist: list[Operation]) -> bool:
+def _inputs(op: Operation) -> list[SSAValue]:
+    """The operands of `op` and the values its nested ops read from outside it."""
+    vals = list(op.operands)
+    for inner in op.walk():
+        if inner is not op:
+            vals += [v for v in inner.operands if _outside(v, op)]
+    return vals
+
+
+def outer_invariant(outer: scf.ForOp, values, to_hoist: list[Operation], iv_ok: bool = False) -> bool:
     """Whether all of `values` are defined outside `outer` or computed from such values by scalar pure ops,
-    which are then added to `to_hoist` (only when all of them can be)."""
+    which are then added to `to_hoist` (only when all of them can be). With `iv_ok` the computation may also
+    read `outer`'s induction variable (the ops are then the slice that computes the values, not hoistable)."""
     visited: list[Operation] = []
     queue = list(values)
     while queue:
@@ -161,6 +185,8 @@ def outer_invariant(outer: scf.ForOp, values, to_hoist: list[Operation]) -> bool
         if _outside(v, outer):
             continue
         if isinstance(v.owner, Block):
+            if iv_ok and v is outer.body.block.args[0]:
+                continue
             return False
         op = v.owner
         if op in visited:
@@ -168,7 +194,7 @@ def outer_invariant(outer: scf.ForOp, values, to_hoist: list[Operation]) -> bool
         if not _hoistable_scalar(op):
             return False
         visited.append(op)
-        queue.extend(op.operands)
+        queue.extend(_inputs(op))
     to_hoist.extend(o for o in visited if o not in to_hoist)
     return True
 
@@ -205,9 +231,26 @@ def sink_into_epilogue(outer: scf.ForOp, inner: scf.ForOp) -> None:
         block.insert_op_before(op, anchor)
 
 
+def positive_trip_count(loop: scf.ForOp) -> bool:
+    """`llvm.intr.assume(ub > lb)` (or `lb < ub`) is said of the loop's bounds: it runs at least once."""
+    for use in loop.ub.uses:
+        cmp = use.operation
+        if cmp.name != "arith.cmpi" or not any(u.operation.name == "llvm.intr.assume" for u in cmp.results[0].uses):
+            continue
+        pred = CMPI[cmp.predicate.value.data]
+        if (pred == "sgt" and cmp.lhs is loop.ub and cmp.rhs is loop.lb) or (
+                pred == "slt" and cmp.lhs is loop.lb and cmp.rhs is loop.ub):
+            return True
+    return False
+
+
 def speculate_inner_length(outer: scf.ForOp, inner: scf.ForOp) -> bool:
-    """Wrap the nest in `scf.if (len_inner == 0)`: then a copy without the inner loop, else the nest, whose inner
-    loop is marked to run at least once."""
+    """Wrap the nest in `scf.if (len_inner == 0)`: then a copy without the inner loop (and without
+    `tt.warp_specialize`), else the nest, whose inner loop is marked to run at least once. An inner loop assumed
+    to run (`positive_trip_count`) is only marked."""
+    if positive_trip_count(inner):
+        inner.attributes[MUST_EXECUTE] = UnitAttr()
+        return True
     to_hoist: list[Operation] = []
     if not outer_invariant(outer, [inner.lb, inner.ub, inner.step], to_hoist):
         return False
@@ -224,7 +267,7 @@ def speculate_inner_length(outer: scf.ForOp, inner: scf.ForOp) -> bool:
         r.replace_all_uses_with(init)
     copy_inner.detach()
     copy_inner.erase()
-    copy.attributes.pop(MUST_EXECUTE, None)
+    copy.attributes.pop("tt.warp_specialize", None)
     if_op.true_region.block.add_op(copy)
     _yield(if_op.true_region.block, copy.results, outer.location)
     for r, nr in zip(outer.results, if_op.results):
@@ -282,37 +325,57 @@ def _rebuild_if(if_op: scf.IfOp, then_vals, else_vals) -> scf.IfOp:
 
 
 def fuse_one_level(node: Nest) -> None:
-    """Fuse the (leaf) child loops of `node` whose bounds can be made invariant to it into one loop."""
+    """Fuse the (leaf) child loops of `node` whose bounds can be made invariant to it, or computed from its
+    induction variable by scalar pure ops (a "slice"), into one loop."""
     outer = node.loop
-    inners, to_hoist = [], []
+    inners, slices, to_hoist = [], [], []
     for child in node.children:
-        if outer_invariant(outer, [child.loop.lb, child.loop.ub, child.loop.step], to_hoist):
+        bounds = [child.loop.lb, child.loop.ub, child.loop.step]
+        sliced: list[Operation] = []
+        if outer_invariant(outer, bounds, to_hoist) or outer_invariant(outer, bounds, sliced, iv_ok=True):
             inners.append(child.loop)
+            slices.append(sliced)  # empty: invariant bounds
     node.children = []
     if not inners:
         return
     _hoist(to_hoist, outer)
     loc = outer.location
     at = Inserter(outer, loc)
-    width = _int_width(outer.body.block.args[0].type)
-    len_outer = num_iters(at, outer)
-    len_inners = []
-    for loop in inners:
-        n = num_iters(at, loop)
-        width = max(width, _int_width(n.type))
-        len_inners.append(n)
+    outer_iv = outer.body.block.args[0]
+    width = max(_int_width(v.type) for v in [outer_iv, *(lp.body.block.args[0] for lp in inners)])
     int_t = IntegerType(width)
+    all_invariant = not any(slices)
 
     def cst(v: int) -> SSAValue:
         return at.constant(v, int_t)
 
+    len_outer = num_iters(at, outer)
+    # lengths of variant inner loops are computed in the first prologue (a zero stands for them until then)
+    len_inners = [cst(0) if sl else _cast_int(at, num_iters(at, lp), int_t) for lp, sl in zip(inners, slices)]
     n_last = len(inners) - 1
     inner_len = cst(0)
-    len_inners = [_cast_int(at, n, int_t) for n in len_inners]
-    for n in len_inners:
-        inner_len = at.add(arith.AddiOp(inner_len, at.add(arith.MaxSIOp(cst(1), n))))
+    for n, sl in zip(len_inners, slices):
+        if not sl:
+            inner_len = at.add(arith.AddiOp(inner_len, at.add(arith.MaxSIOp(cst(1), n))))
     inner_len = at.add(arith.SubiOp(inner_len, cst(n_last)))
     total = at.add(arith.MuliOp(_cast_int(at, len_outer, int_t), inner_len))
+
+    # total += max(1, len_jk) for each variant inner loop, over a copy of the outer loop (a loop with nothing
+    # to add folds away)
+    peel_body = Block(arg_types=[outer_iv.type, int_t])
+    peel = scf.ForOp(outer.lb, outer.ub, outer.step, [total], Region(peel_body))
+    at.add(peel)
+    peel_yield = scf.YieldOp(peel_body.args[1])
+    peel_yield.location = loc
+    peel_body.add_op(peel_yield)
+    pb, vmap, acc = Inserter(peel_yield, loc), {outer_iv: peel_body.args[0]}, peel_body.args[1]
+    for lp, sl in zip(inners, slices):
+        if sl:
+            _clone_slice(sl, vmap, peel_yield)
+            n = _cast_int(pb, num_iters(pb, lp, vmap), int_t)
+            acc = pb.add(arith.AddiOp(acc, pb.add(arith.MaxSIOp(pb.constant(1, int_t), n))))
+    peel_yield.operands = [acc]
+    total = peel.results[0]
 
     body = outer.body.block
     ops = list(body.ops)
@@ -324,6 +387,8 @@ def fuse_one_level(node: Nest) -> None:
     inits = [cst(0), at.add(arith.SubiOp(outer.lb, outer.step))]
     outer_start = len(inits)
     inits += list(outer.iter_args)
+    len_start = len(inits)
+    inits += [*len_inners, inner_len]
     ivar_start = len(inits)
     inits += [_poison_or_zero(at, loop.body.block.args[0].type) for loop in inners]
     outs_start = len(inits)
@@ -337,6 +402,8 @@ def fuse_one_level(node: Nest) -> None:
     fargs = list(fused_body.args[1:])
     for arg, farg in zip(outer.body.block.args[1:], fargs[outer_start:]):
         arg.replace_all_uses_with(farg)
+    n_inners = len(inners)
+    outside_inner_len, len_inners = inner_len, fargs[len_start:len_start + n_inners]
 
     anchor = scf.YieldOp()  # ops are built at the end of the fused body, before this placeholder
     fused_body.add_op(anchor)
@@ -358,28 +425,35 @@ def fuse_one_level(node: Nest) -> None:
         inner_iv = inner.body.block.args[0]
         types = [inner_iv.type, *[o.type for o in pro.outputs], *[v.type for v in inner.iter_args]]
         if k == 0:
-            types.append(cur_i.type)
+            types += [cur_i.type, *[int_t] * n_inners, int_t]
         pro_if = _new_if(cond, types, b)
         prologue_ifs.append(pro_if)
         then = pro_if.true_region.block
         pro.move_to(then)
+        then_yield = scf.YieldOp()
+        then_yield.location = loc
+        then.add_op(then_yield)
         then_vals = [inner.lb, *pro.outputs, *inner.iter_args]
         if k == 0:
-            new_i = arith.AddiOp(cur_i, outer.step)
-            new_i.location = loc
-            if then.first_op is not None:
-                then.insert_op_before(new_i, then.first_op)
-            else:
-                then.add_op(new_i)
-            _replace_uses_if(outer.body.block.args[0], new_i.results[0],
-                             lambda user: not pro_if.true_region.is_ancestor(user))
-            then_vals.append(new_i.results[0])
-        _yield(then, then_vals, loc)
+            # i += stepi, then the lengths of the variant inner loops for this i (their slices cloned)
+            tb = Inserter(then.first_op, loc)
+            new_i = tb.add(arith.AddiOp(cur_i, outer.step))
+            _replace_uses_if(outer_iv, new_i, lambda user: not pro_if.true_region.is_ancestor(user))
+            tb.anchor = new_i.owner.next_op
+            vmap, lens, then_len = {outer_iv: new_i}, list(len_inners), inner_len
+            for q, (lp, sl) in enumerate(zip(inners, slices)):
+                if sl:
+                    _clone_slice(sl, vmap, tb.anchor)
+                    lens[q] = _cast_int(tb, num_iters(tb, lp, vmap), int_t)
+                    then_len = tb.add(arith.AddiOp(then_len, tb.add(arith.MaxSIOp(tb.constant(1, int_t), lens[q]))))
+            then_vals += [new_i, *lens, then_len]
+        then_yield.operands = then_vals
         n_out = len(pro.outputs)
         else_vals = [fargs[ivar_start + k], *fargs[logue_outs:logue_outs + n_out],
                      *fargs[body_outs:body_outs + len(inner.results)]]
         if k == 0:
-            else_vals.append(cur_i)
+            # with invariant lengths only, inner_len stays the value computed before the loop
+            else_vals += [cur_i, *len_inners, outside_inner_len if all_invariant else fargs[len_start + n_inners]]
         logue_outs += n_out
         _yield(pro_if.false_region.block, else_vals, loc)
 
@@ -389,8 +463,9 @@ def fuse_one_level(node: Nest) -> None:
         for init, arg in zip(pro_if.results[1 + n_out:1 + n_out + len(inner.results)], inner.body.block.args[1:]):
             arg.replace_all_uses_with(init)
         if k == 0:
-            i = pro_if.results[-1]
-            outer.body.block.args[0].replace_all_uses_with(i)
+            i = pro_if.results[-2 - n_inners]
+            len_inners, inner_len = list(pro_if.results[-1 - n_inners:-1]), pro_if.results[-1]
+            outer_iv.replace_all_uses_with(i)
 
         end_t = b.add(arith.AddiOp(start_t, len_inners[k]))
         ge = b.add(arith.CmpiOp(t, start_t, "sge"))
@@ -432,7 +507,7 @@ def fuse_one_level(node: Nest) -> None:
     next_t = b.add(arith.AddiOp(t, b.constant(1, int_t)))
     roll = b.add(arith.CmpiOp(t, b.add(arith.SubiOp(inner_len, b.constant(1, int_t))), "eq"))
     next_t = b.add(arith.SelectOp(roll, b.constant(0, int_t), next_t))
-    outs = [next_t, i, *outer_yield.operands, *[bi.results[0] for bi in body_ifs]]
+    outs = [next_t, i, *outer_yield.operands, *len_inners, inner_len, *[bi.results[0] for bi in body_ifs]]
     outs += [r for bi, loop in zip(body_ifs, inners) for r in bi.results[1:1 + len(loop.results)]]
     outs += [r for pi, lg in zip(prologue_ifs, logues[:-1]) for r in pi.results[1:1 + len(lg.outputs)]]
     anchor.detach()
@@ -485,8 +560,8 @@ def fuse_one_level(node: Nest) -> None:
     stages = [lp.attributes["tt.num_stages"].value.data for lp in (outer, *inners) if "tt.num_stages" in lp.attributes]
     if any("tt.disallow_acc_multi_buffer" in lp.attributes for lp in (outer, *inners)):
         fused.attributes["tt.disallow_acc_multi_buffer"] = UnitAttr()
-    if "tt.warp_specialize" in outer.attributes:
-        fused.attributes["tt.warp_specialize"] = outer.attributes["tt.warp_specialize"]
+    if any("tt.warp_specialize" in lp.attributes for lp in (outer, *inners)):
+        fused.attributes["tt.warp_specialize"] = UnitAttr()
     if stages and max(stages) > 1:
         fused.attributes["tt.num_stages"] = IntegerAttr(max(stages), 32)
     for loop in inners:

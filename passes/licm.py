@@ -5,8 +5,9 @@ nested in it) is defined outside the loop, it is not a terminator, it has no mem
 speculatable (Pure ops; `scf.if` when everything in it is). Speculatability matters because the loop may
 run zero times: an `arith.divsi` whose divisor is not a known non-zero constant stays.
 
-Loads stay where they are: `tt.load` reads memory, so it is not effect-free. (Triton's own `triton-licm`
-hoists loads under a trip-count guard; this pass does not.) Ops that write never move.
+Loads stay where they are: `tt.load` reads memory, so it is not effect-free. (Triton's own `triton-licm`,
+passes/triton_licm.py, hoists loads under a trip-count guard through the same driver, `hoist_from`, with its
+own rules for what moves and how.) Ops that write never move.
 
 Loops are visited innermost first, so what leaves an inner loop can leave the outer one next. Each body
 is scanned once in order: a loop body is a single block, so an op comes after the ops it uses and is
@@ -15,6 +16,7 @@ looked at after they have moved, and whole invariant chains move in one run.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.dialects import scf
@@ -56,19 +58,26 @@ def should_move(op: Operation) -> bool:
     return is_side_effect_free(op) and is_speculatable(op)
 
 
-def hoist_from(loop: Operation) -> int:
-    """Move the invariant ops of `loop`'s bodies before it; returns how many moved."""
+def move_before(op: Operation, loop: Operation) -> bool:
+    """Move `op` to just before `loop`; returns True (it moved)."""
+    op.detach()
+    loop.parent_block().insert_op_before(op, loop)
+    return True
+
+
+def hoist_from(loop: Operation, should: Callable[[Operation, Operation], bool] = lambda op, loop: should_move(op),
+               move: Callable[[Operation, Operation], bool] = move_before) -> int:
+    """Move the invariant ops of `loop`'s bodies before it; returns how many moved (MLIR's
+    `moveLoopInvariantCode`). `should(op, loop)` says whether an op may leave (default: `should_move`), `move(op,
+    loop)` moves it (default: `move_before`) and returns whether it did."""
     moved = 0
-    block = loop.parent_block()
-    if block is None:
+    if loop.parent_block() is None:
         return 0
     for region in loop_regions(loop):
         for op in [op for body in region.blocks for op in body.ops]:
-            if not (should_move(op) and can_be_hoisted(op, loop)):
+            if not (should(op, loop) and can_be_hoisted(op, loop)):
                 continue
-            op.detach()
-            block.insert_op_before(op, loop)
-            moved += 1
+            moved += move(op, loop)
     return moved
 
 

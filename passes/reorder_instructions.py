@@ -4,9 +4,10 @@
   conversion's scratch buffer does not overlap the freed one;
 - a `ttg.local_load` or a conversion to a `#ttg.dot_op` layout with a single user in another loop moves just
   before that user (it would otherwise keep a large operand alive across the loop);
-- a `ttg.local_alloc` of a value moves right after the value's definition, and a `tt.trans` right after its
-  operand's;
-- the `ttg.local_load` of a dot's b operand moves after the one of its a operand.
+- a `ttg.local_alloc` of a value moves right after the value's definition (not one of a constant or a splat),
+  and a transposition (`tt.trans`, `ttg.memdesc_trans`) right after its operand's;
+- the `ttg.local_load` of a dot's b operand moves after the one of its a operand, unless an op between them
+  writes memory (`ttng.arrive_barrier`, a store).
 Ops never move above their operands.
 """
 
@@ -76,12 +77,13 @@ def reorder(module: Operation) -> None:
     for op, user in moves:
         _move_before(op, user)
     # allocations of a value right after the value; transpositions right after their operand
-    for name in ("ttg.local_alloc", "tt.trans"):
+    for name in ("ttg.local_alloc", "tt.trans", "ttg.memdesc_trans"):  # Triton: every TransposeOpInterface
         for op in [o for o in module.walk() if o.name == name]:
             if not op.operands:
                 continue
             d = _def_op(op.operands[0])
-            if d is not None:
+            # an allocation of a scalar (constant, splat) stays: moving it up only holds shared memory longer
+            if d is not None and not (name == "ttg.local_alloc" and d.name in ("arith.constant", "tt.splat")):
                 _move_after(op, d)
     # the b operand's local_load after the a operand's
     for op in [o for o in module.walk() if o.name == "ttg.local_load"]:
@@ -94,8 +96,23 @@ def reorder(module: Operation) -> None:
         a = _def_op(uses[0].operation.operands[0])
         if a is None or a.name != "ttg.local_load":
             continue
-        if a.parent is op.parent and _before(op, a):
+        if a.parent is op.parent and _before(op, a) and not _writes_between(op, a):
             _move_after(op, a)
+
+
+def _writes_between(start: Operation, end: Operation) -> bool:
+    """Whether an op after `start`, up to `end` in its block, writes (Triton's crossWriteSideEffectingOp: an
+    effect other than read, allocate or free; ops of unknown effects do not count, as in Triton)."""
+    from xdsl.traits import MemoryEffectKind, get_effects
+
+    op = start.next_op
+    while op is not None and op is not end:
+        effects = get_effects(op)
+        if effects and any(e.kind not in (MemoryEffectKind.READ, MemoryEffectKind.ALLOC, MemoryEffectKind.FREE)
+                           for e in effects):
+            return True
+        op = op.next_op
+    return False
 
 
 @dataclass(frozen=True)

@@ -246,12 +246,12 @@ def main(argv: list[str]) -> int:
                     outputs.append("")  # a failed chunk prints nothing, as in mlir-opt
                     if not verify:
                         if pm is not None and pm.current is not None and not replay:
-                            e.diags.append(reproducer.save(name, padded, pm, index))
+                            e.diags.append(reproducer.save(name, padded, pm, index, unregistered))
                         failures.append(e)
                 except Exception as e:  # an internal error inside a pass: still a reproducer
                     if pm is None or pm.current is None or verify:
                         raise
-                    notes = [] if replay else [reproducer.save(name, padded, pm, index)]
+                    notes = [] if replay else [reproducer.save(name, padded, pm, index, unregistered)]
                     if os.environ.get("TTC_DEBUG") == "1":
                         sys.stderr.write("".join(n.render() + "\n" for n in notes))
                         raise

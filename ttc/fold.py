@@ -843,6 +843,7 @@ _FOLDERS: dict[str, Callable] = {
     # no "tt.bitcast": Triton 3.6 keeps even a same-type tt.bitcast (uint_to_uniform_float's u32 -> i32) to the TTGIR
     "tt.fp_to_fp": _fold_fp_to_fp,
     "ttg.local_alloc": _fold_local_alloc,
+    "ttg.memdesc_reinterpret": lambda op, c: op.operands[0],  # to its source when the types agree
 }
 
 

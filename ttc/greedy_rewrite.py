@@ -61,12 +61,17 @@ def _effects_allow_removal(op: Operation, arith_pure: bool, triton_local_alloc: 
         # Triton: an immutable allocation has no effects until memory offsets are assigned
         return not op.result.type.mutable.data and "allocation.offset" not in op.attributes
     own = [t for t in op.get_traits_of_type(MemoryEffect) if not isinstance(t, RecursiveMemoryEffect)]
-    recursive = op.has_trait(RecursiveMemoryEffect, value_if_unregistered=False)  # unregistered: unknown effects
+    recursive = op.has_trait(RecursiveMemoryEffect, value_if_unregistered=False)  # an unregistered op: unknown
     if not own and not recursive:
         return False  # unknown effects
     for t in own:
         effects = t.get_effects(op)
-        if effects is None or any(e.kind != MemoryEffectKind.READ for e in effects):
+        if effects is None:
+            return False
+        # as MLIR: effects on a value the op itself allocates (`ttng.tmem_alloc`'s result) do not keep it
+        mine = {e.value for e in effects if e.kind == MemoryEffectKind.ALLOC and isinstance(e.value, SSAValue)
+                and e.value.owner is op}
+        if any(e.kind != MemoryEffectKind.READ and not (mine and e.value in mine) for e in effects):
             return False
     if recursive:
         return all(_effects_allow_removal(o, arith_pure, triton_local_alloc)

@@ -60,9 +60,9 @@ def pipeline_of(path: str, resources: dict) -> str:
     return pipeline
 
 
-def save(name: str, text: str, pm, index: int = 0):
+def save(name: str, text: str, pm, index: int = 0, allow_unregistered: bool = False):
     """Write the reproducer of a failed pipeline (`text`, its input, as parsed, with its locations, and the
-    pipeline of `pm`); returns the note that names it."""
+    pipeline of `pm`); returns the note that names it. `allow_unregistered` as the input was read."""
     from ttc.diagnostics import Diagnostic
     from ttc.ir import parse, print_ir
     from ttc.passmanager import pipeline_text
@@ -70,7 +70,7 @@ def save(name: str, text: str, pm, index: int = 0):
     where = f"pipeline failed while executing '{pm.current.name}'"
     if pm.overridden:
         where += " (on a stage read from TRITON_OVERRIDE_DIR: replay with TRITON_KERNEL_OVERRIDE=1)"
-    module = parse(text, name, verify=False)
+    module = parse(text, name, verify=False, allow_unregistered=allow_unregistered)
     try:
         path = write(print_ir(module, debuginfo=True), pipeline_text(pm.passes), index)
     except (UsageError, OSError) as e:  # the pass's own error matters more: report it, and say why there is none

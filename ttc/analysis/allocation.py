@@ -1,36 +1,417 @@
-"""Shared-memory allocation: how many bytes of scratch each op needs while it runs, and where each buffer lives
-(Triton's Allocation analysis, for the ops of memory-bound kernels).
+"""Shared-memory allocation: Triton's Allocation analysis (`Allocation`, one function; `ModuleAllocation`, the
+call graph, callees first), giving every buffer an offset and each function its shared-memory size.
 
-Scratch buffers (Triton's `getScratchSizeInBytes` per op):
+Buffers: explicit ones are the `ttg.local_alloc` results in shared memory (their size from the allocation
+shape, an fp4-padded nvmma buffer twice as wide, a padded_shared one with its padding; aligned as the op's
+`alignment` says, else as the layout wants: 128 bytes per swizzle phase for nvmma, a shared_linear's own
+alignment, 16 otherwise). Scratch buffers are what an op needs while it runs (`ttc.analysis.scratch`, or the
+size function given; aligned to 128); a `ttg.warp_specialize` passes its explicit captures in one (aligned to
+8), and a function with warp specialization keeps a byte per partition warp for the whole function. A `tt.call`
+has a virtual buffer as big as its callee's shared memory.
 
-- `tt.reduce`: when the reduced axis spans several warps, one element per (kept position, warp along the
-  axis) per operand goes through shared memory; none when a warp holds the whole axis;
-- `tt.scan`: a warp-level exchange: elements per thread along the axis times warps, when several warps share
-  the axis;
-- `ttg.convert_layout`: when threads must trade data (none when only registers move), the part of the tensor
-  exchanged per round of Triton's swizzled conversion (rounds iterate over register dimensions both layouts
-  share);
-- `tt.atomic_rmw`/`tt.atomic_cas` on a scalar: the old value, broadcast to all threads through shared memory.
+Liveness is MLIR's (`Liveness`): a value is live at the ops from its definition (or a block's start) to its
+last use (or a block's end when it flows out), across blocks; ops are numbered in post-order, so a region op
+counts after the ops it holds. An explicit buffer lives from the first to the last op where its value or any
+value that may view it (`ttc.analysis.alias`) is live; a scratch buffer only during its op.
 
-Explicit buffers are the `ttg.local_alloc` ops. `Allocation(func)` gives every buffer an offset: buffers whose
-live ranges (in program order; a scratch buffer lives only during its op, an explicit one from its allocation
-to its last use) overlap get disjoint ranges, aligned as Triton aligns them (16 bytes for scratch), first fit
-in decreasing size order; `size` is the total, Triton's `ttg.shared`.
+Offsets come as Triton computes them: buffers sorted by size (largest first), a first placement by the
+"triples" of Algorithms for Compile-Time Memory Optimization, then first-fit graph colouring of the buffers
+that overlap in both time and space, bumping each coloured buffer above its neighbours, until none overlap.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
-from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import IntegerAttr, TensorType
+from xdsl.ir import Block, Operation, SSAValue
 
-from ttc.ir.layout_utils import owners, reorders_registers_only
-from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding, SliceEncoding
-from ttc.ir.types import MemDescType, bitwidth, encoding, shape_of
+from ttc.analysis.alias import SHARED, aliases, memory_space
+from ttc.analysis.scratch import scratch_bytes
+from ttc.ir.layouts import BlockedEncoding, NVMMASharedEncoding, SliceEncoding
+from ttc.ir.shared_layouts import PaddedSharedEncoding, SharedLinearEncoding
+from ttc.ir.types import MemDescType, bitwidth, encoding
+from ttc.ir.warp_specialize import WarpSpecializeOp
 
-SCRATCH_ALIGN = 16
+SCRATCH_ALIGN = 128
+INF = 1 << 63
 
+
+def _align(x: int, a: int) -> int:
+    return (x + a - 1) // a * a
+
+
+def alloc_bytes(t: MemDescType) -> int:
+    """Triton's size of a `ttg.local_alloc` buffer."""
+    shape = list(t.get_shape())
+    enc = t.encoding
+    if isinstance(enc, PaddedSharedEncoding):
+        n = math.prod(shape)
+        padded = n
+        for interval, pad in zip(enc["intervals"], enc["paddings"]):
+            padded += (n >> (interval.bit_length() - 1)) << (pad.bit_length() - 1)
+            if n % interval == 0:  # no padding after the last element
+                padded -= pad
+        return padded * bitwidth(t.element_type) // 8
+    if isinstance(enc, NVMMASharedEncoding) and enc.get("fp4Padded", False):
+        packed = len(shape) - (2 if enc.get("transposed", False) else 1)
+        shape[packed] *= 2
+    if hasattr(enc, "padded_size"):  # #ttg.padded_shared: its padding too
+        return enc.padded_size(shape) * bitwidth(t.element_type) // 8
+    return math.prod(shape) * bitwidth(t.element_type) // 8
+
+
+def alloc_alignment(op: Operation) -> int:
+    """Triton's LocalAllocOp::getAlignmentOrDefault."""
+    a = op.properties.get("alignment") or op.attributes.get("alignment")
+    if isinstance(a, IntegerAttr):
+        return a.value.data
+    enc = op.results[0].type.encoding
+    if isinstance(enc, NVMMASharedEncoding):
+        swizzle = enc.get("swizzlingByteWidth", 0)
+        return 128 * (swizzle // 16 if swizzle else 1)
+    return enc.get("alignment", 16) if isinstance(enc, SharedLinearEncoding) else 16
+
+
+class Buffer:
+    __slots__ = ("kind", "id", "owner", "size", "alignment", "offset")
+
+    def __init__(self, kind: str, id: int, owner: Operation, size: int, alignment: int):
+        self.kind, self.id, self.owner, self.size, self.alignment, self.offset = kind, id, owner, size, alignment, 0
+
+    def set_offset_aligned(self, offset: int) -> int:
+        self.offset = _align(offset, self.alignment)
+        return self.offset
+
+    def __repr__(self):
+        return f"Buffer({self.kind} #{self.id} {self.owner.name} size={self.size} offset={self.offset})"
+
+
+# ----------------------------------------------------------------------------- MLIR's Liveness
+
+
+def _ancestor_block_in(region, block: Block | None) -> Block | None:
+    while block is not None and block.parent is not region:
+        op = block.parent_op()
+        block = op.parent_block() if op is not None else None
+    return block
+
+
+def _ancestor_op_in(block: Block, op: Operation) -> Operation | None:
+    while op is not None and op.parent_block() is not block:
+        op = op.parent_op()
+    return op
+
+
+class Liveness:
+    """MLIR's Liveness over the blocks nested in `root`: per block its live-in and live-out values, and
+    `live_ops(value)`, the ops at which a value is live."""
+
+    def __init__(self, root: Operation):
+        self.live_in: dict[Block, set] = {}
+        self.live_out: dict[Block, set] = {}
+        blocks = list(root.walk_blocks())
+        defs, uses = {}, {}
+        for b in blocks:
+            d, u, out = set(b.args), set(), set()
+            for v in list(b.args) + [r for op in b.ops for r in op.results]:
+                if any(_ancestor_block_in(b.parent, use.operation.parent_block()) is not b for use in v.uses):
+                    out.add(v)
+            for op in b.walk():
+                d.update(op.results)
+                u.update(op.operands)
+                for region in op.regions:
+                    for child in region.blocks:
+                        d.update(child.args)
+            defs[b], uses[b] = d, u - d
+            self.live_out[b] = out
+            self.live_in[b] = set()
+        changed = True
+        while changed:
+            changed = False
+            for b in blocks:
+                last = b.last_op
+                for succ in (last.successors if last is not None else ()):
+                    self.live_out[b] |= self.live_in[succ]
+                new_in = (uses[b] | self.live_out[b]) - defs[b]
+                if len(new_in) != len(self.live_in[b]):
+                    self.live_in[b] = new_in
+                    changed = True
+
+    def live_ops(self, value: SSAValue) -> list[Operation]:
+        owner = value.owner
+        start_block = owner if isinstance(owner, Block) else owner.parent_block()
+        todo, seen = [start_block], {start_block}
+        for use in value.uses:
+            b = use.operation.parent_block()
+            if b not in seen:
+                seen.add(b)
+                todo.append(b)
+        out = []
+        while todo:
+            block = todo.pop()
+            if block.first_op is None:
+                continue
+            if value in self.live_in.get(block, ()) or isinstance(owner, Block):
+                start = block.first_op
+            else:
+                start = owner
+            if value in self.live_out.get(block, ()):
+                end = block.last_op
+            else:
+                end = start
+                order = {op: i for i, op in enumerate(block.ops)}
+                for use in value.uses:
+                    u = _ancestor_op_in(block, use.operation)
+                    if u is not None and order[u] > order[end]:
+                        end = u
+            op = start
+            out.append(op)
+            while op is not end:
+                op = op.next_op
+                out.append(op)
+            last = block.last_op
+            for succ in (last.successors if last is not None else ()):
+                if value in self.live_in.get(succ, ()) and succ not in seen:
+                    seen.add(succ)
+                    todo.append(succ)
+        return out
+
+
+# ----------------------------------------------------------------------------- one function
+
+
+ScratchFn = Callable[[Operation], int]
+
+
+class Allocation:
+    """Triton's Allocation of one function: `buffers` (in creation order), `value_buffer` (local_alloc result
+    -> its buffer), `op_scratch` / `op_virtual` (op -> its scratch or virtual buffer), `alias_buffers` (value ->
+    the buffers it may view), `size` (the function's shared memory)."""
+
+    def __init__(self, func: Operation, callee_sizes: dict[Operation, int] | None = None,
+                 scratch_fn: ScratchFn = scratch_bytes):
+        self.func = func
+        self.buffers: list[Buffer] = []
+        self.value_buffer: dict[SSAValue, Buffer] = {}
+        self.op_scratch: dict[Operation, Buffer] = {}
+        self.op_virtual: dict[Operation, Buffer] = {}
+        self.alias_buffers: dict[SSAValue, list[Buffer]] = {}
+        self.size = 0
+        self._callee_sizes = callee_sizes or {}
+        self._scratch_fn = scratch_fn
+        self._values_and_sizes()
+        self._range: dict[Buffer, tuple[int, int]] = {}
+        self._resolve_liveness()
+        self._compute_offsets()
+
+    # ---- queries
+
+    def buffer_of(self, key) -> Buffer | None:
+        """The buffer a local_alloc result, or an op's scratch (or virtual) buffer."""
+        if isinstance(key, Operation):
+            return self.op_scratch.get(key) or self.op_virtual.get(key)
+        return self.value_buffer.get(key)
+
+    def buffers_of(self, value: SSAValue) -> list[Buffer]:
+        """Triton's getBufferIds: the value's own buffer and those it may view."""
+        out = []
+        own = self.value_buffer.get(value)
+        if own is not None:
+            out.append(own)
+        out += [b for b in self.alias_buffers.get(value, ()) if b not in out]
+        return out
+
+    # ---- building
+
+    def _add(self, kind: str, owner: Operation, size: int, alignment: int) -> Buffer:
+        b = Buffer(kind, len(self.buffers), owner, size, alignment)
+        self.buffers.append(b)
+        if kind == "explicit":
+            self.value_buffer[owner.results[0]] = b
+        elif kind == "virtual":
+            self.op_virtual[owner] = b
+        else:
+            self.op_scratch[owner] = b
+        return b
+
+    def _values_and_sizes(self) -> None:
+        for op in self.func.walk():
+            if op.name == "ttg.local_alloc" and memory_space(op.results[0].type) == SHARED:
+                self._add("explicit", op, alloc_bytes(op.results[0].type), alloc_alignment(op))
+            if op.name == "tt.call":
+                callee = self._callee_sizes.get(op.callee.root_reference.data, 0)
+                if callee > 0:
+                    self._add("virtual", op, callee, SCRATCH_ALIGN)
+            elif isinstance(op, WarpSpecializeOp):  # its explicit captures, passed through shared memory
+                if op.capture_bytes() > 0:
+                    self._add("scratch", op, op.capture_bytes(), 8)
+            elif op is self.func:  # warp specialization's state: a byte per partition warp
+                warps = max((w.total_partition_warps() for w in op.walk() if isinstance(w, WarpSpecializeOp)),
+                            default=0)
+                if warps > 0:
+                    self._add("scratch", op, warps, 4)
+            else:
+                n = self._scratch_fn(op)
+                if n > 0:
+                    self._add("scratch", op, n, SCRATCH_ALIGN)
+        facts = aliases(self.func)
+        for op in self.func.walk():
+            for v in list(op.operands) + list(op.results):
+                for alloc in facts.get(v, ()):
+                    buf = self.value_buffer.get(alloc)
+                    lst = self.alias_buffers.setdefault(v, [])
+                    if buf is not None and buf not in lst:
+                        lst.append(buf)
+
+    def _resolve_liveness(self) -> None:
+        ids = {op: i for i, op in enumerate(self.func.walk(region_first=True))}
+        live = Liveness(self.func)
+
+        def interval(v: SSAValue) -> tuple[int, int]:
+            ops = live.live_ops(v)
+            return (min(ids[o] for o in ops), max(ids[o] for o in ops) + 1) if ops else (INF, 0)
+
+        for v, b in self.value_buffer.items():
+            self._range[b] = interval(v)
+        for v, bufs in self.alias_buffers.items():
+            lo, hi = interval(v)
+            for b in bufs:
+                if b in self._range:
+                    lo2, hi2 = self._range[b]
+                    self._range[b] = (min(lo, lo2), max(hi, hi2))
+                else:
+                    self._range[b] = (lo, hi)
+        for table in (self.op_scratch, self.op_virtual):
+            for op, b in table.items():
+                if b not in self._range:
+                    self._range[b] = (0, INF) if op is self.func else (ids[op], ids[op] + 1)
+
+    def _compute_offsets(self) -> None:
+        buffers = sorted(self._range, key=lambda b: -b.size)  # stable: ties keep their order
+        if not buffers:
+            return
+        self._calculate_starts(buffers)
+        graph = self._interference(buffers)
+        while True:
+            self._allocate(buffers, graph)
+            graph = self._interference(buffers)
+            if not graph:
+                break
+
+    def _calculate_starts(self, buffers: list[Buffer]) -> None:
+        rng = self._range
+        meets = lambda a, b: a[0] < b[1] and b[0] < a[1]  # noqa: E731
+        triples: list[tuple[int, tuple[int, int]]] = [(0, (0, INF))]  # a multimap: sorted by offset, stable
+        todo = list(buffers)
+        while todo and triples:
+            offset, r = triples.pop(0)
+            found = None
+            for b in todo:
+                x = rng[b]
+                if meets(x, r) and not any(meets(t[1], x) for t in triples):
+                    found = b
+                    break
+            if found is None:
+                continue
+            x = rng[found]
+            at = found.set_offset_aligned(offset)
+            new = [(at + found.size, (max(r[0], x[0]), min(r[1], x[1])))]
+            if r[0] < x[0]:
+                new.append((offset, (r[0], x[1])))
+            if x[1] < r[1]:
+                new.append((offset, (x[0], r[1])))
+            for t in new:
+                i = len(triples)
+                while i > 0 and triples[i - 1][0] > t[0]:
+                    i -= 1
+                triples.insert(i, t)
+            todo.remove(found)
+
+    def _interference(self, buffers: list[Buffer]) -> dict[Buffer, set]:
+        graph: dict[Buffer, set] = {}
+        for x in buffers:
+            rx = self._range[x]
+            for y in buffers:
+                if x is y:
+                    continue
+                ry = self._range[y]
+                space = x.offset < y.offset + y.size and y.offset < x.offset + x.size
+                if space and (rx[0] < ry[1] and ry[0] < rx[1] or _concurrent(x.owner, y.owner)):
+                    graph.setdefault(x, set()).add(y)
+        return graph
+
+    def _allocate(self, buffers: list[Buffer], graph: dict[Buffer, set]) -> None:
+        self.size = 0
+        colors = {b: (0 if b is buffers[0] else -1) for b in buffers}
+        for x in buffers:
+            taken = {colors[y] for y in graph.get(x, ()) if colors[y] >= 0}
+            c = 0
+            while c in taken:
+                c += 1
+            colors[x] = c
+        for x in buffers:
+            new = max((y.offset + y.size for y in graph.get(x, ())), default=0)
+            if colors[x] != 0:
+                x.set_offset_aligned(new)
+            self.size = max(self.size, x.offset + x.size)
+
+
+def _concurrent(a: Operation, b: Operation) -> bool:
+    """Both ops sit in different regions of the same `ttg.warp_specialize` (its partitions run at once)."""
+    def ws(op):
+        p = op.parent_op()
+        while p is not None and p.name != "ttg.warp_specialize":
+            p = p.parent_op()
+        return p
+    wa, wb = ws(a), ws(b)
+    return wa is not None and wa is wb and a.parent_region() is not b.parent_region()
+
+
+# ----------------------------------------------------------------------------- the call graph
+
+
+def functions(module: Operation) -> list[Operation]:
+    return [op for op in module.walk() if op.name == "tt.func"]
+
+
+def callees_first(module: Operation) -> tuple[list[Operation], list[Operation]]:
+    """(functions with callees before their callers, roots: the functions nothing calls)."""
+    funcs = functions(module)
+    by_name = {f.sym_name.data: f for f in funcs}
+    calls = {f: [by_name[c.callee.root_reference.data] for c in f.walk()
+                 if c.name == "tt.call" and c.callee.root_reference.data in by_name] for f in funcs}
+    called = {g for gs in calls.values() for g in gs}
+    roots = [f for f in funcs if f not in called]
+    order, seen = [], set()
+
+    def visit(f):
+        if f in seen:
+            return
+        seen.add(f)
+        for g in calls[f]:
+            visit(g)
+        order.append(f)
+
+    for f in roots:
+        visit(f)
+    return order, roots
+
+
+class ModuleAllocation:
+    """Every function's Allocation, callees first (a call's virtual buffer is its callee's size);
+    `size` is the largest over the functions nothing calls (Triton's ModuleAllocation)."""
+
+    def __init__(self, module: Operation, scratch_fn: ScratchFn = scratch_bytes):
+        order, roots = callees_first(module)
+        self.funcs: dict[Operation, Allocation] = {}
+        sizes: dict[str, int] = {}
+        for f in order:
+            a = Allocation(f, sizes, scratch_fn)
+            self.funcs[f] = a
+            sizes[f.sym_name.data] = a.size
+        self.size = max((self.funcs[f].size for f in roots if f in self.funcs), default=0)
 
 def _blocked_params(enc):
     """(sizePerThread, threadsPerWarp, warpsPerCTA) of a blocked layout, or of a slice's parent with the
@@ -63,150 +444,6 @@ def reduce_unique_sizes(op: Operation) -> tuple[int, int]:
     inter = max(1, min(shape[axis] // intra // per_thread, wpc[axis]))
     return intra, inter
 
-
-def reduce_scratch_bytes(op: Operation) -> int:
-    src = op.operands[0].type
-    if not isinstance(src, TensorType):
-        return 0
-    _, inter = reduce_unique_sizes(op)
-    if inter <= 1:
-        return 0  # a warp holds the whole axis: shuffles suffice
-    shape = list(src.get_shape())
-    shape[op.axis.value.data] = inter
-    per_elem = sum(-(-bitwidth(v.type) // 8) for v in op.operands)
-    return math.prod(shape) * per_elem
-
-
-def scan_scratch_bytes(op: Operation) -> int:
-    """Triton's ScanLoweringHelper: per warp, the non-axis elements it holds, per block of the axis."""
-    src = op.operands[0].type
-    if not isinstance(src, TensorType):
-        return 0
-    shape = list(src.get_shape())
-    axis = op.axis.value.data
-    p = _blocked_params(encoding(src))
-    if p is None:
-        return 0
-    spt, tpw, wpc = p
-    axis_warps = max(1, min(wpc[axis], shape[axis] // max(1, spt[axis] * tpw[axis])))
-    if axis_warps <= 1:
-        return 0
-    num_warps = math.prod(wpc)
-    non_axis_threads = math.prod(t for d, t in enumerate(tpw) if d != axis)
-    non_axis_elems = math.prod(s for d, s in enumerate(spt) if d != axis)
-    blocks = -(-shape[axis] // (spt[axis] * tpw[axis] * wpc[axis]))
-    per_elem = sum(-(-bitwidth(v.type) // 8) for v in op.operands)
-    return num_warps * non_axis_threads * non_axis_elems * blocks * per_elem
-
-
-def _register_bases(shape, enc) -> set | None:
-    """The register bases of a blocked layout: (dim, power of two) offsets that stay within a thread (the
-    elements of sizePerThread and the repetitions of the layout's tile), broadcast ones excluded."""
-    if not isinstance(enc, BlockedEncoding):
-        return None
-    out = set()
-    for d, n in enumerate(shape):
-        spt, tpw, wpc = enc["sizePerThread"][d], enc["threadsPerWarp"][d], enc["warpsPerCTA"][d]
-        p = 1
-        while p < spt and p < n:
-            out.add((d, p))
-            p *= 2
-        p = spt * tpw * wpc
-        while p < n:
-            out.add((d, p))
-            p *= 2
-    return out
-
-
-def convert_scratch_bytes(op: Operation) -> int:
-    """Triton's swizzled conversion through shared memory works in rounds over the register dimensions both
-    layouts share; a round holds, per thread, 128 bits times the ratio of the two layouts' contiguous chunks."""
-    src, dst = op.operands[0].type, op.results[0].type
-    if not isinstance(src, TensorType) or encoding(src) is None or encoding(dst) is None:
-        return 0
-    if reorders_registers_only(src, dst):
-        return 0
-    shape = shape_of(src)
-    a, b = encoding(src), encoding(dst)
-    b_base = b["parent"] if isinstance(b, DotOperandEncoding) else b
-    if isinstance(a, NvidiaMmaEncoding) and isinstance(b_base, NvidiaMmaEncoding):
-        return 0  # MMA accumulators to MMA operands/accumulators: done in registers and warp shuffles
-    if owners(src) is None or owners(dst) is None:  # layouts not modelled (dot operands, ...): all of it
-        return math.prod(shape) * max(bitwidth(src), 8) // 8
-    n = math.prod(shape)
-    bits = max(bitwidth(src), 8)
-    ra, rb = _register_bases(shape, a), _register_bases(shape, b)
-    elems = n
-    if ra is not None and rb is not None:
-        common = len(ra & rb)
-        sa = a["sizePerThread"][a["order"][0]]
-        sb = b["sizePerThread"][b["order"][0]]
-        per_thread = max(1, 128 // bits) * max(sa, sb) // min(sa, sb)
-        threads = math.prod(a["threadsPerWarp"]) * math.prod(a["warpsPerCTA"])
-        elems = min(n, max(n >> common, threads * per_thread))
-    return elems * bits // 8
-
-
-def scratch_bytes(op: Operation) -> int:
-    name = op.name
-    if name == "tt.reduce":
-        return reduce_scratch_bytes(op)
-    if name == "tt.scan":
-        return scan_scratch_bytes(op)
-    if name == "ttg.convert_layout":
-        return convert_scratch_bytes(op)
-    if name in ("tt.atomic_rmw", "tt.atomic_cas"):
-        t = op.results[0].type
-        if not isinstance(t, TensorType) and op.results[0].first_use is not None:
-            return max(bitwidth(t), 8) // 8
-    return 0
-
-
-def _align(x: int, a: int) -> int:
-    return (x + a - 1) // a * a
-
-
-class Allocation:
-    """Buffers of one function and their offsets."""
-
-    def __init__(self, func: Operation):
-        self.func = func
-        self.buffers: list[dict] = []
-        self.offsets: dict[Operation, int] = {}
-        self.size = 0
-        order: dict[Operation, int] = {}
-        for i, op in enumerate(func.walk()):
-            order[op] = i
-        for op in func.walk():
-            if op.name == "ttg.local_alloc":
-                t = op.results[0].type
-                if isinstance(t, MemDescType):
-                    nbytes = math.prod(t.get_alloc_shape()) * max(bitwidth(t.element_type), 8) // 8
-                    last = order[op]
-                    for u in transitive_users(op):
-                        last = max(last, order.get(u, last))
-                    self.buffers.append({"op": op, "size": nbytes, "start": order[op], "end": last, "align": 16})
-                continue
-            n = scratch_bytes(op)
-            if n:
-                self.buffers.append({"op": op, "size": n, "start": order[op], "end": order[op],
-                                     "align": SCRATCH_ALIGN})
-        self._assign()
-
-    def _assign(self) -> None:
-        placed: list[dict] = []
-        for b in sorted(self.buffers, key=lambda b: (-b["size"], b["start"])):
-            offset = 0
-            while True:
-                clash = [p for p in placed if not (p["end"] < b["start"] or b["end"] < p["start"])
-                         and p["offset"] < offset + b["size"] and offset < p["offset"] + p["size"]]
-                if not clash:
-                    break
-                offset = _align(max(p["offset"] + p["size"] for p in clash), b["align"])
-            b["offset"] = offset
-            placed.append(b)
-            self.offsets[b["op"]] = offset
-            self.size = max(self.size, offset + b["size"])
 
 
 def transitive_users(op: Operation) -> list[Operation]:

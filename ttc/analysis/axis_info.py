@@ -45,9 +45,17 @@ def _gcd(*xs: int) -> int:
     return g
 
 
+def _i64(x: int) -> int:
+    """`x` wrapped to a signed 64-bit integer, as Triton computes constants."""
+    x &= (1 << 64) - 1
+    return x - (1 << 64) if x >= 1 << 63 else x
+
+
 def pow2_divisor(n: int) -> int:
-    """The largest power of two dividing `n` (MAX_DIVISOR for 0)."""
-    if n == 0:
+    """Triton's highestPowOf2Divisor<int64_t>: the largest power of two dividing `n` (MAX_DIVISOR for 0 and
+    for the most negative 64-bit integer)."""
+    n = _i64(n)
+    if n == 0 or n == -(1 << 63):
         return MAX_DIVISOR
     return n & -n
 
@@ -134,13 +142,19 @@ def _hint(attr: Attribute | None) -> tuple[int, ...] | None:
 
 def _with_hints(info: AxisInfo, attrs) -> AxisInfo:
     contig, div, const = info.contiguity, info.divisibility, info.constancy
-    h = _hint(attrs.get("tt.contiguity"))
+    rank = len(contig)
+
+    def hint(name):  # an integer hint on a tensor holds for every dimension (Triton, for function arguments)
+        h = _hint(attrs.get(name))
+        return h * rank if h is not None and len(h) == 1 else h
+
+    h = hint("tt.contiguity")
     if h is not None:
         contig = h
-    h = _hint(attrs.get("tt.divisibility"))
+    h = hint("tt.divisibility")
     if h is not None:
         div = h
-    h = _hint(attrs.get("tt.constancy"))
+    h = hint("tt.constancy")
     if h is not None:
         const = h
     if (contig, div, const) == (info.contiguity, info.divisibility, info.constancy):
@@ -162,12 +176,10 @@ def _binary(op, a: AxisInfo, b: AxisInfo, contiguity, divisibility, constancy, c
     c = constant(a, b)
     rank = a.rank
     if c is not None:
-        return AxisInfo(
-            (1,) * rank,
-            (pow2_divisor(c),) * rank,
-            tuple(max(a.constancy[d], b.constancy[d]) for d in range(rank)),
-            c,
-        )
+        c = _i64(c)
+        t = op.results[0].type
+        return AxisInfo((1,) * rank, (pow2_divisor(c),) * rank,
+                        tuple(t.get_shape()) if isinstance(t, TensorType) else (1,) * rank, c)
     return AxisInfo(
         tuple(contiguity(a, b, d) for d in range(rank)),
         tuple(divisibility(a, b, d) for d in range(rank)),
@@ -233,7 +245,9 @@ def _muli(op, a, b) -> AxisInfo:
         return _gcd(a.constancy[d], b.constancy[d])
 
     def constant(a, b):
-        return a.constant * b.constant if _both_const(a, b) else None
+        if _both_const(a, b):
+            return a.constant * b.constant
+        return 0 if 0 in (a.constant, b.constant) else None
 
     return _binary(op, a, b, contiguity, divisibility, constancy, constant)
 
@@ -265,7 +279,8 @@ def _div(op, a, b) -> AxisInfo:
 
     def constant(a, b):
         if _both_const(a, b) and b.constant != 0:
-            return int(a.constant / b.constant)  # C++ division truncates toward zero
+            q = abs(a.constant) // abs(b.constant)  # C++ division truncates toward zero
+            return q if (a.constant < 0) == (b.constant < 0) else -q
         return None
 
     return _binary(op, a, b, contiguity, divisibility, constancy, constant)
@@ -296,7 +311,8 @@ def _rem(op, a, b) -> AxisInfo:
 
     def constant(a, b):
         if _both_const(a, b) and b.constant != 0:
-            return int(math.fmod(a.constant, b.constant))
+            r = abs(a.constant) % abs(b.constant)  # C++ remainder: the dividend's sign
+            return -r if a.constant < 0 else r
         if b.constant == 1:
             return 0
         return None
@@ -373,7 +389,9 @@ def _max_min(op, a, b) -> AxisInfo:
             c = max(a.constant, b.constant)
         else:
             c = min(a.constant, b.constant)
-        return _filled(rank, 1, 1, 1, c)
+        t = op.results[0].type
+        return AxisInfo((1,) * rank, (pow2_divisor(c),) * rank,
+                        tuple(t.get_shape()) if isinstance(t, TensorType) else (1,) * rank, c)
     return AxisInfo(
         tuple(_gcd(a.contiguity[d], b.contiguity[d]) for d in range(rank)),
         tuple(_div_from_contiguity(a, b, d) for d in range(rank)),
@@ -398,7 +416,7 @@ def _cmpi(op, a, b) -> AxisInfo | None:
     constant = None
     for d in range(rank):
         if _both_const(a, b):
-            k = a.constancy[d]
+            k = shape[d]
             if pred in _CMP:
                 constant = 1 if _CMP[pred](a.constant, b.constant) else 0
             else:  # unsigned predicates: compare the bit patterns
@@ -433,6 +451,9 @@ def _select(op, cond: AxisInfo, a: AxisInfo, b: AxisInfo) -> AxisInfo:
             contiguity.append(_gcd(a.contiguity[d], b.contiguity[d], cond.constancy[d]))
         divisibility.append(_div_from_contiguity(a, b, d))
     const = a.constant if a.constant is not None and a.constant == b.constant else None
+    if const is not None:
+        t = op.results[0].type
+        constancy = list(t.get_shape()) if isinstance(t, TensorType) else [1] * rank
     return AxisInfo(tuple(contiguity), tuple(divisibility), tuple(constancy), const)
 
 
@@ -659,17 +680,32 @@ class AxisInfoAnalysis:
             self._for(op)
             return
         if name == "scf.if":
-            self._region(op.true_region)
-            if op.false_region.blocks:
-                self._region(op.false_region)
+            # a constant condition leaves the other region dead: its values keep no facts (pessimistic), as
+            # MLIR's dead code analysis makes them
+            known = self._operand(op.cond).constant
+            live = [r for k, r in enumerate((op.true_region, op.false_region))
+                    if r.blocks and (known is None or (k == 0) == (known != 0))]
+            for reg in live:
+                self._region(reg)
             for i, r in enumerate(op.results):
-                for reg in (op.true_region, op.false_region):
+                for reg in live:
                     blk = reg.blocks.first
                     if blk is not None and blk.last_op is not None and blk.last_op.name == "scf.yield":
                         self._set(r, self._operand(blk.last_op.operands[i]))
             return
         if name == "scf.while":
             self._while(op)
+            return
+        if name == "ttg.warp_specialize":  # the partitions start from the captures
+            for region in op.partition_regions():
+                for a, v in zip(region.blocks.first.args, op.operands):
+                    self._set(a, self._operand(v))
+                self._region(region)
+            self._region(op.regions[0])
+            term = op.regions[0].blocks.last.last_op if op.regions[0].blocks else None
+            if term is not None and term.name == "ttg.warp_yield":
+                for r, v in zip(op.results, term.operands):
+                    self._set(r, self._operand(v))
             return
         for region in op.regions:  # reductions, scans: their scalar combiners
             for block in region.blocks:
@@ -724,10 +760,20 @@ class AxisInfoAnalysis:
         name = op.name
         ops = [self._operand(v) for v in op.operands]
         if name in _CASTS:
+            if not ops:  # an unrealized cast from nothing: pessimistic
+                return None
+            t = op.results[0].type
+            if isinstance(t, TensorType) and len(t.get_shape()) != ops[0].rank:
+                return None  # an unrealized cast that would change the rank: pessimistic
             return ops[0]
-        if name == "tt.make_range":
+        if name == "tt.make_range":  # a 32-bit start: 0 divides by 2^30
             s, e = op.start.value.data, op.end.value.data
-            return AxisInfo((e - s,), (pow2_divisor(s),), (1,))
+            return AxisInfo((e - s,), (pow2_divisor(s) if s else 1 << 30,), (1,))
+        if name == "tt.trans":
+            order = list(op.order.get_values())
+            a = ops[0]
+            return AxisInfo(tuple(a.contiguity[d] for d in order), tuple(a.divisibility[d] for d in order),
+                            tuple(a.constancy[d] for d in order), a.constant)
         if name == "ub.poison":
             rank = rank_of_type(op.results[0].type)
             return _filled(rank, MAX_DIVISOR, MAX_DIVISOR, MAX_DIVISOR)

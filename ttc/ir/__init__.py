@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import Builtin, ModuleOp
+from xdsl.utils.exceptions import VerifyException
 
 from ttc.ir.printer import print_ir
 
@@ -95,90 +96,170 @@ def parse(text: str, filename: str = "<stdin>", verify: bool = True, source=None
     return module
 
 
+class OpDiagnostics(VerifyException):
+    """Raised by an op's verifier for diagnostics MLIR emits at the op, each printed as it is (MLIR's
+    `emitError`; an `emitOpError` message starts with "'name' op"). Several messages are several diagnostics,
+    as when an op's type inference reports a problem and then that it failed."""
+
+    def __init__(self, *messages: str):
+        super().__init__(messages[0])
+        self.messages = messages
+
+
 def verify_module(module, source=None) -> None:
-    """Verify every op; raise CompileError with one diagnostic per failing op (nested ops of a failing op
-    are not checked)."""
-    from xdsl.utils.exceptions import DiagnosticException, VerifyException
+    """Verify the module as MLIR's verifier does: each op, then the ops of its regions, then each block's
+    terminator; in each function (an isolated-from-above op) verification stops at the first failure, the
+    functions are verified independently. Raise CompileError with the diagnostics."""
+    from ttc.diagnostics import CompileError
 
-    from ttc.diagnostics import CompileError, at_op
-
-    layout_diags, skip = _layout_errors(module, source)
-    diags = _symbol_redefinitions(module, source) + layout_diags
-    for op in module.walk():
-        if op is module and diags:
-            continue  # its symbol table check already reported, in MLIR's words
-        if op.parent_op() in skip:
-            skip.add(op)
-            continue
-        try:
-            op.verify(verify_nested_ops=False)
-        except (VerifyException, DiagnosticException, ValueError) as e:
-            msg = " ".join(str(e).split())
-            if not msg.startswith("'"):
-                msg = f"'{op.name}' op {msg}"
-            diags.append(at_op(op, source, msg))
-            skip.add(op)
+    diags = _symbol_redefinitions(module, source)
+    if not diags:
+        _verify_isolated(module, source, diags)
     if diags:
         raise CompileError(*diags)
 
 
-def _layout_errors(module, source) -> tuple[list, set]:
-    """TritonGPU's check of the blocked (and MMA) layouts on op results: their rank is the tensor's, `order` is a
-    permutation, and they spread a tensor over the threads and warps the module (or function) has. Returns the
-    diagnostics and the ops they are about (not verified further)."""
+def _verify_isolated(op, source, diags: list) -> bool:
+    deferred = []
+    ok = _verify_op(op, source, diags, deferred)
+    failed = [d for d in deferred if not _verify_isolated(d, source, diags)]
+    return ok and not failed
+
+
+def _verify_op(op, source, diags: list, deferred: list) -> bool:
+    """MLIR's verifyOnEntrance(op), its blocks and nested ops, verifyOnExit(block), then the op's region
+    verifiers (`verify_regions_`: MLIR's verifyRegionInvariants); isolated-from-above
+    ops met inside are left in `deferred` (each verified on its own, as MLIR does in parallel)."""
+    from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator
+
+    from ttc.diagnostics import at_op, op_text
+
+    problems = _op_problems(op)
+    if problems:
+        diags.extend(at_op(at, source, m) for at, m in problems)
+        return False
+    for region in op.regions:
+        for block in region.blocks:
+            may_lack_terminator = len(region.blocks) == 1 and op.has_trait(NoTerminator)
+            if block.first_op is None:
+                if may_lack_terminator:
+                    continue
+                diags.append(at_op(op, source, "empty block: expect at least a terminator"))
+                return False
+            for nested in block.ops:
+                if nested.successors and nested is not block.last_op:
+                    diags.append(at_op(nested, source, "operation with block successors must terminate its parent block"))
+                    return False
+            for nested in block.ops:
+                if nested.regions and nested.has_trait(IsolatedFromAbove):
+                    deferred.append(nested)
+                elif not _verify_op(nested, source, diags, deferred):
+                    return False
+            last = block.last_op
+            if not may_lack_terminator and not last.has_trait(IsTerminator):
+                diags.append(at_op(last, source, f"block with no terminator, has {op_text(last) or last.name}"))
+                return False
+    problems = _problems(getattr(op, "verify_regions_", None), op)
+    if problems:
+        diags.extend(at_op(at, source, m) for at, m in problems)
+        return False
+    return True
+
+
+def _op_problems(op) -> list[tuple]:
+    """The diagnostics of one op's own verifier, as (op they are at, message): Triton's tensor-size trait (tt ops)
+    and layout trait (tt, ttg and ttng ops) first. An op's `verify_regions_`, if it has one, runs after its nested ops, as MLIR's region
+    verifiers and its check of inferred result types do."""
+    layout = _tensor_size_problem(op) or _layout_problem(op)
+    if layout is not None:
+        return [(op, layout)]
+    for operand in op.operands:
+        if type(operand).__name__ == "ErasedSSAValue":
+            return [(op, "null operand found")]
+    return _problems(op.verify_, op)
+
+
+def _problems(check, op) -> list[tuple]:
+    """The diagnostics `check()` raises about `op`, as (op they are at, message): MLIR's emitOpError prefix added
+    where missing; a LocatedVerifyException (ttc/ir/tt.py) puts its message at the op it names, as written
+    (MLIR's emitError at a nested op)."""
+    from xdsl.utils.exceptions import DiagnosticException
+
+    if check is None:
+        return []
+    try:
+        check()
+    except OpDiagnostics as e:
+        return [(op, m) for m in e.messages]
+    except (VerifyException, DiagnosticException, ValueError) as e:
+        msg = " ".join(str(e).split())
+        if hasattr(e, "op"):
+            return [(e.op, msg)]
+        return [(op, msg if msg.startswith("'") else f"'{op.name}' op {msg}")]
+    return []
+
+
+def _tensor_size_problem(op) -> str | None:
+    """Triton's TensorSizeTrait (tt ops): tensors of a power-of-two number of elements, at most 2^20."""
     from math import prod
 
-    from xdsl.dialects.builtin import IntegerAttr
+    from xdsl.dialects.builtin import TensorType
 
-    from ttc.diagnostics import at_op
-    from ttc.ir.layouts import BlockedEncoding, NvidiaMmaEncoding
-    from ttc.ir.types import encoding, shape_of
+    from ttc.diagnostics import op_text
 
-    def attr(op, name):
-        while op is not None:
-            a = op.attributes.get(name)
-            if isinstance(a, IntegerAttr):
-                return a.value.data
-            op = op.parent_op()
+    if not op.name.startswith("tt."):
+        return None
+    for v in list(op.operands) + list(op.results):
+        if isinstance(v.type, TensorType):
+            n = prod(v.type.get_shape())
+            if n > 1048576:
+                return f"Maximum allowed number of elements is 1048576, but {op_text(op)} has more than that"
+            if n & (n - 1):
+                return f"Number of elements must be power-of-two, but {op_text(op)} doesn't follow the rule ({n}) elements"
+    return None
+
+
+def _layout_problem(op) -> str | None:
+    """Triton's VerifyTensorLayoutsTrait (every tt, ttg and ttng op): each operand's layout, then each result's,
+    against the module (ttc/ir/layout_checks.py)."""
+    from xdsl.dialects.builtin import NoneAttr, TensorType
+    from xdsl.ir import BlockArgument
+
+    from ttc.ir.layout_checks import memdesc_layout_problem, tensor_layout_problem
+    from ttc.ir.types import MemDescType
+
+    if not op.name.startswith(("tt.", "ttg.", "ttng.")):
         return None
 
-    diags, flagged = [], set()
-    for op in module.walk():
-        for r in op.results:
-            enc = encoding(r.type)
-            if isinstance(enc, NvidiaMmaEncoding):  # its own fields were checked when it was parsed
-                rank, warps, want = len(shape_of(r.type)), enc["warpsPerCTA"], attr(op, "ttg.num-warps")
-                problem = (f"Layout has rank {len(warps)}, but the tensor it's attached to has rank {rank}."
-                           if len(warps) != rank else
-                           f"Layout has a total of {prod(warps)} warps per CTA, but the context requires {want} warps "
-                           "per CTA." if want is not None and prod(warps) != want else None)
-                if problem:
-                    diags.append(at_op(op, source, f"'{op.name}' op result has an invalid layout: {problem}"))
-                    flagged.add(op)
-                    break
-                continue
-            if not isinstance(enc, BlockedEncoding):
-                continue
-            rank = len(shape_of(r.type))
-            fields = [tuple(enc[k]) for k in ("sizePerThread", "threadsPerWarp", "warpsPerCTA", "order")]
-            problem = None
-            if any(len(f) != rank for f in fields):
-                bad = next(len(f) for f in fields if len(f) != rank)
-                problem = f"Layout has rank {bad}, but the tensor it's attached to has rank {rank}."
-            elif sorted(fields[3]) != list(range(rank)):
-                problem = f"Layout's order {list(fields[3])} is not a permutation of the dimensions 0..{rank - 1}."
-            else:
-                for what, key, have in (("threads per warp", "ttg.threads-per-warp", prod(fields[1])),
-                                        ("warps per CTA", "ttg.num-warps", prod(fields[2]))):
-                    want = attr(op, key)
-                    if want is not None and have != want:
-                        problem = f"Layout has a total of {have} {what}, but the context requires {want} {what}."
-                        break
-            if problem:
-                diags.append(at_op(op, source, f"'{op.name}' op result has an invalid layout: {problem}"))
-                flagged.add(op)
-                break
-    return diags, flagged
+    def problem(t):
+        if isinstance(t, TensorType) and not isinstance(t.encoding, NoneAttr):
+            return tensor_layout_problem(t.encoding, tuple(t.get_shape()), op)
+        if isinstance(t, MemDescType) and not isinstance(t.encoding, NoneAttr):
+            return memdesc_layout_problem(t.encoding, t, op)
+        return None
+
+    for i, v in enumerate(op.operands):
+        msg = problem(v.type)
+        if msg is not None:
+            return f"Operand {i} ({_value_text(v)}) has an invalid layout: {msg}"
+    for i, r in enumerate(op.results):
+        msg = problem(r.type)
+        if msg is not None:
+            which = "Result" if len(op.results) == 1 else f"Result {i}"
+            return f"{which} has an invalid layout: {msg}"
+    return None
+
+
+def _value_text(v) -> str:
+    """A value as MLIR streams it into a diagnostic: a block argument by type and index, a result by its op."""
+    from xdsl.ir import BlockArgument
+
+    from ttc.diagnostics import op_text
+    from ttc.ir.printer import attr_text
+
+    if isinstance(v, BlockArgument):
+        return f"<block argument> of type '{attr_text(v.type)}' at index: {v.index}"
+    return op_text(v.owner) or v.owner.name
 
 
 def _symbol_redefinitions(module, source) -> list:
@@ -198,4 +279,4 @@ def _symbol_redefinitions(module, source) -> list:
     return diags
 
 
-__all__ = ["building", "context", "parse", "prebuilt", "print_ir", "verify_module"]
+__all__ = ["OpDiagnostics", "building", "context", "parse", "prebuilt", "print_ir", "verify_module"]

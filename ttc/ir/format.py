@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable
 
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, StringAttr, SymbolRefAttr, UnitAttr, i32
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, StringAttr, SymbolRefAttr, TensorType, UnitAttr, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
@@ -173,6 +173,9 @@ class OpInfo:
             if d else {}
         self.units = {n for n, a in ((d.attributes | d.properties).items() if d else ())
                       if getattr(a.constr, "attr", None) is UnitAttr}
+        # single operands and results defined as one type class (TensorType): parsed as that class, as MLIR's
+        # generated parsers parse a constraint whose C++ type is a class
+        self.classes = {n: c for n, c in ((n, _base_class(g.constr)) for n, g in groups if n not in self.listed) if c}
         # created directly when the only option is operand segment sizes held as a property (computed here)
         options = list(d.options) if d else [None]
         self.segments = any(isinstance(o, AttrSizedOperandSegments) and o.as_property for o in options)
@@ -196,6 +199,13 @@ class OpInfo:
         return op_type.create(operands=[v for vs in operands for v in vs],
                               result_types=[t for ts in result_types for t in ts],
                               properties=properties, attributes=attributes)
+
+
+def _base_class(constr):
+    """The attribute class a single operand or result definition names (`operand_def(TensorType)`), or None."""
+    constr = getattr(getattr(constr, "constraint", None), "constr", constr)  # a single value: RangeOf(constr)
+    attr = getattr(constr, "attr", None)
+    return attr if isinstance(attr, type) else None
 
 
 _INFOS: dict[type, OpInfo] = {}
@@ -439,7 +449,14 @@ class _ParseState:
                 elif e.mode == "stripped":
                     self.types[e.name] = [self.stripped_type(e.name)]
                 else:
+                    at = p.pos
                     self.types[e.name] = [p.parse_type()]
+                    cls = self.info.classes.get(e.name)
+                    if cls is TensorType and not isinstance(self.types[e.name][0], cls):
+                        from ttc.ir.printer import attr_text
+
+                        p.raise_error("invalid kind of type specified: expected builtin.tensor, but found "
+                                      f"'{attr_text(self.types[e.name][0])}'", at, p.pos)
             elif isinstance(e, FuncType):
                 ft = p.parse_function_type()
                 self.assign_types(e.ins, list(ft.inputs.data))
@@ -564,6 +581,9 @@ class _ParseState:
             else:
                 for n, t in zip(info.results, res):
                     self.types[n] = [t]
+                for n in info.results[len(res):]:  # optional results left out (`ttng.tmem_alloc`'s token)
+                    if n in info.optional:
+                        self.types[n] = []
         self._infer(counts)
         values = []
         for n in info.operands:

@@ -1,12 +1,14 @@
 """Building ops in place: an `Inserter` puts new ops right before an anchor op, at a given location. The passes
 that rewrite loops and pointers (loop unrolling, tensor-pointer rewriting, pipelining) build their IR with it.
-`with_iter_args` and `with_if_results` rebuild an `scf.for` / `scf.if` with more loop-carried values / results."""
+`with_iter_args` and `with_if_results` rebuild an `scf.for` / `scf.if` with more loop-carried values / results;
+`set_operand_group` sets one named operand (group) of an op, keeping its operand segment sizes in step."""
 
 from __future__ import annotations
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IntegerAttr
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, i32
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.irdl import VarOperandDef
 
 from ttc.fold import int_width, to_signed, wrap
 
@@ -76,3 +78,27 @@ def with_if_results(if_op: scf.IfOp, then_values: list[SSAValue], else_values: l
     if_op.detach()
     if_op.erase()
     return new
+
+
+def set_operand_group(op: Operation, name: str, values: list[SSAValue]) -> None:
+    """Replace the operands of `op`'s operand group `name` (one of its definition's operands: single, optional
+    or variadic) by `values`, keeping `operandSegmentSizes` in step (a present optional operand is set, an absent
+    one added, `[]` removes it)."""
+    defn = type(op).get_irdl_definition()
+    names = [n for n, _ in defn.operands]
+    sizes = op.properties.get("operandSegmentSizes")
+    if sizes is not None:
+        counts = list(sizes.get_values())
+    else:  # at most one optional or variadic group: it has what the single operands leave
+        counts = [1] * len(names)
+        var = [i for i, (_, d) in enumerate(defn.operands) if isinstance(d, VarOperandDef)]
+        if var:
+            counts[var[0]] = len(op.operands) - (len(names) - 1)
+    groups, pos = [], 0
+    for c in counts:
+        groups.append(list(op.operands[pos:pos + c]))
+        pos += c
+    groups[names.index(name)] = list(values)
+    op.operands = [v for g in groups for v in g]
+    if sizes is not None:
+        op.properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [len(g) for g in groups])

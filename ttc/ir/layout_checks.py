@@ -1,139 +1,255 @@
-"""Parse-time checks of the TritonGPU layout attributes' fields, so that a bad hand-written layout is an error
-at the attribute (`file:line:col: error: ...`) instead of a failure deep in a pass or the lowering.
+"""Triton's checks of the TritonGPU layouts, with Triton's messages, and nothing more.
 
-The rules are Triton's attribute verifiers (`NVMMASharedEncodingAttr::verify`, `DotOperandEncodingAttr::verify`
-in lib/Dialect/TritonGPU/IR/Dialect.cpp) plus what Triton asserts when it turns an `#ttg.nvidia_mma` into a
-linear layout and what the MMA instructions admit (Triton itself has no verifier for `#ttg.nvidia_mma`):
+- `verify_layout`: the attribute verifiers (`BlockedEncodingAttr::verify`, `SliceEncodingAttr::verify`,
+  `DotOperandEncodingAttr::verify`, `SwizzledSharedEncodingAttr::verify`, `NVMMASharedEncodingAttr::verify`,
+  `LinearEncodingAttr::verify` in lib/Dialect/TritonGPU/IR/Dialect.cpp), run when a layout is parsed or made.
+  `#ttg.nvidia_mma` has none: what the back end cannot lower is reported by the back end, at the op.
+- `tensor_layout_problem` / `memdesc_layout_problem`: TritonGPU's DialectVerifyTensorLayoutInterface, the
+  check every tt/ttg/ttng op makes of the layouts of its operands and results against its module (rank, the
+  shape's powers of two, threads per warp, warps per CTA, CTAs per CGA).
+- `check_warp_group_dot`: `WarpGroupDotOp::verify` (lib/Dialect/TritonNvidiaGPU/IR/Ops.cpp).
 
-- `#ttg.nvidia_mma`: versionMajor 1, 2 or 3; warpsPerCTA of rank 2 or 3, powers of two; instrShape of rank 2
-  or 3 (v2: [16, 8] after batch 1s, mma.sync m16n8), v3 [16, N, K] (wgmma m64nNkK per warp group: N a multiple
-  of 8 from 8 to 256, K 8, 16 or 32 for 32-, 16- and 8-bit operands) with rank-2 warpsPerCTA whose M count is a
-  multiple of 4 (whole warp groups); CTAsPerCGA, CTASplitNum, CTAOrder of warpsPerCTA's rank.
-- `#ttg.nvmma_shared`: swizzlingByteWidth 0, 32, 64 or 128; elementBitWidth given and non-zero (8, 16, 32 or
-  64: the element sizes the buffers hold); transposed / fp4Padded booleans.
-- `#ttg.dot_op`: opIdx 0 or 1; kWidth required (positive) for MMA v2/v3 parents, absent for `#ttg.blocked`
-  ones; an MMA v3 parent only with opIdx 0 (wgmma reads B from shared memory).
-
-That K matches the operands' element type (v3) and that the layout's warps match the module's are checked with
-the ops (ttc/ir/__init__.py, ttc/ir/ttg.py), where the types are known. Each check returns (field, message) for
-the first problem, or None.
+Each returns the message of the first problem, or None.
 """
 
 from __future__ import annotations
 
+from math import prod
+
 
 def _pow2(x) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool) and x > 0 and x & (x - 1) == 0
+    return x > 0 and x & (x - 1) == 0
 
 
-def _ints(v) -> bool:
-    return isinstance(v, tuple) and all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in v)
+def _list(v) -> str:
+    return ", ".join(str(x) for x in v)
 
 
-def check_nvidia_mma(f: dict) -> tuple[str, str] | None:
-    for key in ("versionMajor", "warpsPerCTA", "instrShape"):
-        if key not in f:
-            return "", f"#ttg.nvidia_mma needs '{key}'"
-    version, warps, instr = f["versionMajor"], f["warpsPerCTA"], f["instrShape"]
-    if version not in (1, 2, 3) or isinstance(version, bool):
-        return "versionMajor", f"versionMajor must be 1 (mma.sync m8n8k4), 2 (mma.sync m16n8) or 3 (wgmma), got {version}"
-    if not _ints(warps) or len(warps) not in (2, 3) or not all(_pow2(w) for w in warps):
-        return "warpsPerCTA", f"warpsPerCTA must be 2 or 3 powers of two, got {_text(warps)}"
-    if not _ints(instr):
-        return "instrShape", f"instrShape must be a list of integers, got {_text(instr)}"
-    for key in ("CTAsPerCGA", "CTASplitNum", "CTAOrder"):
-        if key in f and (not _ints(f[key]) or len(f[key]) != len(warps)):
-            return key, f"{key} must have warpsPerCTA's rank {len(warps)}, got {_text(f[key])}"
-    if version == 2:
-        if len(instr) != len(warps) or instr[-2:] != (16, 8) or any(x != 1 for x in instr[:-2]):
-            want = "[" + "1, " * (len(warps) - 2) + "16, 8]"
-            return "instrShape", f"MMA v2 (mma.sync m16n8) needs instrShape = {want}, got {_text(instr)}"
-    if version == 3:
-        if len(instr) != 3 or instr[0] != 16 or instr[1] % 8 or not 8 <= instr[1] <= 256 or instr[2] not in (8, 16, 32):
-            return "instrShape", ("MMA v3 (wgmma) needs instrShape = [16, N, K] with N a multiple of 8 from 8 to 256 "
-                                  f"and K 8, 16 or 32 (32-, 16-, 8-bit operands), got {_text(instr)}")
-        if len(warps) != 2 or warps[0] % 4:
-            return "warpsPerCTA", ("MMA v3 (wgmma) needs a rank-2 warpsPerCTA with whole warp groups (a multiple of 4 "
-                                   f"warps) along M, got {_text(warps)}")
+def _order_problem(order) -> str | None:
+    if sorted(order) != list(range(len(order))):
+        return f"order must be a permutation of 0..(rank-1), but was [{_list(order)}]"
     return None
 
 
-def check_nvmma_shared(f: dict) -> tuple[str, str] | None:
-    swizzle, bits = f.get("swizzlingByteWidth"), f.get("elementBitWidth")
-    if swizzle not in (0, 32, 64, 128) or isinstance(swizzle, bool):
-        return "swizzlingByteWidth", f"swizzlingByteWidth must be 0, 32, 64, or 128, got {_text(swizzle)}"
-    if bits is None or bits == 0:
-        return "elementBitWidth", "elementBitWidth must be non-zero"
-    if bits not in (8, 16, 32, 64) or isinstance(bits, bool):
-        return "elementBitWidth", f"elementBitWidth must be 8, 16, 32 or 64, got {_text(bits)}"
-    for key in ("transposed", "fp4Padded"):
-        if key in f and not isinstance(f[key], bool):
-            return key, f"{key} must be true or false, got {_text(f[key])}"
+def verify_layout(cls, f: dict) -> str | None:
+    """Triton's verifier of layout class `cls` over its (canonical) fields."""
+    from ttc.ir import layouts as L
+
+    if cls is L.BlockedEncoding:
+        spt, tpw, wpc, order = (f[k] for k in ("sizePerThread", "threadsPerWarp", "warpsPerCTA", "order"))
+        if len({len(spt), len(tpw), len(wpc), len(order)}) != 1:
+            return "sizePerThread, threadsPerWarp, warpsPerCTA, and order must all have the same rank."
+        for key, what in ((spt, "sizePerThread"), (tpw, "threadsPerWarp"), (wpc, "warpsPerCTA")):
+            if not all(_pow2(x) for x in key):
+                return f"Every element in {what} must be a power of two."
+        return _order_problem(order)
+    if cls is L.SwizzledSharedEncoding:
+        return _order_problem(f["order"])
+    if cls is L.NVMMASharedEncoding:
+        if f["elementBitWidth"] == 0:
+            return "elementBitWidth must be non-zero"
+        if f["swizzlingByteWidth"] not in (0, 32, 64, 128):
+            return "swizzlingByteWidth must be 0, 32, 64, or 128"
+        return None
+    if cls is L.SliceEncoding:
+        rank = L.cga_rank(f["parent"])
+        if rank <= 1:
+            return "parent layout must have at least rank >= 2"
+        if f["dim"] >= rank:
+            return f"slice dim={f['dim']} must be less than the parent rank={rank}"
+        return None
+    if cls is L.DotOperandEncoding:
+        return _dot_operand_problem(f["opIdx"], f["parent"], f.get("kWidth", 0))
+    if cls is L.LinearEncoding:
+        for _, bases in f.items():
+            if any(sum(1 for x in b if x) > 1 for b in bases):
+                return "In a distributed layout, each base must move in at most one dimension."
+        return None
     return None
 
 
-def check_dot_operand(f: dict) -> tuple[str, str] | None:
+def _dot_operand_problem(op_idx: int, parent, k_width: int) -> str | None:
     from ttc.ir.layouts import BlockedEncoding, NvidiaMmaEncoding
 
-    op_idx, parent, k_width = f.get("opIdx"), f.get("parent"), f.get("kWidth", 0)
-    if op_idx not in (0, 1) or isinstance(op_idx, bool):
-        return "opIdx", f"ttg.dot_op opIdx parameter can be 0 or 1, got: {_text(op_idx)}"
-    if parent is None:
-        return "", "ttg.dot_op parent parameter cannot be null"
-    if isinstance(parent, NvidiaMmaEncoding) and parent.get("versionMajor") in (2, 3):
-        if not k_width:
-            return "", "ttg.dot_op kWidth parameter is mandatory for Ampere or Hopper MMA parent"
+    if op_idx not in (0, 1):
+        return f"ttg.dot_op opIdx parameter can be 0 or 1, got: {op_idx}"
+    if isinstance(parent, NvidiaMmaEncoding):
+        ampere_or_hopper = parent["versionMajor"] in (2, 3)
+        if k_width and not ampere_or_hopper:
+            return "ttg.dot_op kWidth parameter can only be non-zero for Ampere or Hopper MMA parent"
+        if not k_width and ampere_or_hopper:
+            return "ttg.dot_op kWidth parameter is mandatory for Ampere or Hopper MMA parent"
         if op_idx != 0 and parent["versionMajor"] == 3:
-            return "opIdx", ("ttg.dot_op opIdx parameter must be 0 for Hopper MMA parent, since Hopper WGMMA only "
-                             "allows first operand to be in registers")
-    elif isinstance(parent, NvidiaMmaEncoding) and k_width:
-        return "kWidth", "ttg.dot_op kWidth parameter can only be non-zero for Ampere or Hopper MMA parent"
-    elif isinstance(parent, BlockedEncoding) and k_width:
-        return "kWidth", "ttg.dot_op kWidth parameter is not supported when the parent is a blocked layout"
+            return ("ttg.dot_op opIdx parameter must be 0 for Hopper MMA parent, since Hopper WGMMA only allows "
+                    "first operand to be in registers")
+        return None
+    if isinstance(parent, BlockedEncoding):
+        if k_width:
+            return "ttg.dot_op kWidth parameter is not supported when the parent is a blocked layout"
+        return None
+    check = getattr(type(parent), "dot_operand_problem", None)  # a parent layout that brings its own rules
+    if check is not None:
+        return check(parent, op_idx, k_width)
+    from ttc.ir.printer import attr_text
+
+    return f"ttg.dot_op unexpected parent layout: {attr_text(parent)}"
+
+
+def layout_rank(enc) -> int | None:
+    """A layout's rank (Triton's LayoutEncodingTrait::getRank); None for what is not a layout."""
+    from ttc.ir import layouts as L
+    from ttc.ir.types import shared_rank
+
+    rank = shared_rank(enc)
+    if rank is None and isinstance(enc, L.DISTRIBUTED):
+        rank = L.cga_rank(enc)
+    return rank
+
+
+# ----------------------------------------------------------------------------- layouts against the module
+
+
+def _in_dims(enc) -> tuple[int, int, int, int] | None:
+    """(rank, lanes, warps, CTAs) of a distributed layout: its rank and its linear layout's input sizes."""
+    from ttc.ir import layouts as L
+
+    if isinstance(enc, L.BlockedEncoding):
+        return len(enc["order"]), prod(enc["threadsPerWarp"]), prod(enc["warpsPerCTA"]), 2 ** len(enc.get("CGALayout", ()))
+    if isinstance(enc, L.NvidiaMmaEncoding):
+        return len(enc["warpsPerCTA"]), 32, prod(enc["warpsPerCTA"]), 2 ** len(enc.get("CGALayout", ()))
+    if isinstance(enc, (L.SliceEncoding, L.DotOperandEncoding)):
+        parent = _in_dims(enc["parent"])
+        if parent is None:
+            return None
+        return (parent[0] - (1 if isinstance(enc, L.SliceEncoding) else 0),) + parent[1:]
+    if isinstance(enc, L.LinearEncoding):
+        return (L.cga_rank(enc),) + tuple(2 ** len(enc[k]) for k in ("lane", "warp", "block"))
+    if hasattr(enc, "in_dims"):  # AMD's MFMA / WMMA (ttc/ir/amd_layouts.py)
+        return enc.in_dims()
     return None
 
 
-def _text(v) -> str:
-    if isinstance(v, tuple):
-        return "[" + ", ".join(_text(x) for x in v) + "]"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(v)
+def num_warps_context(op) -> int | None:
+    """Triton's maybeLookupNumWarps: `ttg.num-warps` of the nearest function or module, or the warp count of
+    the warp-specialize partition the op is in (ttc/ir/warp_specialize.py)."""
+    from ttc.ir.warp_specialize import lookup_num_warps
+
+    return lookup_num_warps(op)
+
+
+def _module_int(op, name: str, default: int) -> int:
+    from xdsl.dialects.builtin import IntegerAttr
+
+    while op is not None and op.name != "builtin.module":
+        op = op.parent_op()
+    a = op.attributes.get(name) if op is not None else None
+    return a.value.data if isinstance(a, IntegerAttr) else default
+
+
+def tensor_layout_problem(enc, shape, op) -> str | None:
+    """TritonGPU's verifyTensorLayout for a tensor of `shape` in layout `enc` used by `op`."""
+    from ttc.ir import layouts as L
+    from ttc.ir.printer import attr_text
+
+    if isinstance(enc, L.SHARED) or getattr(enc, "SHARED", False):
+        return "Non-distributed layout is not allowed in tensor type."
+    dims = _in_dims(enc)
+    if dims is None:
+        return None
+    rank, lanes, warps, ctas = dims
+    if rank != len(shape):
+        return f"Layout has rank {rank}, but the tensor it's attached to has rank {len(shape)}."
+    if not all(_pow2(d) for d in shape):
+        s = _list(shape)
+        return f"Layout has shape {s}, but the tensor it's attached to has shape {s} which is not a power of two."
+    want = _module_int(op, "ttg.threads-per-warp", 32)
+    if lanes != want:
+        return (f"{attr_text(enc)}.\nLayout has {lanes} threads per warp, but the module specifies {want} threads "
+                "per warp.")
+    want = num_warps_context(op)
+    if want is None:
+        return ("Could not determine the number of warps per CTA. Operation is not in a context with "
+                "`ttg.num-warps`.")
+    if warps != want:
+        return f"{attr_text(enc)}.\nLayout has {warps} warps per CTA, but the context requires {want} warps per CTA."
+    want = _module_int(op, "ttg.num-ctas", 1)
+    if ctas != want:
+        return f"{attr_text(enc)}.\nLayout has {ctas} CTAs per CGA, but the context requires {want} CTAs per CGA."
+    return None
+
+
+def memdesc_layout_problem(enc, memdesc, op) -> str | None:
+    """TritonGPU's verifyMemDescLayout: the layout's CTAs against the module, its extent against the buffer."""
+    from ttc.ir import layouts as L
+    from ttc.ir.printer import attr_text
+
+    if isinstance(enc, L.SHARED) or isinstance(enc, L.DISTRIBUTED):
+        rank = L.cga_rank(enc)
+        cga = enc.get("CGALayout", ())
+    else:
+        return None
+    want = _module_int(op, "ttg.num-ctas", 1)
+    if 2 ** len(cga) != want:
+        return (f"{attr_text(enc)}.\nLayout has {2 ** len(cga)} CTAs per CGA, but the context requires {want} CTAs "
+                "per CGA.")
+    size = prod(1 << max((b[d] for b in cga), default=0).bit_length() for d in range(rank))
+    elements = prod(memdesc.get_alloc_shape()[len(memdesc.get_alloc_shape()) - rank:]) if rank else 1
+    if size > elements:
+        return (f"{attr_text(enc)}.\nLayout has tensor size at least {size}, but the memdesc type has {elements} "
+                "elements.")
+    return None
+
+
+# ----------------------------------------------------------------------------- ops
+
+
+def support_mma(element_type, version: int) -> bool:
+    """Triton's supportMMA(Value, version): the element types MMA takes (fp8 always, promoted if need be)."""
+    from ttc.ir.printer import attr_text
+
+    t = attr_text(element_type)
+    return t in ("f8E5M2", "f8E4M3FN", "f8E5M2FNUZ", "f8E4M3FNUZ", "f16", "bf16") or (
+        t in ("f32", "f64", "i8") and version >= 2)
+
+
+def shape_per_cta(shape, enc) -> tuple[int, ...]:
+    """A tensor's shape divided by its layout's CTA split (Triton's getShapePerCTA)."""
+    cga = enc.get("CGALayout", ()) if hasattr(enc, "get") else ()
+    return tuple(s // max(1, 2 ** sum(1 for b in cga if b[d])) for d, s in enumerate(shape))
 
 
 def check_warp_group_dot(op) -> str | None:
-    """`ttng.warp_group_dot`'s layouts against its types (Triton's WarpGroupDotOp::verify, plus the instruction
-    shape and shared-buffer element width wgmma needs): the first problem, or None."""
+    """Triton's WarpGroupDotOp::verify (the back end reports what it cannot lower, ttc/lowering/wgmma.py)."""
     from ttc.ir.layouts import DotOperandEncoding, NVMMASharedEncoding, NvidiaMmaEncoding
+    from ttc.ir.printer import attr_text
     from ttc.ir.types import MemDescType, bitwidth, encoding, shape_of
 
     mma = encoding(op.d.type)
     if not isinstance(mma, NvidiaMmaEncoding) or mma["versionMajor"] != 3:
         return "WGMMA result layout must be Hopper NVMMA"
-    def enc_of(t):
-        return t.encoding if isinstance(t, MemDescType) else encoding(t)
-
-    a_enc, b_enc = enc_of(op.a.type), enc_of(op.b.type)
+    a_enc = op.a.type.encoding if isinstance(op.a.type, MemDescType) else encoding(op.a.type)
     if not isinstance(a_enc, (NVMMASharedEncoding, DotOperandEncoding)):
         return "WGMMA A operand must have NVMMA shared or dot layout"
-    if not isinstance(b_enc, NVMMASharedEncoding):
+    if not isinstance(op.b.type.encoding, NVMMASharedEncoding):
         return "WGMMA B operand must have NVMMA shared layout"
-    shape = shape_of(op.d.type)
+    warps = num_warps_context(op)
+    if warps is not None and warps % 4:
+        return "WGMMA requires num_warps to be divisible by 4"
+    shape = shape_per_cta(shape_of(op.d.type), mma)
     if len(shape) != 2:
         return "WGMMA result shape must be 2D"
     if shape[0] % 64:
         return "WGMMA result M dimension must be divisible by 64"
     if shape[1] % 8:
         return "WGMMA result N dimension must be divisible by 8"
-    bits = bitwidth(op.a.type.element_type if isinstance(op.a.type, MemDescType) else op.a.type)
-    k = mma["instrShape"][2]
-    if k * bits != 256:
-        return (f"the #ttg.nvidia_mma instrShape K = {k} does not match {bits}-bit operands (wgmma takes K = "
-                f"{256 // bits} of them)")
-    for v, enc in ((op.a, a_enc), (op.b, b_enc)):
-        if isinstance(enc, NVMMASharedEncoding) and enc["elementBitWidth"] != bitwidth(v.type.element_type):
-            return (f"#ttg.nvmma_shared elementBitWidth = {enc['elementBitWidth']} does not match the "
-                    f"{bitwidth(v.type.element_type)}-bit elements of its buffer")
-    if isinstance(a_enc, DotOperandEncoding) and a_enc.get("kWidth") != 32 // bits:
-        return f"in-register LHS operand must have a kWidth of {32 // bits} but got {a_enc.get('kWidth')}"
+    a_elt = op.a.type.element_type
+    if not support_mma(a_elt, 3) or not support_mma(op.b.type.element_type, 3):
+        return "unsupported MMA version for the given operands"
+    if (op.maxNumImpreciseAcc.value.data < 32 and attr_text(a_elt) in ("f8E5M2", "f8E4M3FN")
+            and attr_text(op.d.type.element_type) == "f32"):
+        return ("Cannot use F32 as the accumulator element type when the max_num_imprecise_acc is less than 32")
+    if isinstance(a_enc, DotOperandEncoding) and not isinstance(op.a.type, MemDescType):
+        k_width = 32 // bitwidth(a_elt)
+        if a_enc.get("kWidth", 0) != k_width:
+            return f"in-register LHS operand must have a kWidth of {k_width} but got {a_enc.get('kWidth', 0)}"
     return None

@@ -61,13 +61,12 @@ def target_capability(op: Operation) -> int:
 
 
 def num_warps_of(op: Operation) -> int:
-    """Triton's lookupNumWarps: the nearest `ttg.num-warps` (an op may override the module's)."""
-    while op is not None:
-        a = op.attributes.get("ttg.num-warps")
-        if isinstance(a, IntegerAttr):
-            return a.value.data
-        op = op.parent_op()
-    return 4
+    """Triton's lookupNumWarps: the nearest `ttg.num-warps` (an op may override the module's), or the warp count
+    of the ttg.warp_specialize partition the op is in."""
+    from ttc.ir.warp_specialize import lookup_num_warps
+
+    n = lookup_num_warps(op)
+    return 4 if n is None else n
 
 
 def threads_per_warp_of(op: Operation) -> int:
@@ -138,6 +137,8 @@ def rank_of(enc: Attribute) -> int:
         return len(enc["warpsPerCTA"])
     if isinstance(enc, DotOperandEncoding):
         return rank_of(enc["parent"])
+    if isinstance(enc, LinearEncoding):
+        return len(next(b for _, bases in enc.data for b in bases)) if any(b for _, b in enc.data) else 0
     raise ValueError(f"no rank for layout {enc}")
 
 
@@ -149,6 +150,13 @@ def get_order(enc: Attribute) -> list[int]:
         dim = enc["dim"]
         return [o - (o > dim) for o in get_order(enc["parent"]) if o != dim]
     rank = rank_of(enc)
+    if isinstance(enc, LinearEncoding):  # Triton's orderPerDim("register"): dimensions as registers first step them
+        order = []
+        for basis in enc["register"]:
+            d = next((i for i, x in enumerate(basis) if x != 0), None)
+            if d is not None and d not in order:
+                order.append(d)
+        return order + [d for d in reversed(range(rank)) if d not in order]
     if isinstance(enc, DotOperandEncoding):
         # the K dimension is the fastest for a, the slowest for b
         order = list(reversed(range(rank)))

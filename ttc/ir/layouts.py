@@ -1,9 +1,15 @@
 """TritonGPU layout attributes: `#ttg.blocked`, `#ttg.slice`, `#ttg.dot_op`, `#ttg.nvidia_mma`, shared layouts.
 
-Each layout is a `Data` attribute holding its `{key = value, ...}` fields in Triton's order; values are ints,
-bools, tuples (of tuples) of ints, or nested layout attributes (`parent = #blocked`). Fields are read with
-`layout["sizePerThread"]`. `ALIAS` is the name MLIR prints the layout under (`#blocked`, `#mma`, ...), as
-Triton's dialect asm interface does; layouts without one print inline.
+Each layout is a `Data` attribute holding its `{key = value, ...}` fields in the order Triton prints them, with
+Triton's defaults filled in and the fields Triton leaves out when trivial left out (so two spellings of one
+layout are one attribute); values are ints, bools, tuples (of tuples) of ints, or nested layout attributes
+(`parent = #blocked`). Fields are read with `layout["sizePerThread"]`. `ALIAS` is the name MLIR prints the layout
+under (`#blocked`, `#mma`, ...), as Triton's dialect asm interface does; layouts without one print inline.
+
+`CGALayout = [[...], ...]` is Triton 3.6's placement of a layout over the CTAs of a cluster: one basis per
+power-of-two CTA count, each naming the tensor offset (one entry per dimension) that CTA bit moves to. It is
+optional and printed only when non-trivial (more than one CTA). Parsing follows each attribute's parser in
+Triton's Dialect.cpp, and the checks are its attribute verifiers (ttc/ir/layout_checks.py), with its messages.
 """
 
 from __future__ import annotations
@@ -14,6 +20,10 @@ from xdsl.ir import Attribute, Data, ParametrizedAttribute
 from xdsl.irdl import irdl_attr_definition
 
 from ttc.ir import layout_checks
+
+
+class LayoutError(Exception):
+    """A layout Triton's parser or verifier rejects (the message is Triton's)."""
 
 
 def _parse_value(parser):
@@ -33,7 +43,10 @@ def _parse_value(parser):
     tok = parser._current_token.text
     if tok.startswith("#") or tok.startswith("!"):
         return parser.parse_attribute()
-    return parser.parse_integer()
+    value = parser.parse_integer()
+    if parser.parse_optional_punctuation(":"):  # `4 : i32`: the value is what counts
+        parser.parse_type()
+    return value
 
 
 def _value_text(v, p) -> str:
@@ -46,41 +59,118 @@ def _value_text(v, p) -> str:
     return p.attr(v)
 
 
+# ----------------------------------------------------------------------------- Triton's field parsers
+
+
+def _uint(v, desc: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise LayoutError(f"expected an integer type in {desc}")
+    if v < 0:
+        raise LayoutError(f"expected an unsigned integer value in {desc}")
+    return v
+
+
+def _uints(v, desc: str) -> tuple[int, ...]:
+    if not isinstance(v, tuple):
+        raise LayoutError(f"expected an array for {desc}")
+    return tuple(_uint(x, desc) for x in v)
+
+
+def _bool(v, desc: str) -> bool:
+    if not isinstance(v, bool):
+        raise LayoutError(f"expected a bool type in {desc}")
+    return v
+
+
+def _cga(v, rank: int) -> tuple[tuple[int, ...], ...]:
+    """`CGALayout = [[...], ...]`: the CTA bases, each of the layout's rank (Triton's parseCGAAttr)."""
+    if v is None:
+        return ()
+    if not isinstance(v, tuple):
+        raise LayoutError("expected array value for 'CGALayout'")
+    out = []
+    for basis in v:
+        basis = _uints(basis, "CGALayout entry")
+        if len(basis) != rank:
+            raise LayoutError(f"'CGALayout' entry length does not match rank {rank}")
+        out.append(basis)
+    return tuple(out)
+
+
+def _unexpected(fields: dict, known: tuple[str, ...]) -> None:
+    for key in fields:
+        if key not in known:
+            raise LayoutError(f"unexpected key: {key}")
+
+
+def cga_rank(layout: Attribute) -> int:
+    """The rank of a layout's CGA layout (Triton's getCGALayout(layout).getRank())."""
+    if isinstance(layout, BlockedEncoding):
+        return len(layout["sizePerThread"])
+    if isinstance(layout, NvidiaMmaEncoding):
+        return len(layout["warpsPerCTA"])
+    if isinstance(layout, SliceEncoding):
+        return cga_rank(layout["parent"]) - 1
+    if isinstance(layout, DotOperandEncoding):
+        return cga_rank(layout["parent"])
+    if isinstance(layout, LinearEncoding):
+        return next((len(b[0]) for _, b in layout.data if b), 0)
+    if isinstance(layout, SwizzledSharedEncoding):
+        return len(layout["order"])
+    if isinstance(layout, NVMMASharedEncoding):
+        return len(layout["CGALayout"][0]) if layout.get("CGALayout") else layout.get("rank", 2)
+    if hasattr(layout, "layout_rank"):  # ttc/ir/amd_layouts.py, ttc/ir/shared_layouts.py
+        return layout.layout_rank()
+    return 0
+
+
 class Layout(Data[tuple]):
     """Base of the layouts whose syntax is `#ttg.NAME<{key = value, ...}>`."""
 
     ALIAS: ClassVar[str | None] = None
     FIELDS: ClassVar[tuple[str, ...]] = ()
-    CHECK: ClassVar = None  # fields dict -> (field, message) of the first problem, or None (layout_checks.py)
+
+    @classmethod
+    def from_fields(cls, fields: dict) -> tuple:
+        """The stored (canonical) fields from parsed ones, as Triton's parser reads them; raises LayoutError."""
+        return tuple((k, fields[k]) for k in cls.FIELDS if k in fields)
 
     @classmethod
     def make(cls, **fields):
-        return cls(tuple((k, _freeze(v)) for k, v in fields.items() if v is not None))
+        """A layout from Python values (lists or tuples); it must be valid (asserted, not reported)."""
+        frozen = {k: _freeze(v) for k, v in fields.items() if v is not None}
+        data = cls.from_fields(frozen)
+        assert layout_checks.verify_layout(cls, dict(data)) is None, (cls.name, fields)
+        return cls(data)
 
     @classmethod
     def parse_parameter(cls, parser) -> tuple:
         start = parser.pos
         parser.parse_punctuation("<")
         parser.parse_punctuation("{")
-        items, spans = [], {}
+        fields: dict = {}
         if not parser.parse_optional_punctuation("}"):
             while True:
                 at = parser.pos
-                key = parser.parse_identifier()
-                if cls.FIELDS and key not in cls.FIELDS:
-                    parser.raise_error(f"#{cls.name}: unknown field '{key}' (fields: {', '.join(cls.FIELDS)})", at)
+                key = parser.parse_identifier_or_str_literal()
                 parser.parse_punctuation("=")
-                items.append((key, _parse_value(parser)))
-                spans[key] = (at, parser.pos)
+                if key in fields:
+                    parser.raise_error(f"duplicate key '{key}' in dictionary attribute", at)
+                fields[key] = _parse_value(parser)
                 if parser.parse_optional_punctuation("}"):
                     break
                 parser.parse_punctuation(",")
         parser.parse_punctuation(">")
-        problem = cls.CHECK(dict(items)) if cls.CHECK is not None else None
-        if problem is not None:
-            key, message = problem
-            parser.raise_error(f"#{cls.name}: {message}", *spans.get(key, (start, parser.pos)))
-        return tuple(items)
+        try:
+            data = cls.from_fields(dict(sorted(fields.items())))  # a DictionaryAttr: keys in sorted order
+            problem = layout_checks.verify_layout(cls, dict(data))
+        except LayoutError as e:
+            problem = str(e)
+        if problem is not None:  # at the attribute's name, as MLIR reports a dialect attribute's errors
+            name_at = start - len(cls.name) - 1
+            text = parser.lexer.input.content
+            parser.raise_error(problem, name_at if text[name_at:start] == "#" + cls.name else start, parser.pos)
+        return data
 
     def print_parameter(self, printer) -> None:
         from ttc.ir.printer import attr_text
@@ -117,7 +207,16 @@ def _freeze(v):
 class BlockedEncoding(Layout):
     name = "ttg.blocked"
     ALIAS = "blocked"
-    FIELDS = ("sizePerThread", "threadsPerWarp", "warpsPerCTA", "order", "CTAsPerCGA", "CTASplitNum", "CTAOrder")
+    FIELDS = ("sizePerThread", "threadsPerWarp", "warpsPerCTA", "order", "CGALayout")
+
+    @classmethod
+    def from_fields(cls, f: dict) -> tuple:
+        _unexpected(f, cls.FIELDS)
+        descs = {"sizePerThread": "number of elements per thread", "threadsPerWarp": "number of threads per warp",
+                 "warpsPerCTA": "number of warps per CTA", "order": "order"}
+        out = [(k, _uints(f[k], d) if k in f else ()) for k, d in descs.items()]
+        cga = _cga(f.get("CGALayout"), len(out[0][1]))
+        return tuple(out) + ((("CGALayout", cga),) if cga else ())
 
 
 @irdl_attr_definition
@@ -125,44 +224,92 @@ class SliceEncoding(Layout):
     name = "ttg.slice"
     FIELDS = ("dim", "parent")
 
+    @classmethod
+    def from_fields(cls, f: dict) -> tuple:
+        parent = f.get("parent")
+        if not isinstance(parent, (BlockedEncoding, SliceEncoding, DotOperandEncoding, NvidiaMmaEncoding,
+                                   LinearEncoding)) and not getattr(parent, "DISTRIBUTED", False):
+            raise LayoutError("expected a distributed encoding trait")
+        return (("dim", _uint(f.get("dim"), "dim")), ("parent", parent))
+
 
 @irdl_attr_definition
 class DotOperandEncoding(Layout):
+    """`#ttg.dot_op<{opIdx, parent, kWidth}>` (a struct: fields in any order; kWidth 0 is left out)."""
+
     name = "ttg.dot_op"
     FIELDS = ("opIdx", "parent", "kWidth")
-    CHECK = staticmethod(layout_checks.check_dot_operand)
+
+    @classmethod
+    def from_fields(cls, f: dict) -> tuple:
+        for key in f:
+            if key not in cls.FIELDS:
+                raise LayoutError(f"expected one of: opIdx, parent, kWidth, but got '{key}'")
+        for key in ("opIdx", "parent"):
+            if key not in f:
+                raise LayoutError(f"struct is missing required parameter: {key}")
+        k_width = _uint(f.get("kWidth", 0), "kWidth")
+        return (("opIdx", _uint(f["opIdx"], "opIdx")), ("parent", f["parent"])) + (
+            (("kWidth", k_width),) if k_width else ())
 
 
 @irdl_attr_definition
 class NvidiaMmaEncoding(Layout):
+    """`#ttg.nvidia_mma`: Triton reads the fields it knows (others are ignored) and checks none of them; what
+    the back end cannot lower is reported there (ttc/lowering/linear_layout.py, ttc/lowering/wgmma.py)."""
+
     name = "ttg.nvidia_mma"
     ALIAS = "mma"
-    FIELDS = (
-        "versionMajor",
-        "versionMinor",
-        "warpsPerCTA",
-        "CTAsPerCGA",
-        "CTASplitNum",
-        "CTAOrder",
-        "instrShape",
-    )
-    CHECK = staticmethod(layout_checks.check_nvidia_mma)
+    FIELDS = ("versionMajor", "versionMinor", "warpsPerCTA", "CGALayout", "instrShape")
+
+    @classmethod
+    def from_fields(cls, f: dict) -> tuple:
+        major = _uint(f.get("versionMajor", 0), "versionMajor")
+        minor = _uint(f.get("versionMinor", 0), "versionMinor")
+        warps = _uints(f.get("warpsPerCTA", ()), "warpsPerCTA")
+        instr = _uints(f.get("instrShape", ()), "instrShape")
+        cga = _cga(f.get("CGALayout"), len(warps))
+        return (("versionMajor", major), ("versionMinor", minor), ("warpsPerCTA", warps)) + (
+            (("CGALayout", cga),) if cga else ()) + (("instrShape", instr),)
 
 
 @irdl_attr_definition
 class SwizzledSharedEncoding(Layout):
     name = "ttg.swizzled_shared"
     ALIAS = "shared"
-    FIELDS = ("vec", "perPhase", "maxPhase", "order", "CTAsPerCGA", "CTASplitNum", "CTAOrder")
+    FIELDS = ("vec", "perPhase", "maxPhase", "order", "CGALayout")
+
+    @classmethod
+    def from_fields(cls, f: dict) -> tuple:
+        _unexpected(f, cls.FIELDS)
+        out = tuple((k, _uint(f.get(k, 0), k)) for k in ("vec", "perPhase", "maxPhase"))
+        order = _uints(f.get("order", ()), "order")
+        cga = _cga(f.get("CGALayout"), len(order))
+        return out + (("order", order),) + ((("CGALayout", cga),) if cga else ())
 
 
 @irdl_attr_definition
 class NVMMASharedEncoding(Layout):
+    """`#ttg.nvmma_shared`; `rank = N` (default 2) is printed when the CGA layout is trivial and N is not 2."""
+
     name = "ttg.nvmma_shared"
     ALIAS = "shared"
-    FIELDS = ("swizzlingByteWidth", "transposed", "elementBitWidth", "fp4Padded", "rank", "CTAsPerCGA", "CTASplitNum",
-              "CTAOrder")
-    CHECK = staticmethod(layout_checks.check_nvmma_shared)
+    FIELDS = ("swizzlingByteWidth", "transposed", "elementBitWidth", "fp4Padded", "rank", "CGALayout")
+
+    @classmethod
+    def from_fields(cls, f: dict) -> tuple:
+        _unexpected(f, cls.FIELDS)
+        swizzle = _uint(f.get("swizzlingByteWidth", 0), "swizzlingByteWidth")
+        transposed = _bool(f.get("transposed", False), "transposed")
+        bits = _uint(f.get("elementBitWidth", 0), "elementBitWidth")
+        fp4 = _bool(f.get("fp4Padded", False), "fp4Padded")
+        rank = _uint(f.get("rank", 2), "rank")
+        cga = _cga(f.get("CGALayout"), rank)
+        out = (("swizzlingByteWidth", swizzle), ("transposed", transposed), ("elementBitWidth", bits))
+        out += (("fp4Padded", True),) if fp4 else ()
+        if cga:
+            return out + (("CGALayout", cga),)
+        return out + ((("rank", rank),) if rank != 2 else ())
 
 
 @irdl_attr_definition
@@ -170,6 +317,25 @@ class LinearEncoding(Layout):
     name = "ttg.linear"
     ALIAS = "linear"
     FIELDS = ("register", "lane", "warp", "block")
+
+    @classmethod
+    def from_fields(cls, f: dict) -> tuple:
+        out = []
+        for key in cls.FIELDS:
+            if key not in f:
+                raise LayoutError(f"Expected basis of '{key}' not found")
+            if not isinstance(f[key], tuple):
+                raise LayoutError(f"Expected array of arrays for basis of '{key}'")
+            for basis in f[key]:
+                if not isinstance(basis, tuple):
+                    raise LayoutError(f"Expected array of integers in basis for '{key}'")
+                if not all(isinstance(x, int) and not isinstance(x, bool) for x in basis):
+                    raise LayoutError(f"Expected integer in basis for '{key}'")
+            out.append((key, f[key]))
+        ranks = {len(b) for _, bases in out for b in bases}
+        if not ranks:
+            raise LayoutError("Empty Layout not supported")
+        return tuple(out)
 
 
 @irdl_attr_definition
@@ -182,6 +348,9 @@ class SharedMemorySpace(ParametrizedAttribute):
     def mlir(self, p) -> str:
         return "#ttg.shared_memory"
 
+
+DISTRIBUTED = (BlockedEncoding, SliceEncoding, DotOperandEncoding, NvidiaMmaEncoding, LinearEncoding)
+SHARED = (SwizzledSharedEncoding, NVMMASharedEncoding)
 
 LAYOUTS = [
     BlockedEncoding,

@@ -8,16 +8,21 @@ over the original bounds whose body runs every op once, in the given order, the 
 k + (S - s) * step (side-effecting ops of stage s < S predicated on `k < ub - (S - s) * step`). Values used
 stages after their definition travel in new iteration arguments, one per stage of distance, after the loop's
 own. Loop results whose producer is not in the last stage take the previous iteration's value when the
-producer's predicate is false."""
+producer's predicate is false. A loop marked `__test_keep_predicate_stage` (a test hook, as in Triton) gets its
+kernel's stage predicates as `ttg.predicate_stage` ops."""
 
 from __future__ import annotations
 
 from typing import Callable
 
 from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IntegerAttr, i1, i32
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 
 from ttc.ir.inserter import Inserter
+from ttc.ir.ttg_extra import PredicateStageOp
+
+KEEP_PREDICATE_STAGE = "__test_keep_predicate_stage"
 
 
 def _outside_values(op: Operation) -> list:
@@ -122,6 +127,11 @@ class Expander:
         em = Inserter(anchor, loop.location)
         preds = [None] * (S + 1)
         for i in range(S):
+            if KEEP_PREDICATE_STAGE in loop.attributes:  # the test hook: the predicate as an op
+                preds[i] = em.add(PredicateStageOp.build(
+                    operands=[new_iv, loop.ub, loop.step], result_types=[i1],
+                    properties={"maxStage": IntegerAttr(S, i32), "stage": IntegerAttr(i, i32)}))
+                continue
             c = em.add(arith.SubiOp(loop.ub, em.add(arith.MuliOp(loop.step, em.constant(S - i, loop.step.type)))))
             preds[i] = em.add(arith.CmpiOp(new_iv, c, "slt"))
         for op in self.order:

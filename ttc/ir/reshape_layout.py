@@ -63,7 +63,7 @@ def _blocked_reshape(src_shape, enc: BlockedEncoding, dst_shape) -> BlockedEncod
     spt, tpw, wpc, order = (list(enc[k]) for k in ("sizePerThread", "threadsPerWarp", "warpsPerCTA", "order"))
     if enc == default_blocked(list(src_shape), math.prod(wpc), math.prod(tpw)):
         return default_blocked(list(dst_shape), math.prod(wpc), math.prod(tpw))
-    if any(x != 1 for x in (enc.get("CTAsPerCGA", ()) or ())):
+    if enc.get("CGALayout"):  # several CTAs
         return None
     for sub in (spt, tpw, wpc):
         if any(s >= b and s % b for s, b in zip(src_shape, sub)):

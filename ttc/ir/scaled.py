@@ -59,25 +59,32 @@ class DotScaledOp(IRDLOperation):
         return a[-2] * ma, b[-1] * nb, a[-1] * ka
 
     def verify_(self):
+        """Triton's DotScaledOp: its DotOpInterface check (K and M/N with e2m1 packing undone), then the scales'
+        shapes (one per 32 elements of K, per 16 for f8E4M3FN scales)."""
+        from ttc.ir import OpDiagnostics
+        from ttc.ir.printer import attr_text
+        from ttc.ir.tt import verify_dot_interface
+
         for v in (self.a_elem_type, self.b_elem_type):
             if v.value.data not in ELEM_TYPE_NAME:
                 _err(self, f"unknown element type {v.value.data}")
-        a, b, c = shape_of(self.a.type), shape_of(self.b.type), shape_of(self.c.type)
-        if len(a) not in (2, 3) or len(a) != len(b) or len(a) != len(c):
-            _err(self, "operands must be 2D (or 3D batched) tensors of the same rank")
-        fa, fb = self.formats
-        ka, kb = k_packing(fa, self.lhs_k_pack.value.data)[0], k_packing(fb, self.rhs_k_pack.value.data)[0]
-        if a[-1] * ka != b[-2] * kb:
-            _err(self, f"the K dimension of a ({a[-1] * ka}) and b ({b[-2] * kb}) must match")
-        m, n, k = self.dims()
-        if c[-2:] != (m, n):
-            _err(self, f"accumulator shape must be {m}x{n}")
         if self.d.type != self.c.type:
-            _err(self, "result type must match the accumulator type")
-        for scale, rows, what in ((self.a_scale, m, "a"), (self.b_scale, n, "b")):
-            if scale is not None and shape_of(scale.type)[-2:] != (rows, k // SCALE_GROUP):
-                _err(self, f"{what}_scale must have shape {rows}x{k // SCALE_GROUP}")
-
+            _err(self, "failed to verify that result's type matches accumulator's type")
+        fa, fb = self.formats
+        (ka, ma), (kb, nb) = k_packing(fa, self.lhs_k_pack.value.data), k_packing(fb, self.rhs_k_pack.value.data)
+        verify_dot_interface(self, self.a.type, self.b.type, self.c.type, (ka, kb), (ma, nb))
+        a, c = shape_of(self.a.type), shape_of(self.c.type)
+        rank = len(a)
+        k = a[-1] * ka
+        for scale, rows, what in ((self.a_scale, c[-2], "M"), (self.b_scale, c[-1], "N")):
+            if scale is None:
+                continue
+            shape = shape_of(scale.type)
+            if shape[rank - 2] != rows:
+                raise OpDiagnostics(f"scales {what} dimension must match the operand {what} dimension")
+            group = 16 if attr_text(elt(scale.type)) == "f8E4M3FN" else SCALE_GROUP
+            if shape[rank - 1] != k // group:
+                raise OpDiagnostics("scales K dimension must match the operand K divided by the scale factor")
 
 register(
     "tt.dot_scaled",

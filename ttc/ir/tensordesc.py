@@ -1,6 +1,6 @@
 """Tensor descriptors in the `tt` dialect: the `!tt.tensordesc<tensor<...>>` type and the ops that make and
-use one (`tt.make_tensor_descriptor`, `tt.descriptor_load`, `tt.descriptor_store`, `tt.descriptor_reduce`),
-with Triton's syntax and verifiers.
+use one (`tt.make_tensor_descriptor`, `tt.descriptor_load`, `tt.descriptor_store`, `tt.descriptor_reduce`, and
+the row gather and scatter `tt.descriptor_gather`, `tt.descriptor_scatter`), with Triton's syntax and verifiers.
 
 A descriptor names a block (its type's tensor) of a strided tensor in global memory; loads read zeros and
 stores skip elements outside the tensor's shape (what NVIDIA's TMA does with a tensor map).
@@ -26,7 +26,7 @@ from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from ttc.ir.format import register
-from ttc.ir.types import NO_ENCODING, PointerType, elt, shape_of, tensor
+from ttc.ir.types import NO_ENCODING, PointerType, bitwidth, elt, shape_of, tensor
 
 # TT_DescriptorReduceKindAttr
 REDUCE_KIND = {"add": 1, "min": 2, "max": 3, "inc": 4, "dec": 5, "and": 6, "or": 7, "xor": 8}
@@ -94,15 +94,17 @@ def _err(op, msg: str):
     raise VerifyException(f"'{op.name}' op {msg}")
 
 
-def _check_block(op, desc: TensorDescType, value_type, what: str):
-    want = desc.value_type()
-    if shape_of(value_type) != shape_of(want) or elt(value_type) != elt(want):
-        _err(op, f"{what} type {_show(value_type)} does not match the descriptor's block {_show(desc.block_type)}")
-
-
-def _check_indices(op, desc: TensorDescType, indices):
-    if len(indices) != len(desc.shape):
-        _err(op, f"expected {len(desc.shape)} indices (the descriptor's rank), got {len(indices)}")
+def _check_block(op, desc: TensorDescType, value_type) -> None:
+    """Triton's verifyDescriptorLoadStoreType: the value has the block's element type and shape, or the shape
+    without leading dimensions of size 1 (a rank-reducing load or store). The indices are not checked."""
+    block_shape, shape = desc.shape, shape_of(value_type)
+    if len(block_shape) > len(shape):
+        drop = len(block_shape) - len(shape)
+        if any(d != 1 for d in block_shape[:drop]):
+            _err(op, "ranked reduce load only allowed for unit dimension leading dim.")
+        block_shape = block_shape[drop:]
+    if tuple(block_shape) != shape or elt(value_type) != elt(desc.value_type()):
+        _err(op, "tensor descriptor block and tensor types must match")
 
 
 def _show(t) -> str:
@@ -155,8 +157,7 @@ class DescriptorLoadOp(IRDLOperation):
     traits = traits_def(MemoryReadEffect())
 
     def verify_(self):
-        _check_indices(self, self.desc.type, self.indices)
-        _check_block(self, self.desc.type, self.result.type, "result")
+        _check_block(self, self.desc.type, self.result.type)
 
 
 @irdl_op_definition
@@ -168,8 +169,7 @@ class DescriptorStoreOp(IRDLOperation):
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
 
     def verify_(self):
-        _check_indices(self, self.desc.type, self.indices)
-        _check_block(self, self.desc.type, self.src.type, "source")
+        _check_block(self, self.desc.type, self.src.type)
 
 
 @irdl_op_definition
@@ -182,11 +182,84 @@ class DescriptorReduceOp(IRDLOperation):
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
 
     def verify_(self):
-        _check_indices(self, self.desc.type, self.indices)
-        _check_block(self, self.desc.type, self.src.type, "source")
+        _check_block(self, self.desc.type, self.src.type)
 
 
-DESCRIPTOR_OPS = [MakeTensorDescOp, DescriptorLoadOp, DescriptorStoreOp, DescriptorReduceOp]
+def verify_gather_scatter(op, desc: TensorDescType, value_type, offsets_type) -> None:
+    """Triton's verifyGatherScatterOp: `value_type` (the rows gathered or scattered: a tensor, or the shared
+    memory of the TMA ops, whose verifier says "descriptor block" and shows the memory as a tensor) against the
+    descriptor's one-row block and the 1-D row offsets; TMA's gather4/scatter4 need at least 8 rows of at least
+    32 bytes."""
+    block = desc.value_type()
+    bshape, shape, ishape = shape_of(block), tuple(value_type.get_shape()), shape_of(offsets_type)
+    e = value_type.element_type
+    tma = not isinstance(value_type, TensorType)
+    shown = _show(tensor(shape, e) if tma else value_type)
+    if len(bshape) != 2:
+        _err(op, f"{'descriptor block must be 2D' if tma else 'block must be a 2D tensor'}, but got '{_show(block)}'")
+    if bshape[0] != 1:
+        _err(op, f"{'descriptor ' if tma else ''}block must have exactly 1 row, but got '{_show(block)}'")
+    if len(ishape) != 1:
+        _err(op, f"x offsets must be a 1D tensor, but got '{_show(offsets_type)}'")
+    if len(shape) != 2:
+        _err(op, f"result must be a 2D tensor, but got '{shown}'")
+    if shape[0] < 8:
+        _err(op, f"must have at least 8 rows, but got {shape[0]}")
+    bits = bitwidth(e)
+    if bits > 32:
+        _err(op, "TMA dtype cannot be greater than 32 bits")
+    if shape[1] < 32 // bits * 8:
+        _err(op, f"must have at least {32 // bits * 8} columns for '{_show(e)}', but got {shape[1]}")
+    if shape[0] != ishape[0]:
+        _err(op, f"result tensor must have as many rows as indices ({ishape[0]}), but got '{shown}'")
+    if shape[1] != bshape[1]:
+        _err(op, f"result tensor number of columns must match block ({bshape[1]}), but got '{shown}'")
+    if e != elt(block):
+        _err(op, f"result tensor element type must match block ('{_show(elt(block))}'), but got '{shown}'")
+
+
+@irdl_op_definition
+class DescriptorGatherOp(IRDLOperation):
+    """`tt.descriptor_gather %desc[%x_offsets, %y_offset]`: row `x_offsets[i]` of the tensor, from column
+    `y_offset`, is row i of the result (the descriptor's block is one row)."""
+
+    name = "tt.descriptor_gather"
+    desc = operand_def(TensorDescType)
+    x_offsets = operand_def(TensorType)
+    y_offset = operand_def(i32)
+    result = result_def(TensorType)
+    traits = traits_def(MemoryReadEffect())
+
+    def verify_(self):
+        _check_i32_offsets(self, self.x_offsets.type)
+        verify_gather_scatter(self, self.desc.type, self.result.type, self.x_offsets.type)
+
+
+@irdl_op_definition
+class DescriptorScatterOp(IRDLOperation):
+    """`tt.descriptor_scatter %desc[%x_offsets, %y_offset], %src`: row i of `src` is stored to row
+    `x_offsets[i]` of the tensor, from column `y_offset`."""
+
+    name = "tt.descriptor_scatter"
+    desc = operand_def(TensorDescType)
+    x_offsets = operand_def(TensorType)
+    y_offset = operand_def(i32)
+    src = operand_def(TensorType)
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+    def verify_(self):
+        _check_i32_offsets(self, self.x_offsets.type)
+        verify_gather_scatter(self, self.desc.type, self.src.type, self.x_offsets.type)
+
+
+def _check_i32_offsets(op, t) -> None:
+    """ODS's RankedTensorOf<[I32]> on `x_offsets`."""
+    if elt(t) != i32:
+        _err(op, f"operand #1 must be ranked tensor of 32-bit signless integer values, but got '{_show(t)}'")
+
+
+DESCRIPTOR_OPS = [MakeTensorDescOp, DescriptorLoadOp, DescriptorStoreOp, DescriptorReduceOp, DescriptorGatherOp,
+                  DescriptorScatterOp]
 
 # After the definitions above: ttc.ir.tt imports them at its end (this import may be what runs it).
 from ttc.ir.tt import CACHE as _CACHE, EVICT as _EVICT  # noqa: E402
@@ -203,6 +276,9 @@ register(
     "$desc `[` $indices `]` `,` $src attr-dict `:` qualified(type($desc)) `,` type($src)",
     infer={"indices": lambda T: i32},
 )
+register("tt.descriptor_gather",
+         "$desc `[` $x_offsets `,` $y_offset `]` attr-dict `:` functional-type(operands, results)")
+register("tt.descriptor_scatter", "$desc `[` $x_offsets `,` $y_offset `]` `,` $src attr-dict `:` type(operands)")
 register(
     "tt.descriptor_reduce",
     "$kind `,` $desc `[` $indices `]` `,` $src attr-dict `:` qualified(type($desc)) `,` type($src)",

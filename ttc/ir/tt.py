@@ -6,6 +6,8 @@ i32 integer attributes, as Triton does, and spelled as keywords in the custom fo
 
 from __future__ import annotations
 
+import math
+
 from xdsl.dialects.builtin import (
     ArrayAttr,
     BoolAttr,
@@ -50,6 +52,7 @@ from xdsl.traits import (
     MemoryReadEffect,
     MemoryWriteEffect,
     Pure,
+    RecursiveMemoryEffect,
     ReturnLike,
     SymbolOpInterface,
 )
@@ -121,17 +124,102 @@ def _i32(v: int) -> IntegerAttr:
 
 
 def _err(op, msg: str):
+    """MLIR's emitOpError: the message after "'name' op"."""
     raise VerifyException(f"'{op.name}' op {msg}")
 
 
-def _shape_str(t) -> str:
-    return "x".join(map(str, shape_of(t)))
+def _emit(*messages: str):
+    """MLIR's emitError at the op: each message as it is (several: several diagnostics)."""
+    from ttc.ir import OpDiagnostics
+
+    raise OpDiagnostics(*messages)
 
 
-def _same_element_type(op, *types):
-    """MLIR's SameOperandsAndResultElementType, over the given operand and result types."""
-    if len({elt(t) for t in types}) != 1:
-        _err(op, "requires the same element type for all operands and results")
+def _q(t) -> str:
+    """A type as MLIR streams it into a diagnostic: quoted, in full (no aliases)."""
+    from ttc.ir.printer import attr_text
+
+    return f"'{attr_text(t)}'"
+
+
+def _dims(shape) -> str:
+    return ", ".join(map(str, shape))
+
+
+def _traits(op, *names: str):
+    """MLIR's (and Triton's) shape, element type and encoding traits, checked in the order given, with their
+    messages: `same_shape`, `same_operands_shape`, `same_element_type`, `same_type_operands`, `same_type`,
+    `same_encoding`, `same_operands_encoding`."""
+    ins = [v.type for v in op.operands]
+    both = ins + [r.type for r in op.results]
+    for name in names:
+        if name == "same_shape" and not _compatible_shapes(both):
+            _err(op, "requires the same shape for all operands and results")
+        if name == "same_operands_shape" and not _compatible_shapes(ins):
+            _err(op, "requires the same shape for all operands")
+        if name == "same_element_type" and len({elt(t) for t in both}) > 1:
+            _err(op, "requires the same element type for all operands and results")
+        if name == "same_type_operands" and len(set(ins)) > 1:
+            _err(op, "requires all operands to have the same type")
+        if name == "same_type" and len(set(both)) > 1:
+            _err(op, "requires the same type for all operands and results")
+        if name == "same_operands_encoding" and not _same_encodings(ins[:1], ins[1:]):
+            _err(op, "requires the same encoding for all operands")
+        if name == "same_encoding" and not (_same_encodings(ins[:1], both[len(ins):]) and _same_encodings(ins[:1], ins[1:])):
+            _err(op, "requires the same encoding for all operands and results" if op.results
+                 else "requires the same encoding for all operands")
+
+
+def _compatible_shapes(types) -> bool:
+    return len({shape_of(t) if is_tensor(t) else None for t in types}) <= 1
+
+
+def _same_encodings(first, others) -> bool:
+    """Triton's verifySameEncoding: tensors with layouts must agree; a type without one agrees with anything."""
+    if not first or encoding(first[0]) is None:
+        return True
+    return all(encoding(t) is None or encoding(t) == encoding(first[0]) for t in others)
+
+
+def _ptr_same_shape(t):
+    """Triton's getPointerTypeSameShape: `!tt.ptr<elt(t)>` (global), a tensor of them for a tensor."""
+    return like(t, PointerType(elt(t)))
+
+
+def _layouts_equivalent(shape, a, b) -> bool:
+    """Triton's areLayoutsEquivalent: the same layout, or layouts whose linear layouts for `shape` agree."""
+    if a == b:
+        return True
+    if a is None or b is None:
+        return False
+    from ttc.lowering.linear_layout import UnsupportedLayout, layout_for
+
+    try:
+        la, lb = layout_for(tuple(shape), a), layout_for(tuple(shape), b)
+    except (UnsupportedLayout, KeyError, ValueError, ZeroDivisionError, IndexError):
+        return False
+    return (la.reg, la.lane, la.warp) == (lb.reg, lb.lane, lb.warp)
+
+
+def _equivalent_types(a, b) -> bool:
+    """Triton's verifyEquivalentType for tensors: same shape and element type, equivalent layouts."""
+    if not (is_tensor(a) and is_tensor(b)):
+        return a == b
+    return (shape_of(a) == shape_of(b) and elt(a) == elt(b)
+            and _layouts_equivalent(shape_of(a), encoding(a), encoding(b)))
+
+
+def _check_inferred(op, inferred, compatible=None):
+    """MLIR's verifyInferredResultTypes (at the end of the op's verification): the result types the op infers
+    (a list, or the messages of its failure) against its own, exact unless `compatible` says otherwise."""
+    failed = f"'{op.name}' op failed to infer returned types"
+    if isinstance(inferred, str):
+        _emit(inferred, failed)
+    have = [r.type for r in op.results]
+    same = compatible or (lambda x, y: x == y)
+    if len(inferred) != len(have) or not all(same(x, y) for x, y in zip(inferred, have)):
+        _emit(f"'{op.name}' op inferred type(s) {', '.join(map(_q, inferred))} are incompatible with return "
+              f"type(s) of operation {', '.join(map(_q, have))}", failed)
 
 
 # ----------------------------------------------------------------------------- functions
@@ -165,11 +253,16 @@ class FuncOp(IRDLOperation):
     traits = traits_def(IsolatedFromAbove(), SymbolOpInterface(), FuncCallable())
 
     def verify_(self):
+        """MLIR's FunctionOpInterface check of the entry block against the signature."""
         ft = self.function_type
         if self.body.blocks:
-            args = [a.type for a in self.body.blocks.first.args]
-            if tuple(args) != tuple(ft.inputs.data):
-                _err(self, "entry block argument types do not match the function signature")
+            args, want = self.body.blocks.first.args, ft.inputs.data
+            if len(args) != len(want):
+                _err(self, f"entry block must have {len(want)} arguments to match function signature")
+            for i, (a, t) in enumerate(zip(args, want)):
+                if a.type != t:
+                    _err(self, f"type of entry block argument #{i}({_q(a.type)[1:-1]}) must match the type of the "
+                               f"corresponding argument in function signature({_q(t)[1:-1]})")
 
     @property
     def is_declaration(self) -> bool:
@@ -244,10 +337,13 @@ class ReturnOp(IRDLOperation):
     def verify_(self):
         func = self.parent_op()
         if isinstance(func, FuncOp):
-            want = tuple(func.function_type.outputs.data)
-            got = tuple(v.type for v in self.srcs)
-            if want != got:
-                _err(self, f"has {len(got)} operands, but enclosing function returns {len(want)}" if len(want) != len(got) else "operand types do not match the function's result types")
+            want, name = tuple(func.function_type.outputs.data), func.sym_name.data
+            if len(self.srcs) != len(want):
+                _err(self, f"has {len(self.srcs)} operands, but enclosing function (@{name}) returns {len(want)}")
+            for i, (v, t) in enumerate(zip(self.srcs, want)):
+                if v.type != t:
+                    _emit(f"type of return operand {i} ({_q(v.type)}) doesn't match function result type ({_q(t)}) "
+                          f"in function @{name}")
 
 
 register("tt.return", "attr-dict ($srcs^ `:` type($srcs))?")
@@ -299,13 +395,18 @@ class MakeRangeOp(IRDLOperation):
 
     def verify_(self):
         s, e = self.start.value.data, self.end.value.data
-        n = e - s
-        if len(shape_of(self.result.type)) != 1 or elt(self.result.type) != i32:
-            _err(self, "result must be a 1D tensor of i32")
-        if n <= 0:
+        t = self.result.type
+        if not is_int(t):
+            _err(self, f"result #0 must be ranked tensor of integer values, but got {_q(t)}")
+        if s >= e:
             _err(self, "start must be less than end")
-        if shape_of(self.result.type)[0] != n:
-            _err(self, f"number of elements in returned tensor, {shape_of(self.result.type)[0]}, must match size of range, {n}")
+        if len(shape_of(t)) != 1:
+            _err(self, "return type must be a 1D tensor")
+        if shape_of(t)[0] != e - s:
+            _err(self, f"number of elements in returned tensor, {shape_of(t)[0]}, must match size of range [{s}, {e}), "
+                       f"which has {e - s} elements")
+        if elt(t) != i32:
+            _err(self, "returned tensor must have i32 elements")
 
 
 register("tt.make_range", "attr-dict `:` type($result)")
@@ -324,11 +425,8 @@ class SplatOp(_ShapeOp):
     src = operand_def()
     result = result_def(TensorType)
 
-    def verify_(self):
-        if is_tensor(self.src.type):
-            _err(self, "operand must be a scalar")
-        if elt(self.result.type) != self.src.type:
-            _err(self, "result element type must match the operand type")
+    def verify_(self):  # a 0-d tensor operand is taken, as in Triton
+        _traits(self, "same_element_type", "same_encoding")
 
 
 @irdl_op_definition
@@ -338,15 +436,14 @@ class BroadcastOp(_ShapeOp):
     result = result_def(TensorType)
 
     def verify_(self):
+        _traits(self, "same_element_type", "same_encoding")
         a, b = shape_of(self.src.type), shape_of(self.result.type)
         if len(a) != len(b):
-            _err(self, "requires the same rank for operand and result")
-        if any(x != y and x != 1 for x, y in zip(a, b)):
-            _err(self, f"cannot broadcast {_shape_str(self.src.type)} to {_shape_str(self.result.type)}")
-        if elt(self.src.type) != elt(self.result.type):
-            _err(self, "requires the same element type for operand and result")
-        if encoding(self.src.type) != encoding(self.result.type):
-            _err(self, "requires the same encoding for operand and result")
+            _emit("rank of source must be same as rank of result")
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != 1 and x != y:
+                _emit(f"Different dimensions at index {i} between source and result.  Broadcast requires the source "
+                      "dimension to be 1.")
 
 
 @irdl_op_definition
@@ -357,14 +454,28 @@ class ExpandDimsOp(_ShapeOp):
     result = result_def(TensorType)
 
     def verify_(self):
-        a = list(shape_of(self.src.type))
-        ax = self.axis.value.data
-        if not 0 <= ax <= len(a):
-            _err(self, f"axis {ax} out of range for rank {len(a)}")
-        a.insert(ax, 1)
-        if tuple(a) != shape_of(self.result.type):
-            _err(self, f"result shape must be {'x'.join(map(str, a))}")
-        _same_element_type(self, self.src.type, self.result.type)
+        _traits(self, "same_element_type")
+
+    def verify_regions_(self):
+        """The result type Triton infers: a 1 inserted at `axis`, the layout the operand's slice layout's parent."""
+        from ttc.ir.layouts import SliceEncoding
+        from ttc.ir.types import tensor
+
+        shape, ax, enc = list(shape_of(self.src.type)), self.axis.value.data, encoding(self.src.type)
+        if not 0 <= ax <= len(shape):
+            _emit(f"'tt.expand_dims' op axis {ax} is out of range for a rank-{len(shape)} operand",
+                  "'tt.expand_dims' op failed to infer returned types")
+        shape.insert(ax, 1)
+        if enc is not None:
+            if not isinstance(enc, SliceEncoding):
+                problem = "ExpandDimsOp operand encoding must be SliceEncodingAttr"
+            elif enc["dim"] != ax:
+                problem = "Incompatible slice dimension for ExpandDimsOp operand"
+            else:
+                problem, enc = None, enc["parent"]
+            if problem:
+                _emit(problem, "failed to infer layout for ExpandDimsOp", "'tt.expand_dims' op failed to infer returned types")
+        _check_inferred(self, [tensor(shape, elt(self.src.type), enc)])
 
 
 @irdl_op_definition
@@ -378,9 +489,20 @@ class ReshapeOp(_ShapeOp):
     def verify_(self):
         import math
 
-        if math.prod(shape_of(self.src.type)) != math.prod(shape_of(self.result.type)):
-            _err(self, "number of src and dst elements of reshape must be the same")
-        _same_element_type(self, self.src.type, self.result.type)
+        from ttc.ir.printer import attr_text
+        from ttc.ir.reshape_layout import infer_reshape_encoding
+
+        _traits(self, "same_element_type")
+        src, dst = self.src.type, self.result.type
+        if math.prod(shape_of(src)) != math.prod(shape_of(dst)):
+            _emit("number of src and dst elements of reshape must be the same")
+        if (encoding(src) is None) != (encoding(dst) is None):
+            _emit("Op requires that either (a) src and dst both have encodings, or (b) neither does.")
+        if encoding(src) is None or self.allow_reorder is not None:
+            return
+        want = infer_reshape_encoding(shape_of(src), encoding(src), shape_of(dst))
+        if want is not None and not _layouts_equivalent(shape_of(dst), want, encoding(dst)):
+            _emit(f"Expected result encoding {attr_text(want)} but was {attr_text(encoding(dst))}")
 
 
 @irdl_op_definition
@@ -393,11 +515,45 @@ class TransOp(_ShapeOp):
     def verify_(self):
         order = list(self.order.get_values())
         a = shape_of(self.src.type)
-        if sorted(order) != list(range(len(a))):
-            _err(self, "order must be a permutation of the dimensions")
+        if len(order) != len(a):  # Triton's TransposeOpInterface
+            _emit("order must have the same size as the rank of the operand and result")
+        if sorted(order) != list(range(len(order))):
+            _emit("order must be a permutation of [0, ..., rank - 1]")
+        _traits(self, "same_element_type")
         if tuple(a[i] for i in order) != shape_of(self.result.type):
-            _err(self, "result shape must be the permuted operand shape")
-        _same_element_type(self, self.src.type, self.result.type)
+            _emit("result shape must match the permutation of the source shape")
+
+    def verify_regions_(self):
+        from ttc.ir.types import tensor
+
+        order = list(self.order.get_values())
+        enc = trans_layout(encoding(self.src.type), order, shape_of(self.src.type))
+        if enc is False:
+            return  # a layout whose transpose is not known here: Triton's check is not made
+        shape = [shape_of(self.src.type)[i] for i in order]
+        _check_inferred(self, [tensor(shape, elt(self.src.type), enc)], _equivalent_types)
+
+
+def trans_layout(enc, order, shape):
+    """Triton's inferTransOpEncoding for the layouts ttc knows (False for others): blocked and swizzled shared
+    layouts permuted field by field, nvmma_shared transposed by [1, 0], others through their linear layout."""
+    from ttc.ir.layout_utils import trans_encoding
+    from ttc.ir.layouts import BlockedEncoding, NVMMASharedEncoding, SwizzledSharedEncoding
+
+    if enc is None or order == sorted(order):
+        return enc
+    inv = [order.index(i) for i in range(len(order))]
+    cga = tuple(tuple(b[o] for o in order) for b in enc.get("CGALayout", ())) if hasattr(enc, "get") else ()
+    if isinstance(enc, BlockedEncoding):
+        return BlockedEncoding.make(**{k: [enc[k][o] for o in order] for k in ("sizePerThread", "threadsPerWarp",
+                                                                              "warpsPerCTA")},
+                                    order=[inv[o] for o in enc["order"]], CGALayout=cga or None)
+    if isinstance(enc, SwizzledSharedEncoding):
+        return SwizzledSharedEncoding.make(vec=enc["vec"], perPhase=enc["perPhase"], maxPhase=enc["maxPhase"],
+                                           order=[inv[o] for o in enc["order"]], CGALayout=cga or None)
+    if isinstance(enc, NVMMASharedEncoding) and order == [1, 0]:
+        return NVMMASharedEncoding.make(**{**dict(enc.data), "transposed": not enc["transposed"], "CGALayout": cga or None})
+    return trans_encoding(enc, order, shape) or False
 
 
 @irdl_op_definition
@@ -406,6 +562,9 @@ class CatOp(_ShapeOp):
     lhs = operand_def(TensorType)
     rhs = operand_def(TensorType)
     result = result_def(TensorType)
+
+    def verify_(self):
+        _traits(self, "same_type_operands", "same_element_type")
 
 
 @irdl_op_definition
@@ -416,11 +575,22 @@ class JoinOp(_ShapeOp):
     result = result_def(TensorType)
 
     def verify_(self):
-        if self.lhs.type != self.rhs.type:
-            _err(self, "operands must have the same type")
-        if shape_of(self.result.type) != shape_of(self.lhs.type) + (2,):
-            _err(self, "result shape must be the operand shape with a trailing 2")
-        _same_element_type(self, self.lhs.type, self.rhs.type, self.result.type)
+        _traits(self, "same_type_operands")
+        src, res = self.lhs.type, self.result.type
+        want = shape_of(src) + (2,)
+        if shape_of(res) != want:
+            _err(self, f"result shape must be ({_dims(want)}), but got {_dims(shape_of(res))}")
+        if elt(res) != elt(src):
+            _err(self, "result element type must match the input element type")
+        if encoding(res) is None:
+            if encoding(src) is not None:
+                _err(self, "result encoding must be specified")
+            return
+        inferred = split_layout(encoding(res), want)
+        if isinstance(inferred, str):
+            _emit(inferred)
+        if inferred is not None and not _layouts_equivalent(shape_of(src), inferred, encoding(src)):
+            _err(self, "incompatible join layout")
 
 
 @irdl_op_definition
@@ -431,14 +601,41 @@ class SplitOp(_ShapeOp):
     outRHS = result_def(TensorType)
 
     def verify_(self):
-        a = shape_of(self.src.type)
-        if not a or a[-1] != 2:
-            _err(self, "operand's last dimension must be 2")
-        if shape_of(self.outLHS.type) != a[:-1]:
-            _err(self, "result shape must be the operand shape without its last dimension")
         if self.outLHS.type != self.outRHS.type:
-            _err(self, "results must have the same type")
-        _same_element_type(self, self.src.type, self.outLHS.type)
+            _err(self, "failed to verify that outLHS and outRHS types match")
+
+    def verify_regions_(self):
+        from ttc.ir.types import tensor
+
+        shape = shape_of(self.src.type)
+        if not shape or shape[-1] != 2:
+            _emit("last dimension of input tensor must be 2", "'tt.split' op failed to infer returned types")
+        enc = encoding(self.src.type)
+        if enc is not None:
+            enc = split_layout(enc, shape)
+            if isinstance(enc, str):
+                _emit(enc, "'tt.split' op failed to infer returned types")
+            if enc is None:
+                return  # a layout whose split is not known here: Triton's check is not made
+        t = tensor(shape[:-1], elt(self.src.type), enc)
+        _check_inferred(self, [t, t], _equivalent_types)
+
+
+def split_layout(enc, shape):
+    """Triton's inferSplitOpEncoding: a blocked layout with 2 elements of the last dimension in each thread loses
+    that dimension; others through ttc's linear-layout transfer (None when unknown, a message when impossible)."""
+    from ttc.ir.layout_utils import split_encoding
+    from ttc.ir.layouts import BlockedEncoding
+
+    if (isinstance(enc, BlockedEncoding) and enc["sizePerThread"][-1] == 2 and enc["threadsPerWarp"][-1] == 1
+            and enc["warpsPerCTA"][-1] == 1 and not any(b[-1] for b in enc.get("CGALayout", ()))):
+        rank = len(enc["order"])
+        return BlockedEncoding.make(**{k: enc[k][:-1] for k in ("sizePerThread", "threadsPerWarp", "warpsPerCTA")},
+                                    order=[o for o in enc["order"] if o != rank - 1],
+                                    CGALayout=tuple(b[:-1] for b in enc.get("CGALayout", ())) or None)
+    if not shape or shape[-1] != 2:
+        return "SplitOp input shape should have 2 in the last dim"
+    return split_encoding(enc, shape)
 
 
 register("tt.splat", "$src attr-dict `:` type($src) `->` type($result)")
@@ -467,13 +664,12 @@ class AddPtrOp(IRDLOperation):
 
     def verify_(self):
         if not is_ptr(self.ptr.type):
-            _err(self, "operand #0 must be a pointer or a tensor of pointers")
+            _err(self, f"operand #0 must be ptr or ranked tensor of ptr values, but got {_q(self.ptr.type)}")
         if not is_int(self.offset.type):
-            _err(self, "operand #1 must be an integer or a tensor of integers")
-        if shape_of(self.ptr.type) != shape_of(self.offset.type):
-            _err(self, "requires the same shape for all operands")
+            _err(self, f"operand #1 must be integer or ranked tensor of integer values, but got {_q(self.offset.type)}")
         if self.result.type != self.ptr.type:
-            _err(self, "result type must match the pointer operand type")
+            _err(self, "failed to verify that result type matches ptr type")
+        _traits(self, "same_shape", "same_encoding")
 
 
 register("tt.addptr", "$ptr `,` $offset attr-dict `:` type($result) `,` type($offset)", infer={"ptr": same_as("result")})
@@ -496,13 +692,13 @@ class LoadOp(IRDLOperation):
 
     def verify_(self):
         if not is_ptr(self.ptr.type):
-            _err(self, "operand #0 must be a pointer, a tensor of pointers or a block pointer")
+            _err(self, f"operand #0 must be ptr or ranked tensor of ptr values or ptr, but got {_q(self.ptr.type)}")
         if pointee_like(self.ptr.type) != self.result.type:
-            _err(self, "result type must match the pointee type of the pointer operand")
-        if self.mask is not None and self.mask.type != i1_like(self.ptr.type):
-            _err(self, f"mask type must be {i1_like(self.ptr.type)}")
-        if self.other is not None and self.other.type != self.result.type:
-            _err(self, "other must have the result type")
+            _err(self, "failed to verify that result matches ptr type")
+        if self.mask is not None and self.mask.type != i1_like(pointee_like(self.ptr.type)):
+            _err(self, "failed to verify that mask type matches ptr type")
+        if self.other is not None and self.other.type != pointee_like(self.ptr.type):
+            _err(self, "failed to verify that other matches ptr type")
 
 
 register(
@@ -527,11 +723,11 @@ class StoreOp(IRDLOperation):
 
     def verify_(self):
         if not is_ptr(self.ptr.type):
-            _err(self, "operand #0 must be a pointer, a tensor of pointers or a block pointer")
+            _err(self, f"operand #0 must be ptr or ranked tensor of ptr values or ptr, but got {_q(self.ptr.type)}")
         if pointee_like(self.ptr.type) != self.value.type:
-            _err(self, "value type must match the pointee type of the pointer operand")
-        if self.mask is not None and self.mask.type != i1_like(self.ptr.type):
-            _err(self, f"mask type must be {i1_like(self.ptr.type)}")
+            _err(self, "failed to verify that value type matches ptr type")
+        if self.mask is not None and self.mask.type != i1_like(pointee_like(self.ptr.type)):
+            _err(self, "failed to verify that mask type matches ptr type")
 
 
 register(
@@ -556,8 +752,11 @@ class AtomicRMWOp(IRDLOperation):
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
 
     def verify_(self):
-        if pointee_like(self.ptr.type) != self.val.type or self.val.type != self.result.type:
-            _err(self, "value and result types must match the pointee type")
+        if self.ptr.type != _ptr_same_shape(self.val.type):
+            _err(self, "failed to verify that ptr type matches value type")
+        if self.mask is not None and self.mask.type != i1_like(self.val.type):
+            _err(self, "failed to verify that mask type matches value type")
+        _traits(self, "same_shape", "same_encoding")
 
 
 register(
@@ -579,8 +778,11 @@ class AtomicCASOp(IRDLOperation):
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
 
     def verify_(self):
-        if not pointee_like(self.ptr.type) == self.cmp.type == self.val.type == self.result.type:
-            _err(self, "compare value, new value and result types must match the pointee type")
+        if self.ptr.type != _ptr_same_shape(self.cmp.type):
+            _err(self, "failed to verify that ptr type matches cmp type")
+        if self.ptr.type != _ptr_same_shape(self.val.type):
+            _err(self, "failed to verify that ptr type matches value type")
+        _traits(self, "same_shape", "same_encoding")
 
 
 register(
@@ -652,19 +854,67 @@ class ReduceOp(IRDLOperation):
     traits = traits_def(Pure())  # as in Triton: the combiner region is pure
 
     def verify_(self):
-        ax = self.axis.value.data
-        for s, r in zip(self.srcs, self.result):
-            sh = list(shape_of(s.type))
-            if not 0 <= ax < len(sh):
-                _err(self, f"axis {ax} out of range for rank {len(sh)}")
-            del sh[ax]
-            if tuple(sh) != shape_of(r.type) or elt(s.type) != elt(r.type):
-                _err(self, "result type must be the operand type without the reduced axis")
-        if len(self.srcs) != len(self.result):
-            _err(self, "must have as many results as operands")
-        block = self.combineOp.blocks.first
-        if block is None or len(block.args) != 2 * len(self.srcs):
-            _err(self, "combine region must take two arguments per operand")
+        _traits(self, "same_operands_shape", "same_operands_encoding")
+        _verify_reduce_scan(self)
+
+    def verify_regions_(self):
+        """The result types Triton infers (the operands' without the axis, with the reduced layout), then the
+        combine region (Triton's ReduceOp::verifyRegions)."""
+        from ttc.ir.layout_utils import slice_of
+        from ttc.ir.types import tensor
+
+        ax, inferred = self.axis.value.data, []
+        for v in self.srcs:
+            shape = list(shape_of(v.type))
+            del shape[ax]
+            enc = encoding(v.type)
+            inferred.append(tensor(shape, elt(v.type), slice_of(ax, enc) if enc is not None else None) if shape
+                            else elt(v.type))
+        _check_inferred(self, inferred)
+        _verify_combine_region(self, ReduceReturnOp)
+
+
+def _verify_reduce_scan(op):
+    """Triton's verifyReduceScan."""
+    if not op.srcs:
+        _err(op, "must have at least 1 operand")
+    if len(op.srcs) != len(op.result):
+        _err(op, "must have the same number of inputs as outputs")
+    ax, first = op.axis.value.data, 0
+    for v in op.srcs:
+        rank = len(shape_of(v.type))
+        if not 0 <= ax < rank:
+            _err(op, f"axis out of bounds for operand rank {rank}")
+        if first and rank != first:
+            _err(op, f"all operands must have the same rank, but got ranks {first} and {rank}")
+        first = first or rank
+    for v, r in zip(op.srcs, op.result):
+        if elt(v.type) != elt(r.type):
+            _err(op, "operand types and result types must agree")
+
+
+def _verify_combine_region(op, return_op):
+    """Triton's verifyRegionsImpl: the combine block's arguments and terminator against the operands."""
+    from ttc.diagnostics import op_text
+
+    types = [elt(v.type) for v in op.srcs]
+    block = op.combineOp.blocks.first
+    n = 2 * len(types)
+    if len(block.args) != n:
+        _err(op, f"nested block must take {n} arguments, but given block with {len(block.args)} arguments")
+    for i, a in enumerate(block.args):
+        if a.type != types[i % len(types)]:
+            _err(op, f"type mismatch on combine operation. Expected argument {i} to have type "
+                     f"{_q(types[i % len(types)])} but got {_q(a.type)}")
+    term = block.last_op
+    if not isinstance(term, return_op):
+        _err(op, f"combine operation must be terminated with a ReduceReturnOp but got {op_text(term)}")
+    if len(term.result) != len(types):
+        _err(op, f"expected combine operation to return {len(types)} values but got {len(term.result)}")
+    for i, v in enumerate(term.result):
+        if v.type != types[i]:
+            _err(op, f"type mismatch on combine operation. Expected argument {i} to have type {_q(types[i])} but "
+                     f"got {_q(v.type)}")
 
 
 @irdl_op_definition
@@ -685,9 +935,12 @@ class ScanOp(IRDLOperation):
     traits = traits_def(Pure())  # as in Triton: the combiner region is pure
 
     def verify_(self):
-        for s, r in zip(self.srcs, self.result):
-            if s.type != r.type:
-                _err(self, "result types must match operand types")
+        _traits(self, "same_encoding", "same_shape")
+        _verify_reduce_scan(self)
+
+    def verify_regions_(self):
+        _check_inferred(self, [v.type for v in self.srcs])
+        _verify_combine_region(self, ScanReturnOp)
 
 
 @irdl_op_definition
@@ -716,15 +969,107 @@ class DotOp(IRDLOperation):
     traits = traits_def(Pure())
 
     def verify_(self):
-        a, b, c = shape_of(self.a.type), shape_of(self.b.type), shape_of(self.c.type)
-        if len(a) not in (2, 3) or len(a) != len(b) or len(a) != len(c):
-            _err(self, "operands must be 2D (or 3D batched) tensors of the same rank")
-        if a[-1] != b[-2]:
-            _err(self, f"the K dimension of a ({a[-1]}) and b ({b[-2]}) must match")
-        if c[-2:] != (a[-2], b[-1]):
-            _err(self, f"accumulator shape must be {a[-2]}x{b[-1]}")
+        from ttc.ir.types import bitwidth
+
         if self.d.type != self.c.type:
-            _err(self, "result type must match the accumulator type")
+            _err(self, "failed to verify that result's type matches accumulator's type")
+        verify_dot_interface(self, self.a.type, self.b.type, self.c.type)
+        if bitwidth(self.a.type) != bitwidth(self.b.type):
+            _emit("element types of operands A and B must have same bit width")
+        a_enc, b_enc = encoding(self.a.type), encoding(self.b.type)
+        if a_enc is None and b_enc is None:
+            return
+        if a_enc is None or b_enc is None:
+            _emit("mismatching encoding between A and B operands")
+        if encoding(self.c.type) is None:
+            _emit("miss encoding of C operand")
+        _verify_dot_encodings(self, a_enc, b_enc)
+
+    def verify_regions_(self):
+        """Triton's inferDotOpEncoding of each operand against the result's layout."""
+        from ttc.ir.layouts import DotOperandEncoding, NVMMASharedEncoding, NvidiaMmaEncoding
+
+        ret = encoding(self.c.type)
+        for idx, v in enumerate((self.a, self.b)):
+            enc = encoding(v.type)
+            if enc is None:
+                continue
+            problem = None
+            if isinstance(ret, NvidiaMmaEncoding) and ret["versionMajor"] == 3:
+                if not isinstance(enc, NVMMASharedEncoding) and not (
+                        idx == 0 and isinstance(enc, DotOperandEncoding) and enc["opIdx"] == 0
+                        and isinstance(enc["parent"], NvidiaMmaEncoding)):
+                    problem = "unexpected operand layout for NvidiaMmaEncodingAttr v3"
+            elif isinstance(enc, DotOperandEncoding):
+                if enc["opIdx"] != idx:
+                    problem = "Wrong opIdx"
+                elif enc["parent"] != ret:
+                    problem = "Incompatible parent encoding"
+            else:
+                problem = "Dot's a/b's encoding should be of DotOperandEncodingAttr"
+            if problem:
+                _emit(problem, "'tt.dot' op failed to infer returned types")
+
+
+def verify_dot_interface(op, a, b, c, k_pack=(1, 1), mn_pack=(1, 1)):
+    """Triton's DotOpInterface verifier (`k_pack`/`mn_pack`: fp4 operands packed two to an i8 along K or M/N)."""
+    a, b, c = shape_of(a), shape_of(b), shape_of(c)
+    if len(a) not in (2, 3):
+        _err(op, "expected operands to be 2d or 3d")
+    if len(a) != len(b) or len(a) != len(c):
+        _err(op, "expected all operands to have the same rank")
+    if a[-1] * k_pack[0] != b[-2] * k_pack[1]:
+        _err(op, "expected the last dimension of the first operand to be equal to the second-to-last dimension of "
+                 "the second operand")
+    if len(a) == 3 and (a[0] != c[0] or b[0] != c[0]):
+        _err(op, "expected the first dimension of the first operand to be equal to the first dimension of the result")
+    if c[-2] != a[-2] * mn_pack[0] or c[-1] != b[-1] * mn_pack[1]:
+        _err(op, "expected the output shape to be the concatenation of the last dimension of the first operand and "
+                 "the last dimension of the second ")
+
+
+def _verify_dot_encodings(op, a_enc, b_enc):
+    """TritonGPU's verifyDotOpEncodingCompatibility."""
+    from ttc.ir.layout_checks import support_mma
+    from ttc.ir.layouts import DotOperandEncoding, NvidiaMmaEncoding
+
+    if not isinstance(a_enc, DotOperandEncoding) and not isinstance(b_enc, DotOperandEncoding):
+        return
+    if not isinstance(a_enc, DotOperandEncoding) or not isinstance(b_enc, DotOperandEncoding):
+        _emit("mismatching encoding between A and B operands")
+    if a_enc.get("kWidth", 0) != b_enc.get("kWidth", 0):
+        _emit("mismatching kWidth between A and B operands")
+    mmas = [e if isinstance(e, NvidiaMmaEncoding) else None for e in (a_enc["parent"], b_enc["parent"], encoding(op.d.type))]
+    if any(mmas):
+        if not all(mmas):
+            _emit("mismatching MMA encoding")
+        if len({m["versionMajor"] for m in mmas}) != 1:
+            _emit("mismatched MMA version.")
+        if not _support_mma_dot(op, mmas[2]["versionMajor"], support_mma):
+            _emit("unsupported MMA version")
+
+
+def _support_mma_dot(op, version: int, support_mma) -> bool:
+    """Triton's supportMMA(DotOp, version)."""
+    from ttc.ir.layout_checks import num_warps_context, shape_per_cta
+    from ttc.ir.printer import attr_text
+    from ttc.ir.types import bitwidth
+
+    a_elt, b_elt = attr_text(elt(op.a.type)), attr_text(elt(op.b.type))
+    if version == 3:
+        shape = shape_per_cta(shape_of(op.d.type), encoding(op.d.type))
+        warps = num_warps_context(op) or 4
+        if shape_of(op.a.type)[-1] < 256 // bitwidth(op.a.type) or len(shape) == 3:
+            return False
+        if not (warps % 4 == 0 and shape[-2] % 64 == 0 and shape[-1] % 16 == 0
+                and a_elt in ("f8E5M2", "f8E4M3FN", "i8", "f16", "bf16", "f32")):
+            return False
+        if (op.maxNumImpreciseAcc.value.data < 32 and a_elt in ("f8E5M2", "f8E4M3FN")
+                and attr_text(elt(op.d.type)) == "f32"):
+            return False
+    if a_elt == "f32" and b_elt == "f32":
+        return op.inputPrecision.value.data == INPUT_PRECISION["tf32"] and version >= 2
+    return support_mma(elt(op.a.type), version) and support_mma(elt(op.b.type), version)
 
 
 register(
@@ -745,12 +1090,16 @@ class BitcastOp(IRDLOperation):
     def verify_(self):
         from ttc.ir.types import bitwidth
 
-        if shape_of(self.src.type) != shape_of(self.result.type):
-            _err(self, "operand and result must have the same shape")
-        if is_ptr(self.src.type) != is_ptr(self.result.type):
-            _err(self, "cannot bitcast between pointer and non-pointer types")
-        if bitwidth(self.src.type) != bitwidth(self.result.type):
-            _err(self, "operand and result element types must have the same bit width")
+        _traits(self, "same_shape", "same_encoding")
+        src, dst = elt(self.src.type), elt(self.result.type)
+        if isinstance(src, PointerType) or isinstance(dst, PointerType):
+            if not (isinstance(src, PointerType) and isinstance(dst, PointerType)):
+                _emit("Cannot bitcast pointer to non-pointer type")
+            if src.address_space != dst.address_space:
+                _emit("Cannot bitcast pointer between different address spaces")
+            return
+        if bitwidth(src) != bitwidth(dst):
+            _emit(f"Cannot bitcast data-type of size {bitwidth(src)} to data-type of size {bitwidth(dst)}")
 
 
 @irdl_op_definition
@@ -762,10 +1111,14 @@ class FpToFpOp(IRDLOperation):
     traits = traits_def(Pure())
 
     def verify_(self):
-        if not is_float(self.src.type) or not is_float(self.result.type):
-            _err(self, "operand and result must be floating point")
-        if shape_of(self.src.type) != shape_of(self.result.type):
-            _err(self, "operand and result must have the same shape")
+        from ttc.ir.types import bitwidth
+
+        for what, t in (("operand", self.src.type), ("result", self.result.type)):
+            if not is_float(t):
+                _err(self, f"{what} #0 must be floating-point or ranked tensor of floating-point values, but got {_q(t)}")
+        _traits(self, "same_shape", "same_encoding")
+        if bitwidth(self.result.type) < bitwidth(self.src.type) and self.rounding is None:
+            _emit("Rounding mode is required for FP downcast")
 
 
 @irdl_op_definition
@@ -798,9 +1151,7 @@ class _Elementwise(IRDLOperation):
     traits = traits_def(Pure())
 
     def verify_(self):
-        types = {v.type for v in self.operands} | {r.type for r in self.results}
-        if len(types) != 1:
-            _err(self, "requires the same type for all operands and results")
+        _traits(self, "same_type")
 
 
 @irdl_op_definition
@@ -838,9 +1189,9 @@ class MulhiUIOp(_Elementwise):
     result = result_def()
 
     def verify_(self):
-        super().verify_()
         if not is_int(self.x.type):
-            _err(self, "operand #0 must be an integer or a tensor of integers")
+            _err(self, f"operand #0 must be integer or ranked tensor of integer values, but got {_q(self.x.type)}")
+        super().verify_()
 
 
 register("tt.clampf", "$x `,` $min `,` $max `,` `propagateNan` `=` $propagateNan attr-dict `:` type($result)",
@@ -880,6 +1231,25 @@ class ElementwiseInlineAsmOp(IRDLOperation):
     packed_element = prop_def(IntegerAttr)
     result = var_result_def()
     traits = traits_def(PureIfMarked(), SpeculatableIfPure())
+
+    def verify_(self):
+        """MLIR's Elementwise trait, Triton's SameOperandsAndResultEncoding, and the packing."""
+        import math
+
+        types = [v.type for v in self.args] + [r.type for r in self.result]
+        if any(is_tensor(t) for t in types):
+            if not all(is_tensor(t) for t in types):
+                _err(self, "if a result is non-scalar, then at least one operand must be non-scalar"
+                     if any(is_tensor(r.type) for r in self.result)
+                     else "if an operand is non-scalar, then there must be at least one non-scalar result")
+            if len({shape_of(t) for t in types}) != 1:
+                _err(self, "all non-scalar operands/results must have the same shape and base type")
+        _traits(self, "same_encoding")
+        if self.args:
+            n = math.prod(shape_of(self.args[0].type)) if is_tensor(self.args[0].type) else 0
+            if n % self.packed_element.value.data:
+                _emit(f"number of input elements {n} must be a multiple of the op's packed_element attribute, "
+                      f"{self.packed_element.value.data}")
 
 
 register(
@@ -924,8 +1294,11 @@ class HistogramOp(IRDLOperation):
     traits = traits_def(Pure())
 
     def verify_(self):
-        if not is_int(self.src.type) or not is_int(self.result.type):
-            _err(self, "operand and result must be integer tensors")
+        for what, t in (("operand", self.src.type), ("result", self.result.type)):
+            if not is_int(t):
+                _err(self, f"{what} #0 must be ranked tensor of integer values, but got {_q(t)}")
+        if self.mask is not None and self.mask.type != i1_like(self.src.type):
+            _err(self, "failed to verify that mask type matches src type")
 
 
 register("tt.histogram", "$src (`,` $mask^)? attr-dict `:` type($src) `->` type($result)",
@@ -966,6 +1339,102 @@ class GatherOp(IRDLOperation):
 register("tt.gather", "$src `[` $indices `]` attr-dict `:` functional-type(operands, results)")
 
 
+# ----------------------------------------------------------------------------- unsplat, map_elementwise
+
+
+@irdl_op_definition
+class UnsplatOp(IRDLOperation):
+    """`tt.unsplat %t : tensor<1x1xf32>`: the one element of a one-element tensor, as a scalar."""
+
+    name = "tt.unsplat"
+    src = operand_def(TensorType)
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def verify_(self):
+        if math.prod(shape_of(self.src.type)) != 1:
+            raise LocatedVerifyException(self, "source tensor must have exactly one element")
+        if self.result.type != elt(self.src.type):
+            _err(self, f"inferred type(s) '{_type_text(elt(self.src.type))}' are incompatible with return type(s) "
+                       f"of operation '{_type_text(self.result.type)}'")
+
+
+register("tt.unsplat", "$src attr-dict `:` type($src)", infer={"result": lambda T: elt(T["src"])})
+
+
+class LocatedVerifyException(VerifyException):
+    """A verifier error reported at `op` (the op verified or one of its regions) with its message as written: MLIR's
+    `op->emitError`, which has no "'name' op" prefix."""
+
+    def __init__(self, op, msg: str):
+        super().__init__(msg)
+        self.op = op
+
+
+def _writes_memory(op) -> bool:
+    """MLIR's `MemoryEffectOpInterface::hasEffect<Write>`: the op's own effects (not its regions') write."""
+    for t in op.get_traits_of_type(MemoryEffect):
+        if isinstance(t, RecursiveMemoryEffect):
+            continue
+        effects = t.get_effects(op)
+        if effects and any(e.kind == MemoryEffectKind.WRITE for e in effects):
+            return True
+    return False
+
+
+@irdl_op_definition
+class MapElementwiseOp(IRDLOperation):
+    """`tt.map_elementwise` (generic form, as Triton prints it): its scalar region maps `pack` consecutive
+    elements of each operand (block arguments operand by operand, each repeated `pack` times) to `pack` elements
+    of each result; stores are not allowed in it."""
+
+    name = "tt.map_elementwise"
+    srcs = var_operand_def(TensorType)
+    pack = prop_def(IntegerAttr)
+    result = var_result_def(TensorType)
+    scalarOp = region_def()
+    traits = traits_def(RecursiveMemoryEffect())
+
+    def verify_(self):
+        types = [v.type for v in self.srcs] + [r.type for r in self.result]
+        if len({shape_of(t) for t in types}) > 1:
+            _err(self, "requires the same shape for all operands and results")
+        if len({encoding(t) for t in types}) > 1:
+            _err(self, "requires the same encoding for all operands and results")
+        if not self.srcs:
+            _err(self, "MapElementwiseOp must have at least 1 operand")
+        pack = self.pack.value.data
+        if pack <= 0 or pack & (pack - 1):
+            _err(self, "Pack must be a power of 2")
+        block = self.scalarOp.blocks.first
+        if block is None or len(block.args) != len(self.srcs) * pack:
+            _err(self, "region has wrong number of arguments")
+        if [a.type for a in block.args] != [elt(v.type) for v in self.srcs for _ in range(pack)]:
+            raise LocatedVerifyException(self, "argument types did not match")
+        want = [elt(r.type) for r in self.result for _ in range(pack)]
+        for op in self.scalarOp.walk():
+            if _writes_memory(op):
+                raise LocatedVerifyException(op, f"'{op.name}' op Stores are not supported inside map_elementwise")
+            if isinstance(op, MapElementwiseReturnOp) and [v.type for v in op.result] != want:
+                raise LocatedVerifyException(op, "region return does not match map_elementwise result")
+
+
+@irdl_op_definition
+class MapElementwiseReturnOp(IRDLOperation):
+    name = "tt.map_elementwise.return"
+    result = var_operand_def()
+    traits = traits_def(IsTerminator(), ReturnLike(), Pure(), HasParent(MapElementwiseOp))
+
+
+register("tt.map_elementwise.return", "attr-dict ($result^ `:` type($result))?")
+
+
+def _type_text(t) -> str:
+    from ttc.ir.printer import attr_text
+
+    return attr_text(t)
+
+
 from ttc.ir.tensordesc import DESCRIPTOR_OPS, TensorDescType  # noqa: E402 (it uses the enums above)
 
 TT_OPS = [
@@ -974,6 +1443,7 @@ TT_OPS = [
     AtomicCASOp, MakeTensorPtrOp, AdvanceOp, ReduceOp, ReduceReturnOp, ScanOp, ScanReturnOp, DotOp,
     BitcastOp, FpToFpOp, IntToPtrOp, PtrToIntOp, ClampFOp, PreciseSqrtOp, PreciseDivFOp, MulhiUIOp,
     ExternElementwiseOp, ElementwiseInlineAsmOp, AssertOp, PrintOp, HistogramOp, GatherOp, *DESCRIPTOR_OPS, DotScaledOp,
+    UnsplatOp, MapElementwiseOp, MapElementwiseReturnOp,
 ]
 
 TT = Dialect("tt", TT_OPS, [PointerType, TensorDescType])

@@ -5,7 +5,7 @@ Layout attributes live in `ttc.ir.layouts`, the memdesc and token types in `ttc.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, IntegerAttr, TensorType, UnitAttr, i1, i32
+from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, IntegerAttr, NoneAttr, TensorType, UnitAttr, i1, i32
 from xdsl.ir import Dialect
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -27,7 +27,8 @@ from xdsl.utils.exceptions import VerifyException
 from ttc.ir.format import Custom, register, same_as
 from ttc.ir.layouts import LAYOUTS
 from ttc.ir.scaled import Fp4ToFpOp
-from ttc.ir.tt import CACHE, EVICT
+from ttc.ir.layouts import SharedMemorySpace
+from ttc.ir.tt import CACHE, EVICT, _dims, _emit, _err, _q, _traits
 from ttc.ir.types import AsyncTokenType, MemDescType, elt, i1_like, pointee_like, shape_of
 
 
@@ -43,8 +44,7 @@ class ConvertLayoutOp(IRDLOperation):
     traits = traits_def(Pure())
 
     def verify_(self):
-        if shape_of(self.src.type) != shape_of(self.result.type) or elt(self.src.type) != elt(self.result.type):
-            raise VerifyException("'ttg.convert_layout' op operand and result must differ only in layout")
+        _traits(self, "same_shape", "same_element_type")
 
 
 register("ttg.convert_layout", "$src attr-dict `:` type($src) `->` type($result)")
@@ -71,14 +71,45 @@ class LocalAllocOp(IRDLOperation):
     traits = traits_def(AllocUnlessImmutable())
 
     def verify_(self):
+        t = self.result.type
+        if not isinstance(t.memory_space, SharedMemorySpace):
+            _err(self, "should create a buffer of shared memory")
+        if self.src is not None:
+            _shared_memory_rank(self, self.src.type, t, "source")
+        if t.get_shape() != t.get_alloc_shape():
+            _err(self, "result shape and its alloc shape must match")
         if self.src is None:
-            if not self.result.type.mutable.data:
-                raise VerifyException("'ttg.local_alloc' op cannot allocate immutable memory without a source")
+            if not t.mutable.data:
+                _err(self, "uninitialized alloc must have a mutable memdesc type")
             return
-        if shape_of(self.src.type) != self.result.type.get_shape():
-            raise VerifyException("'ttg.local_alloc' op source shape must match the memdesc shape")
-        if elt(self.src.type) != self.result.type.element_type:
-            raise VerifyException("'ttg.local_alloc' op source element type must match the memdesc element type")
+        _memory_op_types(self, self.src.type, t)
+
+
+def _shared_memory_rank(op, t, memdesc, what: str):
+    """Triton's verifySharedMemoryRank."""
+    from ttc.ir.layout_checks import layout_rank
+
+    rank = layout_rank(memdesc.encoding)
+    if rank is None:
+        _err(op, "expected memdesc to have a shared memory encoding")
+    if len(shape_of(t)) != rank:
+        _err(op, f"{what} has rank {len(shape_of(t))} but memdesc encoding has rank {rank}")
+
+
+def _memory_op_types(op, src, dst):
+    """Triton's verifyMemoryOpTypes."""
+    if _elt(src) != _elt(dst):
+        _err(op, f"source element type {_q(src)} must match destination element type {_q(_elt(dst))}")
+    if _shape(src) != _shape(dst):
+        _err(op, f"source shape [{_dims(_shape(src))}] must match [destination shape {_dims(_shape(dst))}]")
+
+
+def _elt(t):
+    return t.element_type if isinstance(t, MemDescType) else elt(t)
+
+
+def _shape(t):
+    return tuple(t.get_shape()) if isinstance(t, MemDescType) else shape_of(t)
 
 
 @irdl_op_definition
@@ -97,8 +128,8 @@ class LocalLoadOp(IRDLOperation):
     traits = traits_def(MemoryReadEffect())
 
     def verify_(self):
-        if self.src.type.get_shape() != shape_of(self.result.type):
-            raise VerifyException("'ttg.local_load' op result shape must match the memdesc shape")
+        _shared_memory_rank(self, self.result.type, self.src.type, "result")
+        _memory_op_types(self, self.src.type, self.result.type)
 
 
 @irdl_op_definition
@@ -107,6 +138,12 @@ class LocalStoreOp(IRDLOperation):
     src = operand_def(TensorType)
     dst = operand_def(MemDescType)
     traits = traits_def(MemoryWriteEffect())
+
+    def verify_(self):
+        if not self.dst.type.mutable.data:
+            _err(self, "Cannot store into immutable memory")
+        _shared_memory_rank(self, self.src.type, self.dst.type, "source")
+        _memory_op_types(self, self.src.type, self.dst.type)
 
 
 @irdl_op_definition
@@ -118,8 +155,33 @@ class MemDescIndexOp(IRDLOperation):
     traits = traits_def(Pure())
 
     def verify_(self):
-        if self.src.type.get_shape()[1:] != self.result.type.get_shape():
-            raise VerifyException("'ttg.memdesc_index' op result shape must drop the leading dimension")
+        from ttc.ir.tmem import TensorMemoryEncoding
+
+        src, dst = self.src.type, self.result.type
+        if src.element_type != dst.element_type:
+            _emit("result element type must match desc element type")
+        if len(src.get_shape()) != len(dst.get_shape()) + 1:
+            _emit("result rank must be input rank - 1")
+        if len(src.get_alloc_shape()) != len(src.get_shape()):
+            _emit("We don't allow taking memdesc_index of a memdesc_index")
+        if src.get_shape()[1:] != dst.get_shape():
+            _emit("result shape must equal to srcShape[1:]")
+        if src.get_alloc_shape() != src.get_shape():
+            _emit("We don't support memdesc_index of a subview")
+        if isinstance(src.encoding, NoneAttr) != isinstance(dst.encoding, NoneAttr):
+            _emit("src and result must both have or not have an encoding")
+        if _is_shared(src.encoding) != _is_shared(dst.encoding):
+            _emit("src and dst must have the same type of encoding")
+        if dst.get_alloc_shape() != dst.get_shape():
+            _emit("alloc shape must match shape for both result and src")
+        if isinstance(src.encoding, TensorMemoryEncoding) and (len(src.get_shape()), len(dst.get_shape())) != (3, 2):
+            _emit("only 3D -> 2D subviews are supported for TensorMemoryEncodingAttr")
+
+
+def _is_shared(enc) -> bool:
+    from ttc.ir.types import shared_rank
+
+    return shared_rank(enc) is not None
 
 
 @irdl_op_definition
@@ -129,6 +191,30 @@ class MemDescTransOp(IRDLOperation):
     order = prop_def(DenseArrayBase)
     result = result_def(MemDescType)
     traits = traits_def(Pure())
+
+    def verify_(self):
+        order = list(self.order.get_values())
+        if len(order) != len(self.src.type.get_shape()):  # Triton's TransposeOpInterface
+            _emit("order must have the same size as the rank of the operand and result")
+        if sorted(order) != list(range(len(order))):
+            _emit("order must be a permutation of [0, ..., rank - 1]")
+        if self.src.type.element_type != self.result.type.element_type:
+            _err(self, "requires the same element type for all operands and results")
+
+    def verify_regions_(self):
+        """The result type Triton infers: shape and allocation shape permuted, the same buffer otherwise. (Its
+        layout is not compared: Triton compares shared layouts by their linear layouts, which ttc lacks.)"""
+        from xdsl.dialects.builtin import ArrayAttr, IntAttr
+
+        from ttc.ir.tt import _check_inferred
+
+        src, order = self.src.type, list(self.order.get_values())
+        shape, alloc = src.get_shape(), src.get_alloc_shape()
+        lead = len(alloc) - len(order)
+        _check_inferred(self, [MemDescType(
+            ArrayAttr([IntAttr(shape[o]) for o in order]), src.element_type, self.result.type.encoding,
+            src.memory_space, src.mutable,
+            ArrayAttr([IntAttr(d) for d in alloc[:lead]] + [IntAttr(alloc[lead + o]) for o in order]))])
 
 
 @irdl_op_definition
@@ -141,10 +227,45 @@ class MemDescSubsliceOp(IRDLOperation):
     traits = traits_def(Pure())
 
     def verify_(self):
-        src, dst, offs = self.src.type.get_shape(), self.result.type.get_shape(), self.offsets.get_values()
-        if len(offs) != len(src) or len(dst) != len(src) or any(
-                o < 0 or o + d > s for o, d, s in zip(offs, dst, src)):
-            raise VerifyException("'ttg.memdesc_subslice' op the tile must lie inside the source")
+        from ttc.ir.layouts import SwizzledSharedEncoding
+        from ttc.ir.shared_layouts import PaddedSharedEncoding, SharedLinearEncoding
+
+        src_t, dst_t = self.src.type, self.result.type
+        src, dst, offs = src_t.get_shape(), dst_t.get_shape(), list(self.offsets.get_values())
+        if src_t.element_type != dst_t.element_type:
+            _emit("result element type must match desc element type")
+        if len(offs) != len(src):
+            _emit("offsets must have the same rank as input")
+        if len(src) != len(dst):
+            _emit("result rank must equal to input rank")
+        if isinstance(src_t.encoding, NoneAttr) != isinstance(dst_t.encoding, NoneAttr):
+            _emit("src and result must both have or not have an encoding")
+        if not _is_shared(src_t.encoding) or not _is_shared(dst_t.encoding):
+            _emit("src and dst must both be of shared memory encoding")
+        split = [d for d in range(len(src)) if src[d] != dst[d]]
+        if not split:
+            return
+        for d, o in enumerate(offs):
+            if d not in split and o:
+                _emit("A non zero offset found in a dimension that is not being split")
+            if d in split and o & (dst[d] - 1):
+                _emit("The split offset may not touch the tile")
+        enc = src_t.encoding
+        if isinstance(enc, PaddedSharedEncoding) and enc["rank"] < len(src):
+            _emit("SubSlice of low rank PaddedSharedEncoding from higher rank tensors is not supported yet")
+        if enc["block"] if isinstance(enc, (PaddedSharedEncoding, SharedLinearEncoding)) else enc.get("CGALayout"):
+            _emit("non-trivial block dimension not supported")
+        if isinstance(enc, SwizzledSharedEncoding) and len(src) >= 2:
+            # Triton inverts the buffer's linear layout: each tile step along a split dimension must be one
+            # power-of-two offset, which along the swizzled rows means a row whose swizzle is zero
+            alloc = src_t.get_alloc_shape()[-len(src):]
+            row, cols = enc["order"][1], alloc[enc["order"][0]]
+            for d in split:
+                size = dst[d]
+                while size < src[d]:
+                    if d == row and enc["vec"] * ((size // enc["perPhase"]) % enc["maxPhase"]) % cols:
+                        _emit("We don't support splitting along the swizzling pattern")
+                    size *= 2
 
 
 def _parse_subslice(op_type, parser):
@@ -191,6 +312,10 @@ class AsyncCopyGlobalToLocalOp(IRDLOperation):
     token = result_def(AsyncTokenType)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+    def verify_(self):
+        if not self.result.type.mutable.data:
+            _err(self, "Cannot store into immutable memory")
 
 
 register(
@@ -278,13 +403,30 @@ class FenceAsyncSharedOp(IRDLOperation):
 register("ttng.fence_async_shared", "attr-dict")
 
 
+@irdl_op_definition
+class LocalBarrierOp(IRDLOperation):
+    """A CTA barrier that makes the threads' shared-memory accesses before it visible after it (what Triton's
+    membar analysis inserts)."""
+    name = "ttg.local_barrier"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+
+register("ttg.local_barrier", "attr-dict")
+
+
 TTG_OPS = [
     ConvertLayoutOp, LocalAllocOp, LocalDeallocOp, LocalLoadOp, LocalStoreOp, MemDescIndexOp, MemDescTransOp,
-    AsyncCopyGlobalToLocalOp, AsyncCommitGroupOp, AsyncWaitOp, Fp4ToFpOp, MemDescSubsliceOp,
+    AsyncCopyGlobalToLocalOp, AsyncCommitGroupOp, AsyncWaitOp, Fp4ToFpOp, MemDescSubsliceOp, LocalBarrierOp,
 ]
 TTNG_OPS = [WarpGroupDotOp, WarpGroupDotWaitOp, FenceAsyncSharedOp]
 
 from ttc.ir.tma import TMA_TTG_OPS, TMA_TTNG_OPS  # noqa: E402
+from ttc.ir.tmem import TMEM_ATTRS, TMEM_TTG_OPS, TMEM_TTNG_OPS  # noqa: E402
+from ttc.ir.warp_specialize import WARP_SPECIALIZE_OPS  # noqa: E402
+from ttc.ir.amd_layouts import AMD_LAYOUTS  # noqa: E402
+from ttc.ir.shared_layouts import SHARED_LAYOUTS  # noqa: E402
+from ttc.ir.ttg_extra import TTG_EXTRA_OPS  # noqa: E402
 
-TTG = Dialect("ttg", TTG_OPS + TMA_TTG_OPS, [MemDescType, AsyncTokenType, *LAYOUTS])
-TTNG = Dialect("ttng", TTNG_OPS + TMA_TTNG_OPS, [])
+TTG = Dialect("ttg", TTG_OPS + TMA_TTG_OPS + TMEM_TTG_OPS + WARP_SPECIALIZE_OPS + TTG_EXTRA_OPS,
+              [MemDescType, AsyncTokenType, *LAYOUTS, *SHARED_LAYOUTS, *AMD_LAYOUTS])
+TTNG = Dialect("ttng", TTNG_OPS + TMA_TTNG_OPS + TMEM_TTNG_OPS, TMEM_ATTRS)

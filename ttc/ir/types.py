@@ -88,6 +88,7 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
     def parse_parameters(cls, parser) -> list[Attribute]:
         from xdsl.dialects.builtin import ArrayAttr
 
+        start = parser.pos
         parser.parse_punctuation("<")
         dims: list[int] = []
         while True:
@@ -113,6 +114,11 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
                 parser.parse_shape_delimiter()
                 alloc.append(parser.parse_shape_dimension())
         parser.parse_punctuation(">")
+        from ttc.ir.tmem import memdesc_problem
+
+        problem = memdesc_problem(dims, elt, enc, space, alloc) or _memdesc_problem(dims, elt, enc, space, alloc)
+        if problem:
+            parser.raise_error(problem, start, parser.pos)
         return [
             ArrayAttr([IntAttr(d) for d in dims]),
             elt,
@@ -148,6 +154,66 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
 
     def mlir(self, p) -> str:
         return "!ttg.memdesc" + self.mlir_stripped(p)
+
+
+def shared_rank(enc) -> int | None:
+    """The rank of a shared-memory layout (Triton's LayoutEncodingTrait::getRank), None for other layouts."""
+    from ttc.ir.layouts import SHARED, cga_rank
+    from ttc.ir.shared_layouts import SHARED_LAYOUTS, PaddedSharedEncoding, SharedLinearEncoding
+
+    if isinstance(enc, SharedLinearEncoding):
+        return len((enc["offset"] + enc["block"])[0])
+    if isinstance(enc, PaddedSharedEncoding):
+        return enc["rank"]
+    if isinstance(enc, SHARED):
+        return cga_rank(enc)
+    if isinstance(enc, tuple(SHARED_LAYOUTS)):
+        return len(enc["order"])
+    return None
+
+
+def _memdesc_problem(shape, element, enc, space, alloc) -> str | None:
+    """Triton's MemDescType::verify beyond tensor memory (ttc/ir/tmem.py): powers of two but for the leading
+    (buffer-count) dimension, the allocation shape, and a shared layout's memory space, rank and extent."""
+    from ttc.ir.layouts import DISTRIBUTED, NVMMASharedEncoding, SharedMemorySpace
+    from ttc.ir.printer import attr_text
+    from ttc.ir.shared_layouts import PaddedSharedEncoding, SharedLinearEncoding, out_sizes
+
+    def dims(v):
+        return ", ".join(map(str, v))
+
+    if any(d <= 0 or d & (d - 1) for d in shape[1:]):
+        return f"shape must have power-of-2 and non-zero dimensions; got {dims(shape)}"
+    if len(alloc) < len(shape):
+        return "alloc shape must have at least as many dimensions as shape"
+    if any(d > a for d, a in zip(shape, alloc[len(alloc) - len(shape):])):
+        return f"shape must be less than or equal to allocShape. shape = {dims(shape)}, allocShape = {dims(alloc)}"
+    if isinstance(enc, DISTRIBUTED):
+        return f"{attr_text(enc)} is not a valid encoding"
+    rank = shared_rank(enc)
+    if rank is None:
+        return None
+    if not isinstance(space, SharedMemorySpace):
+        return f"memorySpace must be SharedMemorySpace for shared encoding. Got {attr_text(space)}"
+    if rank not in (len(shape), len(shape) - 1):
+        return f"rank must be equal to or one less than the shape size. Got {rank} and {len(shape)}"
+    block = alloc[len(alloc) - rank:]
+    if isinstance(enc, (PaddedSharedEncoding, SharedLinearEncoding)):
+        sizes = enc.shape if isinstance(enc, PaddedSharedEncoding) else out_sizes((enc["offset"], enc["block"]), rank)
+        for d, (want, got) in enumerate(zip(block, sizes)):
+            if want != got:
+                return f"Mismatch in expected shape for dimension {d}. Expected: {want}, got: {got}"
+    elif isinstance(enc, NVMMASharedEncoding) and enc["swizzlingByteWidth"]:  # Triton's getTMABlockShape
+        from ttc.ir.layout_checks import shape_per_cta
+
+        block = list(shape_per_cta(block, enc))
+        contig = 0 if enc["transposed"] else len(block) - 1
+        size = min(block[contig] * (2 if enc.get("fp4Padded") else 1), 256)
+        want = 8 * enc["swizzlingByteWidth"] // enc["elementBitWidth"]
+        if size < want:
+            return (f"block shape along the contiguous dimension {contig} is too small for the swizzle byte size "
+                    f"{enc['swizzlingByteWidth']} in an NVMMASharedLayout, got {size} but expected at least {want}")
+    return None
 
 
 class _XdslShim:

@@ -235,7 +235,7 @@ def _mma_warps(enc: NvidiaMmaEncoding, rank: int, tile: list[int], k_dim: int | 
 def _check_mma(enc: NvidiaMmaEncoding) -> int:
     """The per-warp tile width along N: 8 for v2 (`mma.sync` m16n8), instrShape's N for v3 (a warp's 16 rows of
     `wgmma` m64nN)."""
-    if any(x != 1 for x in enc.get("CTAsPerCGA", ()) or ()):
+    if enc.get("CGALayout"):
         raise UnsupportedLayout("multi-CTA layouts are not supported")
     version, instr = enc["versionMajor"], tuple(enc["instrShape"])
     if version == 2:
@@ -345,7 +345,7 @@ def layout_for(shape: tuple[int, ...], enc: Attribute) -> LinearLayout:
     for d in shape:
         _log2(d, "tensor dimensions")
     if isinstance(enc, BlockedEncoding):
-        if any(x != 1 for x in enc.get("CTAsPerCGA", ()) or ()):
+        if enc.get("CGALayout"):
             raise UnsupportedLayout("multi-CTA layouts are not supported")
         return _blocked(shape, enc)
     if isinstance(enc, SliceEncoding):

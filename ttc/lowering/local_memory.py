@@ -58,6 +58,10 @@ def _buffer_layout(ctx, op, memdesc) -> tuple[BufferLayout, tuple[int, ...]]:
     elem_bytes = max(1, bits_of(llvm_type(memdesc.element_type)) // 8)
     if isinstance(enc, NVMMASharedEncoding):
         rank = enc.get("rank") or 2  # the buffer's own dimensions; any before them index sub-buffers
+        bits = bits_of(llvm_type(memdesc.element_type))
+        if enc["elementBitWidth"] != bits:  # Triton's layout swizzles by elementBitWidth, this lowering by the type
+            raise ctx.error(op, f"#ttg.nvmma_shared elementBitWidth = {enc['elementBitWidth']} does not match the "
+                                f"{bits}-bit elements of its buffer (not supported by the back end)")
         try:
             return (nvmma_buffer(shape[-rank:], enc["swizzlingByteWidth"], bool(enc["transposed"]), elem_bytes),
                     shape[:-rank])

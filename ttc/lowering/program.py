@@ -1,6 +1,6 @@
 """Program ids and counts: `tt.get_program_id` / `tt.get_num_programs` read the CTA id and grid size special
-registers (`%ctaid.x`, `%nctaid.x`, ...); `gpu.barrier` (`tl.debug_barrier()`) waits for all the program's
-threads (`bar.sync 0`); `llvm.intr.assume` (`tl.assume`) becomes LLVM's `llvm.assume`."""
+registers (`%ctaid.x`, `%nctaid.x`, ...); `gpu.barrier` (`tl.debug_barrier()`) and `ttg.local_barrier` (what the membar
+analysis inserts) wait for all the program's threads (`bar.sync 0`); `llvm.intr.assume` (`tl.assume`) becomes LLVM's `llvm.assume`."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def _num_programs(ctx, op):
     ctx.set(op.result, nvvm.sreg(ctx.b, f"nctaid.{_AXES[op.axis.value.data]}"))
 
 
-@lowering("gpu.barrier")
+@lowering("gpu.barrier", "ttg.local_barrier")
 def _barrier(ctx, op):
     ctx.barrier()
 

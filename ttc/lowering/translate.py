@@ -95,11 +95,15 @@ def lower_module(module: ModuleOp, *, source, data_layout: str, target: str, sou
 
 def _lower_module(module: ModuleOp, *, source, data_layout: str, target: str, source_hash: str) -> LoweredKernel:
     func = _kernel(module, source)
-    from ttc.ir.tma import DESCRIPTOR_OP_NAMES, first_unsupported
+    from ttc.ir.tma import DESCRIPTOR_OP_NAMES, NOT_LOWERED_YET, first_unsupported
 
     if (err := first_unsupported(func, DESCRIPTOR_OP_NAMES, "the LLVM lowering", arguments=False,
                                  hint=" (make-ttgir lowers descriptors to TMA first)")) is not None:
         raise err
+    from ttc.ir.tmem import UNLOWERED
+
+    if (err := first_unsupported(func, UNLOWERED | NOT_LOWERED_YET, "the LLVM lowering", arguments=False)) is not None:
+        raise err  # Blackwell's ops and descriptor gather/scatter, found before lowering anything else
     num_warps = module_int(module, "ttg.num-warps", 4)
     tpw = module_int(module, "ttg.threads-per-warp", 32)
     if module_int(module, "ttg.num-ctas", 1) != 1:

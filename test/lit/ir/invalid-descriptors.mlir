@@ -1,17 +1,25 @@
 // RUN: tt-opt %s -split-input-file -verify-diagnostics
 
-// Descriptor ops check their indices and their block against the descriptor's type.
+// Descriptor loads and stores check their value against the descriptor's block as Triton does: the same
+// element type and shape, or the shape without leading unit dimensions (rank-reducing). Indices are not counted.
 
-tt.func @load_rank(%d: !tt.tensordesc<tensor<16x16xf32>>, %i: i32) {
-  // expected-error @+1 {{'tt.descriptor_load' op expected 2 indices (the descriptor's rank), got 1}}
-  %0 = tt.descriptor_load %d[%i] : !tt.tensordesc<tensor<16x16xf32>> -> tensor<16x16xf32>
+tt.func @load_rank_reducing(%d: !tt.tensordesc<tensor<1x16x8xf32>>, %i: i32) -> tensor<16x8xf32> {
+  %0 = tt.descriptor_load %d[%i, %i, %i] : !tt.tensordesc<tensor<1x16x8xf32>> -> tensor<16x8xf32>
+  tt.return %0 : tensor<16x8xf32>
+}
+
+// -----
+
+tt.func @load_reduce_non_unit(%d: !tt.tensordesc<tensor<2x16xf32>>, %i: i32) {
+  // expected-error @+1 {{'tt.descriptor_load' op ranked reduce load only allowed for unit dimension leading dim.}}
+  %0 = tt.descriptor_load %d[%i, %i] : !tt.tensordesc<tensor<2x16xf32>> -> tensor<16xf32>
   tt.return
 }
 
 // -----
 
 tt.func @load_type(%d: !tt.tensordesc<tensor<16x16xf32>>, %i: i32) {
-  // expected-error @+1 {{'tt.descriptor_load' op result type tensor<16x16xf16> does not match the descriptor's block tensor<16x16xf32>}}
+  // expected-error @+1 {{'tt.descriptor_load' op tensor descriptor block and tensor types must match}}
   %0 = tt.descriptor_load %d[%i, %i] : !tt.tensordesc<tensor<16x16xf32>> -> tensor<16x16xf16>
   tt.return
 }
@@ -19,8 +27,16 @@ tt.func @load_type(%d: !tt.tensordesc<tensor<16x16xf32>>, %i: i32) {
 // -----
 
 tt.func @store_shape(%d: !tt.tensordesc<tensor<16x16xf32>>, %i: i32, %v: tensor<16x32xf32>) {
-  // expected-error @+1 {{'tt.descriptor_store' op source type tensor<16x32xf32> does not match the descriptor's block tensor<16x16xf32>}}
+  // expected-error @+1 {{'tt.descriptor_store' op tensor descriptor block and tensor types must match}}
   tt.descriptor_store %d[%i, %i], %v : !tt.tensordesc<tensor<16x16xf32>>, tensor<16x32xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @reduce_shape(%d: !tt.tensordesc<tensor<16xi32>>, %i: i32, %v: tensor<8xi32>) {
+  // expected-error @+1 {{'tt.descriptor_reduce' op tensor descriptor block and tensor types must match}}
+  tt.descriptor_reduce add, %d[%i], %v : !tt.tensordesc<tensor<16xi32>>, tensor<8xi32>
   tt.return
 }
 

@@ -19,7 +19,7 @@ tt.func @tiles(%buf: !ttg.memdesc<64x64xbf16, #shared, #smem, mutable>) {
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #smem = #ttg.shared_memory
 tt.func @outside(%buf: !ttg.memdesc<64x64xbf16, #shared, #smem, mutable>) {
-  // expected-error @+1 {{'ttg.memdesc_subslice' op the tile must lie inside the source}}
+  // expected-error @+1 {{The split offset may not touch the tile}}
   %0 = ttg.memdesc_subslice %buf[56, 0] : !ttg.memdesc<64x64xbf16, #shared, #smem, mutable> -> !ttg.memdesc<16x64xbf16, #shared, #smem, 64x64>
   tt.return
 }

@@ -183,3 +183,30 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %s : tensor<1024xf32, #B>
   }
 }
+
+// -----
+
+// A gather whose indices reach across warps writes its whole source to scratch (64 x 32 x f32); a call gets
+// the offset of its callee's shared memory (a virtual buffer), and ttg.shared is the largest over the
+// functions nothing calls (the caller's 8192 + 256).
+// CHECK: ttg.shared = 8448 : i32
+// CHECK-LABEL: tt.func @gather_callee
+// CHECK: tt.gather {{.*}}{allocation.offset = 0 : i32
+// CHECK-LABEL: tt.func @gather_caller
+// CHECK: ttg.local_alloc %arg0 {allocation.offset = 8192 : i32}
+// CHECK: tt.call @gather_callee(%arg1, %arg2) {allocation.offset = 0 : i32}
+#b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [2, 2], order = [1, 0]}>
+#sh = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @gather_callee(%src: tensor<64x32xf32, #b>, %idx: tensor<128x32xi32, #b>) {
+    %g = tt.gather %src[%idx] {axis = 0 : i32} : (tensor<64x32xf32, #b>, tensor<128x32xi32, #b>) -> tensor<128x32xf32, #b>
+    tt.return
+  }
+  tt.func @gather_caller(%x: tensor<64xf32, #ttg.slice<{dim = 1, parent = #b}>>, %src: tensor<64x32xf32, #b>, %idx: tensor<128x32xi32, #b>) {
+    %a = ttg.local_alloc %x : (tensor<64xf32, #ttg.slice<{dim = 1, parent = #b}>>) -> !ttg.memdesc<64xf32, #sh, #smem>
+    tt.call @gather_callee(%src, %idx) : (tensor<64x32xf32, #b>, tensor<128x32xi32, #b>) -> ()
+    %l = ttg.local_load %a : !ttg.memdesc<64xf32, #sh, #smem> -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #b}>>
+    tt.return
+  }
+}

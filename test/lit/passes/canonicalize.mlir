@@ -426,6 +426,25 @@ tt.func @fp8_negative_zero() -> (f8E5M2, tensor<4xf8E5M2FNUZ>) {
 
 // -----
 
+// Shared memory does not care about the register layout: `local_store` of a `convert_layout` stores its source
+// (Triton's CanonicalizeConvertFromLocalStore); the conversion, now unused, goes.
+// CHECK-LABEL: tt.func @local_store_of_convert
+// CHECK-NEXT: ttg.local_store %arg0, %arg1 : tensor<32x32xf16, #[[MMA:.*]]> -> !ttg.memdesc
+// CHECK-NEXT: tt.return
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @local_store_of_convert(%x: tensor<32x32xf16, #mma>, %buf: !ttg.memdesc<32x32xf16, #shared, #smem, mutable>) {
+    %c = ttg.convert_layout %x : tensor<32x32xf16, #mma> -> tensor<32x32xf16, #blocked>
+    ttg.local_store %c, %buf : tensor<32x32xf16, #blocked> -> !ttg.memdesc<32x32xf16, #shared, #smem, mutable>
+    tt.return
+  }
+}
+
+// -----
+
 // An op of an unregistered dialect has unknown effects: it is never dead, nor is the scf.if holding it.
 // CHECK-LABEL: tt.func @unregistered_op_stays
 // CHECK-NEXT: scf.if %arg0 {

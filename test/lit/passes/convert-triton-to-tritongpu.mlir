@@ -124,8 +124,10 @@ module {
 // -----
 
 // Not changed: tensors that already have layouts. (With num-warps=8 the module's 4-warp layouts no longer fit
-// its warps: an error, as in Triton, whose verifier checks layouts against ttg.num-warps.)
-// W8: error: 'arith.addf' op result has an invalid layout: Layout has a total of 4 warps per CTA, but the context requires 8 warps per CTA.
+// its warps: an error, as in Triton, whose verifier checks the layouts of Triton ops' operands against
+// ttg.num-warps: here tt.return's.)
+// W8: error: Operand 0 ({{.*}}"arith.addf"{{.*}}) has an invalid layout: #ttg.blocked<{{.*}}>.
+// W8-NEXT: Layout has 4 warps per CTA, but the context requires 8 warps per CTA.
 // CHECK-LABEL: tt.func public @already_converted
 // CHECK-NEXT: arith.addf %arg0, %arg0 : tensor<1024xf32, #blocked>
 // CHECK-NEXT: tt.return

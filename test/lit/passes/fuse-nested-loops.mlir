@@ -351,3 +351,93 @@ module {
     tt.return
   }
 }
+
+// -----
+
+// Inner bounds computed from the outer induction variable (here ub = i + 1), fused anyway (ttg.always-fuse): a
+// copy of the outer loop sums max(1, len_inner) over its iterations for the fused loop's length, and the first
+// prologue recomputes the inner length for the new i (the bound's computation cloned there) and yields it with
+// the per-iteration inner_len, both carried by the fused loop.
+// CHECK-LABEL: tt.func public @always_variant
+// CHECK: %[[TOTAL:.*]] = scf.for %[[PI:[^ ]+]] = %c0_i32 to %arg1 step %c1_i32 iter_args(%[[ACC:[^ ]+]] = %c0_i32) -> (i32)
+// CHECK-NEXT: %[[PUB:.*]] = arith.addi %[[PI]], %c1_i32
+// CHECK-NEXT: %[[PM:.*]] = arith.maxsi %[[PUB]], %c1_i32
+// CHECK-NEXT: %[[PS:.*]] = arith.addi %[[ACC]], %[[PM]]
+// CHECK-NEXT: scf.yield %[[PS]] : i32
+// CHECK: scf.for %{{.*}} = %c0_i32 to %[[TOTAL]] step %c1_i32 iter_args(%[[T:[^ ]+]] = %c0_i32, %[[I:[^ ]+]] = %c-1_i32, %[[LEN:[^ ]+]] = %c0_i32, %[[ILEN:[^ ]+]] = %c0_i32,
+// CHECK: %[[P:.*]]:4 = scf.if
+// CHECK-NEXT: %[[NI:.*]] = arith.addi %[[I]], %c1_i32
+// CHECK-NEXT: %[[NLEN:.*]] = arith.addi %[[I]], %c2_i32
+// CHECK-NEXT: %[[NILEN:.*]] = arith.maxsi %[[NLEN]], %c1_i32
+// CHECK: scf.yield %{{.*}}, %[[NI]], %[[NLEN]], %[[NILEN]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %{{.*}}, %[[I]], %[[LEN]], %[[ILEN]]
+// CHECK: arith.cmpi slt, %[[T]], %[[P]]#2
+// CHECK: arith.subi %[[P]]#3, %c1_i32
+// CHECK: scf.yield %{{.*}}, %[[P]]#1, %[[P]]#2, %[[P]]#3,
+module {
+  tt.func public @always_variant(%p: !tt.ptr<i32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %ub = arith.addi %i, %c1 : i32
+      scf.for %j = %c0 to %ub step %c1 : i32 {
+        tt.store %p, %j : !tt.ptr<i32>
+      }
+    } {"ttg.always-fuse"}
+    tt.return
+  }
+}
+
+// -----
+
+// An `llvm.intr.assume(ub > lb)` of the inner loop's bounds says it runs: no `len_inner == 0` speculation, the
+// body runs on every fused iteration. The outer loop's tt.warp_specialize goes to the fused loop.
+// CHECK-LABEL: tt.func public @assumed_trip
+// CHECK-NOT: scf.if %{{.*}} {
+// CHECK: scf.for
+// CHECK: scf.if
+// CHECK: llvm.intr.assume
+// CHECK: } else {
+// CHECK: }
+// CHECK-NEXT: tt.store %arg0
+// CHECK: } {tt.warp_specialize}
+module {
+  tt.func public @assumed_trip(%p: !tt.ptr<i32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %pos = arith.cmpi sgt, %n, %c0 : i32
+      llvm.intr.assume %pos : i1
+      scf.for %j = %c0 to %n step %c1 : i32 {
+        tt.store %p, %j : !tt.ptr<i32>
+      }
+    } {tt.flatten, tt.warp_specialize}
+    tt.return
+  }
+}
+
+// -----
+
+// The inner loop's tt.warp_specialize marks the fused loop; the copy that runs when the inner loop is empty has
+// none.
+// CHECK-LABEL: tt.func public @speculated_ws
+// CHECK: scf.if
+// CHECK-NEXT: scf.for
+// CHECK: } {tt.flatten}
+// CHECK: } else {
+// CHECK: scf.for
+// CHECK: } {tt.warp_specialize}
+module {
+  tt.func public @speculated_ws(%p: !tt.ptr<i32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      tt.store %p, %i : !tt.ptr<i32>
+      scf.for %j = %c0 to %n step %c1 : i32 {
+        tt.store %p, %j : !tt.ptr<i32>
+      } {tt.warp_specialize}
+    } {tt.flatten}
+    tt.return
+  }
+}

@@ -1,4 +1,4 @@
-// RUN: tt-opt %s -split-input-file -triton-loop-aware-cse | FileCheck %s
+// RUN: tt-opt %s -split-input-file -triton-loop-aware-cse -allow-unregistered-dialect | FileCheck %s
 
 // Two iteration arguments with the same initial value whose yields are the same expression of them (%a + 32,
 // %b + 32) are one value: the second's uses take the first, and the loop keeps one argument and one result.
@@ -139,5 +139,26 @@ tt.func public @different_yields(%x: i32, %n: i32, %p: !tt.ptr<i32>, %q: !tt.ptr
   tt.store %q, %r#1 : !tt.ptr<i32>
   tt.store %p, %r#2 : !tt.ptr<i32>
   tt.store %q, %r#3 : !tt.ptr<i32>
+  tt.return
+}
+
+// -----
+
+// An op of an unregistered dialect has unknown effects: the loop around it stays though its results are unused,
+// and its two equal counters (same start, same xori) are still merged into one.
+// CHECK-LABEL: tt.func public @unknown_effects
+// CHECK: scf.for {{.*}} iter_args(%[[A:[^ ]+]] = %c0_i32) -> (i32)
+// CHECK-NEXT: %[[X:.*]] = arith.xori %[[A]], %c1_i32 : i32
+// CHECK-NEXT: "probe.use"(%[[A]], %[[A]]) : (i32, i32) -> ()
+// CHECK-NEXT: scf.yield %[[X]] : i32
+tt.func public @unknown_effects(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%a = %c0, %b = %c0) -> (i32, i32) : i32 {
+    %a2 = arith.xori %a, %c1 : i32
+    %b2 = arith.xori %b, %c1 : i32
+    "probe.use"(%a, %b) : (i32, i32) -> ()
+    scf.yield %a2, %b2 : i32, i32
+  }
   tt.return
 }

@@ -58,14 +58,39 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
+// The module's target (sm75 here) plays no part: the loop has no load.
 // CHECK-LABEL: tt.func public @sm75
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:75", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @sm75(%p: !tt.ptr<i32>, %n: i32) {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
-    // expected-remark @below {{loop not pipelined despite tt.num_stages = 2: software pipelining needs sm80 or later}}
+    // expected-remark @below {{loop not pipelined despite tt.num_stages = 2: no load in it is worth pipelining}}
     scf.for %i = %c0 to %n step %c1 : i32 {
       tt.store %p, %i : !tt.ptr<i32>
+    } {tt.num_stages = 2 : i32}
+    tt.return
+  }
+}
+
+// -----
+
+// tritongpu-schedule-loops leaves a loop with a tt.assert (or tt.print, gpu.barrier) alone: they must not be
+// reordered.
+// CHECK-LABEL: tt.func public @assert_in_loop
+// CHECK: scf.for
+// CHECK-NEXT: tt.load
+// CHECK-NEXT: tt.assert
+// CHECK-NEXT: tt.store
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @assert_in_loop(%p: tensor<512x!tt.ptr<f32>, #blocked> {tt.divisibility = 16 : i32}, %n: i32, %ok: i1) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    // expected-remark @below {{loop not pipelined despite tt.num_stages = 2: 'tt.assert' in it must stay in order}}
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %v = tt.load %p : tensor<512x!tt.ptr<f32>, #blocked>
+      tt.assert %ok, "bad" : i1
+      tt.store %p, %v : tensor<512x!tt.ptr<f32>, #blocked>
     } {tt.num_stages = 2 : i32}
     tt.return
   }

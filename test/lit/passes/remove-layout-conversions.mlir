@@ -345,7 +345,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // tt.join of two wgmma-layout halves (the attention tutorial's split-and-rescale): the joined tensor's layout is
 // the operands' linear layout with a first register basis along the new size-2 dimension (Triton's layout for
-// it); the trans and the reshape take linear layouts forward instead of the blocked ones.
+// it); the trans and the reshape take linear layouts forward instead of the blocked ones. (The input's layouts are
+// ones Triton's verifier takes: each op's result layout is the one it infers from its operand's.)
 // CHECK-DAG: #[[J:.*]] = #ttg.linear<{register = {{\[}}[0, 0, 1], [0, 1, 0], [8, 0, 0], [0, 8, 0], [0, 16, 0]], lane = {{\[}}[0, 2, 0], [0, 4, 0], [1, 0, 0], [2, 0, 0], [4, 0, 0]], warp = {{\[}}[16, 0, 0], [32, 0, 0]], block = []}>
 // CHECK-LABEL: tt.func public @join_back
 // CHECK: tt.join %arg0, %arg1 : tensor<64x32xf32, #mma> -> tensor<64x32x2xf32, #[[J]]>
@@ -355,10 +356,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 #mma1 = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
 #b3 = #ttg.blocked<{sizePerThread = [1, 1, 2], threadsPerWarp = [8, 4, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
 #t3 = #ttg.blocked<{sizePerThread = [1, 2, 1], threadsPerWarp = [8, 1, 4], warpsPerCTA = [4, 1, 1], order = [1, 2, 0]}>
-#b2 = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b2 = #ttg.linear<{register = [[0, 32], [0, 4], [0, 8], [0, 16], [32, 0]], lane = [[0, 1], [0, 2], [1, 0], [2, 0], [4, 0]], warp = [[8, 0], [16, 0]], block = []}>
+#s2 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @join_back(%x: tensor<64x32xf32, #mma>, %y: tensor<64x32xf32, #mma>) -> tensor<64x64xf32, #mma1> {
-    %j = tt.join %x, %y : tensor<64x32xf32, #mma> -> tensor<64x32x2xf32, #b3>
+  tt.func public @join_back(%x0: tensor<64x32xf32, #mma>, %y0: tensor<64x32xf32, #mma>) -> tensor<64x64xf32, #mma1> {
+    %x = ttg.convert_layout %x0 : tensor<64x32xf32, #mma> -> tensor<64x32xf32, #s2>
+    %y = ttg.convert_layout %y0 : tensor<64x32xf32, #mma> -> tensor<64x32xf32, #s2>
+    %j = tt.join %x, %y : tensor<64x32xf32, #s2> -> tensor<64x32x2xf32, #b3>
     %t = tt.trans %j {order = array<i32: 0, 2, 1>} : tensor<64x32x2xf32, #b3> -> tensor<64x2x32xf32, #t3>
     %r = tt.reshape %t : tensor<64x2x32xf32, #t3> -> tensor<64x64xf32, #b2>
     %c = ttg.convert_layout %r : tensor<64x64xf32, #b2> -> tensor<64x64xf32, #mma1>

@@ -122,3 +122,65 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Not moved: the b operand's load stays before an op that writes memory (an mbarrier arrive) on the way.
+// CHECK-LABEL: tt.func public @b_before_a_write
+// CHECK: %[[B:.*]] = ttg.local_load %arg1
+// CHECK-NEXT: ttng.arrive_barrier
+// CHECK-NEXT: %[[A:.*]] = ttg.local_load %arg0
+#blocked1 = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @b_before_a_write(%ma: !ttg.memdesc<64x32xf16, #shared, #smem>, %mb: !ttg.memdesc<32x64xf16, #shared, #smem>, %acc: tensor<64x64xf32, #blocked1>, %bar: !ttg.memdesc<1xi64, #bar, #smem, mutable>) -> tensor<64x64xf32, #blocked1> {
+    %b = ttg.local_load %mb : !ttg.memdesc<32x64xf16, #shared, #smem> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked1}>>
+    ttng.arrive_barrier %bar, 1 : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    %a = ttg.local_load %ma : !ttg.memdesc<64x32xf16, #shared, #smem> -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked1}>>
+    %d = tt.dot %a, %b, %acc : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked1}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked1}>> -> tensor<64x64xf32, #blocked1>
+    tt.return %d : tensor<64x64xf32, #blocked1>
+  }
+}
+
+// -----
+
+// Not moved: an allocation of a splat stays where it is (it would only hold shared memory longer).
+// CHECK-LABEL: tt.func public @alloc_of_splat_stays
+// CHECK: tt.splat
+// CHECK-NEXT: ttg.async_wait
+// CHECK-NEXT: ttg.local_alloc
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @alloc_of_splat_stays(%x: f32) -> !ttg.memdesc<32x32xf32, #shared, #smem> {
+    %t = tt.splat %x : f32 -> tensor<32x32xf32, #blocked>
+    ttg.async_wait {num = 0 : i32}
+    %m = ttg.local_alloc %t : (tensor<32x32xf32, #blocked>) -> !ttg.memdesc<32x32xf32, #shared, #smem>
+    tt.return %m : !ttg.memdesc<32x32xf32, #shared, #smem>
+  }
+}
+
+// -----
+
+// A transpose of a shared-memory view (ttg.memdesc_trans, also a transposition in Triton) moves right after the
+// view.
+// CHECK-LABEL: tt.func public @memdesc_trans_after_view
+// CHECK: %[[V:.*]] = ttg.memdesc_index %arg0[%arg1]
+// CHECK-NEXT: ttg.memdesc_trans %[[V]]
+// CHECK-NEXT: ttg.local_load %[[V]]
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#shared1 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @memdesc_trans_after_view(%buf: !ttg.memdesc<2x32x32xf32, #shared, #smem, mutable>, %i: i32) -> (tensor<32x32xf32, #blocked>, tensor<32x32xf32, #blocked>) {
+    %v = ttg.memdesc_index %buf[%i] : !ttg.memdesc<2x32x32xf32, #shared, #smem, mutable> -> !ttg.memdesc<32x32xf32, #shared, #smem, mutable>
+    %x = ttg.local_load %v : !ttg.memdesc<32x32xf32, #shared, #smem, mutable> -> tensor<32x32xf32, #blocked>
+    %t = ttg.memdesc_trans %v {order = array<i32: 1, 0>} : !ttg.memdesc<32x32xf32, #shared, #smem, mutable> -> !ttg.memdesc<32x32xf32, #shared1, #smem, mutable>
+    %y = ttg.local_load %t : !ttg.memdesc<32x32xf32, #shared1, #smem, mutable> -> tensor<32x32xf32, #blocked>
+    tt.return %x, %y : tensor<32x32xf32, #blocked>, tensor<32x32xf32, #blocked>
+  }
+}

@@ -90,9 +90,9 @@ module {
 }
 
 // Errors always show; with `operations` they get the note too.
-// ERROR:      diagnostics-env.mlir.tmp.bad:1:{{[0-9]+}}: error: 'tt.dot' op operands must be 2D (or 3D batched) tensors of the same rank
+// ERROR:      diagnostics-env.mlir.tmp.bad:1:{{[0-9]+}}: error: 'tt.dot' op expected operands to be 2d or 3d
 // ERROR-NOT:  note:
-// ERROR-OPS:  diagnostics-env.mlir.tmp.bad:1:{{[0-9]+}}: error: 'tt.dot' op operands must be 2D
+// ERROR-OPS:  diagnostics-env.mlir.tmp.bad:1:{{[0-9]+}}: error: 'tt.dot' op expected operands to be 2d or 3d
 // ERROR-OPS-NEXT: {{^}}tt.func @k
 // ERROR-OPS-NEXT: {{^ *}}^
 // ERROR-OPS-NEXT: diagnostics-env.mlir.tmp.bad:1:{{[0-9]+}}: note: see current operation: %0 = "tt.dot"(%arg0, %arg0, %arg1) <{inputPrecision = 2 : i32, maxNumImpreciseAcc = 0 : i32}> : (tensor<4xf32>, tensor<4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>

@@ -19,7 +19,7 @@
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 
-// ERR:     split-input-file-errors.mlir:{{.*}}error: 'tt.splat' op result element type must match the operand type
+// ERR:     split-input-file-errors.mlir:{{.*}}error: 'tt.splat' op requires the same element type for all operands and results
 // ERR-NOT: error:
 
 tt.func @first(%a: i32) -> i32 {
