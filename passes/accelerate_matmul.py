@@ -43,8 +43,9 @@ with `#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = 
 and W = 32 / operand bits (2 for 16-bit, 1 for tf32, 4 for 8-bit operands). `warpsPerCTA` is Triton's
 warpsPerTileV2: a dot chained with another one
 (found in the def-use slice of the dot within its region, not crossing `tt.trans`) takes the other's MMA warps
-if it has some, else all warps along its larger dimension; otherwise warps are doubled along M while M / 16 per
-warp is at least N / 16 per warp (and M has 16-row tiles left to split), else along N. Batched (3-D) dots put all warps on the
+if it has some, else all warps along its larger dimension; otherwise warps are doubled along M while the 16x8
+instruction's repetitions per warp along M are at least those along N (halving them; warps beyond the tile go to
+M), else along N. Batched (3-D) dots put all warps on the
 batch dimension. `tritongpu-remove-layout-conversions` then propagates the MMA layout (into loops, through the
 accumulator) and removes the conversions it can.
 
@@ -57,7 +58,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import ArrayAttr, BFloat16Type, Float16Type, Float32Type, IntAttr
+from xdsl.dialects.builtin import ArrayAttr, BFloat16Type, Float16Type, Float32Type, IntAttr, TensorType
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from ttc.diagnostics import at_op, emit, reported
@@ -66,7 +67,7 @@ from ttc.ir.layouts import (BlockedEncoding, DotOperandEncoding, NvidiaMmaEncodi
                             SharedMemorySpace)
 from ttc.ir.printer import attr_text
 from ttc.ir.tt import INPUT_PRECISION
-from ttc.ir.types import MemDescType, bitwidth, elt, encoding, shape_of
+from ttc.ir.types import MemDescType, bitwidth, elt, encoding, is_float, shape_of
 from ttc.ir.slices import def_use_slice
 from ttc.ir.ttg import ConvertLayoutOp, LocalAllocOp, WarpGroupDotOp
 from ttc.lowering.mma_v2 import MmaKind, mma_v2_kind
@@ -168,11 +169,13 @@ def nvmma_shared(shape, order, element) -> NVMMASharedEncoding:
 
 
 def comes_from_load_or_block_arg(v: SSAValue) -> bool:
-    """Triton's comesFromLoadOrBlockArg: through layout conversions and memdesc views, a load or a block argument."""
-    while isinstance(v.owner, Operation) and v.owner.name in ("ttg.convert_layout", "ttg.memdesc_trans",
-                                                                 "ttg.memdesc_index", "ttg.memdesc_reshape"):
+    """Triton's comesFromLoadOrBlockArg: through layout conversions, transposes and memdesc views, a load or a block
+    argument."""
+    while isinstance(v.owner, Operation) and v.owner.name in (
+            "ttg.convert_layout", "tt.trans", "ttg.memdesc_trans", "ttg.memdesc_index", "ttg.memdesc_subslice",
+            "ttg.memdesc_reshape", "ttg.memdesc_reinterpret"):
         v = v.owner.operands[0]
-    return isinstance(v, BlockArgument) or v.owner.name in ("tt.load", "tt.descriptor_load")
+    return isinstance(v, BlockArgument) or v.owner.name in ("tt.load", "tt.descriptor_load", "tt.descriptor_gather")
 
 
 def shared_operand(v: SSAValue, op_idx: int, transposable: bool, dot: Operation) -> SSAValue:
@@ -233,16 +236,18 @@ def warps_per_tile_v2(dot: Operation, shape, num_warps: int) -> list[int]:
         chained = True
     if chained:
         return [num_warps, 1] if shape[0] >= shape[1] else [1, num_warps]
+    # balance the M and N repetitions of the 16x8 instruction per warp (the registers they take), ties to M; warps
+    # beyond the tile go to M
     warps = [1, 1]
-    per_warp = INSTR_SHAPE
+    reps = [-(-shape[0] // INSTR_SHAPE[0]), -(-shape[1] // INSTR_SHAPE[1])]
     while warps[0] * warps[1] < num_warps:
-        if shape[0] // per_warp[0] // warps[0] >= shape[1] // (per_warp[1] * 2) // warps[1]:
-            if warps[0] < shape[0] // per_warp[0]:
-                warps[0] *= 2
-            else:
-                warps[1] *= 2
+        if reps[0] >= reps[1]:
+            warps[0] *= 2
+            if reps[0] != 1:
+                reps[0] //= 2
         else:
             warps[1] *= 2
+            reps[1] //= 2
     return warps
 
 
@@ -320,6 +325,29 @@ def upcast(v, dot: Operation):
     return op.results[0]
 
 
+def promote_fma_operands(module: Operation) -> None:
+    """Triton's decomposeMixedModeDotOp, its FMA case: a dot left without an MMA layout whose float operands are
+    not of the accumulator's type computes in that type, its operands extended (fp8 by `tt.fp_to_fp`)."""
+    from xdsl.dialects.arith import ExtFOp
+
+    from ttc.ir.tt import FpToFpOp
+
+    for dot in [op for op in module.walk() if op.name == "tt.dot"]:
+        if isinstance(encoding(dot.d.type), NvidiaMmaEncoding):
+            continue
+        a_elt, d_elt = elt(dot.a.type), elt(dot.d.type)
+        if a_elt == d_elt or not (is_float(a_elt) and is_float(d_elt)):
+            continue
+        for i in (0, 1):
+            v = dot.operands[i]
+            t = with_encoding(TensorType(d_elt, v.type.get_shape()), encoding(v.type))
+            cls = FpToFpOp if bitwidth(elt(v.type)) == 8 else ExtFOp
+            ext = cls.create(operands=[v], result_types=[t])
+            ext.location = dot.location
+            dot.parent.insert_op_before(ext, dot)
+            dot.operands[i] = ext.results[0]
+
+
 def candidates(module: Operation) -> list[Operation]:
     """The dots the pass rewrites, in the order it rewrites them."""
     dots = [op for op in module.walk() if op.name == "tt.dot"]
@@ -342,3 +370,4 @@ class AccelerateMatmul(Pass):
         for dot in candidates(module):
             rewrite(dot, target_capability(dot))
         fold_identity_upcasts(module)
+        promote_fma_operands(module)

@@ -10,8 +10,10 @@ Patterns (besides the folds in `ttc.fold`): constants moved to the right of comm
 ext/trunc chains, `trunci(shrsi)` of the dropped bits to `shrui`; MLIR's arith reassociations of scalar constants (`(x + c0) + c1` -> `x + (c0 + c1)` etc.),
 `not(cmpi)`, `select` of `not`, nested selects; Triton's `tt.load`/`tt.store` with constant masks,
 `broadcast`/`expand_dims`/`reshape` of `splat`, `broadcast(broadcast)`, `reshape(reshape)`, `trans(trans)`,
-`expand_dims(broadcast)`; `ttg.convert_layout` to the same type, of a convert, splat, make_range, histogram,
-local_load or splat constant; `ttg.local_alloc` and `ttng.tmem_store` of a convert; `scf.if` with a constant condition, unused results, results that are selects,
+`expand_dims(broadcast)`; Triton's `ttg.convert_layout` canonicalization patterns (those of
+remove-layout-conversions: a conversion to the same type, of a convert, reordering reshape, splat, make_range,
+histogram, local_load or splat constant; reshape/trans/split/gather/histogram/local_alloc/local_store of a
+conversion), and `ttng.tmem_store` of a conversion; `ttg.memdesc_subslice` of a subslice, `ttg.memdesc_trans` of a transpose; `scf.if` with a constant condition, unused results, results that are selects,
 an empty else, a negated condition; `scf.for` with zero or one iteration, an empty body, or iteration arguments
 that are forwarded, unused or duplicated; `cf.cond_br` on a constant or to the same block, `cf.br` to a block
 with no other predecessor; a `gpu.barrier` right before another one (the later one stays).
@@ -51,6 +53,7 @@ from ttc.fold import (
 )
 from ttc.greedy_rewrite import GreedyDriver, Rewriter, fused_location
 from ttc.ir import warp_specialize
+from ttc.passes.remove_layout_conversions import CONVERT_PATTERNS
 from ttc.ir.types import elt, encoding, shape_of, tensor
 from ttc.passmanager import Pass, option
 
@@ -628,33 +631,14 @@ def _trans_of_trans(op: Operation, rw: Rewriter) -> bool:
     return True
 
 
-def _local_alloc_of_convert(op: Operation, rw: Rewriter) -> bool:
-    """Triton's CanonicalizeConvertFromAlloc: shared memory does not care about the register layout, so
-    `local_alloc(convert_layout(x))` stores x (not from a dot operand layout, which local_alloc cannot read)."""
-    if not op.operands:
+def _memdesc_subslice_chain(op: Operation, rw: Rewriter) -> bool:
+    """Triton's MemDescSubsliceOp::fold: subslice(subslice(x, a), b) -> subslice(x, a + b), in place."""
+    inner = _def(op.operands[0], "ttg.memdesc_subslice")
+    if inner is None:
         return False
-    cvt = op.operands[0].owner
-    if not isinstance(cvt, Operation) or cvt.name != "ttg.convert_layout":
-        return False
-    from ttc.ir.layouts import DotOperandEncoding
-
-    if isinstance(encoding(cvt.operands[0].type), DotOperandEncoding):
-        return False
-    rw.replace_with_new(op, _clone_with(op, [cvt.operands[0]]))
-    return True
-
-
-def _local_store_of_convert(op: Operation, rw: Rewriter) -> bool:
-    """Triton's CanonicalizeConvertFromLocalStore: `local_store(convert_layout(x), buf)` stores x (as for
-    local_alloc, not from a dot operand layout)."""
-    cvt = op.operands[0].owner
-    if not isinstance(cvt, Operation) or cvt.name != "ttg.convert_layout":
-        return False
-    from ttc.ir.layouts import DotOperandEncoding
-
-    if isinstance(encoding(cvt.operands[0].type), DotOperandEncoding):
-        return False
-    rw.set_operands(op, [cvt.operands[0], *op.operands[1:]])
+    offsets = [a + b for a, b in zip(inner.offsets.get_values(), op.offsets.get_values())]
+    op.properties["offsets"] = DenseArrayBase.from_list(i32, offsets)
+    rw.set_operands(op, [inner.operands[0]])
     return True
 
 
@@ -670,47 +654,19 @@ def _tmem_store_of_convert(op: Operation, rw: Rewriter) -> bool:
     return True
 
 
-def _convert_layout_patterns(op: Operation, rw: Rewriter) -> bool:
-    from ttc.ir.layouts import DotOperandEncoding, NvidiaMmaEncoding
-
-    src_t, dst_t = op.operands[0].type, op.results[0].type
-    if src_t == dst_t:
+def _memdesc_trans_fold(op: Operation, rw: Rewriter) -> bool:
+    """Triton's MemDescTransOp::fold: the identity order is the source; trans(trans(x)) composes in place."""
+    order = list(op.order.get_values())
+    if order == list(range(len(order))):
         rw.replace_op(op, [op.operands[0]])
         return True
-    src_enc, dst_enc = encoding(src_t), encoding(dst_t)
-    # Triton does not fold conversions from an MMA layout to a dot operand layout (fused attention)
-    if isinstance(dst_enc, DotOperandEncoding) and isinstance(src_enc, NvidiaMmaEncoding):
+    inner = _def(op.operands[0], "ttg.memdesc_trans")
+    if inner is None:
         return False
-    arg = op.operands[0].owner
-    if not isinstance(arg, Operation):
-        return False
-    if arg.name == "tt.histogram":
-        new = _clone_with(arg, arg.operands, result_types=[dst_t])
-        rw.replace_with_new(op, new)
-        return True
-    if arg.name == "ttg.local_load":
-        new = _clone_with(arg, arg.operands, result_types=[dst_t])
-        new.location = op.location
-        rw.insert_before(new, arg)  # at the load: side effects may lie between it and the conversion
-        rw.replace_op(op, new.results)
-        return True
-    if arg.name == "ttg.convert_layout":
-        rw.replace_with_new(op, _clone_with(op, [arg.operands[0]]))
-        return True
-    if arg.name == "tt.splat":
-        rw.replace_with_new(op, _new_like("tt.splat", arg.operands[0], dst_t))
-        return True
-    if arg.name == "tt.make_range":
-        new = _clone_with(arg, [], result_types=[dst_t])
-        rw.replace_with_new(op, new)
-        return True
-    if arg.name == "arith.constant":
-        v = splat_value(constant_attr(arg.results[0]))
-        if v is not None and isinstance(src_t, TensorType):
-            new = make_constant(attr_of(dst_t, [v]), dst_t)
-            rw.replace_with_new(op, new)
-            return True
-    return False
+    first = list(inner.order.get_values())
+    op.properties["order"] = DenseArrayBase.from_list(i32, [first[i] for i in order])
+    rw.set_operands(op, [inner.operands[0]])
+    return True
 
 
 # ----------------------------------------------------------------------------- scf patterns
@@ -1301,10 +1257,11 @@ _add("tt.broadcast", _broadcast_patterns)
 _add("tt.expand_dims", _expand_dims_patterns)
 _add("tt.reshape", _reshape_patterns)
 _add("tt.trans", _trans_of_trans)
-_add("ttg.convert_layout", _convert_layout_patterns)
-_add("ttg.local_alloc", _local_alloc_of_convert)
-_add("ttg.local_store", _local_store_of_convert)
+for _name, _fns in CONVERT_PATTERNS.items():  # Triton's ConvertLayoutOp canonicalization patterns
+    _add(_name, *_fns)
 _add("ttng.tmem_store", _tmem_store_of_convert)
+_add("ttg.memdesc_subslice", _memdesc_subslice_chain)
+_add("ttg.memdesc_trans", _memdesc_trans_fold)
 _add("scf.if", _if_negated_condition, _combine_ifs, _combine_nested_ifs, _if_condition_propagation, _if_to_select, _if_empty_else,
      _if_static_condition, _if_unused_results, _if_yield_condition)
 _add("scf.for", _for_iter_args, _for_trivial)

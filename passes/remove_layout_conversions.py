@@ -44,6 +44,7 @@ from ttc.ir.layout_utils import (
     infer_src_encoding,
     is_elementwise,
     is_expensive_load_or_store,
+    is_expensive_view,
     layouts_equivalent,
     same_operands_and_result_encoding,
     with_encoding,
@@ -87,6 +88,15 @@ def convert_from_convert(op: Operation, rw) -> bool:
     if not isinstance(arg, Operation):
         return False
     name = arg.name
+    if name == "tt.reshape":
+        # a reordering reshape produces any layout its view allows (none to or from a dot operand layout)
+        if (arg.properties.get("allow_reorder") is None or arg.properties.get("efficient_layout") is not None
+                or is_expensive_view(arg.operands[0].type, dst_t)
+                or isinstance(encoding(src_t), DotOperandEncoding) or isinstance(encoding(dst_t), DotOperandEncoding)):
+            return False
+        new = _new_op_like(arg, [arg.results[0]], [dst_t])
+        rw.replace_with_new(op, new)
+        return True
     if name == "tt.histogram":
         rw.replace_with_new(op, _new_op_like(arg, arg.operands, [dst_t]))
         return True
@@ -131,12 +141,33 @@ def trans_of_convert(op: Operation, rw) -> bool:
 
 
 def reshape_of_convert(op: Operation, rw) -> bool:
+    """Triton's CanonicalizeConvertFromReshape: reshape(cvt(x)) -> reshape(x) for a trivial conversion, or for a
+    reordering reshape when the view from x's layout moves no data."""
     c = _operand_cvt(op.operands[0])
     if c is None:
         return False
-    if not is_convert_trivial(c) and op.properties.get("allow_reorder") is None:
+    if not is_convert_trivial(c) and (op.properties.get("allow_reorder") is None
+                                      or is_expensive_view(c.operands[0].type, op.results[0].type)):
         return False
     rw.replace_with_new(op, _new_op_like(op, [c.operands[0]], [op.results[0].type]))
+    return True
+
+
+def histogram_of_convert(op: Operation, rw) -> bool:
+    """Triton's CanonicalizeConvertFromHistogram: the histogram reads the conversion's source (its result layout
+    is independent), its mask converted to the source's layout."""
+    c = _operand_cvt(op.operands[0])
+    if c is None:
+        return False
+    src = c.operands[0]
+    operands = [src]
+    if len(op.operands) > 1:
+        m = op.operands[1]
+        mask = _cvt(m, with_encoding(m.type, encoding(src.type)))
+        mask.location = op.location
+        rw.insert_before(mask, op)
+        operands.append(mask.results[0])
+    rw.replace_with_new(op, _new_op_like(op, operands, [op.results[0].type]))
     return True
 
 
@@ -179,7 +210,7 @@ CONVERT_PATTERNS = {
     "ttg.convert_layout": [convert_from_convert],
     "tt.trans": [trans_of_convert],
     "tt.reshape": [reshape_of_convert],
-    "tt.histogram": [first_operand_of_convert],
+    "tt.histogram": [histogram_of_convert],
     "ttg.local_alloc": [first_operand_of_convert],
     "ttg.local_store": [first_operand_of_convert],
     "tt.split": [split_of_convert],

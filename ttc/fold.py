@@ -807,6 +807,15 @@ def _fold_fp_to_fp(op, c):
     return None
 
 
+def _fold_local_alloc(op, c):
+    """Triton's LocalAllocOp::fold: an immutable buffer of what was just loaded from a buffer of its type is that
+    buffer."""
+    if not op.operands or op.results[0].type.mutable.data:
+        return None
+    load = _def(op.operands[0], "ttg.local_load")
+    return load.operands[0] if load is not None and load.operands[0].type == op.results[0].type else None
+
+
 def _fold_constant(op, c):
     return op.properties.get("value", op.attributes.get("value"))
 
@@ -833,6 +842,7 @@ _FOLDERS: dict[str, Callable] = {
     "tt.make_range": _fold_make_range,
     # no "tt.bitcast": Triton 3.6 keeps even a same-type tt.bitcast (uint_to_uniform_float's u32 -> i32) to the TTGIR
     "tt.fp_to_fp": _fold_fp_to_fp,
+    "ttg.local_alloc": _fold_local_alloc,
     "ttg.memdesc_reinterpret": lambda op, c: op.operands[0],  # to its source when the types agree
 }
 

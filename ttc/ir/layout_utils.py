@@ -356,6 +356,38 @@ def layouts_equivalent(shape, a: Attribute, b: Attribute) -> bool:
     return la is not None and la == lb
 
 
+def _free_masks(bases: tuple, shape) -> list[int]:
+    """Per hardware dimension, the bit mask of its bases that are free variables (Triton's
+    getFreeVariableMasks: dependent on the bases before them, registers first, then lanes, then warps)."""
+    basis: dict[int, int] = {}
+    masks = []
+    for group in bases:
+        m = 0
+        for i, b in enumerate(group):
+            v = _bits(b, shape)
+            while v and (v.bit_length() - 1) in basis:
+                v ^= basis[v.bit_length() - 1]
+            if v:
+                basis[v.bit_length() - 1] = v
+            else:
+                m |= 1 << i
+        masks.append(m)
+    return masks
+
+
+def is_expensive_view(src: TensorType, dst: TensorType) -> bool:
+    """Triton's isExpensiveView: a view (reshape) between these types moves data, unless both layouts replicate
+    along the same hardware bits and hold as many elements per thread. Layouts without a linear form count as
+    expensive."""
+    a = _linear_bases(encoding(src), tuple(src.get_shape()))
+    b = _linear_bases(encoding(dst), tuple(dst.get_shape()))
+    if a is None or b is None:
+        return True
+    if _free_masks(a, src.get_shape()) != _free_masks(b, dst.get_shape()):
+        return True
+    return len(a[0]) != len(b[0])
+
+
 def total_elems_per_thread(t: TensorType) -> int:
     """How many elements each thread holds (Triton's getTotalElemsPerThread), for blocked and slice layouts:
     the product over dimensions of the most coordinates one offset holds."""

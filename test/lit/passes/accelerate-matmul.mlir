@@ -21,9 +21,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// bf16 on sm80. 128x64: warps along M first, while M / 16 per warp >= N / 16 per warp (Triton's warpsPerTileV2):
-// [4, 1].
-// CHECK: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+// bf16 on sm80. 128x64: warps go where the 16x8 instruction repeats more per warp, M on ties (Triton 3.6's
+// warpsPerTileV2): 8 x 8 repetitions, M (4 x 8), then N: [2, 2].
+// CHECK: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 // CHECK-LABEL: tt.func public @bf16_dot_sm80
 // CHECK: tt.dot {{.*}} : tensor<128x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #[[MMA]], kWidth = 2}>> * tensor<32x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #[[MMA]], kWidth = 2}>> -> tensor<128x64xf32, #[[MMA]]>
 #blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -36,8 +36,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// 8 warps on 128x128: [2, 1], [2, 2], then [4, 2].
-// CHECK: #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 2], instrShape = [16, 8]}>
+// 8 warps on 128x128: 8 x 16 repetitions: N (8 x 8), M on the tie (4 x 8), then N: [2, 4].
+// CHECK: #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 4], instrShape = [16, 8]}>
 // CHECK-LABEL: tt.func public @eight_warps
 #blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
@@ -285,8 +285,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// 2 warps on sm90: not a warp group, MMA v2.
-// CHECK: #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 1], instrShape = [16, 8]}>
+// 2 warps on sm90: not a warp group, MMA v2 (64x64: 4 x 8 repetitions, so along N).
+// CHECK: #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 2], instrShape = [16, 8]}>
 // CHECK-LABEL: tt.func public @sm90_two_warps
 #blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [2, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
@@ -449,5 +449,43 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %h = tt.dot %a16, %b16, %c16 : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf16, #blocked>
     %d = tt.dot %a, %b, %c16 : tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf16, #blocked>
     tt.return
+  }
+}
+
+// -----
+
+// Before sm80 a dot stays on FMA; its f16 operands are extended to the f32 accumulator's type (Triton's
+// decomposeMixedModeDotOp).
+// CHECK-LABEL: tt.func public @fma_promotes
+// CHECK-NEXT: %[[A:.*]] = arith.extf %arg0 : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> to tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+// CHECK-NEXT: %[[B:.*]] = arith.extf %arg1
+// CHECK-NEXT: tt.dot %[[A]], %[[B]], %arg2 : tensor<64x32xf32, {{.*}} * tensor<32x64xf32, {{.*}} -> tensor<64x64xf32, #blocked>
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:75", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @fma_promotes(%a: tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %d : tensor<64x64xf32, #blocked>
+  }
+}
+
+
+// -----
+
+// An A operand loaded and transposed in registers still comes from a load (Triton's comesFromLoadOrBlockArg looks
+// through tt.trans): it is stored to shared memory from the transpose, not kept in registers.
+// CHECK-LABEL: tt.func public @a_from_transposed_load
+// CHECK: %[[T:.*]] = tt.trans
+// CHECK-NEXT: %[[A:.*]] = ttg.local_alloc %[[T]]
+// CHECK: ttng.warp_group_dot %[[A]],
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#ld = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#tr = #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @a_from_transposed_load(%p: tensor<64x64x!tt.ptr<f16>, #ld>, %b: tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %x = tt.load %p : tensor<64x64x!tt.ptr<f16>, #ld>
+    %t = tt.trans %x {order = array<i32: 1, 0>} : tensor<64x64xf16, #ld> -> tensor<64x64xf16, #tr>
+    %a = ttg.convert_layout %t : tensor<64x64xf16, #tr> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+    %d = tt.dot %a, %b, %c : tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %d : tensor<64x64xf32, #blocked>
   }
 }

@@ -456,3 +456,119 @@ tt.func @unregistered_op_stays(%c: i1, %x: i32) {
   }
   tt.return
 }
+
+// -----
+
+// histogram(convert(x), mask) reads x directly (its result layout does not depend on x's), the mask converted
+// to x's layout (Triton's CanonicalizeConvertFromHistogram); the mask's own conversion chain collapses.
+// CHECK-LABEL: tt.func @histogram_mask
+// CHECK-NEXT: %[[M:.*]] = ttg.convert_layout %arg1 : tensor<512xi1, #blocked1> -> tensor<512xi1, #blocked>
+// CHECK-NEXT: %[[H:.*]] = tt.histogram %arg0, %[[M]] : tensor<512xi32, #blocked> -> tensor<64xi32, #blocked2>
+// CHECK-NEXT: tt.return %[[H]]
+#b1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b4 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b2 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @histogram_mask(%x: tensor<512xi32, #b4>, %m: tensor<512xi1, #b2>) -> tensor<64xi32, #b1> {
+    %0 = ttg.convert_layout %x : tensor<512xi32, #b4> -> tensor<512xi32, #b1>
+    %1 = ttg.convert_layout %m : tensor<512xi1, #b2> -> tensor<512xi1, #b1>
+    %2 = tt.histogram %0, %1 : tensor<512xi32, #b1> -> tensor<64xi32, #b1>
+    tt.return %2 : tensor<64xi32, #b1>
+  }
+}
+
+
+// -----
+
+// A reordering reshape of a conversion reads the conversion's source when the view from that layout moves no
+// data (Triton's isExpensiveView: the same replicated hardware bits and elements per thread); not from a layout
+// whose warps replicate the tensor.
+// CHECK-LABEL: tt.func @reshape_free_view
+// CHECK-NEXT: tt.reshape %arg0 allow_reorder
+// CHECK-LABEL: tt.func @reshape_expensive_view
+// CHECK-NEXT: %[[C:.*]] = ttg.convert_layout %arg0
+// CHECK-NEXT: tt.reshape %[[C]] allow_reorder
+#r = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#c = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
+#f = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#w = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @reshape_free_view(%x: tensor<32x32xf32, #r>) -> tensor<1024xf32, #f> {
+    %0 = ttg.convert_layout %x : tensor<32x32xf32, #r> -> tensor<32x32xf32, #c>
+    %1 = tt.reshape %0 allow_reorder : tensor<32x32xf32, #c> -> tensor<1024xf32, #f>
+    tt.return %1 : tensor<1024xf32, #f>
+  }
+  tt.func @reshape_expensive_view(%x: tensor<32x32xf32, #w>) -> tensor<1024xf32, #f> {
+    %0 = ttg.convert_layout %x : tensor<32x32xf32, #w> -> tensor<32x32xf32, #c>
+    %1 = tt.reshape %0 allow_reorder : tensor<32x32xf32, #c> -> tensor<1024xf32, #f>
+    tt.return %1 : tensor<1024xf32, #f>
+  }
+}
+
+
+// -----
+
+// local_alloc(local_load(b)) is b when of b's type and immutable (Triton's LocalAllocOp::fold), else it stays.
+// CHECK-LABEL: tt.func @local_alloc_of_load
+// CHECK-NEXT: %[[A:.*]] = ttg.local_alloc %arg0
+// CHECK-NEXT: %[[L:.*]] = ttg.local_load %[[A]]
+// CHECK-NEXT: %[[B:.*]] = ttg.local_alloc %[[L]] : (tensor<32x32xf16, #blocked>) -> !ttg.memdesc<32x32xf16, #shared1, #smem>
+// CHECK-NEXT: tt.return %[[A]], %[[B]]
+#b = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#sh2 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @local_alloc_of_load(%x: tensor<32x32xf16, #b>) -> (!ttg.memdesc<32x32xf16, #sh, #smem>, !ttg.memdesc<32x32xf16, #sh2, #smem>) {
+    %0 = ttg.local_alloc %x : (tensor<32x32xf16, #b>) -> !ttg.memdesc<32x32xf16, #sh, #smem>
+    %1 = ttg.local_load %0 : !ttg.memdesc<32x32xf16, #sh, #smem> -> tensor<32x32xf16, #b>
+    %2 = ttg.local_alloc %1 : (tensor<32x32xf16, #b>) -> !ttg.memdesc<32x32xf16, #sh, #smem>
+    %3 = ttg.local_alloc %1 : (tensor<32x32xf16, #b>) -> !ttg.memdesc<32x32xf16, #sh2, #smem>
+    tt.return %2, %3 : !ttg.memdesc<32x32xf16, #sh, #smem>, !ttg.memdesc<32x32xf16, #sh2, #smem>
+  }
+}
+
+
+// -----
+
+// A subslice of a subslice is one subslice at the summed offsets; a transpose of a transpose back to the
+// original order is the buffer itself.
+// CHECK-LABEL: tt.func @memdesc_views
+// CHECK-NEXT: %[[A:.*]] = ttg.local_alloc
+// CHECK-NEXT: %[[S:.*]] = ttg.memdesc_subslice %[[A]][40, 24] : !ttg.memdesc<64x64xf32, #shared, #smem, mutable> -> !ttg.memdesc<8x8xf32, #shared, #smem, mutable, 64x64>
+// CHECK-NEXT: ttg.local_store %arg0, %[[S]]
+// CHECK-NEXT: "test.use"(%[[A]])
+#sh = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#sht = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @memdesc_views(%v: tensor<8x8xf32>) {
+    %a = ttg.local_alloc : () -> !ttg.memdesc<64x64xf32, #sh, #smem, mutable>
+    %s1 = ttg.memdesc_subslice %a[32, 16] : !ttg.memdesc<64x64xf32, #sh, #smem, mutable> -> !ttg.memdesc<32x32xf32, #sh, #smem, mutable, 64x64>
+    %s2 = ttg.memdesc_subslice %s1[8, 8] : !ttg.memdesc<32x32xf32, #sh, #smem, mutable, 64x64> -> !ttg.memdesc<8x8xf32, #sh, #smem, mutable, 64x64>
+    ttg.local_store %v, %s2 : tensor<8x8xf32> -> !ttg.memdesc<8x8xf32, #sh, #smem, mutable, 64x64>
+    %t1 = ttg.memdesc_trans %a {order = array<i32: 1, 0>} : !ttg.memdesc<64x64xf32, #sh, #smem, mutable> -> !ttg.memdesc<64x64xf32, #sht, #smem, mutable>
+    %t2 = ttg.memdesc_trans %t1 {order = array<i32: 1, 0>} : !ttg.memdesc<64x64xf32, #sht, #smem, mutable> -> !ttg.memdesc<64x64xf32, #sh, #smem, mutable>
+    "test.use"(%t2) : (!ttg.memdesc<64x64xf32, #sh, #smem, mutable>) -> ()
+    tt.return
+  }
+}
+
+
+// -----
+
+// trans(trans(x)) composes its orders; the identity transpose to another layout becomes a conversion (Triton's
+// TransOp::fold and CanonicalizeConvertFromTranspose).
+// CHECK-LABEL: tt.func @trans_of_trans
+// CHECK-NEXT: %[[C:.*]] = ttg.convert_layout %arg0 : tensor<32x32xf32, #linear> -> tensor<32x32xf32, #blocked>
+// CHECK-NEXT: tt.return %[[C]]
+#l = #ttg.linear<{register = [[0, 1], [0, 2], [16, 0]], lane = [[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]], warp = [[0, 16], [8, 0]], block = []}>
+#lt = #ttg.linear<{register = [[1, 0], [2, 0], [0, 16]], lane = [[4, 0], [8, 0], [0, 1], [0, 2], [0, 4]], warp = [[16, 0], [0, 8]], block = []}>
+#b = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @trans_of_trans(%x: tensor<32x32xf32, #l>) -> tensor<32x32xf32, #b> {
+    %0 = tt.trans %x {order = array<i32: 1, 0>} : tensor<32x32xf32, #l> -> tensor<32x32xf32, #lt>
+    %1 = tt.trans %0 {order = array<i32: 1, 0>} : tensor<32x32xf32, #lt> -> tensor<32x32xf32, #b>
+    tt.return %1 : tensor<32x32xf32, #b>
+  }
+}
