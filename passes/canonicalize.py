@@ -644,6 +644,20 @@ def _local_alloc_of_convert(op: Operation, rw: Rewriter) -> bool:
     return True
 
 
+def _local_store_of_convert(op: Operation, rw: Rewriter) -> bool:
+    """Triton's CanonicalizeConvertFromLocalStore: `local_store(convert_layout(x), buf)` stores x (as for
+    local_alloc, not from a dot operand layout)."""
+    cvt = op.operands[0].owner
+    if not isinstance(cvt, Operation) or cvt.name != "ttg.convert_layout":
+        return False
+    from ttc.ir.layouts import DotOperandEncoding
+
+    if isinstance(encoding(cvt.operands[0].type), DotOperandEncoding):
+        return False
+    rw.set_operands(op, [cvt.operands[0], *op.operands[1:]])
+    return True
+
+
 def _tmem_store_of_convert(op: Operation, rw: Rewriter) -> bool:
     """Triton's CanonicalizeConvertFromTMEMStore: `ttng.tmem_store(convert_layout(x))` stores x when x's layout
     can go to tensor memory as it is."""
@@ -1289,6 +1303,7 @@ _add("tt.reshape", _reshape_patterns)
 _add("tt.trans", _trans_of_trans)
 _add("ttg.convert_layout", _convert_layout_patterns)
 _add("ttg.local_alloc", _local_alloc_of_convert)
+_add("ttg.local_store", _local_store_of_convert)
 _add("ttng.tmem_store", _tmem_store_of_convert)
 _add("scf.if", _if_negated_condition, _combine_ifs, _combine_nested_ifs, _if_condition_propagation, _if_to_select, _if_empty_else,
      _if_static_condition, _if_unused_results, _if_yield_condition)

@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
     TensorType,
+    UnrealizedConversionCastOp,
     i32,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
@@ -55,6 +56,8 @@ from ttc.ir.ttg import ConvertLayoutOp
 from ttc.ir.types import encoding, shape_of
 from ttc.passmanager import Pass, option
 
+# the dialects whose ops Triton's conversion patterns retype (the others are left to enable-source-remat)
+_CONVERTED = ("arith.", "math.", "tt.", "cf.", "scf.", "ub.")
 TARGET = re.compile(r"^(cuda:\d+|hip:gfx[0-9a-z]+)$")
 
 
@@ -93,8 +96,8 @@ def _next_pow2(n: int) -> int:
 
 
 class _Conversion:
-    def __init__(self, num_warps: int, threads_per_warp: int):
-        self.num_warps, self.threads_per_warp = num_warps, threads_per_warp
+    def __init__(self, num_warps: int, threads_per_warp: int, source_remat: bool = False):
+        self.num_warps, self.threads_per_warp, self.source_remat = num_warps, threads_per_warp, source_remat
         self.original: dict[SSAValue, Attribute] = {}
         self.materialized: dict[tuple[SSAValue, Attribute], SSAValue] = {}
 
@@ -156,6 +159,27 @@ class _Conversion:
             if v.type != want and isinstance(want, TensorType):
                 op.operands[i] = self.convert_value(v, want)
 
+    def keep_types(self, op: Operation) -> None:
+        """enable-source-remat: an op outside the dialects Triton converts keeps its types; an operand that
+        changed type reaches it through a `builtin.unrealized_conversion_cast` back to the old type, made right
+        after the operand's definition and shared (MLIR's source materialization)."""
+        for i, v in enumerate(list(op.operands)):
+            old = self.original_type(v)
+            if v.type == old:
+                continue
+            key = (v, old)
+            if key not in self.materialized:
+                cast = UnrealizedConversionCastOp.create(operands=[v], result_types=[old])
+                owner = v.owner
+                if isinstance(owner, Block):
+                    cast.location = op.location
+                    owner.insert_op_before(cast, owner.first_op)
+                else:
+                    cast.location = owner.location
+                    owner.parent.insert_op_after(cast, owner)
+                self.materialized[key] = cast.results[0]
+            op.operands[i] = self.materialized[key]
+
     # ---- ops
 
     def run(self, region) -> None:
@@ -171,6 +195,9 @@ class _Conversion:
         if not self.needs_conversion(op):
             for r in op.regions:
                 self.run(r)
+            return
+        if self.source_remat and not name.startswith(_CONVERTED):
+            self.keep_types(op)
             return
         self.remap_operands(op)
         handler = getattr(self, "op_" + name.replace(".", "_"), None)
@@ -326,6 +353,8 @@ class ConvertTritonToTritonGPU(Pass):
     num_warps: int = option(4, "number of warps")
     threads_per_warp: int = option(32, "number of threads per warp")
     num_ctas: int = option(1, "number of CTAs in a cluster")
+    enable_source_remat: bool = option(False, "leave ops outside the converted dialects (ttg, ttng, ...) with their "
+                                              "types, through unrealized conversion casts")
 
     def __post_init__(self):
         check_target(self.target, self.name)
@@ -333,4 +362,4 @@ class ConvertTritonToTritonGPU(Pass):
 
     def apply(self, ctx, module) -> None:
         set_module_attrs(module, self.target, self.num_warps, self.threads_per_warp, self.num_ctas)
-        _Conversion(self.num_warps, self.threads_per_warp).run(module.body)
+        _Conversion(self.num_warps, self.threads_per_warp, self.enable_source_remat).run(module.body)

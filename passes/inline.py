@@ -16,8 +16,12 @@ MLIR's `stackLocations` does.
 
 Only the blocks reachable from the callee's entry are copied: the `^bb1:  // no predecessors` blocks the
 frontend leaves after a `tt.return` are dead (MLIR's inliner canonicalizes callees before inlining them,
-which removes those blocks). The callee functions themselves stay as they are; removing the private ones
-nothing calls any more is `-symbol-dce`'s job.
+which removes those blocks).
+
+Private functions (with a body) that nothing refers to are erased, as MLIR's inliner erases dead callables:
+one nothing refers to when its turn comes (bottom-up), and one inlined at its last reference (MLIR moves its
+body into that caller). References count from every function body, so a private function referred to only by
+another function erased this way stays (for `-symbol-dce`). Public functions and declarations always stay.
 
 Calls left in place: calls to declarations, to functions marked `noinline = true`, to functions on a
 call-graph cycle (recursion, direct or mutual), calls whose operand or result types differ from the
@@ -273,15 +277,43 @@ def inline_call(call: tt.CallOp, callee: tt.FuncOp) -> None:
 # ----------------------------------------------------------------------------- the pass
 
 
+def _references(op: Operation, funcs: dict[str, tt.FuncOp]) -> list[tt.FuncOp]:
+    """The functions the ops nested in `op` name (calls and any other symbol reference), once per reference."""
+    from xdsl.dialects.builtin import SymbolRefAttr
+
+    out = []
+    for region in op.regions:
+        for o in region.walk():
+            for a in list(o.properties.values()) + list(o.attributes.values()):
+                if isinstance(a, SymbolRefAttr) and not a.nested_references.data and a.root_reference.data in funcs:
+                    out.append(funcs[a.root_reference.data])
+    return out
+
+
+def _discardable(func: tt.FuncOp) -> bool:
+    """A private function with a body: MLIR's inliner erases it when nothing refers to it any more."""
+    return func.sym_visibility is not None and func.sym_visibility.data == "private" and not func.is_declaration
+
+
 def inline_calls(root: Operation, simplify=None) -> int:
     """Inline every inlinable call under `root`, callees first; returns how many calls were inlined.
     `simplify(func)`, when given, runs on each function before and after calls are inlined into it (MLIR's
-    inliner runs its default pipeline, the canonicalizer, around inlining)."""
+    inliner runs its default pipeline, the canonicalizer, around inlining). Dead private functions are erased
+    at the end, as MLIR's inliner does (see the module docstring)."""
     funcs = [op for op in root.walk() if isinstance(op, tt.FuncOp)]
     graph = _call_graph(funcs)
     recursive = recursive_functions(graph)
+    by_name = {f.sym_name.data: f for f in funcs}
+    uses = dict.fromkeys(funcs, 0)  # MLIR's CGUseList: references from function bodies
+    for f in funcs:
+        for g in _references(f, by_name):
+            uses[g] += 1
+    dead: list[tt.FuncOp] = []
     count = 0
     for func in bottom_up(graph):
+        if _discardable(func) and uses[func] == 0:
+            dead.append(func)  # its own references still count: it goes at the end
+            continue
         if simplify is not None:
             simplify(func)
         # a copied callee body holds only calls that could not be inlined in the callee; looping catches
@@ -291,14 +323,26 @@ def inline_calls(root: Operation, simplify=None) -> int:
             done = 0
             for call in calls:
                 callee = inlinable_callee(call, recursive)
-                if callee is not None and callee is not func:
-                    inline_call(call, callee)
-                    done += 1
+                if callee is None or callee is func:
+                    continue
+                inline_call(call, callee)
+                done += 1
+                body = _references(callee, by_name)
+                uses[callee] -= 1
+                for g in body:  # the copy refers to what the callee refers to
+                    uses[g] += 1
+                if _discardable(callee) and uses[callee] == 0:  # inlined at its last use: MLIR moves the body
+                    dead.append(callee)
+                    for g in body:
+                        uses[g] -= 1
             count += done
             if not done:
                 break
         if simplify is not None:
             simplify(func)
+    for f in dead:
+        f.detach()
+        f.erase()
     return count
 
 

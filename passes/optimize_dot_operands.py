@@ -1,71 +1,140 @@
-"""tritongpu-optimize-dot-operands: cheaper dot operands (Triton's TritonGPUOptimizeDotOperands, its
-FuseTransMMAV3Plus pattern: the one that applies to the kernels ttc compiles).
+"""tritongpu-optimize-dot-operands: cheaper dot operands (Triton's TritonGPUOptimizeDotOperands).
 
-A wgmma operand written to shared memory from a register transpose,
+The module is canonicalized first, then these patterns run greedily with the `ttg.convert_layout`
+canonicalization patterns (as Triton's pass does):
 
-    %t = tt.trans %x {order = array<i32: 1, 0>} : tensor<KxN, #blocked> -> tensor<NxK, #blocked1>
-    %m = ttg.local_alloc %t : (tensor<NxK, #blocked1>) -> !ttg.memdesc<NxK, #shared1, #smem>   (used by one wgmma)
+- FuseTransMMAV3Plus: a wgmma operand written to shared memory from a register transpose,
 
-stores the untransposed tensor and transposes the descriptor instead (f16/bf16 only: wgmma transposes no other
-type in shared memory):
+      %t = tt.trans %x {order = array<i32: 1, 0>} : tensor<KxN, #blocked> -> tensor<NxK, #blocked1>
+      %m = ttg.local_alloc %t : (tensor<NxK, #blocked1>) -> !ttg.memdesc<NxK, #shared1, #smem>   (one wgmma use)
 
-    %s = ttg.local_alloc %x : (tensor<KxN, #blocked>) -> !ttg.memdesc<KxN, #shared, #smem>
-    %m = ttg.memdesc_trans %s {order = array<i32: 1, 0>} : ... -> !ttg.memdesc<NxK, #shared1, #smem>
+  stores the untransposed tensor and transposes the descriptor instead; the inner buffer's layout is the
+  transpose of the old one (the nvmma_shared layout with `transposed` flipped):
 
-`#shared` is Triton's nvmma_shared layout for `%x`'s order; the transpose, if unused, is erased.
+      %s = ttg.local_alloc %x : (tensor<KxN, #blocked>) -> !ttg.memdesc<KxN, #shared, #smem>
+      %m = ttg.memdesc_trans %s {order = array<i32: 1, 0>} : ... -> !ttg.memdesc<NxK, #shared1, #smem>
+
+- SwizzleShmemConvert: an operand of a register `tt.dot` (one use) converted from a 2-D transpose,
+  `convert_layout(tt.trans(x))`, goes through shared memory instead: `x` is stored in the swizzled layout for the
+  dot operand computed before the transpose (Triton's builder with needTrans, in the getOrderForMemory of x, or
+  of the source of a conversion defining x), and the transposed descriptor is loaded in the operand's layout:
+
+      %s = ttg.local_alloc %x : ... -> !ttg.memdesc<KxM, #shared, #smem>
+      %v = ttg.memdesc_trans %s {order = array<i32: 1, 0>} : ... -> !ttg.memdesc<MxK, #shared1, #smem>
+      %a = ttg.local_load %v : ... -> tensor<MxK, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+
+Not yet: ReshapeMemDesc (needs `ttg.memdesc_reshape`) and UseShmemForScales (tensor memory).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import ArrayAttr, BFloat16Type, DenseArrayBase, Float16Type, IntAttr, i32
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntAttr, i32
 
-from ttc.ir.layout_utils import get_order
-from ttc.ir.layouts import SharedMemorySpace
-from ttc.ir.ttg import LocalAllocOp, MemDescTransOp
-from ttc.ir.types import MemDescType, elt, encoding, shape_of
-from ttc.passes.accelerate_matmul import nvmma_shared
+from ttc.greedy_rewrite import apply_tritongpu_patterns
+from ttc.ir.layout_utils import order_for_memory, trans_encoding
+from ttc.ir.layouts import (BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding, SharedMemorySpace,
+                            SwizzledSharedEncoding)
+from ttc.ir.pipelined_loads import mma_v2_shared_layout
+from ttc.ir.ttg import LocalAllocOp, LocalLoadOp, MemDescTransOp
+from ttc.ir.types import MemDescType, bitwidth, elt, encoding, shape_of
+from ttc.passes.remove_layout_conversions import CONVERT_PATTERNS
 from ttc.passmanager import Pass
 
 
-def fuse_trans(alloc) -> bool:
+def _memdesc(shape, element, enc, alloc_shape=None) -> MemDescType:
+    dims = ArrayAttr([IntAttr(d) for d in shape])
+    alloc = ArrayAttr([IntAttr(d) for d in alloc_shape]) if alloc_shape is not None else dims
+    return MemDescType(dims, element, enc, SharedMemorySpace(), IntAttr(0), alloc)
+
+
+def _trans_of_2d(op) -> bool:
+    return getattr(op, "name", None) == "tt.trans" and list(op.order.get_values()) == [1, 0]
+
+
+def _memdesc_trans(src, location):
+    """`ttg.memdesc_trans` of 2-D buffer `src` by [1, 0], its type as Triton infers it."""
+    t = src.type
+    shape, alloc = [d.data for d in t.shape.data], [d.data for d in t.alloc_shape.data]
+    rt = MemDescType(ArrayAttr([IntAttr(d) for d in shape[::-1]]), t.element_type,
+                     trans_encoding(t.encoding, [1, 0], shape), t.memory_space, t.mutable,
+                     ArrayAttr([IntAttr(d) for d in alloc[:-2] + alloc[-2:][::-1]]))
+    op = MemDescTransOp.build(operands=[src], result_types=[rt],
+                              properties={"order": DenseArrayBase.from_list(i32, [1, 0])})
+    op.location = location
+    return op
+
+
+def fuse_trans_mmav3(alloc, rw) -> bool:
     if not alloc.operands or len(list(alloc.results[0].uses)) != 1:
         return False
     if next(iter(alloc.results[0].uses)).operation.name != "ttng.warp_group_dot":
         return False
     trans = alloc.operands[0].owner
-    if getattr(trans, "name", None) != "tt.trans" or list(trans.order.get_values()) != [1, 0]:
+    if not _trans_of_2d(trans):
         return False
     x = trans.operands[0]
-    if not isinstance(elt(x.type), (Float16Type, BFloat16Type)):
+    inner_enc = trans_encoding(alloc.results[0].type.encoding, [1, 0])
+    if inner_enc is None:
         return False
-    dims = ArrayAttr([IntAttr(d) for d in shape_of(x.type)])
-    inner_t = MemDescType(dims, elt(x.type), nvmma_shared(shape_of(x.type), get_order(encoding(x.type)), elt(x.type)),
-                          SharedMemorySpace(), IntAttr(0), dims)
-    inner = LocalAllocOp.build(operands=[[x]], result_types=[inner_t])
-    new = MemDescTransOp.build(operands=[inner.results[0]], result_types=[alloc.results[0].type],
-                               properties={"order": DenseArrayBase.from_list(i32, [1, 0])})
-    inner.location = new.location = alloc.location
-    alloc.parent.insert_op_before(inner, alloc)
-    alloc.parent.insert_op_before(new, alloc)
-    alloc.results[0].replace_all_uses_with(new.results[0])
-    alloc.detach()
-    alloc.erase()
-    if trans.results[0].first_use is None:
-        trans.detach()
-        trans.erase()
+    inner = LocalAllocOp.build(operands=[[x]], result_types=[_memdesc(shape_of(x.type), elt(x.type), inner_enc)])
+    inner.location = alloc.location
+    rw.insert_before(inner, alloc)
+    new = _memdesc_trans(inner.results[0], alloc.location)
+    rw.insert_before(new, alloc)
+    rw.replace_op(alloc, new.results)
     return True
+
+
+def swizzle_shmem_convert(cvt, rw) -> bool:
+    uses = list(cvt.results[0].uses)
+    if len(uses) != 1 or uses[0].operation.name != "tt.dot":
+        return False
+    trans = cvt.operands[0].owner
+    if not _trans_of_2d(trans):
+        return False
+    src = trans.operands[0]
+    src_t = src.owner.operands[0].type if getattr(src.owner, "name", None) == "ttg.convert_layout" else src.type
+    dot_enc = encoding(cvt.results[0].type)
+    if not isinstance(dot_enc, DotOperandEncoding):
+        return False
+    shape, parent = shape_of(src_t), dot_enc["parent"]
+    order = order_for_memory(shape, encoding(src_t))
+    if isinstance(parent, NvidiaMmaEncoding) and parent["versionMajor"] in (2, 3):
+        shared = mma_v2_shared_layout(shape, order, bitwidth(elt(src_t)), dot_enc["opIdx"], dot_enc["kWidth"],
+                                      need_trans=True)
+    elif isinstance(parent, BlockedEncoding):
+        shared = SwizzledSharedEncoding.make(vec=1, perPhase=1, maxPhase=1, order=order)
+    else:
+        return False
+    alloc = LocalAllocOp.build(operands=[[src]], result_types=[_memdesc(shape, elt(src_t), shared)])
+    alloc.location = trans.location
+    rw.insert_before(alloc, trans)
+    view = _memdesc_trans(alloc.results[0], trans.location)
+    rw.insert_before(view, trans)
+    load = LocalLoadOp.create(operands=[view.results[0]], result_types=[cvt.results[0].type])
+    load.location = trans.location
+    rw.insert_before(load, trans)
+    rw.set_operands(cvt, [load.results[0]])
+    return True
+
+
+PATTERNS = {**CONVERT_PATTERNS,
+            "ttg.convert_layout": [swizzle_shmem_convert, *CONVERT_PATTERNS["ttg.convert_layout"]],
+            "ttg.local_alloc": [fuse_trans_mmav3, *CONVERT_PATTERNS["ttg.local_alloc"]]}
 
 
 @dataclass(frozen=True)
 class OptimizeDotOperands(Pass):
-    """Fold register transposes of wgmma operands into shared-memory descriptor transposes."""
+    """Fold register transposes of dot operands into shared-memory descriptor transposes."""
 
     name = "tritongpu-optimize-dot-operands"
     display = "TritonGPUOptimizeDotOperands"
-    summary = "local_alloc(tt.trans(x)) feeding wgmma -> memdesc_trans(local_alloc(x))"
+    summary = "Transposed dot operands through shared memory: memdesc_trans(local_alloc(x)) instead of tt.trans(x)"
 
     def apply(self, ctx, module) -> None:
-        for op in [o for o in module.walk() if o.name == "ttg.local_alloc"]:
-            fuse_trans(op)
+        from ttc.passes.canonicalize import Canonicalize
+
+        Canonicalize().apply(ctx, module)
+        apply_tritongpu_patterns(module, PATTERNS)

@@ -33,13 +33,14 @@ from dataclasses import dataclass
 from math import prod
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import BoolAttr, IntegerAttr, TensorType, i1, i32, i64
+from xdsl.dialects.builtin import BoolAttr, IntegerAttr, TensorType, f32, i1, i32, i64
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.traits import is_side_effect_free
 
 from ttc.analysis.axis_info import AxisInfoAnalysis
 from ttc.diagnostics import at_op, emit
 from ttc.fold import is_zero
+from ttc.greedy_rewrite import apply_xdsl_patterns
 from ttc.ir import tma, ttg
 from ttc.ir.inserter import Inserter, with_iter_args
 from ttc.ir.layouts import NvidiaMmaEncoding, NVMMASharedEncoding, SharedMemorySpace, SwizzledSharedEncoding
@@ -47,9 +48,10 @@ from ttc.ir.loop_schedule import CoarseSchedule, num_stages_of, strip
 from ttc.ir.std import SelectOp
 from ttc.ir.pipeline_expander import expand, schedule_is_valid
 from ttc.ir.pipelined_descriptors import is_host_side, multibuffer_descriptors
-from ttc.ir.pipelined_loads import copy_vec_bytes, copy_width, shared_encoding
+from ttc.ir.pipelined_loads import copy_vec_bytes, copy_width, is_small_load, shared_encoding
 from ttc.ir.rs_dot_split import split_rs_dot
-from ttc.ir.tt import SplatOp
+from ttc.ir.layout_utils import cvt_dims, default_blocked, num_warps_of, threads_per_warp_of
+from ttc.ir.tt import SplatOp, UnsplatOp
 from ttc.ir.types import AsyncTokenType, MemDescType, bitwidth, elt, encoding, shape_of
 from ttc.passmanager import Pass, option
 from ttc.passes.schedule_loops import UNSAFE, schedule_dependencies
@@ -57,6 +59,7 @@ from ttc.passes.tma_lowering import encoding_for_shape
 from xdsl.dialects.builtin import ArrayAttr, IntAttr
 
 LOAD_OPS = ("tt.load", "tt.descriptor_load", "tt.descriptor_gather")
+TMA_LOADS = ("tt.descriptor_load", "tt.descriptor_gather")
 
 
 def _memdesc(shape, element_type, enc) -> MemDescType:
@@ -70,15 +73,39 @@ def _as_mutable(t: MemDescType) -> MemDescType:
 
 def _use_view(alloc: Operation, view: SSAValue) -> None:
     """Replace `ttg.local_alloc %load` by a view of the multi-buffer (Triton's replaceUsesAndPropagateType): its
-    users read the view, a mutable descriptor now, which new `memdesc_trans` ops right after the view follow."""
-    for use in list(alloc.result.uses):
+    users read the view, a mutable descriptor now; view ops among them (memdesc_trans, _index, _subslice) are
+    rebuilt on it where they were (right after the view if they came before it), their users in turn; a
+    `warp_group_dot_wait` reading it is rebuilt."""
+    for use in list(alloc.results[0].uses):
         user = use.operation
-        if user.name == "ttg.memdesc_trans":
-            new = ttg.MemDescTransOp.build(operands=[view], result_types=[_as_mutable(user.result.type)],
-                                           properties=dict(user.properties), attributes=dict(user.attributes))
+        if user.name in ("ttg.memdesc_trans", "ttg.memdesc_index", "ttg.memdesc_subslice"):
+            t = user.results[0].type
+            if user.name == "ttg.memdesc_trans":
+                t = _as_mutable(t)
+            else:
+                t = MemDescType(t.shape, t.element_type, t.encoding, t.memory_space, IntAttr(1),
+                                t.alloc_shape if user.name == "ttg.memdesc_subslice" else t.shape)
+            new = type(user).build(operands=[view, *user.operands[1:]], result_types=[t],
+                                   properties=dict(user.properties), attributes=dict(user.attributes))
             new.location = user.location
-            view.owner.parent.insert_op_after(new, view.owner)
-            _use_view(user, new.result)
+            v = view.owner
+            if isinstance(v, Operation) and v.parent is user.parent and \
+                    user.parent.get_operation_index(v) > user.parent.get_operation_index(user):
+                v.parent.insert_op_after(new, v)
+            else:
+                user.parent.insert_op_before(new, user)
+            _use_view(user, new.results[0])
+            continue
+        if user.name == "ttng.warp_group_dot_wait":
+            operands = [view if k == use.index else o for k, o in enumerate(user.operands)]
+            new = ttg.WarpGroupDotWaitOp.build(operands=[operands], result_types=[[o.type for o in operands]],
+                                               properties=dict(user.properties), attributes=dict(user.attributes))
+            new.location = user.location
+            user.parent.insert_op_after(new, user)
+            for a, b in zip(user.results, new.results):
+                a.replace_all_uses_with(b)
+            user.detach()
+            user.erase()
             continue
         user.operands[use.index] = view
     alloc.detach()
@@ -123,7 +150,11 @@ def def_use_stage_diff(op: Operation, loop: scf.ForOp, schedule: CoarseSchedule)
     users = _users_with_allocs(op, loop)
     if not users:
         return 0
-    use = min(schedule.at[u][0] for u in users)
+    pos = {c: i for i, c in enumerate(schedule.clusters)}
+    def_cluster = pos[schedule.at[op][1]]
+    # a user in a later cluster than the load (an scf.if pushed to the epilogue cluster) reads the buffer after
+    # the next stage's copy into it has started: it counts one stage later (one more buffer)
+    use = min(schedule.at[u][0] + (pos[schedule.at[u][1]] > def_cluster) for u in users)
     waits = [schedule.at[u][0] for u in users if u.name == "ttng.wait_barrier"]
     if waits:
         use = max([use, *waits])
@@ -140,17 +171,22 @@ def first_use(ops: list[Operation], loop: scf.ForOp, schedule: CoarseSchedule) -
     return best
 
 
+_VIEWS = ("ttg.memdesc_trans", "ttg.memdesc_index", "ttg.memdesc_subslice", "ttg.memdesc_reshape",
+          "ttg.memdesc_reinterpret")
+
+
 def _feeds_wgmma(load: Operation) -> bool:
-    """Triton's loadRequiresAdditionalBuffer: the load's one user is a local_alloc into an nvmma_shared layout
-    (`_feeds_shared`) that a warp_group_dot reads (through memdesc_trans)."""
+    """Triton's loadRequiresAdditionalBuffer: the load stays in shared memory (`_feeds_shared`) and a
+    warp_group_dot reads its local_alloc (through memdesc views)."""
     if not _feeds_shared(load):
         return False
-    for use in next(iter(load.results[0].uses)).operation.result.uses:
-        user = use.operation
-        while user.name == "ttg.memdesc_trans" and len(list(user.result.uses)) == 1:
-            user = next(iter(user.result.uses)).operation
-        if user.name == "ttng.warp_group_dot":
-            return True
+    work = [next(iter(load.results[0].uses)).operation]
+    while work:
+        for use in work.pop().results[0].uses:
+            if use.operation.name in _VIEWS:
+                work.append(use.operation)
+            elif use.operation.name == "ttng.warp_group_dot":
+                return True
     return False
 
 
@@ -178,7 +214,7 @@ def _increment_modulo(em, counter, modulus, zero, one):
     return em.add(arith.SelectOp(wrap, zero, add)), wrap
 
 
-def _create_async_copy(loop, load, alloc, insert_idx, extract_idx, schedule, axis) -> None:
+def _create_async_copy(loop, load, alloc, insert_idx, extract_idx, schedule, width) -> None:
     user = first_use([load], loop, schedule)
     staged = _Staged(load, load.location, schedule, schedule.at[load])
     sub = _memdesc(alloc.type.get_shape()[1:], alloc.type.element_type, alloc.type.encoding)
@@ -188,7 +224,7 @@ def _create_async_copy(loop, load, alloc, insert_idx, extract_idx, schedule, axi
         operands=[load.ptr, view, [load.mask] if load.mask is not None else [], other],
         result_types=[AsyncTokenType()],
         properties={k: load.properties[k] for k in ("cache", "evict", "isVolatile") if k in load.properties},
-        attributes={"contiguity": IntegerAttr(width, i32)} if (width := copy_width(load, axis)) > 1 else {}))
+        attributes={"contiguity": IntegerAttr(width, i32)} if width > 1 else {}))
     commit = staged.add(ttg.AsyncCommitGroupOp.build(operands=[[copy]], result_types=[AsyncTokenType()]))
     staged.at = schedule.at[user]
     wait = staged.add(ttg.AsyncWaitOp.build(operands=[[commit]], result_types=[AsyncTokenType()],
@@ -219,9 +255,13 @@ def _create_tma_load(loop, load, alloc, insert_idx, extract_idx, barrier, wait, 
     sub = _memdesc(alloc.type.get_shape()[1:], alloc.type.element_type, alloc.type.encoding)
     view = staged.add(ttg.MemDescIndexOp.build(operands=[alloc, insert_idx], result_types=[sub]))
     true = staged.add(arith.ConstantOp(IntegerAttr(1, i1), i1))
-    staged.add(tma.AsyncTMACopyGlobalToLocalOp.build(
-        operands=[load.desc, list(load.indices), barrier, view, true],
-        properties={"cache": load.cache, "evict": load.evict}))
+    if load.name == "tt.descriptor_gather":  # Triton's createTMAAsyncGather
+        staged.add(tma.AsyncTMAGatherOp.build(operands=[load.desc, load.x_offsets, load.y_offset, barrier, view,
+                                                        true]))
+    else:
+        staged.add(tma.AsyncTMACopyGlobalToLocalOp.build(
+            operands=[load.desc, list(load.indices), barrier, view, true],
+            properties={"cache": load.cache, "evict": load.evict}))
     view_load = ttg.MemDescIndexOp.build(operands=[alloc, extract_idx], result_types=[sub])
     view_load.location = load.location
     wait.parent.insert_op_after(view_load, wait)
@@ -268,7 +308,7 @@ def _tma_barriers(loop, loads, index, schedule) -> dict:
     diff = {ld: n for ld, n, _ in loads}
     out, visited = {}, set()
     for load, n, _ in loads:
-        if load.name != "tt.descriptor_load" or load in visited:
+        if load.name not in TMA_LOADS or load in visited:
             continue
         body = load.parent
         users, group = set(), []
@@ -290,7 +330,7 @@ def _tma_barriers(loop, loads, index, schedule) -> dict:
         while nxt is not None:
             if nxt in users or nxt in visited:
                 break
-            if nxt.name == "tt.descriptor_load" and nxt in diff:
+            if nxt.name in TMA_LOADS and nxt in diff:
                 if diff[nxt] != n:
                     break
                 if schedule.at[group[0]] == schedule.at[nxt]:
@@ -317,36 +357,78 @@ def _tma_barriers(loop, loads, index, schedule) -> dict:
     return out
 
 
+def _desc_encoding(load: Operation) -> Attribute:
+    """Triton's getEncodingFromDescriptor: the descriptor's shared layout, for the loaded shape where a
+    rank-reducing load drops dimensions."""
+    enc, shape = load.desc.type.encoding, shape_of(load.results[0].type)
+    return enc if len(shape) == len(shape_of(load.desc.type.block_type)) else encoding_for_shape(enc, shape)
+
+
 def _feeds_shared(load: Operation) -> bool:
-    """Triton's canBeShmemPipelined: the load's one user is a local_alloc into an nvmma_shared layout."""
+    """Not Triton's mustLoadToRegisters: the load's one use is a local_alloc (of the descriptor's layout, for a
+    descriptor load), and no nonzero `other` needs registers."""
     uses = list(load.results[0].uses)
-    return (not _has_nonzero_other(load) and len(uses) == 1 and uses[0].operation.name == "ttg.local_alloc"
-            and isinstance(uses[0].operation.result.type.encoding, NVMMASharedEncoding))
+    if _has_nonzero_other(load) or len(uses) != 1 or uses[0].operation.name != "ttg.local_alloc":
+        return False
+    return load.name == "tt.load" or _desc_encoding(load) == uses[0].operation.result.type.encoding
 
 
-def _tma_ok(load: Operation) -> bool:
-    """Triton's canPipelineTMALoad: a buffer slot of whole 128-byte units."""
-    t = load.results[0].type
-    return prod(shape_of(t)) * bitwidth(elt(t)) % (128 * 8) == 0
+def _scalar_to_tensor_load(load: Operation, loop: scf.ForOp, schedule: CoarseSchedule) -> Operation:
+    """Triton's convertScalarToTensorLoad: the scalar load becomes a load of a 1-element tensor (default blocked
+    layout), its pointer, mask and other splat before it at its stage, its value `tt.unsplat` after it at the
+    stage of its first use; returns the new load."""
+    enc = default_blocked([1], num_warps_of(load), threads_per_warp_of(load))
+    user = first_use([load], loop, schedule)
+    staged = _Staged(load, load.location, schedule, schedule.at[load])
+    groups = []
+    for name, _ in type(load).get_irdl_definition().operands:
+        v = getattr(load, name)
+        v = [] if v is None else list(v) if isinstance(v, tuple) else [v]
+        if name in ("ptr", "mask", "other"):
+            v = [staged.add(SplatOp.build(operands=[x], result_types=[TensorType(x.type, [1], enc)])) for x in v]
+        groups.append(v)
+    scalar_t = load.results[0].type
+    new = staged.add(type(load).build(operands=groups, result_types=[TensorType(scalar_t, [1], enc)],
+                                      properties={k: v for k, v in load.properties.items()
+                                                  if k != "operandSegmentSizes"},
+                                      attributes=dict(load.attributes))).owner
+    staged.at = schedule.at[user]
+    load.results[0].replace_all_uses_with(staged.add(UnsplatOp.build(operands=[new.results[0]],
+                                                                      result_types=[scalar_t])))
+    schedule.at.pop(load)
+    load.detach()
+    load.erase()
+    return new
 
 
 def lower_loads(loop: scf.ForOp, schedule: CoarseSchedule, axis: AxisInfoAnalysis) -> scf.ForOp:
     """Triton's lowerLoads: cp.async for pointer loads, TMA with mbarriers for descriptor loads."""
     body = loop.body.block
-    loads = []
+    loads, scalars = [], []
     for op in list(body.ops)[:-1]:
-        if op.name not in ("tt.load", "tt.descriptor_load"):
+        if op.name not in LOAD_OPS:
             continue
         diff = def_use_stage_diff(op, loop, schedule)
-        if diff == 0 or not isinstance(op.results[0].type, TensorType):
+        if diff == 0:
             continue
-        if op.name == "tt.descriptor_load":
-            if _tma_ok(op):
-                loads.append([op, diff + (1 if _feeds_wgmma(op) else 0), op.desc.type.encoding])
+        if not isinstance(op.results[0].type, TensorType):  # a scalar load of 32 bits or more: a 1-element copy
+            if op.name == "tt.load" and bitwidth(op.results[0].type) >= 32:
+                scalars.append(op)
+                loads.append([op, diff + (1 if _feeds_wgmma(op) else 0),
+                              SwizzledSharedEncoding.make(vec=1, perPhase=1, maxPhase=1, order=[0])])
+            continue
+        if op.name in TMA_LOADS:
+            loads.append([op, diff + (1 if _feeds_wgmma(op) else 0), _desc_encoding(op)])
             continue
         enc = shared_encoding(op)
-        if copy_vec_bytes(op, enc) >= 4:
+        if not is_small_load(op, axis) and copy_vec_bytes(op, enc) >= 4:
             loads.append([op, diff + (1 if _feeds_wgmma(op) else 0), enc])
+    # the elements one copy moves (Triton's contiguity, before scalar loads become 1-element ones)
+    width = {op: copy_width(op, axis) if op.name == "tt.load" and op not in scalars else 1 for op, _, _ in loads}
+    for entry in loads:
+        if entry[0] in scalars:
+            width[new := _scalar_to_tensor_load(entry[0], loop, schedule)] = 1
+            entry[0] = new
     if not loads:
         return loop
     before = Inserter(loop, loop.location)
@@ -359,7 +441,7 @@ def lower_loads(loop: scf.ForOp, schedule: CoarseSchedule, axis: AxisInfoAnalysi
         Inserter(loop.next_op, loop.location).add(ttg.LocalDeallocOp.build(operands=[a]))
     groups: dict[int, bool] = {}
     for load, n, _ in loads:
-        groups[n] = groups.get(n, False) or load.name == "tt.descriptor_load"
+        groups[n] = groups.get(n, False) or load.name in TMA_LOADS
     func = loop  # -1 goes to the start of the function, where Triton's pipeliner materializes it
     while func.name != "tt.func":
         func = func.parent_op()
@@ -388,10 +470,10 @@ def lower_loads(loop: scf.ForOp, schedule: CoarseSchedule, axis: AxisInfoAnalysi
     barriers = _tma_barriers(loop, loads, index, schedule)
     for (load, n, _), alloc in zip(loads, allocs):
         insert, extract, _ = index[n]
-        if load.name == "tt.descriptor_load":
+        if load.name in TMA_LOADS:
             _create_tma_load(loop, load, alloc, insert, extract, *barriers[load], schedule)
         else:
-            _create_async_copy(loop, load, alloc, insert, extract, schedule, axis)
+            _create_async_copy(loop, load, alloc, insert, extract, schedule, width[load])
     yield_op = body.last_op
     operands, pos = list(yield_op.operands), n_args
     for n, has_tma in groups.items():
@@ -568,7 +650,7 @@ def _wgmma_operand_ok(v: SSAValue, loop: scf.ForOp) -> bool:
         if isinstance(v, BlockArgument) and v.owner is body and v.index > 0:
             v = body.last_op.operands[v.index - 1]
         elif isinstance(v.owner, Operation) and v.owner.name in ("ttg.convert_layout", "ttg.memdesc_trans",
-                                                                   "ttg.memdesc_reshape"):
+                                                                   "ttg.memdesc_reshape", "ttg.memdesc_subslice"):
             v = v.owner.operands[0]
         else:
             break
@@ -577,17 +659,30 @@ def _wgmma_operand_ok(v: SSAValue, loop: scf.ForOp) -> bool:
     return not loop.is_ancestor(v.owner) or v.owner.name == "ttg.memdesc_index"
 
 
+def _is_noop(op: Operation) -> bool:
+    """Triton's isNoop: a reshape, a transpose, or a conversion that moves no data."""
+    if op.name in ("tt.reshape", "tt.trans"):
+        return True
+    return op.name == "ttg.convert_layout" and cvt_dims(op.operands[0].type, op.results[0].type) == []
+
+
 def _properly_async(dot: Operation, loop: scf.ForOp) -> int | None:
-    """The iter_arg index the dot's result is yielded to, when the dot may stay in flight across iterations: its
-    shared operands are multi-buffered or loop-invariant and its result is used by the loop's yield alone."""
+    """Triton's dotCanBeProperlyAsync: the iter_arg index the dot's result is yielded to when the dot may stay in
+    flight across iterations: (1) its shared operands are multi-buffered or loop-invariant; (2) its result reaches
+    the loop's yield once (through no-op views), other uses only under an scf.if; (2.1) the accumulator is f32;
+    (3) the previous iteration's value is read only as another wgmma's accumulator (through no-ops), or only
+    after the body's first `warp_group_dot_wait {pendings = 0}`, which then carries it."""
     if not (_wgmma_operand_ok(dot.a, loop) and _wgmma_operand_ok(dot.b, loop)):
         return None
     idx = None
     queue = [(u.operation, u.index) for u in dot.results[0].uses]
-    while queue:  # Triton's rule 2: used by the loop's yield once, otherwise only under an scf.if
+    while queue:
         user, index = queue.pop()
         parent = user.parent_op()
         if parent is loop:
+            if _is_noop(user):
+                queue += [(u.operation, u.index) for u in user.results[0].uses]
+                continue
             if user is not loop.body.block.last_op or idx is not None:
                 return None
             idx = index
@@ -596,22 +691,52 @@ def _properly_async(dot: Operation, loop: scf.ForOp) -> int | None:
                 queue += [(u.operation, u.index) for u in parent.results[index].uses]
         else:
             return None
-    if bitwidth(elt(dot.results[0].type)) < 32:  # f16 accumulators: Triton waits for each such wgmma
+    if idx is None or elt(dot.c.type) != f32:
         return None
-    return idx
+    arg = loop.body.block.args[idx + 1]
+
+    def to_wgmma_acc(use) -> bool:
+        if use.operation.name == "ttng.warp_group_dot":
+            return use.index == 2
+        return _is_noop(use.operation) and all(to_wgmma_acc(u) for u in use.operation.results[0].uses)
+
+    if all(to_wgmma_acc(u) for u in arg.uses):
+        return idx
+    body = loop.body.block
+    first = next((op for op in body.ops if op.name == "ttng.warp_group_dot_wait" and op.pendings.value.data == 0),
+                 None)
+    if first is not None and all(body.get_operation_index(body.find_ancestor_op_in_block(u.operation))
+                                 > body.get_operation_index(first) for u in arg.uses):
+        _thread_through_wait(first, [arg])
+        return idx
+    return None
 
 
 def _thread_through_wait(wait: Operation, values: list[SSAValue]) -> Operation:
-    """Triton's threadValuesThroughWait: a new wait with `values` (and the shared operands of the dots among them)
-    added as operands; the uses of the tensors among them after the wait take its results."""
+    """Triton's threadValuesThroughWait: a new wait with `values` added as operands, then the shared operands of
+    the wgmma dots they are computed from (through ops of the wait's block); the uses of the tensors among them
+    after the wait take its results."""
     operands = list(wait.operands)
+    dots, seen = [], set()
+
+    def find_dots(v: SSAValue) -> None:  # Triton's backward slice with a filter that stops at (and keeps) dots
+        d = v.owner
+        if not isinstance(d, Operation) or d in seen:
+            return
+        seen.add(d)
+        if d.name == "ttng.warp_group_dot":
+            dots.append(d)
+        elif d.parent is wait.parent:
+            for o in d.operands:
+                find_dots(o)
+
     for v in values:
-        extra = [v]
-        if isinstance(v.owner, Operation) and v.owner.name == "ttng.warp_group_dot":
-            extra += [o for o in (v.owner.a, v.owner.b) if isinstance(o.type, MemDescType)]
-        for o in extra:
-            if o not in operands:
-                operands.append(o)
+        if v not in operands:
+            operands.append(v)
+        find_dots(v)
+    for o in (o for d in dots for o in d.operands):
+        if isinstance(o.type, MemDescType) and o not in operands:
+            operands.append(o)
     new = ttg.WarpGroupDotWaitOp.build(operands=[operands], result_types=[[o.type for o in operands]],
                                        properties={"pendings": wait.pendings})
     new.location = wait.location
@@ -658,39 +783,42 @@ def _rs_dot_needs_wait(dot: Operation, loop: scf.ForOp) -> bool:
     return True
 
 
-def _wait_before_conditional_uses(dot: Operation) -> None:
-    """A `pendings = 0` wait at the start of each block (an scf.if branch) that uses an in-flight dot's result
-    other than by a yield or as another wgmma's accumulator (the hardware chains those), threading the result."""
-    blocks = []
-    for use in dot.results[0].uses:
-        user = use.operation
-        if isinstance(user, scf.YieldOp) or (user.name == "ttng.warp_group_dot" and use.index == 2) \
-                or user.parent is dot.parent:  # uses in the loop body itself wait where they are
+def _wait_in_loop(loop: scf.ForOp, dots: list[tuple[Operation, int]]) -> None:
+    """Triton's insertAsyncWarpGroupDotWaitInLoop (3.6.0): with no `pendings = 0` wait in the body, a dot reading
+    registers computed in the loop waits right after itself until len(dots) - 1 are in flight; another dot's
+    uses under an scf.if wait for it (`pendings = 0`) at the start of their block; then a wait for len(dots)
+    in flight follows the last dot unless it is a register one."""
+    body = loop.body.block
+    if any(op.name == "ttng.warp_group_dot_wait" and op.pendings.value.data == 0 for op in body.ops):
+        return
+    for dot, _ in dots:
+        if _rs_dot_needs_wait(dot, loop):
+            _thread_through_wait(_new_wait(dot, len(dots) - 1, dot.location), [dot.results[0]])
             continue
-        if user.parent not in blocks:
-            blocks.append(user.parent)
-    for block in blocks:
-        wait = ttg.WarpGroupDotWaitOp.build(operands=[[]], result_types=[[]],
-                                            properties={"pendings": IntegerAttr(0, i32)})
-        wait.location = dot.location
-        block.insert_op_before(wait, block.first_op)
-        _thread_through_wait(wait, [dot.results[0]])
+        blocks: dict = {}
+        for use in dot.results[0].uses:
+            if not isinstance(use.operation, scf.YieldOp) and use.operation.parent is not body:
+                blocks.setdefault(use.operation.parent, []).append(dot.results[0])
+        for block, users in blocks.items():
+            wait = ttg.WarpGroupDotWaitOp.build(operands=[[]], result_types=[[]],
+                                                properties={"pendings": IntegerAttr(0, i32)})
+            wait.location = dot.location
+            block.insert_op_before(wait, block.first_op)
+            _thread_through_wait(wait, users)
+    last = dots[-1][0]
+    if not _rs_dot_needs_wait(last, loop):
+        _thread_through_wait(_new_wait(last, len(dots), last.location), [d.results[0] for d, _ in dots])
 
 
 def async_launch_dots(loop: scf.ForOp) -> None:
-    """Triton's asyncLaunchDots: every `ttng.warp_group_dot` directly in the loop body becomes `isAsync`. One that
-    cannot stay in flight gets a `warp_group_dot_wait {pendings = 0}` right after it; the others stay in flight
-    across iterations: where the loop has `pendings = 0` waits, those retire them, and the accumulators that
-    other ops of the body read go through them; without one, register-operand dots are first split along K into
-    one-instruction dots (ttc/ir/rs_dot_split.py), each followed by a wait `{pendings = number in flight - 1}`
-    where its registers are computed in the loop, and one wait `{pendings = number in flight}` follows the last of
-    them unless it is such a dot; a `pendings = 0` wait on the loop's results follows the loop."""
+    """Triton's asyncLaunchDots (3.6.0): every `ttng.warp_group_dot` directly in the loop body becomes `isAsync`;
+    one that cannot stay in flight (`_properly_async`) gets a `warp_group_dot_wait {pendings = 0}` right after
+    it. Without a `pendings = 0` wait in the body, register-operand dots among the others are split along K into
+    one-instruction dots (ttc/ir/rs_dot_split.py); then the waits in the loop (`_wait_in_loop`) and a
+    `pendings = 0` wait on the in-flight dots' loop results right after the loop."""
     body = loop.body.block
-    dots = [op for op in body.ops if op.name == "ttng.warp_group_dot"]
-    if not dots:
-        return
     in_flight = []
-    for dot in dots:
+    for dot in [op for op in body.ops if op.name == "ttng.warp_group_dot"]:
         dot.properties["isAsync"] = BoolAttr(True, i1)
         idx = _properly_async(dot, loop)
         if idx is None:
@@ -699,23 +827,9 @@ def async_launch_dots(loop: scf.ForOp) -> None:
             in_flight.append((dot, idx))
     if not in_flight:
         return
-    zero_waits = [op for op in body.ops if op.name == "ttng.warp_group_dot_wait" and op.pendings.value.data == 0]
-    if zero_waits:  # they retire every wgmma: accumulators read elsewhere in the body are taken from them
-        read = [body.args[idx + 1] for dot, idx in in_flight
-                if any(u.operation is not dot for u in body.args[idx + 1].uses)]
-        for wait in zero_waits:
-            if read:
-                _thread_through_wait(wait, read)
-    else:
+    if all(op.pendings.value.data != 0 for op in body.ops if op.name == "ttng.warp_group_dot_wait"):
         in_flight = [(d, idx) for dot, idx in in_flight for d in split_rs_dot(dot)]
-        for dot, _ in in_flight:
-            if _rs_dot_needs_wait(dot, loop):
-                _thread_through_wait(_new_wait(dot, len(in_flight) - 1, dot.location), [dot.results[0]])
-        for dot, _ in in_flight:
-            _wait_before_conditional_uses(dot)
-        last = in_flight[-1][0]
-        if not _rs_dot_needs_wait(last, loop):
-            _thread_through_wait(_new_wait(last, len(in_flight), last.location), [d.results[0] for d, _ in in_flight])
+    _wait_in_loop(loop, in_flight)
     _thread_through_wait(_new_wait(loop, 0, loop.location), [loop.results[idx] for _, idx in in_flight])
 
 
@@ -798,7 +912,7 @@ class Pipeline(Pass):
             if schedule is None:  # (Triton's pass has no target check: make-ttgir runs it on sm80 and sm90 only)
                 continue
             axis = axis or AxisInfoAnalysis(module)
-            loop = lower_loads(loop, schedule, axis)
+            loop, schedule = lower_loop(loop, axis)
             early = [op for op, s, _ in schedule.ops_in_order(loop) if s < schedule.num_stages - 1]
             bad = [op for op in early if not can_predicate(op)]
             why = f"'{bad[0].name}' in an early stage cannot be predicated" if bad else None
@@ -810,6 +924,9 @@ class Pipeline(Pass):
                 continue
             loop = expand_loop(loop, schedule)
             pipelined.add(loop)
+        # Triton's resolveMaskOp and the pass's end clean up with an empty pattern set: folds, dead ops and constants
+        # (deduplicated, hoisted to the function's entry), in the whole module
+        apply_xdsl_patterns(module, [])
         strip(module)  # the prologue's copies of scheduled ops too
         for loop in [op for op in module.walk() if isinstance(op, scf.ForOp)]:
             if loop not in pipelined:
@@ -818,9 +935,38 @@ class Pipeline(Pass):
             if num_stages_of(loop, self.num_stages) >= 1:
                 async_launch_dots(loop)
         update_waits(module)
+        apply_xdsl_patterns(module, [])
         for loop in [op for op in module.walk() if isinstance(op, scf.ForOp)]:
             if num_stages_of(loop, self.num_stages) > 1:
                 pipeline_tma_stores(loop)
+
+
+def lower_loop(loop: scf.ForOp, axis: AxisInfoAnalysis) -> tuple[scf.ForOp, CoarseSchedule | None]:
+    """Triton's lowerLoop, the pipeliner's first step on a scheduled loop: its loads become multi-buffered async
+    copies (lower_loads), its tensor descriptors made in the loop per-iteration tensormaps; the loop and its
+    schedule (None where the loop has none)."""
+    schedule = CoarseSchedule.deserialize(loop)
+    if schedule is None:
+        return loop, None
+    loop = lower_loads(loop, schedule, axis)
+    return multibuffer_descriptors(loop, schedule.num_stages - 1, schedule), schedule
+
+
+@dataclass(frozen=True)
+class TestPipelineLowerLoop(Pass):
+    """Run only the pipeliner's lowering step on each scheduled loop and write the schedule back (a test pass)."""
+
+    name = "tritongpu-test-pipeline-lower-loop"
+    display = "TritonGPUTestPipelineLowerLoop"
+    summary = "Test the pipeliner's lowering of scheduled loops (async copies, TMA, descriptors), schedule kept"
+
+    def apply(self, ctx, module) -> None:
+        loops = [op for op in module.walk() if isinstance(op, scf.ForOp)]
+        axis = AxisInfoAnalysis(module) if loops else None
+        for loop in loops:
+            loop, schedule = lower_loop(loop, axis)
+            if schedule is not None:
+                schedule.serialize(loop)
 
 
 def _why_not(loop: scf.ForOp, module) -> None:

@@ -22,7 +22,7 @@ from ttc.greedy_rewrite import GreedyDriver, Rewriter, fold_in_place
 from ttc.ir.format import build_op
 from ttc.ir.layouts import LinearEncoding
 from ttc.ir.tmem import TensorMemoryEncoding, TensorMemorySpace, TMEMAllocOp, _cta_split, layout_fits_tmem
-from ttc.ir.tmem_layout import LL, divide_left, tile_layout, tmem_layout
+from ttc.ir.tmem_layout import distributed_tmem_layout, tmem_layout
 from ttc.ir.ttg import ConvertLayoutOp
 from ttc.ir.layout_utils import with_encoding
 from ttc.ir.types import MemDescType, bitwidth, elt, encoding
@@ -31,81 +31,6 @@ from ttc.passes.accelerate_matmul import comes_from_load_or_block_arg
 from ttc.passmanager import Pass
 
 # ----------------------------------------------------------------------------- the default TMEM ld/st layout
-
-
-def _injective(ll: LL) -> bool:
-    """Every input bit reaches its own output direction (the bases are independent over GF(2))."""
-    shifts, s = {}, 0
-    for o in ll.out_names:
-        shifts[o] = s
-        s += ll.out_log2(o)
-    pivots: dict[int, int] = {}
-    for group in ll.bases.values():
-        for b in group:
-            v = sum(x << shifts[o] for o, x in zip(ll.out_names, b))
-            while v:
-                h = v.bit_length() - 1
-                if h not in pivots:
-                    pivots[h] = v
-                    break
-                v ^= pivots[h]
-            if not v:
-                return False
-    return True
-
-
-def _drop_last(ll: LL, ind: str) -> LL:
-    return ll.with_bases({**ll.bases, ind: ll.bases[ind][:-1]})
-
-
-def distributed_tmem_layout(ll: LL, num_warps: int, bits: int) -> LL | None:
-    """Triton's getDistributedLayoutForTmemLdSt for the 32x32b message: (register, lane, warp) -> (dim0, dim1)
-    registers that tcgen05.ld/st move to and from TMEM laid out as `ll` ((row, col) -> (dim0, dim1))."""
-    d0, d1 = ll.out_names
-    if bits != 32:
-        quot, best, contig = None, 1, 1
-        while bits * contig <= 32:
-            q = divide_left(ll, LL.identity(contig, "col", d1))
-            if q is None:
-                break
-            quot, best = q, contig
-            contig *= 2
-        if best > 1:  # pack contiguous elements into 32 bits
-            ret = distributed_tmem_layout(quot, num_warps, bits * best)
-            return None if ret is None else LL.identity(best, "register", d1) * ret
-        unpacked = divide_left(ll, LL.zeros(32 // bits, "col", d1) * LL.identity(2, "col", d1))
-        if bits == 16 and unpacked is not None:
-            ret = distributed_tmem_layout(unpacked, num_warps, 32)
-            return None if ret is None else LL.identity(2, "register", d1) * ret
-        padded = divide_left(ll, LL.zeros(32 // bits, "col", d1))
-        if padded is not None:
-            return distributed_tmem_layout(padded, num_warps, 32)
-        if ll.in_size("col") == 1:
-            return distributed_tmem_layout(ll, num_warps, 32)
-        return None
-    tile = tile_layout("32x32b", False, False)
-    missing = ll.in_size("col") // tile.outs["col"]
-    if missing == 0:
-        return None
-    rows16 = ll.basis("row", 4) == (0, 0)
-    comp = tile.compose(ll).sublayout(["register", "lane"], [d0, d1])
-    if not _injective(_drop_last(comp, "lane")):
-        return None
-    warps = num_warps // 4
-    broadcast = warps // min(missing, warps)
-    warps //= broadcast
-    missing //= warps
-    if missing > 1:
-        if rows16:
-            tile = divide_left(tile, LL.identity(2, "lane", "row"))
-            tile = tile * (LL.identity(missing // 2, "register", "col") * LL.identity(2, "lane", "col"))
-        else:
-            tile = tile * LL.identity(missing, "register", "col")
-    bases = dict(tile.bases)
-    bases["warp"] = tuple(bases.get("warp", ())) + ((32, 0), (64, 0))
-    tile = LL({k: tuple(v) for k, v in bases.items()}, {"row": 128, "col": tile.outs["col"]})
-    tile = tile * LL.identity(warps, "warp", "col") * LL.zeros(broadcast, "warp", "col")
-    return tile.compose(ll)
 
 
 def default_tmem_layout(memdesc, num_warps: int) -> LinearEncoding | None:

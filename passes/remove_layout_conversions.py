@@ -39,11 +39,12 @@ from ttc.fold import attr_of, constant_attr, make_constant, splat_value
 from ttc.greedy_rewrite import apply_tritongpu_patterns, walk, would_be_trivially_dead
 from ttc.ir.layout_utils import (
     can_fold_into_conversion,
+    cvt_reorders_registers,
     infer_dst_encoding,
     infer_src_encoding,
     is_elementwise,
     is_expensive_load_or_store,
-    reorders_registers_only,
+    layouts_equivalent,
     same_operands_and_result_encoding,
     with_encoding,
 )
@@ -68,16 +69,10 @@ def _cvt(src: SSAValue, t) -> Operation:
 
 
 def is_convert_trivial(cvt: Operation) -> bool:
-    """Triton's isConvertTrivial: source and result layouts describe the same placement of elements."""
+    """Triton's isConvertTrivial: source and result layouts describe the same placement of elements (equal linear
+    layouts)."""
     src, dst = cvt.operands[0].type, cvt.results[0].type
-    a, b = encoding(src), encoding(dst)
-    if a == b:
-        return True
-    if isinstance(a, BlockedEncoding) and isinstance(b, BlockedEncoding):
-        return a["sizePerThread"] == b["sizePerThread"] and reorders_registers_only(src, dst) and (
-            a["order"] == b["order"] or all(s == 1 for s in a["sizePerThread"])
-        )
-    return False
+    return layouts_equivalent(list(src.get_shape()), encoding(src), encoding(dst))
 
 
 def convert_from_convert(op: Operation, rw) -> bool:
@@ -168,6 +163,18 @@ def split_of_convert(op: Operation, rw) -> bool:
     return True
 
 
+def gather_source_of_convert(op: Operation, rw) -> bool:
+    """Triton's CanonicalizeConvertFromGatherSource: a gather without an optimized layout goes through shared
+    memory, so its source's layout does not matter."""
+    if op.properties.get("efficient_layout") is not None:
+        return False
+    c = _operand_cvt(op.operands[0])
+    if c is None:
+        return False
+    rw.replace_with_new(op, _new_op_like(op, [c.operands[0], op.operands[1]], [op.results[0].type]))
+    return True
+
+
 CONVERT_PATTERNS = {
     "ttg.convert_layout": [convert_from_convert],
     "tt.trans": [trans_of_convert],
@@ -176,6 +183,7 @@ CONVERT_PATTERNS = {
     "ttg.local_alloc": [first_operand_of_convert],
     "ttg.local_store": [first_operand_of_convert],
     "tt.split": [split_of_convert],
+    "tt.gather": [gather_source_of_convert],
 }
 
 
@@ -230,7 +238,7 @@ def _propagates_through(op: Operation) -> bool:
         same_operands_and_result_encoding(op)
         or is_elementwise(op)
         or op.name in ("tt.reduce", "tt.expand_dims", "tt.reshape", "tt.trans", "tt.join", "tt.split",
-                       "tt.gather", "ttg.convert_layout")
+                       "ttg.convert_layout")
     )
 
 
@@ -298,6 +306,11 @@ class LayoutPropagation:
                 continue
             if name == "ttng.warp_group_dot_wait":
                 self._set_encoding([user.results[idx]], info, changed, user)
+                continue
+            if name == "tt.gather":
+                # only the indices carry their layout to the result, and only without an optimized layout
+                if idx == 1 and user.properties.get("efficient_layout") is None:
+                    self._set_encoding(list(user.results), info, changed, user)
                 continue
             if _propagates_through(user):
                 self._set_encoding(list(user.results), info, changed, user)
@@ -561,8 +574,8 @@ def convert_backward_slice(root: tuple, root_enc, stop=None, existing=None, admi
                     continue
                 if not update(r, enc):
                     return None
-            if owner.name == "ttg.convert_layout" and reorders_registers_only(owner.operands[0].type,
-                                                                             owner.results[0].type):
+            if owner.name == "ttg.convert_layout" and cvt_reorders_registers(owner.operands[0].type,
+                                                                            owner.results[0].type):
                 enqueue((owner, 0), enc)
                 continue
             if can_fold_into_conversion(owner, enc):
@@ -1000,8 +1013,10 @@ class Rematerialization:
         if cvt.parent_op() is None or dot is None or not self.order.is_before(cvt, dot):
             return False
 
-        def no_data_movement(o):
-            return (is_elementwise(o) and o.name not in ("tt.extern_elementwise", "tt.elementwise_inline_asm")) \
+        def no_data_movement(o):  # elementwise and free of memory effects (pure inline asm too), or a view
+            if o.name in ("tt.extern_elementwise", "tt.elementwise_inline_asm"):
+                return bool(o.pure.value.data)
+            return is_elementwise(o) \
                 or o.name in ("tt.broadcast", "tt.expand_dims", "tt.reshape", "tt.trans", "tt.join", "tt.split",
                               "ttg.convert_layout", "ttg.fp4_to_fp")
 
@@ -1015,7 +1030,7 @@ class Rematerialization:
             o = v.owner
             if not isinstance(o, Operation):
                 return False
-            if o.name != "tt.load":
+            if o.name not in ("tt.load", "tt.descriptor_load"):
                 if o.name == "arith.constant" or no_data_movement(o):
                     inner.append(v)
                     continue

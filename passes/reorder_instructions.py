@@ -5,7 +5,7 @@
 - a `ttg.local_load` or a conversion to a `#ttg.dot_op` layout with a single user in another loop moves just
   before that user (it would otherwise keep a large operand alive across the loop);
 - a `ttg.local_alloc` of a value moves right after the value's definition (not one of a constant or a splat),
-  and a `tt.trans` right after its operand's;
+  and a transposition (`tt.trans`, `ttg.memdesc_trans`) right after its operand's;
 - the `ttg.local_load` of a dot's b operand moves after the one of its a operand, unless an op between them
   writes memory (`ttng.arrive_barrier`, a store).
 Ops never move above their operands.
@@ -77,7 +77,7 @@ def reorder(module: Operation) -> None:
     for op, user in moves:
         _move_before(op, user)
     # allocations of a value right after the value; transpositions right after their operand
-    for name in ("ttg.local_alloc", "tt.trans"):
+    for name in ("ttg.local_alloc", "tt.trans", "ttg.memdesc_trans"):  # Triton: every TransposeOpInterface
         for op in [o for o in module.walk() if o.name == name]:
             if not op.operands:
                 continue

@@ -15,6 +15,10 @@ For an innermost `scf.for` without `gpu.barrier`, `tt.assert` or `tt.print` whos
    joins the reader instead), with its own producers.
 5. Everything else goes to the last stage, in the first cluster after the prologue, or later when it uses
    a value of a later cluster.
+A loop without latencies that was partitioned from a warp-specialized loop (`tt.warp_specialize`, its schedule
+already written) starts from that schedule instead, its stages shifted to start at 0, or, when its latency ops
+(loads, local loads and stores, TMEM ops, async copies, MMAv5, barriers) all sit in one stage, from one stage and
+one cluster for everything. The written `tt.scheduled_max_stage` never goes below the loop's earlier one.
 """
 
 from __future__ import annotations
@@ -169,13 +173,40 @@ def schedule_remaining_to_last_stage(loop: scf.ForOp, schedule: CoarseSchedule, 
         schedule.insert(op, last, cluster)
 
 
-def schedule_loop(loop: scf.ForOp, latency: dict[Operation, int]) -> None:
+# ops whose stages matter when a warp-specialized loop's partial schedule is rescheduled (Triton's isLatencyOp)
+_LATENCY_OPS = ("tt.load", "tt.descriptor_load", "tt.descriptor_gather", "ttg.local_store", "ttg.local_load",
+                "ttng.tmem_load", "ttng.tmem_store", "ttg.async_copy_global_to_local",
+                "ttng.async_tma_copy_global_to_local", "ttng.async_tma_gather", "ttng.tc_gen5_mma",
+                "ttng.tc_gen5_mma_scaled", "ttng.wait_barrier", "ttng.arrive_barrier")
+
+
+def initial_schedule(loop: scf.ForOp, latency: dict[Operation, int]) -> CoarseSchedule | None:
+    """Triton's getInitialSchedule: the key ops' schedule from the latencies; else, for a loop partitioned from a
+    warp-specialized one (`tt.warp_specialize`, a schedule already written), that schedule with its stages
+    shifted to start at 0, or everything in one stage and cluster when its latency ops are all in one stage."""
     body = loop.body.block
-    if not any(op in latency for op in body.ops):
-        return
     if has_distance_above_one(loop) or is_outer_loop(loop) or any(op.name in UNSAFE for op in loop.walk()):
-        return
-    schedule = schedule_key_ops(loop, latency)
+        return None
+    if any(op in latency for op in body.ops):
+        return schedule_key_ops(loop, latency)
+    if "tt.warp_specialize" not in loop.attributes or (schedule := CoarseSchedule.deserialize(loop)) is None:
+        return None
+    ops = list(body.ops)[:-1]
+    stages = {schedule.at[op][0] for op in ops if op in schedule.at and (op in latency or op.name in _LATENCY_OPS)}
+    if len(stages) <= 1:
+        normalized = CoarseSchedule(1)
+        cluster = normalized.new_at_front()
+        for op in ops:
+            normalized.insert(op, 0, cluster)
+        return normalized
+    low = min(s for s, _ in schedule.at.values())
+    schedule.at = {op: (s - low, c) for op, (s, c) in schedule.at.items()}
+    schedule.num_stages = max(s for s, _ in schedule.at.values()) + 1
+    return schedule
+
+
+def schedule_loop(loop: scf.ForOp, latency: dict[Operation, int]) -> None:
+    schedule = initial_schedule(loop, latency)
     if schedule is None:
         return
     after_prologue = schedule_prologue_and_epilogue(loop, schedule)

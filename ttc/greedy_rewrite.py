@@ -83,7 +83,7 @@ def would_be_trivially_dead(op: Operation, *, arith_pure: bool = True, triton_lo
     """MLIR's wouldOpBeTriviallyDead: `op` could be erased if none of its results were used. Terminators and
     symbols always stay; otherwise `op` may only read (see `_effects_allow_removal`). dce turns `arith_pure`
     and `triton_local_alloc` off: an unused `arith.remui` (no trait in xDSL) and `ttg.local_alloc` stay."""
-    if op.has_trait(IsTerminator) or op.has_trait(SymbolOpInterface):
+    if op.has_trait(IsTerminator) or op.has_trait(SymbolOpInterface):  # true for unregistered ops (xDSL)
         return False
     return _effects_allow_removal(op, arith_pure, triton_local_alloc)
 

@@ -164,7 +164,7 @@ def test_verify_checks_attached_notes_and_keeps_traces_on_unexpected_ones():
     d = Diagnostic("t.mlir", 3, 3, "look", "remark")
     d.attach_note("extra")
     d.attach_note(TRACE_NOTE + "\n #0 x.py:1 in f")
-    text = "\n\n// expected-remark {{look}} expected-note {{extra}}\n"
+    text = "\n\n// expected-remark {{look}}\n// expected-note @-1 {{extra}}\n"  # one expectation a line, as MLIR
     assert check("t.mlir", expectations(text), [d]) == []
     problems = check("t.mlir", expectations("\n\n// expected-note {{extra}}\n"), [d])
     assert [p.message for p in problems] == ["unexpected remark: look"]

@@ -142,13 +142,19 @@ def _hint(attr: Attribute | None) -> tuple[int, ...] | None:
 
 def _with_hints(info: AxisInfo, attrs) -> AxisInfo:
     contig, div, const = info.contiguity, info.divisibility, info.constancy
-    h = _hint(attrs.get("tt.contiguity"))
+    rank = len(contig)
+
+    def hint(name):  # an integer hint on a tensor holds for every dimension (Triton, for function arguments)
+        h = _hint(attrs.get(name))
+        return h * rank if h is not None and len(h) == 1 else h
+
+    h = hint("tt.contiguity")
     if h is not None:
         contig = h
-    h = _hint(attrs.get("tt.divisibility"))
+    h = hint("tt.divisibility")
     if h is not None:
         div = h
-    h = _hint(attrs.get("tt.constancy"))
+    h = hint("tt.constancy")
     if h is not None:
         const = h
     if (contig, div, const) == (info.contiguity, info.divisibility, info.constancy):

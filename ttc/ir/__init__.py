@@ -167,10 +167,10 @@ def _verify_op(op, source, diags: list, deferred: list) -> bool:
 
 
 def _op_problems(op) -> list[tuple]:
-    """The diagnostics of one op's own verifier, as (op they are at, message): Triton's layout trait first, for
-    tt, ttg and ttng ops. An op's `verify_regions_`, if it has one, runs after its nested ops, as MLIR's region
+    """The diagnostics of one op's own verifier, as (op they are at, message): Triton's tensor-size trait (tt ops)
+    and layout trait (tt, ttg and ttng ops) first. An op's `verify_regions_`, if it has one, runs after its nested ops, as MLIR's region
     verifiers and its check of inferred result types do."""
-    layout = _layout_problem(op)
+    layout = _tensor_size_problem(op) or _layout_problem(op)
     if layout is not None:
         return [(op, layout)]
     for operand in op.operands:
@@ -197,6 +197,26 @@ def _problems(check, op) -> list[tuple]:
             return [(e.op, msg)]
         return [(op, msg if msg.startswith("'") else f"'{op.name}' op {msg}")]
     return []
+
+
+def _tensor_size_problem(op) -> str | None:
+    """Triton's TensorSizeTrait (tt ops): tensors of a power-of-two number of elements, at most 2^20."""
+    from math import prod
+
+    from xdsl.dialects.builtin import TensorType
+
+    from ttc.diagnostics import op_text
+
+    if not op.name.startswith("tt."):
+        return None
+    for v in list(op.operands) + list(op.results):
+        if isinstance(v.type, TensorType):
+            n = prod(v.type.get_shape())
+            if n > 1048576:
+                return f"Maximum allowed number of elements is 1048576, but {op_text(op)} has more than that"
+            if n & (n - 1):
+                return f"Number of elements must be power-of-two, but {op_text(op)} doesn't follow the rule ({n}) elements"
+    return None
 
 
 def _layout_problem(op) -> str | None:

@@ -21,7 +21,8 @@ import math
 from xdsl.irdl import irdl_attr_definition
 
 from ttc.ir.layouts import Layout
-from ttc.ir.shared_layouts import _fail, bases_text, boolean, cga_text, parse_bases, parse_cga, parse_dict, uint, uints
+from ttc.ir.shared_layouts import (bases_text, boolean, cga_text, field_error, parse_bases, parse_cga, parse_dict, uint,
+                                   uints)
 
 
 def _ints_text(v) -> str:
@@ -122,7 +123,7 @@ class AMDWmmaEncoding(_AmdMma):
         if cta is None:
             parser.raise_error("#ttg.amd_wmma needs a 'ctaLayout'", at, parser.pos)
         if not isinstance(cta.value, dict):
-            _fail(parser, cta, at, "expected dictionary value for 'ctaLayout'")
+            field_error(parser, cta, at, "expected dictionary value for 'ctaLayout'")
         if "register" in cta.value:
             register, warp = parse_bases(parser, cta.value, ("register", "warp"), cta.start, v["rank"])
         else:

@@ -26,7 +26,9 @@ from ttc.ir.layouts import (
     LinearEncoding,
     DotOperandEncoding,
     NvidiaMmaEncoding,
+    NVMMASharedEncoding,
     SliceEncoding,
+    SwizzledSharedEncoding,
 )
 from ttc.ir.types import PointerType, bitwidth, elt, encoding, tensor
 
@@ -59,13 +61,12 @@ def target_capability(op: Operation) -> int:
 
 
 def num_warps_of(op: Operation) -> int:
-    """Triton's lookupNumWarps: the nearest `ttg.num-warps` (an op may override the module's)."""
-    while op is not None:
-        a = op.attributes.get("ttg.num-warps")
-        if isinstance(a, IntegerAttr):
-            return a.value.data
-        op = op.parent_op()
-    return 4
+    """Triton's lookupNumWarps: the nearest `ttg.num-warps` (an op may override the module's), or the warp count
+    of the ttg.warp_specialize partition the op is in."""
+    from ttc.ir.warp_specialize import lookup_num_warps
+
+    n = lookup_num_warps(op)
+    return 4 if n is None else n
 
 
 def threads_per_warp_of(op: Operation) -> int:
@@ -136,6 +137,8 @@ def rank_of(enc: Attribute) -> int:
         return len(enc["warpsPerCTA"])
     if isinstance(enc, DotOperandEncoding):
         return rank_of(enc["parent"])
+    if isinstance(enc, LinearEncoding):
+        return len(next(b for _, bases in enc.data for b in bases)) if any(b for _, b in enc.data) else 0
     raise ValueError(f"no rank for layout {enc}")
 
 
@@ -147,6 +150,13 @@ def get_order(enc: Attribute) -> list[int]:
         dim = enc["dim"]
         return [o - (o > dim) for o in get_order(enc["parent"]) if o != dim]
     rank = rank_of(enc)
+    if isinstance(enc, LinearEncoding):  # Triton's orderPerDim("register"): dimensions as registers first step them
+        order = []
+        for basis in enc["register"]:
+            d = next((i for i, x in enumerate(basis) if x != 0), None)
+            if d is not None and d not in order:
+                order.append(d)
+        return order + [d for d in reversed(range(rank)) if d not in order]
     if isinstance(enc, DotOperandEncoding):
         # the K dimension is the fastest for a, the slowest for b
         order = list(reversed(range(rank)))
@@ -330,6 +340,22 @@ def cvt_dims(src: TensorType, dst: TensorType) -> list[str] | None:
     return [_HW[i] for i in left]
 
 
+def cvt_reorders_registers(src: TensorType, dst: TensorType) -> bool:
+    """Triton's cvtReordersRegisters: the conversion moves data within threads only (`cvt_dims`; for layouts
+    without a linear form, `reorders_registers_only`)."""
+    dims = cvt_dims(src, dst)
+    return reorders_registers_only(src, dst) if dims is None else dims in ([], ["register"])
+
+
+def layouts_equivalent(shape, a: Attribute, b: Attribute) -> bool:
+    """Triton's areLayoutsEquivalent: both layouts place every element of `shape` on the same register, lane and
+    warp (equal linear layouts); layouts without a linear form only when equal."""
+    if a == b:
+        return True
+    la, lb = _linear_bases(a, shape), _linear_bases(b, shape)
+    return la is not None and la == lb
+
+
 def total_elems_per_thread(t: TensorType) -> int:
     """How many elements each thread holds (Triton's getTotalElemsPerThread), for blocked and slice layouts:
     the product over dimensions of the most coordinates one offset holds."""
@@ -412,9 +438,17 @@ def _linear(register, lane, warp) -> LinearEncoding:
 
 
 def trans_encoding(enc: Attribute, order, shape=None) -> Attribute | None:
-    """The layout of `tt.trans(x, order)` for x of `shape` in `enc`: blocked layouts stay blocked, others (linear,
-    mma, ...) become `#ttg.linear` with every basis permuted, as Triton's inferTransOpEncoding does."""
+    """The layout of `tt.trans(x, order)` (or `ttg.memdesc_trans`) for x of `shape` in `enc`, as Triton's
+    inferTransOpEncoding: blocked and swizzled shared layouts are permuted, an nvmma_shared layout transposed in
+    2-D flips `transposed`, others (linear, mma, ...) become `#ttg.linear` with every basis permuted."""
     order = list(order)
+    if isinstance(enc, SwizzledSharedEncoding):  # the same swizzle, the order permuted
+        inv = inverse_permutation(order)
+        return SwizzledSharedEncoding(tuple((k, tuple(inv[o] for o in v) if k == "order" else v) for k, v in enc.data))
+    if isinstance(enc, NVMMASharedEncoding):  # a 2-D transpose flips `transposed`
+        if order != [1, 0]:
+            return None
+        return NVMMASharedEncoding(tuple((k, not v if k == "transposed" else v) for k, v in enc.data))
     if isinstance(enc, BlockedEncoding):
         inv = [0] * len(order)
         for new_dim, old_dim in enumerate(order):
@@ -439,8 +473,14 @@ def inverse_permutation(order) -> list[int]:
 
 
 def join_encoding(enc: Attribute, shape=None) -> Attribute | None:
-    """Triton's inferDefaultJoinOpEncoding: a new minor dimension of size 2, held by each thread (for a
-    non-blocked operand of `shape`: a `#ttg.linear` layout whose first register basis is the new dimension)."""
+    """Triton's inferDefaultJoinOpEncoding for operands of `shape`: a slice of the last dimension of a layout
+    that splits back to it gives that layout; a blocked layout gets a new minor dimension of size 2 held by each
+    thread; others a `#ttg.linear` layout whose first register basis is the new dimension."""
+    if isinstance(enc, SliceEncoding) and shape is not None and enc["dim"] == len(shape):
+        parent = enc["parent"]
+        split = split_encoding(parent, list(shape) + [2])
+        if split is not None and layouts_equivalent(shape, split, enc):
+            return parent
     if isinstance(enc, BlockedEncoding):
         rank = len(enc["order"])
         return blocked(
@@ -458,24 +498,23 @@ def join_encoding(enc: Attribute, shape=None) -> Attribute | None:
 
 
 def split_encoding(enc: Attribute, shape=None) -> Attribute | None:
-    """Triton's inferSplitOpEncoding: drop the minor dimension of size 2 held by each thread (a `#ttg.linear`
-    operand: its register basis along that dimension, and that coordinate of every basis)."""
-    if isinstance(enc, BlockedEncoding):
+    """Triton's inferSplitOpEncoding for a source of `shape`: a blocked layout holding the minor dimension (of
+    size 2) in each thread's registers drops it; other layouts (shape's last dimension 2) become `#ttg.linear`:
+    the register basis along that dimension is dropped, and that coordinate of every other basis."""
+    if isinstance(enc, BlockedEncoding) and (enc["sizePerThread"][-1] == 2 and enc["threadsPerWarp"][-1] == 1
+                                             and enc["warpsPerCTA"][-1] == 1):
         rank = len(enc["order"])
-        if enc["sizePerThread"][-1] != 2 or enc["threadsPerWarp"][-1] != 1 or enc["warpsPerCTA"][-1] != 1:
-            return None
-        if enc["order"][0] != rank - 1:
-            return None
-        return blocked(
-            enc["sizePerThread"][:-1], enc["threadsPerWarp"][:-1], enc["warpsPerCTA"][:-1], enc["order"][1:]
-        )
-    if not isinstance(enc, LinearEncoding):
+        return blocked(enc["sizePerThread"][:-1], enc["threadsPerWarp"][:-1], enc["warpsPerCTA"][:-1],
+                       [o for o in enc["order"] if o != rank - 1])
+    if shape is not None and shape[-1] != 2:
         return None
-    reg, lane, warp = _linear_bases(enc, shape)
-    unit = [0] * (len((reg or lane)[0]) - 1) + [1]
-    if reg.count(unit) != 1 or any(b[-1] for b in reg + lane + warp if b != unit):
+    bases = _linear_bases(enc, shape)
+    if bases is None:
         return None
-    return _linear([b[:-1] for b in reg if b != unit], [b[:-1] for b in lane], [b[:-1] for b in warp])
+    reg, lane, warp = bases
+    if not any(b[-1] == 1 for b in reg):
+        return None
+    return _linear([b[:-1] for b in reg if b[-1] != 1], [b[:-1] for b in lane], [b[:-1] for b in warp])
 
 
 # ops whose results have their operands' layout (MLIR's Elementwise trait, and Triton's
@@ -530,7 +569,7 @@ def infer_dst_encoding(op: Operation, enc: Attribute) -> Attribute | None:
     if name == "tt.reshape":
         return _reshape_encoding(op, enc, forward=True)
     if name == "ttg.fp4_to_fp":
-        return fp4_to_fp_encoding(enc, op.axis.value.data, forward=True)
+        return fp4_to_fp_encoding(enc, op.axis.value.data, True, list(op.operands[0].type.get_shape()))
     return None
 
 
@@ -562,27 +601,44 @@ def infer_src_encoding(op: Operation, enc: Attribute) -> Attribute | None:
     if name == "tt.reshape":
         return _reshape_encoding(op, enc, forward=False)
     if name == "ttg.fp4_to_fp":
-        return fp4_to_fp_encoding(enc, op.axis.value.data, forward=False)
+        return fp4_to_fp_encoding(enc, op.axis.value.data, False, list(op.results[0].type.get_shape()))
     return None
 
 
-def fp4_to_fp_encoding(enc: Attribute, axis: int, forward: bool) -> Attribute | None:
+def fp4_to_fp_encoding(enc: Attribute, axis: int, forward: bool, shape=None) -> Attribute | None:
     """The result layout of `ttg.fp4_to_fp` along `axis` from its operand's (`forward`), or the operand's from
-    the result's (Triton's inferFp4ToFpOpEncoding, its legacy cases): where `axis` is the layout's fastest
-    dimension, a dot operand's kWidth, or a blocked layout's sizePerThread along the axis, doubles (halves
-    backwards; none below one). Other layouts (Triton's linear-layout case) are not inferred."""
-    if not isinstance(enc, (DotOperandEncoding, BlockedEncoding)) or get_order(enc)[axis] != 0:
-        return None
-    if isinstance(enc, DotOperandEncoding):
-        k = enc["kWidth"]
-        if not forward and k <= 1:
+    the result's (Triton's inferFp4ToFpOpEncoding); `shape` is the tensor `enc` lays out. Where `axis` is the
+    layout's fastest dimension (Triton's getOrder, from the linear layout), a dot operand's kWidth, or a blocked
+    layout's sizePerThread along the axis, doubles (halves backwards; none below one). Other layouts become
+    `#ttg.linear`: forwards a new first register basis along the axis and the others' axis coordinates doubled,
+    backwards the register basis of 1 along the axis dropped and the others' halved (none without one)."""
+    orders = linear_orders(shape, enc) if shape is not None else None
+    order = orders[0] if orders else (get_order(enc) if isinstance(enc, (DotOperandEncoding, BlockedEncoding))
+                                      else None)
+    if order is not None and order[axis] == 0 and isinstance(enc, (DotOperandEncoding, BlockedEncoding)):
+        if isinstance(enc, DotOperandEncoding):
+            k = enc["kWidth"]
+            if not forward and k <= 1:
+                return None
+            return DotOperandEncoding.make(opIdx=enc["opIdx"], parent=enc["parent"],
+                                           kWidth=k * 2 if forward else k // 2)
+        spt = list(enc["sizePerThread"])
+        if not forward and spt[axis] <= 1:
             return None
-        return DotOperandEncoding.make(opIdx=enc["opIdx"], parent=enc["parent"], kWidth=k * 2 if forward else k // 2)
-    spt = list(enc["sizePerThread"])
-    if not forward and spt[axis] <= 1:
+        spt[axis] = spt[axis] * 2 if forward else spt[axis] // 2
+        return blocked(spt, enc["threadsPerWarp"], enc["warpsPerCTA"], enc["order"])
+    bases = _linear_bases(enc, shape)
+    if bases is None:
         return None
-    spt[axis] = spt[axis] * 2 if forward else spt[axis] // 2
-    return blocked(spt, enc["threadsPerWarp"], enc["warpsPerCTA"], enc["order"])
+    reg, lane, warp = bases
+    if forward:
+        scale = lambda b: [x * 2 if d == axis else x for d, x in enumerate(b)]  # noqa: E731
+        unit = [1 if d == axis else 0 for d in range(len(shape))]
+        return _linear([unit] + [scale(b) for b in reg], [scale(b) for b in lane], [scale(b) for b in warp])
+    if not any(b[axis] == 1 for b in reg):
+        return None
+    half = lambda b: [x // 2 if d == axis else x for d, x in enumerate(b)]  # noqa: E731
+    return _linear([half(b) for b in reg if b[axis] != 1], [half(b) for b in lane], [half(b) for b in warp])
 
 
 def _reshape_encoding(op: Operation, enc: Attribute, forward: bool) -> Attribute | None:

@@ -89,11 +89,13 @@ class CoarseSchedule:
         for op, stage, cluster in self.ops_in_order(loop):
             op.attributes[STAGE] = IntegerAttr(stage, i32)
             op.attributes[CLUSTER] = IntegerAttr(pos[cluster], i32)
-        loop.attributes[MAX_STAGE] = IntegerAttr(self.num_stages - 1, i32)
+        old = loop.attributes.get(MAX_STAGE)  # never lowered (Triton's serialize)
+        top = max(self.num_stages - 1, old.value.data if isinstance(old, IntegerAttr) else 0)
+        loop.attributes[MAX_STAGE] = IntegerAttr(top, i32)
 
     @staticmethod
     def deserialize(loop: scf.ForOp) -> CoarseSchedule | None:
-        """The schedule written on `loop`, or None when it has none."""
+        """The schedule written on `loop`, or None when it has none. The lowest cluster id becomes 0."""
         attr = loop.attributes.get(MAX_STAGE)
         if not isinstance(attr, IntegerAttr):
             return None
@@ -102,9 +104,10 @@ class CoarseSchedule:
                  for op in loop.body.block.ops if STAGE in op.attributes and CLUSTER in op.attributes]
         if not found:
             return None
-        schedule.clusters = [Cluster() for _ in range(max(c for _, _, c in found) + 1)]
+        low = min(c for _, _, c in found)  # cluster ids renumbered from 0, as Triton's deSerialize does
+        schedule.clusters = [Cluster() for _ in range(max(c for _, _, c in found) - low + 1)]
         for op, stage, c in found:
-            schedule.insert(op, stage, schedule.clusters[c])
+            schedule.insert(op, stage, schedule.clusters[c - low])
         return schedule
 
 

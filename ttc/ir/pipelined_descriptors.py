@@ -42,31 +42,35 @@ def _enclosing_ops(op: Operation, loop: scf.ForOp) -> list[Operation] | None:
     return out
 
 
-def sink_redefinition(counter: SSAValue, out: SSAValue, op: Operation, loop: scf.ForOp) -> SSAValue:
-    """`out` (the counter's new value, defined beside `op`) carried out of the ops between `op` and `loop`."""
+def sink_redefinition(counter: SSAValue, out: SSAValue, op: Operation, loop: scf.ForOp, schedule=None) -> SSAValue:
+    """`out` (the counter's new value, defined beside `op`) carried out of the ops between `op` and `loop` (a
+    rebuilt op keeps its place in `schedule`, a CoarseSchedule, if given)."""
     block = op.parent
     while block is not loop.body.block:
-        parent = block.parent_op()
-        if isinstance(parent, scf.ForOp):
-            parent = with_iter_args(parent, [counter], [out])  # as Triton: uses in the loop keep reading `counter`
-            out = parent.results[-1]
+        old = block.parent_op()
+        if isinstance(old, scf.ForOp):
+            parent = with_iter_args(old, [counter], [out])  # as Triton: uses in the loop keep reading `counter`
         else:
-            taken_then = block is parent.true_region.blocks.first
-            parent = with_if_results(parent, [out if taken_then else counter], [counter if taken_then else out])
-            out = parent.results[-1]
+            taken_then = block is old.true_region.blocks.first
+            parent = with_if_results(old, [out if taken_then else counter], [counter if taken_then else out])
+        if schedule is not None and old in schedule.at:
+            schedule.at[parent] = schedule.at.pop(old)
+        out = parent.results[-1]
         block = parent.parent
     return out
 
 
-def multibuffer_descriptors(loop: scf.ForOp) -> scf.ForOp:
-    """Rewrite the loop's `tt.make_tensor_descriptor`s into writes of per-iteration tensormaps; returns the loop
-    (a new op when counters were added)."""
+def multibuffer_descriptors(loop: scf.ForOp, max_stage: int = 2, schedule=None) -> scf.ForOp:
+    """Rewrite the loop's `tt.make_tensor_descriptor`s into writes of `max_stage` (one more with a
+    warp_group_dot) per-iteration tensormaps; returns the loop (a new op when counters were added). With a
+    `schedule` (tritongpu-pipeline's lowering of a scheduled loop), the ops that replace a make of the loop body
+    take its stage and cluster."""
     from ttc.passes.tma_lowering import lower_make_descriptor
 
     makes = [op for op in loop.walk() if op.name == "tt.make_tensor_descriptor"]
     if not makes or any(_enclosing_ops(op, loop) is None for op in makes):
         return loop
-    max_stage = 2 + any(op.name == "ttng.warp_group_dot" for op in loop.body.block.ops)
+    max_stage += any(op.name == "ttng.warp_group_dot" for op in loop.body.block.ops)
     before = Inserter(loop, loop.location)
     allocs = [before.add(tma.GlobalScratchAllocOp.build(
         result_types=[PointerType(IntegerType(8))],
@@ -78,6 +82,8 @@ def multibuffer_descriptors(loop: scf.ForOp) -> scf.ForOp:
     count = Inserter(loop, loop.location).constant(max_stage, i32)
     for k, (op, alloc) in enumerate(zip(makes, allocs)):
         counter = loop.body.block.args[1 + first + k]
+        body_ops = set(loop.body.block.ops)
+        place = schedule.at.pop(op, None) if schedule is not None else None
         at = Inserter(op, op.location)
         offset = at.add(arith.MuliOp(at.constant(TMA_SIZE_BYTES, i32), counter))
         scratch = at.add(AddPtrOp.build(operands=[alloc, offset], result_types=[alloc.type]))
@@ -87,7 +93,11 @@ def multibuffer_descriptors(loop: scf.ForOp) -> scf.ForOp:
         step = at.add(arith.AddiOp(counter, one))
         wrap = at.add(arith.CmpiOp(step, count, "sge"))
         nxt = at.add(arith.SelectOp(wrap, zero, step))
-        out = sink_redefinition(counter, nxt, nxt.owner, loop)
+        out = sink_redefinition(counter, nxt, nxt.owner, loop, schedule)
+        if place is not None:
+            for new in loop.body.block.ops:
+                if new not in body_ops:
+                    schedule.insert(new, *place)
         y = loop.body.block.last_op
         y.operands = [*y.operands[:first + k], out, *y.operands[first + k + 1:]]
     return loop

@@ -37,16 +37,20 @@ def is_small_load(load: Operation, axis: AxisInfoAnalysis) -> bool:
     return copy_width(load, axis) * max(8, bitwidth(elt(load.result.type))) < 32
 
 
-def mma_v2_shared_layout(shape, order, bits: int, op_idx: int, k_width: int) -> SwizzledSharedEncoding:
+def mma_v2_shared_layout(shape, order, bits: int, op_idx: int, k_width: int,
+                         need_trans: bool = False) -> SwizzledSharedEncoding:
     """Triton 3.6's `#ttg.swizzled_shared` for an MMA operand in registers (its SwizzledSharedEncodingAttr builder
-    for NVIDIA dot operands, operands not transposed): `perPhase` rows of the contiguous extent K fill the 1024
-    bits of the banks; `vec` is 4 * kWidth elements along K (8 rows along M/N where the contiguous dimension is
-    not K), the other of the two the swizzle stride; `maxPhase` is the phases that stride (capped at the vectors
-    filling the banks) spans, over perPhase. An upcast operand (kWidth from the wider type) swizzles by kWidth."""
+    for NVIDIA dot operands): `perPhase` rows of the contiguous extent K fill the 1024 bits of the banks; `vec` is
+    4 * kWidth elements along K (8 rows along M/N where the contiguous dimension is not K), the other of the two
+    the swizzle stride; `maxPhase` is the phases that stride (capped at the vectors filling the banks) spans, over
+    perPhase. An upcast operand (kWidth from the wider type) swizzles by kWidth. `need_trans` (an operand stored
+    before a transpose) swaps vec and stride first, as flipping the operand index does."""
     rank = len(shape)
     k = shape[order[0]]
     per_phase = max(1024 // (bits * k), 1)
     vec, stride = 4 * k_width, 8
+    if need_trans:
+        vec, stride = stride, vec
     if order[0] != (rank - 1 if op_idx == 0 else rank - 2):  # contiguous along M/N
         vec, stride = stride, vec
     max_phase = max(min(stride, 1024 // (vec * bits)), 1)

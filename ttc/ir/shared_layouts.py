@@ -15,7 +15,7 @@ Linear layouts are kept as Triton writes them: per input dimension, a tuple of b
 per output dimension (`dim0`, `dim1`, ...). A layout's output sizes are inferred from its bases (the power of two
 above the largest entry), and Triton's rules on them (surjective, invertible, ...) are checked over GF(2)
 (`gf2_rank`). Shared helpers for the AMD distributed layouts (ttc/ir/amd_layouts.py): `parse_dict`, the field
-readers (with Triton's messages), `parse_bases`, `parse_cga` / `cga_text`.
+readers (with Triton's messages), `field_error`, `parse_bases`, `parse_cga` / `cga_text`.
 """
 
 from __future__ import annotations
@@ -62,7 +62,8 @@ def parse_dict(parser) -> dict[str, Field]:
     return dict(sorted(fields.items()))
 
 
-def _fail(parser, f: Field | None, at, msg):
+def field_error(parser, f: Field | None, at, msg):
+    """A parse error at the field `f` was written at, else from `at` to where the parser is."""
     if f is not None:
         parser.raise_error(msg, f.start, f.end)
     parser.raise_error(msg, at, parser.pos)
@@ -73,22 +74,22 @@ def uint(parser, f: Field, desc: str) -> int:
     if isinstance(f.value, bool):
         return int(f.value)
     if not isinstance(f.value, int):
-        _fail(parser, f, None, f"expected an integer type in {desc}")
+        field_error(parser, f, None, f"expected an integer type in {desc}")
     if f.value < 0:
-        _fail(parser, f, None, f"expected an unsigned integer value in {desc}")
+        field_error(parser, f, None, f"expected an unsigned integer value in {desc}")
     return f.value
 
 
 def boolean(parser, f: Field, desc: str) -> bool:
     if not isinstance(f.value, bool):
-        _fail(parser, f, None, f"expected a bool type in {desc}")
+        field_error(parser, f, None, f"expected a bool type in {desc}")
     return f.value
 
 
 def uints(parser, f: Field, desc: str) -> tuple[int, ...]:
     """Triton's parseIntArrayAttr: a list of unsigned integers."""
     if not isinstance(f.value, tuple):
-        _fail(parser, f, None, f"expected an array for {desc}")
+        field_error(parser, f, None, f"expected an array for {desc}")
     out = []
     for v in f.value:
         out.append(uint(parser, Field(f.key, v, f.start, f.end), desc))
@@ -149,13 +150,13 @@ def parse_bases(parser, fields: dict[str, Field], names, at, rank: int = 0) -> t
         if f is None:
             parser.raise_error(f"Expected basis of '{name}' not found", at, parser.pos)
         if not isinstance(f.value, tuple):
-            _fail(parser, f, at, f"Expected array of arrays for basis of '{name}'")
+            field_error(parser, f, at, f"Expected array of arrays for basis of '{name}'")
         bases = []
         for b in f.value:
             if not isinstance(b, tuple):
-                _fail(parser, f, at, f"Expected array of integers in basis for '{name}'")
+                field_error(parser, f, at, f"Expected array of integers in basis for '{name}'")
             if not all(isinstance(x, int) for x in b):
-                _fail(parser, f, at, f"Expected integer in basis for '{name}'")
+                field_error(parser, f, at, f"Expected integer in basis for '{name}'")
             bases.append(tuple(int(x) for x in b))
         out.append(tuple(bases))
     found = next((len(bs[0]) for bs in out if bs), 0)
@@ -166,7 +167,7 @@ def parse_bases(parser, fields: dict[str, Field], names, at, rank: int = 0) -> t
     rank = found or rank
     for name, bases in zip(names, out):
         if any(len(b) != rank or min(b, default=0) < 0 for b in bases):
-            _fail(parser, fields[name], at, f"the bases of '{name}' must all have {rank} non-negative entries")
+            field_error(parser, fields[name], at, f"the bases of '{name}' must all have {rank} non-negative entries")
     if not is_surjective(out, out_sizes(out, rank)):
         parser.raise_error("the layout must be surjective: every coordinate of the tensor must be reached",
                            at, parser.pos)
@@ -188,12 +189,12 @@ def parse_cga(parser, f: Field | None, rank: int) -> tuple:
     if f is None:
         return ()
     if not isinstance(f.value, tuple):
-        _fail(parser, f, None, "expected array value for 'CGALayout'")
+        field_error(parser, f, None, "expected array value for 'CGALayout'")
     out = []
     for b in f.value:
         basis = uints(parser, Field(f.key, b, f.start, f.end), "CGALayout entry")
         if len(basis) != rank:
-            _fail(parser, f, None, f"'CGALayout' entry length does not match rank {rank}")
+            field_error(parser, f, None, f"'CGALayout' entry length does not match rank {rank}")
         out.append(basis)
     return tuple(out)
 
@@ -212,7 +213,7 @@ def _ints_text(v) -> str:
 # ----------------------------------------------------------------------------- the layouts
 
 
-class _LinearLayoutAttr(Layout):
+class _SharedLayout(Layout):
     """A layout parsed and printed by hand (not the `<{key = value}>` of `Layout`), kept as (key, value)
     pairs in Triton's parameter order so that `layout["key"]` and structural equality work as for the others."""
 
@@ -224,7 +225,7 @@ class _LinearLayoutAttr(Layout):
 
 
 @irdl_attr_definition
-class SharedLinearEncoding(_LinearLayoutAttr):
+class SharedLinearEncoding(_SharedLayout):
     """`#ttg.shared_linear`: fields `offset`, `block` (tuples of bases) and `alignment`."""
 
     name = "ttg.shared_linear"
@@ -293,7 +294,7 @@ def padded_order(offset, rank: int) -> tuple[int, ...]:
 
 
 @irdl_attr_definition
-class PaddedSharedEncoding(_LinearLayoutAttr):
+class PaddedSharedEncoding(_SharedLayout):
     """`#ttg.padded_shared`: fields `intervals`, `paddings`, `offset`, `block`."""
 
     name = "ttg.padded_shared"
@@ -315,7 +316,7 @@ class PaddedSharedEncoding(_LinearLayoutAttr):
         if "offset" in fields or "block" in fields:
             for f in fields.values():
                 if f.key not in ("offset", "block"):
-                    _fail(parser, f, at, f'Unexpected attribute "{f.key}" found')
+                    field_error(parser, f, at, f'Unexpected attribute "{f.key}" found')
             offset, block = parse_bases(parser, fields, ("offset", "block"), at)
             rank = len((offset + block)[0])
         else:
@@ -326,7 +327,7 @@ class PaddedSharedEncoding(_LinearLayoutAttr):
                 elif f.key == "shape":
                     shape = uints(parser, f, "shape")
                 else:
-                    _fail(parser, f, at, f'Unexpected attribute "{f.key}" found')
+                    field_error(parser, f, at, f'Unexpected attribute "{f.key}" found')
             if len(order) != len(shape):
                 parser.raise_error("Mismatch of shape and order ranks in padded layout", at, parser.pos)
             if sorted(order) != list(range(len(order))) or any(s <= 0 or s & (s - 1) for s in shape):
@@ -389,7 +390,7 @@ class PaddedSharedEncoding(_LinearLayoutAttr):
 
 
 @irdl_attr_definition
-class AMDRotatingSharedEncoding(_LinearLayoutAttr):
+class AMDRotatingSharedEncoding(_SharedLayout):
     """`#ttg.amd_rotating_shared`: fields `vec`, `perPhase`, `maxPhase`, `order`, `CGALayout`."""
 
     name = "ttg.amd_rotating_shared"
@@ -407,7 +408,7 @@ class AMDRotatingSharedEncoding(_LinearLayoutAttr):
             elif f.key in values:
                 values[f.key] = uint(parser, f, f.key)
             elif f.key != "CGALayout":
-                _fail(parser, f, at, f"unexpected key: {f.key}")
+                field_error(parser, f, at, f"unexpected key: {f.key}")
         values["CGALayout"] = parse_cga(parser, fields.get("CGALayout"), len(values["order"]))
         return tuple(values.items())
 

@@ -502,3 +502,83 @@ def tmem_problem(tensor_type, memdesc, maxnreg: int) -> str | None:
     bases["warp"] = ((32, 0), (64, 0)) + cvt.bases["warp"][2:]
     cvt = LL(bases, dict(cvt.outs))
     return _lower(cvt, maxnreg, bitwidth(memdesc.element_type), isinstance(memdesc.encoding, TensorMemoryScalesEncoding))
+
+
+def _injective(ll: LL) -> bool:
+    """Every input bit reaches its own output direction (the bases are independent over GF(2))."""
+    shifts, s = {}, 0
+    for o in ll.out_names:
+        shifts[o] = s
+        s += ll.out_log2(o)
+    pivots: dict[int, int] = {}
+    for group in ll.bases.values():
+        for b in group:
+            v = sum(x << shifts[o] for o, x in zip(ll.out_names, b))
+            while v:
+                h = v.bit_length() - 1
+                if h not in pivots:
+                    pivots[h] = v
+                    break
+                v ^= pivots[h]
+            if not v:
+                return False
+    return True
+
+
+def _drop_last(ll: LL, ind: str) -> LL:
+    return ll.with_bases({**ll.bases, ind: ll.bases[ind][:-1]})
+
+
+def distributed_tmem_layout(ll: LL, num_warps: int, bits: int, atom: str = "32x32b") -> LL | None:
+    """Triton's getDistributedLayoutForTmemLdSt: (register, lane, warp) -> (dim0, dim1) registers that
+    tcgen05.ld/st with message `atom` (32x32b or 16x256b) move to and from TMEM laid out as `ll`
+    ((row, col) -> (dim0, dim1))."""
+    d0, d1 = ll.out_names
+    if bits != 32:
+        quot, best, contig = None, 1, 1
+        while bits * contig <= 32:
+            q = divide_left(ll, LL.identity(contig, "col", d1))
+            if q is None:
+                break
+            quot, best = q, contig
+            contig *= 2
+        if best > 1:  # pack contiguous elements into 32 bits
+            ret = distributed_tmem_layout(quot, num_warps, bits * best, atom)
+            return None if ret is None else LL.identity(best, "register", d1) * ret
+        unpacked = divide_left(ll, LL.zeros(32 // bits, "col", d1) * LL.identity(2, "col", d1))
+        if bits == 16 and unpacked is not None:
+            ret = distributed_tmem_layout(unpacked, num_warps, 32, atom)
+            return None if ret is None else LL.identity(2, "register", d1) * ret
+        padded = divide_left(ll, LL.zeros(32 // bits, "col", d1))
+        if padded is not None:
+            return distributed_tmem_layout(padded, num_warps, 32, atom)
+        if ll.in_size("col") == 1:
+            return distributed_tmem_layout(ll, num_warps, 32, atom)
+        return None
+    tile = tile_layout(atom, False, False)
+    rows32 = atom == "32x32b"
+    missing = ll.in_size("col") // tile.outs["col"]
+    if missing == 0:
+        return None
+    rows16 = ll.basis("row", 4) == (0, 0)
+    comp = tile.compose(ll).sublayout(["register", "lane"], [d0, d1])
+    if not _injective(_drop_last(comp, "lane") if rows32 else comp):
+        return None
+    row16 = None if rows32 or rows16 else ("warp" if num_warps > 4 else "register")
+    warps = num_warps // (8 if row16 == "warp" else 4)
+    broadcast = warps // min(missing, warps)
+    warps //= broadcast
+    missing //= warps
+    if missing > 1:
+        if rows32 and rows16:
+            tile = divide_left(tile, LL.identity(2, "lane", "row"))
+            tile = tile * (LL.identity(missing // 2, "register", "col") * LL.identity(2, "lane", "col"))
+        else:
+            tile = tile * LL.identity(missing, "register", "col")
+    bases = dict(tile.bases)
+    bases["warp"] = tuple(bases.get("warp", ())) + ((32, 0), (64, 0))
+    if row16:
+        bases[row16] = tuple(bases.get(row16, ())) + ((16, 0),)
+    tile = LL({k: tuple(v) for k, v in bases.items()}, {"row": 128, "col": tile.outs["col"]})
+    tile = tile * LL.identity(warps, "warp", "col") * LL.zeros(broadcast, "warp", "col")
+    return tile.compose(ll)

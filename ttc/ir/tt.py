@@ -1055,11 +1055,11 @@ def _support_mma_dot(op, version: int, support_mma) -> bool:
     from ttc.ir.printer import attr_text
     from ttc.ir.types import bitwidth
 
-    a_elt, b_elt = attr_text(elt(self_a := op.a.type)), attr_text(elt(op.b.type))
+    a_elt, b_elt = attr_text(elt(op.a.type)), attr_text(elt(op.b.type))
     if version == 3:
         shape = shape_per_cta(shape_of(op.d.type), encoding(op.d.type))
         warps = num_warps_context(op) or 4
-        if shape_of(self_a)[-1] < 256 // bitwidth(self_a) or len(shape) == 3:
+        if shape_of(op.a.type)[-1] < 256 // bitwidth(op.a.type) or len(shape) == 3:
             return False
         if not (warps % 4 == 0 and shape[-2] % 64 == 0 and shape[-1] % 16 == 0
                 and a_elt in ("f8E5M2", "f8E4M3FN", "i8", "f16", "bf16", "f32")):

@@ -192,6 +192,30 @@ class MemDescTransOp(IRDLOperation):
     result = result_def(MemDescType)
     traits = traits_def(Pure())
 
+    def verify_(self):
+        order = list(self.order.get_values())
+        if len(order) != len(self.src.type.get_shape()):  # Triton's TransposeOpInterface
+            _emit("order must have the same size as the rank of the operand and result")
+        if sorted(order) != list(range(len(order))):
+            _emit("order must be a permutation of [0, ..., rank - 1]")
+        if self.src.type.element_type != self.result.type.element_type:
+            _err(self, "requires the same element type for all operands and results")
+
+    def verify_regions_(self):
+        """The result type Triton infers: shape and allocation shape permuted, the same buffer otherwise. (Its
+        layout is not compared: Triton compares shared layouts by their linear layouts, which ttc lacks.)"""
+        from xdsl.dialects.builtin import ArrayAttr, IntAttr
+
+        from ttc.ir.tt import _check_inferred
+
+        src, order = self.src.type, list(self.order.get_values())
+        shape, alloc = src.get_shape(), src.get_alloc_shape()
+        lead = len(alloc) - len(order)
+        _check_inferred(self, [MemDescType(
+            ArrayAttr([IntAttr(shape[o]) for o in order]), src.element_type, self.result.type.encoding,
+            src.memory_space, src.mutable,
+            ArrayAttr([IntAttr(d) for d in alloc[:lead]] + [IntAttr(alloc[lead + o]) for o in order]))])
+
 
 @irdl_op_definition
 class MemDescSubsliceOp(IRDLOperation):

@@ -1,5 +1,6 @@
-"""The ops of Triton 3.6's TritonGPUOps.td that ttc/ir/ttg.py (which has `ttg.local_barrier`), ttc/ir/tma.py, ttc/ir/warp_specialize.py and
-ttc/ir/tmem.py (which has `ttg.memdesc_reinterpret`) do not define, with Triton's syntax and verifiers:
+"""The ops of Triton 3.6's TritonGPUOps.td that ttc/ir/ttg.py (which has `ttg.local_barrier`), ttc/ir/tma.py,
+ttc/ir/warp_specialize.py and ttc/ir/tmem.py (which has `ttg.memdesc_reinterpret`) do not define, with Triton's
+syntax and verifiers:
 
 - `ttg.memdesc_reshape %d : !ttg.memdesc<32x1x4x64xf16, ...> -> !ttg.memdesc<128x64xf16, ...>`: a reshaped view.
   Its result layout must be the one Triton infers (MemDescReshapeOp::inferReturnTypes, ttc/ir/shared_ll.py), or
@@ -125,5 +126,4 @@ class WarpIdOp(IRDLOperation):
 
 register("ttg.warp_id", "attr-dict", infer={"result": lambda T: i32})
 
-TTG_EXTRA_OPS = [MemDescReshapeOp, PredicateStageOp, MaskOp, MaskReturnOp,
-                 WarpIdOp]
+TTG_EXTRA_OPS = [MemDescReshapeOp, PredicateStageOp, MaskOp, MaskReturnOp, WarpIdOp]

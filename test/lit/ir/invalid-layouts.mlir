@@ -172,7 +172,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func public @shape(%arg0: tensor<96xi32, #blocked>) {
     // expected-error @below {{Operand 0 (<block argument> of type 'tensor<96xi32, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>' at index: 0) has an invalid layout: Layout has shape 96, but the tensor it's attached to has shape 96 which is not a power of two.}}
-    %0 = tt.expand_dims %arg0 {axis = 0 : i32} : tensor<96xi32, #blocked> -> tensor<1x96xi32, #blocked>
+    %0 = ttg.convert_layout %arg0 : tensor<96xi32, #blocked> -> tensor<96xi32, #blocked>
     tt.return
   }
 }

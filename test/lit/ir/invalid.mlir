@@ -954,3 +954,20 @@ tt.func @gather_element_type(%src: tensor<32x16xf32>, %idx: tensor<32x16xi32>) {
   %0 = tt.gather %src[%idx] {axis = 0 : i32} : (tensor<32x16xf32>, tensor<32x16xi32>) -> tensor<32x16xf16>
   tt.return
 }
+
+// -----
+
+// Triton's tensor-size rule (tt ops): a power-of-two number of elements, at most 2^20.
+tt.func @tensor_size(%arg0: i32) {
+  // expected-error @+1 {{Number of elements must be power-of-two, but %0 = "tt.splat"(%arg0) : (i32) -> tensor<96xi32> doesn't follow the rule (96) elements}}
+  %0 = tt.splat %arg0 : i32 -> tensor<96xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @tensor_too_large(%arg0: i32) {
+  // expected-error @+1 {{Maximum allowed number of elements is 1048576, but %0 = "tt.splat"(%arg0) : (i32) -> tensor<2048x1024xi32> has more than that}}
+  %0 = tt.splat %arg0 : i32 -> tensor<2048x1024xi32>
+  tt.return
+}

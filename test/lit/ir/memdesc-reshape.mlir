@@ -88,3 +88,21 @@ module attributes {"ttg.num-ctas" = 2 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// The linear layouts of a transposed nvmma_shared buffer (16x16 f32, 64-byte swizzle: 16-element columns, each
+// 8-column group swizzled) and of an AMD rotating buffer (the swizzle phase changes with each block of rows),
+// flattened.
+#nvmma_t = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 32}>
+#rot = #ttg.amd_rotating_shared<{vec = 2, perPhase = 1, maxPhase = 4, order = [1, 0]}>
+#nvmma_flat = #ttg.shared_linear<{offset = [[16], [32], [64], [128], [1], [66], [132], [8]]}, alignment = 512>
+#rot_flat = #ttg.shared_linear<{offset = [[1], [2], [4], [8], [18], [36], [66], [132]]}, alignment = 16>
+#smem = #ttg.shared_memory
+// CHECK-LABEL: tt.func @linear_layouts
+// CHECK-COUNT-2: ttg.memdesc_reshape
+tt.func @linear_layouts(%a: !ttg.memdesc<16x16xf32, #nvmma_t, #smem>, %b: !ttg.memdesc<16x16xf32, #rot, #smem>) {
+  %0 = ttg.memdesc_reshape %a : !ttg.memdesc<16x16xf32, #nvmma_t, #smem> -> !ttg.memdesc<256xf32, #nvmma_flat, #smem>
+  %1 = ttg.memdesc_reshape %b : !ttg.memdesc<16x16xf32, #rot, #smem> -> !ttg.memdesc<256xf32, #rot_flat, #smem>
+  tt.return
+}

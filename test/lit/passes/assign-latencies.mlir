@@ -1,5 +1,5 @@
-// RUN: tt-opt %s -split-input-file -tritongpu-assign-latencies=num-stages=3 | FileCheck %s
-// RUN: tt-opt %s -split-input-file -tritongpu-assign-latencies=num-stages=1 | FileCheck %s --check-prefix=S1
+// RUN: tt-opt %s -split-input-file -allow-unregistered-dialect -tritongpu-assign-latencies=num-stages=3 | FileCheck %s
+// RUN: tt-opt %s -split-input-file -allow-unregistered-dialect -tritongpu-assign-latencies=num-stages=1 | FileCheck %s --check-prefix=S1
 
 // Two loads feeding a dot's A and B (indirection level 0) get the latency num-stages - 1 = 2; the loop is
 // left as it is otherwise. With num-stages=1 nothing is pipelined: no latency.
@@ -273,3 +273,102 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %res#0 : tensor<32x32xf32, #mma>
   }
 }
+
+// -----
+
+// A loop with its own tt.num_stages and a dot: besides the dot's operand loads, every other load worth pipelining
+// gets a latency too (here one whose result only a store reads), all (4 - 1) / 1 = 3. (An integer tt.divisibility
+// on a tensor argument holds for each of its dimensions, as in Triton.)
+// CHECK-LABEL: tt.func public @dot_and_other_load
+// CHECK: scf.for
+// CHECK-NEXT: tt.load %{{[^ ]+}} {tt.latency = 3 : i32}
+// CHECK-NEXT: tt.load %{{[^ ]+}} {tt.latency = 3 : i32}
+// CHECK-NEXT: tt.load %{{[^ ]+}} {tt.latency = 3 : i32}
+// CHECK: } {tt.num_stages = 4 : i32}
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#a = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#b = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @dot_and_other_load(%pa: tensor<32x32x!tt.ptr<f16>, #bl> {tt.divisibility = 16 : i32, tt.contiguity = dense<[1, 32]> : tensor<2xi32>}, %pc: tensor<32x32x!tt.ptr<f16>, #bl> {tt.divisibility = 16 : i32, tt.contiguity = dense<[1, 32]> : tensor<2xi32>}, %n: i32) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %res = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<32x32xf32, #mma>) : i32 {
+      %x = tt.load %pa : tensor<32x32x!tt.ptr<f16>, #bl>
+      %y = tt.load %pa : tensor<32x32x!tt.ptr<f16>, #bl>
+      %z = tt.load %pc : tensor<32x32x!tt.ptr<f16>, #bl>
+      tt.store %pc, %z : tensor<32x32x!tt.ptr<f16>, #bl>
+      %xd = ttg.convert_layout %x : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #a>
+      %yd = ttg.convert_layout %y : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #b>
+      %d = tt.dot %xd, %yd, %acc : tensor<32x32xf16, #a> * tensor<32x32xf16, #b> -> tensor<32x32xf32, #mma>
+      scf.yield %d : tensor<32x32xf32, #mma>
+    } {tt.num_stages = 4 : i32}
+    tt.return %res : tensor<32x32xf32, #mma>
+  }
+}
+
+// -----
+
+// MMAv5 (Triton's AssignMMALatencies): a tc_gen5_mma is a root like a dot (its operand loads get latencies). One
+// whose operands are pipelined overlaps with itself (tt.self_latency = 1) and its users go one stage later
+// (tt.latency = 1) when its accumulator (a tmem_alloc outside the loop) is not read in the loop; read in the
+// loop, the accumulator must be multi-buffered, which needs it reset in the loop (a use-accumulator flag of
+// false, or computed in the loop): with a flag from outside, self latency only.
+// CHECK-LABEL: tt.func public @mma_acc_not_read
+// CHECK: tt.load {{.*}} {tt.latency = 2 : i32}
+// CHECK: ttng.tc_gen5_mma {{.*}} {tt.latency = 1 : i32, tt.self_latency = 1 : i32}
+// CHECK-LABEL: tt.func public @mma_acc_read
+// CHECK: tt.load {{.*}} {tt.latency = 2 : i32}
+// CHECK: ttng.tc_gen5_mma {{.*}} {tt.self_latency = 1 : i32}
+// CHECK-LABEL: tt.func public @mma_acc_reset
+// CHECK: ttng.tc_gen5_mma {{.*}} {tt.latency = 1 : i32, tt.self_latency = 1 : i32}
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#acc = #ttg.blocked<{sizePerThread = [1, 128], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @mma_acc_not_read(%pa: tensor<128x128x!tt.ptr<f16>, #bl> {tt.divisibility = dense<16> : tensor<2xi32>, tt.contiguity = dense<[1, 16]> : tensor<2xi32>}, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %true = arith.constant true
+    %acc = ttng.tmem_alloc : () -> !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %a = tt.load %pa : tensor<128x128x!tt.ptr<f16>, #bl>
+      %as = ttg.local_alloc %a : (tensor<128x128xf16, #bl>) -> !ttg.memdesc<128x128xf16, #s, #smem>
+      ttng.tc_gen5_mma %as, %as, %acc, %true, %true : !ttg.memdesc<128x128xf16, #s, #smem>, !ttg.memdesc<128x128xf16, #s, #smem>, !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>
+    }
+    tt.return
+  }
+  tt.func public @mma_acc_read(%pa: tensor<128x128x!tt.ptr<f16>, #bl> {tt.divisibility = dense<16> : tensor<2xi32>, tt.contiguity = dense<[1, 16]> : tensor<2xi32>}, %n: i32, %flag: i1) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %true = arith.constant true
+    %acc = ttng.tmem_alloc : () -> !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %a = tt.load %pa : tensor<128x128x!tt.ptr<f16>, #bl>
+      %as = ttg.local_alloc %a : (tensor<128x128xf16, #bl>) -> !ttg.memdesc<128x128xf16, #s, #smem>
+      ttng.tc_gen5_mma %as, %as, %acc, %flag, %true : !ttg.memdesc<128x128xf16, #s, #smem>, !ttg.memdesc<128x128xf16, #s, #smem>, !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>
+      %r = ttng.tmem_load %acc : !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable> -> tensor<128x128xf32, #acc>
+      "use"(%r) : (tensor<128x128xf32, #acc>) -> ()
+    }
+    tt.return
+  }
+  tt.func public @mma_acc_reset(%pa: tensor<128x128x!tt.ptr<f16>, #bl> {tt.divisibility = dense<16> : tensor<2xi32>, tt.contiguity = dense<[1, 16]> : tensor<2xi32>}, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %true = arith.constant true
+    %false = arith.constant false
+    %acc = ttng.tmem_alloc : () -> !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %a = tt.load %pa : tensor<128x128x!tt.ptr<f16>, #bl>
+      %as = ttg.local_alloc %a : (tensor<128x128xf16, #bl>) -> !ttg.memdesc<128x128xf16, #s, #smem>
+      ttng.tc_gen5_mma %as, %as, %acc, %false, %true : !ttg.memdesc<128x128xf16, #s, #smem>, !ttg.memdesc<128x128xf16, #s, #smem>, !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>
+      %r = ttng.tmem_load %acc : !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable> -> tensor<128x128xf32, #acc>
+      "use"(%r) : (tensor<128x128xf32, #acc>) -> ()
+    }
+    tt.return
+  }
+}
+

@@ -1,4 +1,4 @@
-// RUN: tt-opt %s -split-input-file -canonicalize | FileCheck %s
+// RUN: tt-opt %s -split-input-file -allow-unregistered-dialect -canonicalize | FileCheck %s
 
 // Scalar folds with exact wrap-around (i8 127 + 1), truncating signed division, f32 rounding (0.1 + 0.2) and
 // overflow to +inf; constants end up at the start of the entry block, as MLIR's folder puts them.
@@ -422,4 +422,37 @@ tt.func @fp8_negative_zero() -> (f8E5M2, tensor<4xf8E5M2FNUZ>) {
   %0 = tt.fp_to_fp %s, rounding = rtne : f32 -> f8E5M2
   %1 = tt.fp_to_fp %t, rounding = rtne : tensor<4xf32> -> tensor<4xf8E5M2FNUZ>
   tt.return %0, %1 : f8E5M2, tensor<4xf8E5M2FNUZ>
+}
+
+// -----
+
+// Shared memory does not care about the register layout: `local_store` of a `convert_layout` stores its source
+// (Triton's CanonicalizeConvertFromLocalStore); the conversion, now unused, goes.
+// CHECK-LABEL: tt.func @local_store_of_convert
+// CHECK-NEXT: ttg.local_store %arg0, %arg1 : tensor<32x32xf16, #[[MMA:.*]]> -> !ttg.memdesc
+// CHECK-NEXT: tt.return
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @local_store_of_convert(%x: tensor<32x32xf16, #mma>, %buf: !ttg.memdesc<32x32xf16, #shared, #smem, mutable>) {
+    %c = ttg.convert_layout %x : tensor<32x32xf16, #mma> -> tensor<32x32xf16, #blocked>
+    ttg.local_store %c, %buf : tensor<32x32xf16, #blocked> -> !ttg.memdesc<32x32xf16, #shared, #smem, mutable>
+    tt.return
+  }
+}
+
+// -----
+
+// An op of an unregistered dialect has unknown effects: it is never dead, nor is the scf.if holding it.
+// CHECK-LABEL: tt.func @unregistered_op_stays
+// CHECK-NEXT: scf.if %arg0 {
+// CHECK-NEXT: "test.keep"(%arg1) : (i32) -> ()
+// CHECK-NEXT: }
+tt.func @unregistered_op_stays(%c: i1, %x: i32) {
+  scf.if %c {
+    "test.keep"(%x) : (i32) -> ()
+  }
+  tt.return
 }

@@ -124,9 +124,10 @@ module {
 // -----
 
 // Not changed: tensors that already have layouts. (With num-warps=8 the module's 4-warp layouts no longer fit
-// its warps: an error, as in Triton, whose verifier checks the layouts of tt/ttg ops' operands and results
-// against ttg.num-warps; arith ops are not checked, so tt.return's operand is the first.)
-// W8: error: Operand 0 ({{.*}}"arith.addf"{{.*}}) has an invalid layout:
+// its warps: an error, as in Triton, whose verifier checks the layouts of Triton ops' operands against
+// ttg.num-warps: here tt.return's.)
+// W8: error: Operand 0 ({{.*}}"arith.addf"{{.*}}) has an invalid layout: #ttg.blocked<{{.*}}>.
+// W8-NEXT: Layout has 4 warps per CTA, but the context requires 8 warps per CTA.
 // CHECK-LABEL: tt.func public @already_converted
 // CHECK-NEXT: arith.addf %arg0, %arg0 : tensor<1024xf32, #blocked>
 // CHECK-NEXT: tt.return
@@ -159,33 +160,5 @@ module {
     %cc = tt.splat %pc : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
     tt.store %cc, %d : tensor<64x64x!tt.ptr<f32>>
     tt.return
-  }
-}
-
-// -----
-
-// A descriptor gather or scatter takes its row offsets, converted just before it, in a slice of a layout that
-// gives each thread 4 consecutive offsets (gather4 and scatter4 move 4 rows) and every warp all of them; the
-// gathered rows get the default layout. map_elementwise and unsplat keep the operand's layout.
-// CHECK: #[[ROW:.*]] = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [1, 0]}>
-// CHECK-LABEL: tt.func public @rows
-// CHECK: %[[X:.*]] = ttg.convert_layout %arg1 : tensor<64xi32, #{{.*}}> -> tensor<64xi32, #ttg.slice<{dim = 0, parent = #[[ROW]]}>>
-// CHECK-NEXT: %[[G:.*]] = tt.descriptor_gather %arg0[%[[X]], %arg2] : (!tt.tensordesc<tensor<1x64xf16>>, tensor<64xi32, #ttg.slice<{dim = 0, parent = #[[ROW]]}>>, i32) -> tensor<64x64xf16, #[[G2:.*]]>
-// CHECK: "tt.map_elementwise"(%[[G]]) <{pack = 1 : i32}> ({
-// CHECK: }) : (tensor<64x64xf16, #[[G2]]>) -> tensor<64x64xf16, #[[G2]]>
-// CHECK: %[[X2:.*]] = ttg.convert_layout %arg1 : tensor<64xi32, #{{.*}}> -> tensor<64xi32, #ttg.slice<{dim = 0, parent = #[[ROW]]}>>
-// CHECK-NEXT: tt.descriptor_scatter %arg0[%[[X2]], %arg2], %{{.*}} : !tt.tensordesc<tensor<1x64xf16>>, tensor<64xi32, #ttg.slice<{dim = 0, parent = #[[ROW]]}>>, i32, tensor<64x64xf16, #[[G2]]>
-// CHECK: tt.unsplat %{{.*}} : tensor<1xf32, #{{.*}}>
-module {
-  tt.func public @rows(%d: !tt.tensordesc<tensor<1x64xf16>>, %x: tensor<64xi32>, %y: i32, %one: tensor<1xf32>) -> f32 {
-    %0 = tt.descriptor_gather %d[%x, %y] : (!tt.tensordesc<tensor<1x64xf16>>, tensor<64xi32>, i32) -> tensor<64x64xf16>
-    %1 = "tt.map_elementwise"(%0) <{pack = 1 : i32}> ({
-    ^bb0(%v: f16):
-      %w = arith.addf %v, %v : f16
-      tt.map_elementwise.return %w : f16
-    }) : (tensor<64x64xf16>) -> tensor<64x64xf16>
-    tt.descriptor_scatter %d[%x, %y], %1 : !tt.tensordesc<tensor<1x64xf16>>, tensor<64xi32>, i32, tensor<64x64xf16>
-    %2 = tt.unsplat %one : tensor<1xf32>
-    tt.return %2 : f32
   }
 }

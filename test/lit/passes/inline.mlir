@@ -5,13 +5,14 @@
 // default -inline canonicalizes each function before and after inlining into it, as MLIR's inliner does.
 
 // A single-block callee: its ops replace the call, arguments mapped to the call's operands and the
-// returned value to the call's result. The callee stays (removing it is -symbol-dce's job).
+// returned value to the call's result. The private callee, inlined at its only call, is erased (as MLIR's
+// inliner erases dead private functions).
 // CHECK-LABEL: tt.func public @single_block
 // CHECK-SAME: (%[[X:.*]]: tensor<16xf32>)
 // CHECK-NEXT: %[[M:.*]] = arith.mulf %[[X]], %[[X]] : tensor<16xf32>
 // CHECK-NEXT: %[[A:.*]] = arith.addf %[[M]], %[[X]] : tensor<16xf32>
 // CHECK-NEXT: tt.return %[[A]] : tensor<16xf32>
-// CHECK-LABEL: tt.func private @square
+// CHECK-NOT: @square
 tt.func public @single_block(%x: tensor<16xf32>) -> tensor<16xf32> {
   %0 = tt.call @square(%x) : (tensor<16xf32>) -> tensor<16xf32>
   %1 = arith.addf %0, %x : tensor<16xf32>
@@ -210,3 +211,46 @@ tt.func private @loc_inner(%a: i32) -> i32 {
 // FIXTURE-NOT: tt.call
 // FIXTURE-NOT: ub.poison
 // FIXTURE-NOT: tt.func
+
+// -----
+
+// Which functions -inline erases (MLIR's dead callables): private functions with a body that nothing refers
+// to, when their turn comes (callees first) or once inlined at their last reference. A private function only
+// a dead one refers to stays (its reference counted until the end), as do recursive and noinline ones that
+// are still called, public functions and declarations.
+// CHECK-LABEL: tt.func private @declared(i32)
+// CHECK-NOT: @twice
+// CHECK-NOT: @unreferenced
+// CHECK-LABEL: tt.func private @only_from_dead
+// CHECK-LABEL: tt.func private @recursive
+// CHECK-LABEL: tt.func public @public_helper
+// CHECK-LABEL: tt.func public @erasing
+// CHECK-NOT: tt.call @twice
+// CHECK: tt.call @public_helper
+// CHECK-NOT: @twice
+tt.func private @declared(i32)
+tt.func private @twice(%a: i32) -> i32 {
+  %0 = arith.addi %a, %a : i32
+  tt.return %0 : i32
+}
+tt.func private @unreferenced(%a: i32) {
+  tt.call @only_from_dead(%a) : (i32) -> ()
+  tt.return
+}
+tt.func private @only_from_dead(%a: i32) {
+  tt.return
+}
+tt.func private @recursive(%a: i32) {
+  tt.call @recursive(%a) : (i32) -> ()
+  tt.return
+}
+tt.func public @public_helper(%a: i32) attributes {noinline = true} {
+  tt.return
+}
+tt.func public @erasing(%a: i32) -> i32 {
+  %0 = tt.call @twice(%a) : (i32) -> i32
+  %1 = tt.call @twice(%0) : (i32) -> i32
+  tt.call @public_helper(%1) : (i32) -> ()
+  tt.call @recursive(%1) : (i32) -> ()
+  tt.return %1 : i32
+}

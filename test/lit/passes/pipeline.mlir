@@ -1244,3 +1244,111 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Triton's no-op views (a transpose, a reshape, a conversion that moves no data) between a wgmma and the yield,
+// and between the loop-carried value and the next wgmma's accumulator, keep the wgmma in flight.
+// CHECK-LABEL: tt.func public @wgmma_through_trans
+// CHECK: %[[D:.*]] = ttng.warp_group_dot {{.*}} {isAsync = true}
+// CHECK-NEXT: %[[W:.*]]:2 = ttng.warp_group_dot_wait %[[D]], %{{.*}} {pendings = 1 : i32}
+// CHECK-NEXT: tt.trans %[[W]]#0
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#lin = #ttg.linear<{register = [[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32]], block = []}>
+#s = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @wgmma_through_trans(%c: tensor<64x64xf32, #lin>, %n: i32, %buf: !ttg.memdesc<3x64x64xf16, #s, #smem, mutable>) -> tensor<64x64xf32, #lin> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (tensor<64x64xf32, #lin>) : i32 {
+      %a = ttg.memdesc_index %buf[%i] : !ttg.memdesc<3x64x64xf16, #s, #smem, mutable> -> !ttg.memdesc<64x64xf16, #s, #smem, mutable>
+      %am = tt.trans %acc {order = array<i32: 1, 0>} : tensor<64x64xf32, #lin> -> tensor<64x64xf32, #mma>
+      %d = ttng.warp_group_dot %a, %a, %am : !ttg.memdesc<64x64xf16, #s, #smem, mutable> * !ttg.memdesc<64x64xf16, #s, #smem, mutable> -> tensor<64x64xf32, #mma>
+      %e = tt.trans %d {order = array<i32: 1, 0>} : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #lin>
+      scf.yield %e : tensor<64x64xf32, #lin>
+    }
+    tt.return %r : tensor<64x64xf32, #lin>
+  }
+}
+
+// -----
+
+// A wgmma with an integer accumulator does not stay in flight (Triton: f32 accumulators only): `pendings = 0`
+// right after it.
+// CHECK-LABEL: tt.func public @wgmma_i32_acc
+// CHECK: %[[D:.*]] = ttng.warp_group_dot {{.*}} {isAsync = true}
+// CHECK-NEXT: ttng.warp_group_dot_wait %[[D]], %{{.*}} {pendings = 0 : i32}
+// CHECK-NEXT: scf.yield
+#mma8 = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 32]}>
+#s8 = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 8}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @wgmma_i32_acc(%c: tensor<64x64xi32, #mma8>, %n: i32, %buf: !ttg.memdesc<3x64x64xi8, #s8, #smem, mutable>) -> tensor<64x64xi32, #mma8> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (tensor<64x64xi32, #mma8>) : i32 {
+      %a = ttg.memdesc_index %buf[%i] : !ttg.memdesc<3x64x64xi8, #s8, #smem, mutable> -> !ttg.memdesc<64x64xi8, #s8, #smem, mutable>
+      %d = ttng.warp_group_dot %a, %a, %acc : !ttg.memdesc<64x64xi8, #s8, #smem, mutable> * !ttg.memdesc<64x64xi8, #s8, #smem, mutable> -> tensor<64x64xi32, #mma8>
+      scf.yield %d : tensor<64x64xi32, #mma8>
+    }
+    tt.return %r : tensor<64x64xi32, #mma8>
+  }
+}
+
+// -----
+
+// A scalar load of 32 bits or more that feeds a dot's load (an index) is pipelined as a 1-element tensor: splat
+// pointer, async copy into a 1-element buffer (one: latency (3 - 1) / 2 for two levels), local_load and
+// tt.unsplat in the loop.
+// CHECK-LABEL: tt.func public @scalar_index
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<1x1xi64
+// CHECK: scf.for
+// CHECK: %[[L:.*]] = ttg.local_load {{.*}} -> tensor<1xi64
+// CHECK: tt.unsplat %[[L]] : tensor<1xi64
+// CHECK: ttg.async_copy_global_to_local %{{.*}} : tensor<1x!tt.ptr<i64>
+// S1-LABEL: tt.func public @scalar_index
+// S1-NOT: tt.unsplat
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @scalar_index(%pa: tensor<32x32x!tt.ptr<f16>, #bl> {tt.divisibility = dense<16> : tensor<2xi32>, tt.contiguity = dense<[1, 32]> : tensor<2xi32>}, %b: tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>, %idx: !tt.ptr<i64>, %n: i32) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %res:2 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero, %ip = %idx) -> (tensor<32x32xf32, #mma>, !tt.ptr<i64>) : i32 {
+      %i = tt.load %ip : !tt.ptr<i64>
+      %i32 = arith.trunci %i : i64 to i32
+      %row = arith.muli %i32, %c64 : i32
+      %off = tt.splat %row : i32 -> tensor<32x32xi32, #bl>
+      %p = tt.addptr %pa, %off : tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32xi32, #bl>
+      %x = tt.load %p : tensor<32x32x!tt.ptr<f16>, #bl>
+      %xd = ttg.convert_layout %x : tensor<32x32xf16, #bl> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %xd, %b, %acc : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<32x32xf32, #mma>
+      %ip2 = tt.addptr %ip, %c1 : !tt.ptr<i64>, i32
+      scf.yield %d, %ip2 : tensor<32x32xf32, #mma>, !tt.ptr<i64>
+    }
+    tt.return %res#0 : tensor<32x32xf32, #mma>
+  }
+}
+
+// -----
+
+// The pass ends as Triton's does, with the greedy driver and no patterns: folds, dead ops gone, constants
+// deduplicated at the top of the function, loops pipelined or not (here without -canonicalize).
+// S1-LABEL: tt.func public @cleanup
+// S1-NEXT: %[[C:.*]] = arith.constant 5 : i32
+// S1-NEXT: tt.store %arg0, %[[C]]
+// S1-NEXT: tt.return
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @cleanup(%p: !tt.ptr<i32>, %x: i32) {
+    %c2 = arith.constant 2 : i32
+    %c3 = arith.constant 3 : i32
+    %dead = arith.muli %x, %c3 : i32
+    %five = arith.addi %c2, %c3 : i32
+    tt.store %p, %five : !tt.ptr<i32>
+    tt.return
+  }
+}
+

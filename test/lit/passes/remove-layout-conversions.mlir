@@ -345,7 +345,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // tt.join of two wgmma-layout halves (the attention tutorial's split-and-rescale): the joined tensor's layout is
 // the operands' linear layout with a first register basis along the new size-2 dimension (Triton's layout for
-// it); the trans and the reshape take linear layouts forward instead of the blocked ones.
+// it); the trans and the reshape take linear layouts forward instead of the blocked ones. (The input's layouts are
+// ones Triton's verifier takes: each op's result layout is the one it infers from its operand's.)
 // CHECK-DAG: #[[J:.*]] = #ttg.linear<{register = {{\[}}[0, 0, 1], [0, 1, 0], [8, 0, 0], [0, 8, 0], [0, 16, 0]], lane = {{\[}}[0, 2, 0], [0, 4, 0], [1, 0, 0], [2, 0, 0], [4, 0, 0]], warp = {{\[}}[16, 0, 0], [32, 0, 0]], block = []}>
 // CHECK-LABEL: tt.func public @join_back
 // CHECK: tt.join %arg0, %arg1 : tensor<64x32xf32, #mma> -> tensor<64x32x2xf32, #[[J]]>
@@ -355,13 +356,155 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 #mma1 = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
 #b3 = #ttg.blocked<{sizePerThread = [1, 1, 2], threadsPerWarp = [8, 4, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
 #t3 = #ttg.blocked<{sizePerThread = [1, 2, 1], threadsPerWarp = [8, 1, 4], warpsPerCTA = [4, 1, 1], order = [1, 2, 0]}>
-#b2 = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b2 = #ttg.linear<{register = [[0, 32], [0, 4], [0, 8], [0, 16], [32, 0]], lane = [[0, 1], [0, 2], [1, 0], [2, 0], [4, 0]], warp = [[8, 0], [16, 0]], block = []}>
+#s2 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @join_back(%x: tensor<64x32xf32, #mma>, %y: tensor<64x32xf32, #mma>) -> tensor<64x64xf32, #mma1> {
-    %j = tt.join %x, %y : tensor<64x32xf32, #mma> -> tensor<64x32x2xf32, #b3>
+  tt.func public @join_back(%x0: tensor<64x32xf32, #mma>, %y0: tensor<64x32xf32, #mma>) -> tensor<64x64xf32, #mma1> {
+    %x = ttg.convert_layout %x0 : tensor<64x32xf32, #mma> -> tensor<64x32xf32, #s2>
+    %y = ttg.convert_layout %y0 : tensor<64x32xf32, #mma> -> tensor<64x32xf32, #s2>
+    %j = tt.join %x, %y : tensor<64x32xf32, #s2> -> tensor<64x32x2xf32, #b3>
     %t = tt.trans %j {order = array<i32: 0, 2, 1>} : tensor<64x32x2xf32, #b3> -> tensor<64x2x32xf32, #t3>
     %r = tt.reshape %t : tensor<64x2x32xf32, #t3> -> tensor<64x64xf32, #b2>
     %c = ttg.convert_layout %r : tensor<64x64xf32, #b2> -> tensor<64x64xf32, #mma1>
     tt.return %c : tensor<64x64xf32, #mma1>
+  }
+}
+
+// -----
+
+// A conversion between MMA v3 layouts that differ only in instrShape N moves registers only (Triton's
+// isFreeConvert, by linear layouts): the backward slice of the final conversion goes through it to a function
+// argument, which cannot change layout, so nothing is rematerialized.
+// CHECK-LABEL: tt.func public @free_convert
+// CHECK-NEXT: %[[F:.*]] = ttg.convert_layout %arg0 : tensor<64x128xf32, #mma> -> tensor<64x128xf32, #mma1>
+// CHECK-NEXT: %[[B:.*]] = tt.broadcast %arg1 : tensor<64x1xf32, #mma1> -> tensor<64x128xf32, #mma1>
+// CHECK-NEXT: %[[M:.*]] = arith.mulf %[[F]], %[[B]] : tensor<64x128xf32, #mma1>
+// CHECK-NEXT: ttg.convert_layout %[[M]] : tensor<64x128xf32, #mma1> -> tensor<64x128xf32, #blocked>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#mma1 = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 128, 16]}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @free_convert(%acc: tensor<64x128xf32, #mma1>, %row: tensor<64x1xf32, #mma>) -> tensor<64x128xf32, #blocked> {
+    %0 = ttg.convert_layout %acc : tensor<64x128xf32, #mma1> -> tensor<64x128xf32, #mma>
+    %1 = tt.broadcast %row : tensor<64x1xf32, #mma> -> tensor<64x128xf32, #mma>
+    %2 = arith.mulf %0, %1 : tensor<64x128xf32, #mma>
+    %3 = ttg.convert_layout %2 : tensor<64x128xf32, #mma> -> tensor<64x128xf32, #blocked>
+    tt.return %3 : tensor<64x128xf32, #blocked>
+  }
+}
+
+
+// -----
+
+// tt.split of a blocked layout holding the size-2 minor dimension in registers drops it whatever the order
+// (Triton's inferSplitOpEncoding): the argument's layout flows through, and the split's users follow.
+// CHECK-DAG: #[[S:.*]] = #ttg.blocked<{sizePerThread = [2, 1, 2], threadsPerWarp = [4, 8, 1], warpsPerCTA = [4, 1, 1], order = [1, 0, 2]}>
+// CHECK-DAG: #[[H:.*]] = #ttg.blocked<{sizePerThread = [2, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: tt.func public @split_any_order
+// CHECK-NEXT: %[[L:.*]], %[[R:.*]] = tt.split %arg0 : tensor<32x16x2xf16, #[[S]]> -> tensor<32x16xf16, #[[H]]>
+// CHECK-NEXT: %[[A:.*]] = arith.addf %[[L]], %[[R]] : tensor<32x16xf16, #[[H]]>
+// CHECK-NEXT: ttg.convert_layout %[[A]]
+#src = #ttg.blocked<{sizePerThread = [2, 1, 2], threadsPerWarp = [4, 8, 1], warpsPerCTA = [4, 1, 1], order = [1, 0, 2]}>
+#mid = #ttg.blocked<{sizePerThread = [1, 1, 2], threadsPerWarp = [4, 8, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
+#out = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @split_any_order(%x: tensor<32x16x2xf16, #src>) -> tensor<32x16xf16, #out> {
+    %0 = ttg.convert_layout %x : tensor<32x16x2xf16, #src> -> tensor<32x16x2xf16, #mid>
+    %a, %b = tt.split %0 : tensor<32x16x2xf16, #mid> -> tensor<32x16xf16, #out>
+    %1 = arith.addf %a, %b : tensor<32x16xf16, #out>
+    tt.return %1 : tensor<32x16xf16, #out>
+  }
+}
+
+
+// -----
+
+// Only a gather's indices carry their layout to its result, and a conversion of its source goes (the source
+// goes through shared memory): the gather takes the indices argument's layout, its source as it is.
+// CHECK-LABEL: tt.func public @gather_indices_layout
+// CHECK-NEXT: %[[G:.*]] = tt.gather %arg0[%arg1] {axis = 0 : i32} : (tensor<64x32xf32, #blocked>, tensor<256x32xi32, #blocked1>) -> tensor<256x32xf32, #blocked1>
+// CHECK-NEXT: ttg.convert_layout %[[G]] : tensor<256x32xf32, #blocked1> -> tensor<256x32xf32, #blocked>
+#src = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#idx = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#other = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @gather_indices_layout(%src: tensor<64x32xf32, #src>, %idx: tensor<256x32xi32, #idx>) -> tensor<256x32xf32, #src> {
+    %0 = ttg.convert_layout %idx : tensor<256x32xi32, #idx> -> tensor<256x32xi32, #other>
+    %1 = tt.gather %src[%0] {axis = 0 : i32} : (tensor<64x32xf32, #src>, tensor<256x32xi32, #other>) -> tensor<256x32xf32, #other>
+    %2 = ttg.convert_layout %1 : tensor<256x32xf32, #other> -> tensor<256x32xf32, #src>
+    tt.return %2 : tensor<256x32xf32, #src>
+  }
+}
+
+
+// -----
+
+// A dot operand conversion is hoisted to the load over a pure inline asm (no data moves between threads);
+// not over one with side effects.
+// CHECK-LABEL: tt.func public @hoist_over_pure_asm
+// CHECK-NEXT: %[[L:.*]] = tt.load %arg0
+// CHECK-NEXT: %[[C:.*]] = ttg.convert_layout %[[L]] : tensor<32x32xi8, #blocked> -> tensor<32x32xi8, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+// CHECK-NEXT: tt.elementwise_inline_asm {{.*}} %[[C]] : tensor<32x32xi8, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+// CHECK-LABEL: tt.func public @not_over_impure_asm
+// CHECK-NEXT: %[[L:.*]] = tt.load %arg0
+// CHECK-NEXT: %[[A:.*]] = tt.elementwise_inline_asm {{.*}} pure = false} %[[L]] : tensor<32x32xi8, #blocked> -> tensor<32x32xf16, #blocked>
+// CHECK-NEXT: ttg.convert_layout %[[A]] : tensor<32x32xf16, #blocked>
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @hoist_over_pure_asm(%p: tensor<32x32x!tt.ptr<i8>, #blocked> {tt.divisibility = 16 : i32, tt.contiguity = 4 : i32}, %b: tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>, %c: tensor<32x32xf32, #mma>) -> tensor<32x32xf32, #mma> {
+    %0 = tt.load %p : tensor<32x32x!tt.ptr<i8>, #blocked>
+    %1 = tt.elementwise_inline_asm "cvt.rn.f16x2.e4m3x2 $0, $1;" {constraints = "=r,r", packed_element = 2 : i32, pure = true} %0 : tensor<32x32xi8, #blocked> -> tensor<32x32xf16, #blocked>
+    %2 = ttg.convert_layout %1 : tensor<32x32xf16, #blocked> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+    %3 = tt.dot %2, %b, %c : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<32x32xf32, #mma>
+    tt.return %3 : tensor<32x32xf32, #mma>
+  }
+  tt.func public @not_over_impure_asm(%p: tensor<32x32x!tt.ptr<i8>, #blocked> {tt.divisibility = 16 : i32, tt.contiguity = 4 : i32}, %b: tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>, %c: tensor<32x32xf32, #mma>) -> tensor<32x32xf32, #mma> {
+    %0 = tt.load %p : tensor<32x32x!tt.ptr<i8>, #blocked>
+    %1 = tt.elementwise_inline_asm "cvt.rn.f16x2.e4m3x2 $0, $1;" {constraints = "=r,r", packed_element = 2 : i32, pure = false} %0 : tensor<32x32xi8, #blocked> -> tensor<32x32xf16, #blocked>
+    %2 = ttg.convert_layout %1 : tensor<32x32xf16, #blocked> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+    %3 = tt.dot %2, %b, %c : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<32x32xf32, #mma>
+    tt.return %3 : tensor<32x32xf32, #mma>
+  }
+}
+
+
+// -----
+
+// fp4_to_fp into a #ttg.linear layout: its operand's layout is inferred backwards as a linear layout (the
+// register basis of 1 along the axis dropped, the others halved), so the conversion goes into the constant.
+// CHECK-DAG: #[[OUT:.*]] = #ttg.linear<{register = {{\[\[}}0, 1], [0, 2], [0, 4], [0, 8]], lane = {{\[\[}}1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = {{\[\[}}0, 16], [0, 32]], block = []}>
+// CHECK-DAG: #[[IN:.*]] = #ttg.linear<{register = {{\[\[}}0, 1], [0, 2], [0, 4]], lane = {{\[\[}}1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = {{\[\[}}0, 8], [0, 16]], block = []}>
+// CHECK-LABEL: tt.func public @fp4_to_linear
+// CHECK-NEXT: %[[C:.*]] = arith.constant dense<17> : tensor<32x32xi8, #[[IN]]>
+// CHECK-NEXT: %[[F:.*]] = ttg.fp4_to_fp %[[C]] {axis = 1 : i32} : tensor<32x32xi8, #[[IN]]> -> tensor<32x64xbf16, #[[OUT]]>
+// CHECK-NEXT: tt.return %[[F]]
+#i8 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+#f16 = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+#linear = #ttg.linear<{register = [[0, 1], [0, 2], [0, 4], [0, 8]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[0, 16], [0, 32]], block = []}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @fp4_to_linear() -> tensor<32x64xbf16, #linear> {
+    %0 = arith.constant dense<17> : tensor<32x32xi8, #i8>
+    %1 = ttg.fp4_to_fp %0 {axis = 1 : i32} : tensor<32x32xi8, #i8> -> tensor<32x64xbf16, #f16>
+    %2 = ttg.convert_layout %1 : tensor<32x64xbf16, #f16> -> tensor<32x64xbf16, #linear>
+    tt.return %2 : tensor<32x64xbf16, #linear>
+  }
+}
+
+
+// -----
+
+// A join of two slices (along the new dimension) of a layout whose split gives them back yields that layout
+// (Triton's inferDefaultJoinOpEncoding): the conversion after the join goes.
+// CHECK-LABEL: tt.func public @join_of_slices
+// CHECK-NEXT: %[[J:.*]] = tt.join %arg0, %arg1 : tensor<64x16xf32, #ttg.slice<{dim = 2, parent = #blocked}>> -> tensor<64x16x2xf32, #blocked>
+// CHECK-NEXT: tt.return %[[J]]
+#j = #ttg.blocked<{sizePerThread = [2, 2, 2], threadsPerWarp = [8, 4, 1], warpsPerCTA = [4, 1, 1], order = [1, 0, 2]}>
+#k = #ttg.blocked<{sizePerThread = [2, 2, 2], threadsPerWarp = [8, 4, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @join_of_slices(%a: tensor<64x16xf32, #ttg.slice<{dim = 2, parent = #j}>>, %b: tensor<64x16xf32, #ttg.slice<{dim = 2, parent = #j}>>) -> tensor<64x16x2xf32, #j> {
+    %0 = tt.join %a, %b : tensor<64x16xf32, #ttg.slice<{dim = 2, parent = #j}>> -> tensor<64x16x2xf32, #k>
+    %1 = ttg.convert_layout %0 : tensor<64x16x2xf32, #k> -> tensor<64x16x2xf32, #j>
+    tt.return %1 : tensor<64x16x2xf32, #j>
   }
 }

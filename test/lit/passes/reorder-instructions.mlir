@@ -162,3 +162,25 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %m : !ttg.memdesc<32x32xf32, #shared, #smem>
   }
 }
+
+// -----
+
+// A transpose of a shared-memory view (ttg.memdesc_trans, also a transposition in Triton) moves right after the
+// view.
+// CHECK-LABEL: tt.func public @memdesc_trans_after_view
+// CHECK: %[[V:.*]] = ttg.memdesc_index %arg0[%arg1]
+// CHECK-NEXT: ttg.memdesc_trans %[[V]]
+// CHECK-NEXT: ttg.local_load %[[V]]
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#shared1 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @memdesc_trans_after_view(%buf: !ttg.memdesc<2x32x32xf32, #shared, #smem, mutable>, %i: i32) -> (tensor<32x32xf32, #blocked>, tensor<32x32xf32, #blocked>) {
+    %v = ttg.memdesc_index %buf[%i] : !ttg.memdesc<2x32x32xf32, #shared, #smem, mutable> -> !ttg.memdesc<32x32xf32, #shared, #smem, mutable>
+    %x = ttg.local_load %v : !ttg.memdesc<32x32xf32, #shared, #smem, mutable> -> tensor<32x32xf32, #blocked>
+    %t = ttg.memdesc_trans %v {order = array<i32: 1, 0>} : !ttg.memdesc<32x32xf32, #shared, #smem, mutable> -> !ttg.memdesc<32x32xf32, #shared1, #smem, mutable>
+    %y = ttg.local_load %t : !ttg.memdesc<32x32xf32, #shared1, #smem, mutable> -> tensor<32x32xf32, #blocked>
+    tt.return %x, %y : tensor<32x32xf32, #blocked>, tensor<32x32xf32, #blocked>
+  }
+}

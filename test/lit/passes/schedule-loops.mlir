@@ -1,4 +1,4 @@
-// RUN: tt-opt %s -split-input-file -tritongpu-assign-latencies=num-stages=3 -tritongpu-schedule-loops | FileCheck %s
+// RUN: tt-opt %s -split-input-file -tritongpu-assign-latencies=num-stages=3 -allow-unregistered-dialect -tritongpu-schedule-loops | FileCheck %s
 
 // A matmul loop, A masked along K: the loads (latency 2) take stage 0 with the mask computation that feeds A's
 // load (from the induction variable), in the last cluster; the conversions and the dot stage 2, cluster 0. The
@@ -255,5 +255,57 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       scf.yield %d, %ap2, %bp2 : tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #bl>, tensor<32x32x!tt.ptr<f16>, #bl>
     }
     tt.return %res#0 : tensor<32x32xf32, #mma>
+  }
+}
+
+// -----
+
+// A loop partitioned from a warp-specialized one (tt.warp_specialize, its schedule already written, no latency):
+// its latency ops (the load and the local_load here) all sit in stage 3, so everything goes to stage 0 and one
+// cluster; the loop's tt.scheduled_max_stage is never lowered.
+// CHECK-LABEL: tt.func public @ws_one_stage
+// CHECK: tt.load {{.*}} {loop.cluster = 0 : i32, loop.stage = 0 : i32}
+// CHECK: ttg.local_alloc {{.*}} {loop.cluster = 0 : i32, loop.stage = 0 : i32}
+// CHECK: ttg.local_load {{.*}} {loop.cluster = 0 : i32, loop.stage = 0 : i32}
+// CHECK: "use"(%{{.*}}) {loop.cluster = 0 : i32, loop.stage = 0 : i32}
+// CHECK: } {tt.scheduled_max_stage = 3 : i32, tt.warp_specialize}
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @ws_one_stage(%n: i32, %p: tensor<128x4x!tt.ptr<i8>, #blocked>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %v = tt.load %p {loop.cluster = 2 : i32, loop.stage = 3 : i32} : tensor<128x4x!tt.ptr<i8>, #blocked>
+      %s = ttg.local_alloc %v : (tensor<128x4xi8, #blocked>) -> !ttg.memdesc<128x4xi8, #shared, #smem>
+      %w = ttg.local_load %s : !ttg.memdesc<128x4xi8, #shared, #smem> -> tensor<128x4xi8, #blocked>
+      "use"(%w) {loop.cluster = 2 : i32, loop.stage = 3 : i32} : (tensor<128x4xi8, #blocked>) -> ()
+    } {tt.scheduled_max_stage = 3 : i32, tt.warp_specialize}
+    tt.return
+  }
+}
+
+// -----
+
+// The same with latency ops in stages 1 and 3: the schedule is kept, its stages shifted to start at 0; the
+// dependencies and the rest are scheduled as usual.
+// CHECK-LABEL: tt.func public @ws_shifted
+// CHECK: tt.load {{.*}} {loop.cluster = 1 : i32, loop.stage = 0 : i32}
+// CHECK: ttg.local_load {{.*}} {loop.cluster = 0 : i32, loop.stage = 2 : i32}
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @ws_shifted(%n: i32, %p: tensor<128x4x!tt.ptr<i8>, #blocked>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %v = tt.load %p {loop.cluster = 1 : i32, loop.stage = 1 : i32} : tensor<128x4x!tt.ptr<i8>, #blocked>
+      %s = ttg.local_alloc %v {loop.cluster = 0 : i32, loop.stage = 3 : i32} : (tensor<128x4xi8, #blocked>) -> !ttg.memdesc<128x4xi8, #shared, #smem>
+      %w = ttg.local_load %s {loop.cluster = 0 : i32, loop.stage = 3 : i32} : !ttg.memdesc<128x4xi8, #shared, #smem> -> tensor<128x4xi8, #blocked>
+      "use"(%w) {loop.cluster = 0 : i32, loop.stage = 3 : i32} : (tensor<128x4xi8, #blocked>) -> ()
+    } {tt.scheduled_max_stage = 3 : i32, tt.warp_specialize}
+    tt.return
   }
 }

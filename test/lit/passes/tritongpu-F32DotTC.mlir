@@ -61,7 +61,7 @@ tt.func public @bf16x6(%a: tensor<32x16xf32>, %b: tensor<16x32xf32>, %c: tensor<
 
 // tf32x3 is split only with emu-tf32: big = cvt.rna.tf32 inline asm, small = x - big; tf32 dots keeping
 // maxNumImpreciseAcc, small*big + big*small from zero, NaNs zeroed, + big*big, + the accumulator. The
-// operands' layouts carry over (blocked: Triton's verifier refuses a tf32x3 dot on MMA layouts).
+// operands' layouts carry over.
 // CHECK-LABEL: tt.func public @tf32x3
 // CHECK-NOT: tt.elementwise_inline_asm
 // CHECK: tt.dot %arg0, %arg1, %arg2, inputPrecision = tf32x3
@@ -77,13 +77,13 @@ tt.func public @bf16x6(%a: tensor<32x16xf32>, %b: tensor<16x32xf32>, %c: tensor<
 // EMU-NEXT: %[[SEL:.*]] = arith.select %[[NAN]], %[[Z]], %[[D2]] : tensor<32x32xi1, #blocked>, tensor<32x32xf32, #blocked>
 // EMU-NEXT: %[[D3:.*]] = tt.dot %[[AB]], %[[BB]], %[[SEL]], inputPrecision = tf32 {maxNumImpreciseAcc = 32 : i32}
 // EMU-NEXT: arith.addf %[[D3]], %arg2 : tensor<32x32xf32, #blocked>
-#bl = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
-#dA = #ttg.dot_op<{opIdx = 0, parent = #bl}>
-#dB = #ttg.dot_op<{opIdx = 1, parent = #bl}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#dA = #ttg.dot_op<{opIdx = 0, parent = #blocked}>
+#dB = #ttg.dot_op<{opIdx = 1, parent = #blocked}>
 module attributes {"ttg.num-warps" = 4 : i32} {
-  tt.func public @tf32x3(%a: tensor<32x16xf32, #dA>, %b: tensor<16x32xf32, #dB>, %c: tensor<32x32xf32, #bl>) -> tensor<32x32xf32, #bl> {
-    %d = tt.dot %a, %b, %c, inputPrecision = tf32x3 {maxNumImpreciseAcc = 32 : i32} : tensor<32x16xf32, #dA> * tensor<16x32xf32, #dB> -> tensor<32x32xf32, #bl>
-    tt.return %d : tensor<32x32xf32, #bl>
+  tt.func public @tf32x3(%a: tensor<32x16xf32, #dA>, %b: tensor<16x32xf32, #dB>, %c: tensor<32x32xf32, #blocked>) -> tensor<32x32xf32, #blocked> {
+    %d = tt.dot %a, %b, %c, inputPrecision = tf32x3 {maxNumImpreciseAcc = 32 : i32} : tensor<32x16xf32, #dA> * tensor<16x32xf32, #dB> -> tensor<32x32xf32, #blocked>
+    tt.return %d : tensor<32x32xf32, #blocked>
   }
 }
 
