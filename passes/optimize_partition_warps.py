@@ -12,9 +12,10 @@ with tensors and 24 for the others.
 A partition with tensors whose number of warps changed is laid out again: its body is moved into a `tt.func
 @container` of a module of its own (the module's attributes, the old number of warps; `ttg.warp_return` becomes
 `tt.return`, the captures' axis info becomes argument attributes), every tensor loses its layout (not those in
-tensor descriptors), and convert-triton-to-tritongpu with the new number of warps gives them new ones; TMEM loads,
-stores and allocs then get Triton's default TMEM layout (with a `ttg.convert_layout` to or from it), as
-relayout-tritongpu; then coalesce, remove-layout-conversions, optimize-thread-locality, accelerate-matmul and
+tensor descriptors), convert-triton-to-tritongpu with the new number of warps and enable-source-remat gives them
+new ones and relayout-tritongpu those of the TritonNvidiaGPU ops (TMEM loads, stores and allocs, gathers and
+scatters); the casts back to layout-less types that source rematerialization left are dropped (their source
+replaces them); then coalesce, remove-layout-conversions, optimize-thread-locality, accelerate-matmul and
 remove-layout-conversions run, and the body goes back.
 """
 
@@ -40,7 +41,6 @@ from xdsl.dialects.builtin import (
 from ttc.ir.layout_utils import threads_per_warp_of, total_elems_per_thread, with_encoding
 from ttc.ir.layouts import BlockedEncoding
 from ttc.ir.tt import FuncOp, ReturnOp
-from ttc.ir.ttg import ConvertLayoutOp
 from ttc.ir.types import PointerType, bitwidth, encoding
 from ttc.ir.warp_specialize import WarpReturnOp, WarpSpecializeOp, lookup_num_warps
 from ttc.diagnostics import CompileError, at_op
@@ -64,31 +64,6 @@ def _strip(t):
     if isinstance(t, TensorType) and encoding(t) is not None:
         return with_encoding(t, None)
     return t
-
-
-def _relayout_tmem(func: FuncOp, num_warps: int) -> None:
-    from ttc.passes.promote_lhs_to_tmem import default_tmem_layout
-
-    for op in list(func.walk()):
-        if op.name == "ttng.tmem_load":
-            enc = default_tmem_layout(op.src.type, num_warps)
-            old = op.result.type
-            if enc is None or encoding(old) == enc:
-                continue
-            op.result._type = with_encoding(old, enc)
-            cvt = ConvertLayoutOp.create(operands=[op.result], result_types=[old])
-            op.parent_block().insert_op_after(cvt, op)
-            for use in list(op.result.uses):
-                if use.operation is not cvt:
-                    use.operation.operands[use.index] = cvt.results[0]
-        elif op.name in ("ttng.tmem_store", "ttng.tmem_alloc") and op.src is not None:
-            memdesc = op.dst.type if op.name == "ttng.tmem_store" else op.results[0].type
-            enc = default_tmem_layout(memdesc, num_warps)
-            if enc is None:
-                continue
-            cvt = ConvertLayoutOp.create(operands=[op.src], result_types=[with_encoding(op.src.type, enc)])
-            op.parent_block().insert_op_before(cvt, op)
-            op.operands[list(op.operands).index(op.src)] = cvt.results[0]
 
 
 def _relayout(module: ModuleOp, axis, ws: WarpSpecializeOp, region: Region, new_warps: int) -> None:
@@ -130,10 +105,13 @@ def _relayout(module: ModuleOp, axis, ws: WarpSpecializeOp, region: Region, new_
     container.attributes["ttg.num-warps"] = IntegerAttr(new_warps, i32)
     threads = attrs["ttg.threads-per-warp"].value.data if "ttg.threads-per-warp" in attrs else 32
     ctas = attrs["ttg.num-ctas"].value.data if "ttg.num-ctas" in attrs else 1
-    make_pass("convert-triton-to-tritongpu",
-              f"target={target.data} num-warps={new_warps} threads-per-warp={threads} num-ctas={ctas}").apply(
-        None, container)
-    _relayout_tmem(func, new_warps)
+    make_pass("convert-triton-to-tritongpu", f"target={target.data} num-warps={new_warps} "
+              f"threads-per-warp={threads} num-ctas={ctas} enable-source-remat=true").apply(None, container)
+    make_pass("relayout-tritongpu").apply(None, container)
+    for cast in [op for op in func.walk() if op.name == "builtin.unrealized_conversion_cast"]:
+        cast.results[0].replace_all_uses_with(cast.operands[0])  # the source layout wins
+        cast.detach()
+        cast.erase()
     for name in ("tritongpu-coalesce", "tritongpu-remove-layout-conversions", "tritongpu-optimize-thread-locality",
                  "tritongpu-accelerate-matmul", "tritongpu-remove-layout-conversions"):
         make_pass(name).apply(None, container)
