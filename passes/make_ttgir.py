@@ -113,13 +113,25 @@ def capability_of(target: str) -> int:
     return int(target.split(":")[1]) if target.startswith("cuda:") else 0
 
 
+_THROUGH = ("tt.fp_to_fp", "arith.extf", "ttg.convert_layout", "ttg.local_load", "ttg.local_alloc")
+
+
+def operand_elt(v):
+    """The element type a dot operand had before the FMA path's upcasts (tt.fp_to_fp, arith.extf; through
+    layout conversions and shared-memory round trips): accelerate-matmul upcasts operands of dots it leaves on
+    FMA units, and the warning is about the dot as written."""
+    while v.owner is not None and getattr(v.owner, "name", None) in _THROUGH:
+        v = v.owner.operands[0]
+    return elt(v.type)
+
+
 def triton_uses_mma(dot, capability: int) -> bool:
     """Whether Triton's accelerate-matmul would give `dot` a tensor-core layout (its supportMMA): sm80 and
     later; fp8, f16, bf16 or i8 operands, or f32 ones with a tf32/bf16 input precision (f32-dot-tc splits the
     x3/x6 ones into such dots); not f32 with ieee precision, nor f64."""
     if capability < 80:
         return False
-    a = elt(dot.a.type)
+    a = operand_elt(dot.a)
     if isinstance(a, Float32Type):
         return dot.inputPrecision.value.data != INPUT_PRECISION["ieee"]
     if isinstance(a, (Float16Type, BFloat16Type)):
@@ -131,17 +143,18 @@ def triton_uses_mma(dot, capability: int) -> bool:
 
 def fma_dot_message(dot, capability: int) -> str:
     a, b, d = shape_of(dot.a.type), shape_of(dot.b.type), shape_of(dot.d.type)
-    types = " x ".join(attr_text(elt(v.type)) for v in (dot.a, dot.b)) + " -> " + attr_text(elt(dot.d.type))
+    a_elt, b_elt = operand_elt(dot.a), operand_elt(dot.b)
+    types = " x ".join(attr_text(t) for t in (a_elt, b_elt)) + " -> " + attr_text(elt(dot.d.type))
     names = {v: k for k, v in INPUT_PRECISION.items()}
     precision = names.get(dot.inputPrecision.value.data, "?")
-    if isinstance(elt(dot.a.type), Float32Type):
+    if isinstance(a_elt, Float32Type):
         types += ", " + precision
     batch = f"{d[0]}x" if len(d) == 3 else ""
-    if isinstance(elt(dot.a.type), Float32Type) and precision not in ("tf32", "ieee"):
+    if isinstance(a_elt, Float32Type) and precision not in ("tf32", "ieee"):
         why = (f"Triton splits an f32 dot of {precision} precision into several tf32/bf16 tensor-core dots "
                "(its f32-dot-tc pass), which ttc does not do")
     else:
-        why = mma_v2_kind(elt(dot.a.type), elt(dot.b.type), elt(dot.d.type), dot.inputPrecision.value.data,
+        why = mma_v2_kind(a_elt, b_elt, elt(dot.d.type), dot.inputPrecision.value.data,
                           capability, (d[-2], d[-1], a[-1]))
         why = why if isinstance(why, str) else "its layouts did not take the MMA v2 layout"
     return f"tt.dot {batch}{a[-2]}x{b[-1]}x{a[-1]} ({types}) runs on FMA units: {why}, so make-ttgir keeps it on a blocked layout"
