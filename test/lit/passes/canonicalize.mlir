@@ -535,7 +535,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // original order is the buffer itself.
 // CHECK-LABEL: tt.func @memdesc_views
 // CHECK-NEXT: %[[A:.*]] = ttg.local_alloc
-// CHECK-NEXT: %[[S:.*]] = ttg.memdesc_subslice %[[A]][40, 24] : !ttg.memdesc<64x64xf32, #shared, #smem, mutable> -> !ttg.memdesc<8x8xf32, #shared, #smem, mutable, 64x64>
+// CHECK-NEXT: %[[S:.*]] = ttg.memdesc_subslice %[[A]][40, 40] : !ttg.memdesc<64x64xf32, #shared, #smem, mutable> -> !ttg.memdesc<8x8xf32, #shared, #smem, mutable, 64x64>
 // CHECK-NEXT: ttg.local_store %arg0, %[[S]]
 // CHECK-NEXT: "test.use"(%[[A]])
 #sh = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
@@ -544,7 +544,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func @memdesc_views(%v: tensor<8x8xf32>) {
     %a = ttg.local_alloc : () -> !ttg.memdesc<64x64xf32, #sh, #smem, mutable>
-    %s1 = ttg.memdesc_subslice %a[32, 16] : !ttg.memdesc<64x64xf32, #sh, #smem, mutable> -> !ttg.memdesc<32x32xf32, #sh, #smem, mutable, 64x64>
+    %s1 = ttg.memdesc_subslice %a[32, 32] : !ttg.memdesc<64x64xf32, #sh, #smem, mutable> -> !ttg.memdesc<32x32xf32, #sh, #smem, mutable, 64x64>
     %s2 = ttg.memdesc_subslice %s1[8, 8] : !ttg.memdesc<32x32xf32, #sh, #smem, mutable, 64x64> -> !ttg.memdesc<8x8xf32, #sh, #smem, mutable, 64x64>
     ttg.local_store %v, %s2 : tensor<8x8xf32> -> !ttg.memdesc<8x8xf32, #sh, #smem, mutable, 64x64>
     %t1 = ttg.memdesc_trans %a {order = array<i32: 1, 0>} : !ttg.memdesc<64x64xf32, #sh, #smem, mutable> -> !ttg.memdesc<64x64xf32, #sht, #smem, mutable>
@@ -557,13 +557,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// trans(trans(x)) composes its orders; the identity transpose to another layout becomes a conversion (Triton's
-// TransOp::fold and CanonicalizeConvertFromTranspose).
+// trans(trans(x)) composes its orders; the identity transpose to another (equivalent) layout becomes a conversion
+// (Triton's TransOp::fold and CanonicalizeConvertFromTranspose).
 // CHECK-LABEL: tt.func @trans_of_trans
 // CHECK-NEXT: %[[C:.*]] = ttg.convert_layout %arg0 : tensor<32x32xf32, #linear> -> tensor<32x32xf32, #blocked>
 // CHECK-NEXT: tt.return %[[C]]
-#l = #ttg.linear<{register = [[0, 1], [0, 2], [16, 0]], lane = [[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]], warp = [[0, 16], [8, 0]], block = []}>
-#lt = #ttg.linear<{register = [[1, 0], [2, 0], [0, 16]], lane = [[4, 0], [8, 0], [0, 1], [0, 2], [0, 4]], warp = [[16, 0], [0, 8]], block = []}>
+#l = #ttg.linear<{register = [[0, 1], [0, 2], [0, 16]], lane = [[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]], warp = [[8, 0], [16, 0]], block = []}>
+#lt = #ttg.linear<{register = [[1, 0], [2, 0], [16, 0]], lane = [[4, 0], [8, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 8], [0, 16]], block = []}>
 #b = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func @trans_of_trans(%x: tensor<32x32xf32, #l>) -> tensor<32x32xf32, #b> {
