@@ -41,6 +41,8 @@ REGISTRY: dict[str, str] = {
     "tritongpu-remove-layout-conversions": "remove_layout_conversions:RemoveLayoutConversions",
     "allocate-shared-memory": "allocate_shared_memory:AllocateSharedMemory",
     "tritongpu-allocate-warp-groups": "allocate_warp_groups:AllocateWarpGroups",
+    "tritongpu-optimize-partition-warps": "optimize_partition_warps:OptimizePartitionWarps",
+    "tritongpu-partition-loops": "partition_loops:PartitionLoops",
     "make-ttgir": "make_ttgir:MakeTTGIR",
     "test-print-alias": "test_print_alias:TestPrintAlias",
     "test-print-alignment": "test_print_alignment:TestPrintAlignment",

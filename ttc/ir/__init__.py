@@ -20,9 +20,9 @@ from ttc.ir.printer import print_ir
 
 @lru_cache(maxsize=1)
 def _dialects():
-    from ttc.ir import gpu, llvm, std, tt, ttg
+    from ttc.ir import gpu, llvm, nvws, std, tt, ttg
 
-    return [Builtin, std.ARITH, std.MATH, std.SCF, std.CF, std.UB, tt.TT, ttg.TTG, ttg.TTNG, gpu.GPU, llvm.LLVM]
+    return [Builtin, std.ARITH, std.MATH, std.SCF, std.CF, std.UB, tt.TT, ttg.TTG, ttg.TTNG, nvws.NVWS, gpu.GPU, llvm.LLVM]
 
 
 def context(allow_unregistered: bool = False) -> Context:
