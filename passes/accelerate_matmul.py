@@ -179,10 +179,10 @@ def comes_from_load_or_block_arg(v: SSAValue) -> bool:
 
 
 def shared_operand(v: SSAValue, op_idx: int, transposable: bool, dot: Operation) -> SSAValue:
-    """Triton's getSharedMemoryMMAOperand: a `ttg.local_alloc` of the value before its layout conversion (one),
-    put right after it, stored in Triton's getOrderForMemory of its layout. Where wgmma's K-major order is forced on
+    """Triton's getSharedMemoryMMAOperand: a `ttg.local_alloc` of the value before its layout conversions (all of
+    them: a transposed value keeps its transposed order in memory), put right after it, stored in Triton's getOrderForMemory of its layout. Where wgmma's K-major order is forced on
     an operand whose registers have the other order, a warning at the dot says so, in Triton's words."""
-    if isinstance(v.owner, Operation) and v.owner.name == "ttg.convert_layout":
+    while isinstance(v.owner, Operation) and v.owner.name == "ttg.convert_layout":
         v = v.owner.operands[0]
     shape = shape_of(v.type)
     order = order_for_memory(shape, encoding(v.type))

@@ -544,15 +544,17 @@ def can_be_remat(op: Operation) -> bool:
     return True
 
 
-def convert_backward_slice(root: tuple, root_enc, stop=None, existing=None, admit=None):
+def convert_backward_slice(root: tuple, root_enc, stop=None, existing=None, admit=None, slice_=None, layout=None):
     """Triton's getConvertBackwardSlice: the tensor values `root` (an (op, operand index) use) depends on, each
     with the layout it needs for `root` to get `root_enc`. None when some value would need two layouts, or a
     dependency cannot change layout (for results, non-loop block arguments, ...). `existing(use, enc)` may
     return an existing value in that layout for a use; its definition is then not traversed further. With
     `admit`, also None as soon as a value defined by an op that `admit` rejects joins the slice (the caller
-    would reject the slice: stopping there keeps a failing search from walking the whole function)."""
-    slice_: dict[SSAValue, None] = {}
-    layout: dict[SSAValue, object] = {}
+    would reject the slice: stopping there keeps a failing search from walking the whole function). `slice_` and
+    `layout` (dicts), when given, are extended in place (Triton passes its slice on to the next search, which then
+    conflicts with what it holds; a failed search leaves what it added)."""
+    slice_ = {} if slice_ is None else slice_
+    layout = {} if layout is None else layout
     seen: set = set()
     queue: list = []
 
@@ -956,18 +958,32 @@ class Rematerialization:
         return True
 
     def hoist_into_conditionals(self, cvt: Operation) -> bool:
+        """Triton's hoistConvertIntoConditionals: the backward slice stops at `scf.if`s; for each one, slices along
+        its two branches extend the current one (so they must agree with it, and the second with the first).
+        Both succeeding, they join it; both failing, the if's result is converted where it is made; one failing,
+        in a loop, the conversion goes into that branch."""
         def is_if(o):
             return o.name == "scf.if"
 
-        res = self.slice_for((cvt, 0), encoding(cvt.results[0].type), is_if)
-        if res is None:
+        def remat_slice(root, enc, sl, lay) -> bool:
+            """getRematerializableSlice: extend `sl`/`lay` (only when every op of the result can be recomputed)."""
+            s2, l2 = dict(sl), dict(lay)
+            if convert_backward_slice(root, enc, is_if, self._existing(), can_be_remat, s2, l2) is None or not s2:
+                return False
+            if not all(can_be_remat(v.owner) for v in s2 if isinstance(v.owner, Operation)):
+                return False
+            sl.clear(), sl.update(s2), lay.clear(), lay.update(l2)
+            return True
+
+        sl: dict = {}
+        layout: dict = {}
+        if not remat_slice((cvt, 0), encoding(cvt.results[0].type), sl, layout) or not sl:
             return False
-        slice_, layout = res
         hoist_above = []
         terminals = []
         i = 0
-        while i < len(slice_):
-            v = slice_[i]
+        while i < len(sl):
+            v = list(sl)[i]
             i += 1
             o = v.owner
             if not isinstance(o, Operation) or o.name != "scf.if":
@@ -979,32 +995,22 @@ class Rematerialization:
             if else_y is None:
                 terminals.append(v)
                 continue
-            t = self.slice_for((then_y, k), root_layout, is_if)
-            e = self.slice_for((else_y, k), root_layout, is_if)
-
-            def merge(r):
-                for x in r[0]:
-                    if x not in layout:
-                        slice_.append(x)
-                    layout[x] = r[1][x]
-
-            if t is not None and e is not None:
-                merge(t)
-                merge(e)
+            new_sl, new_layout = dict(sl), dict(layout)
+            t = remat_slice((then_y, k), root_layout, new_sl, new_layout)
+            e = remat_slice((else_y, k), root_layout, new_sl, new_layout)
+            if t and e:
+                sl, layout = new_sl, new_layout
                 continue
-            if t is None and e is None:
+            if not t and not e:
                 terminals.append(v)
                 continue
             parent = o.parent_op()
             if parent is None or parent.name != "scf.for":
                 terminals.append(v)
                 continue
-            if t is not None:
-                merge(t)
-                hoist_above.append((v, (else_y, k)))
-            else:
-                merge(e)
-                hoist_above.append((v, (then_y, k)))
+            sl, layout = new_sl, new_layout
+            hoist_above.append((v, (else_y, k) if t else (then_y, k)))
+        slice_ = list(sl)
         if not hoist_above:
             return False
         mapping: dict = {}

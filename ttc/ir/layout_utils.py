@@ -472,25 +472,26 @@ def _linear(register, lane, warp) -> LinearEncoding:
 def trans_encoding(enc: Attribute, order, shape=None) -> Attribute | None:
     """The layout of `tt.trans(x, order)` (or `ttg.memdesc_trans`) for x of `shape` in `enc`, as Triton's
     inferTransOpEncoding: blocked and swizzled shared layouts are permuted, an nvmma_shared layout transposed in
-    2-D flips `transposed`, others (linear, mma, ...) become `#ttg.linear` with every basis permuted."""
+    2-D flips `transposed` (a CGALayout is permuted with them), others (linear, mma, ...) become `#ttg.linear`
+    with every basis permuted."""
     order = list(order)
-    if isinstance(enc, SwizzledSharedEncoding):  # the same swizzle, the order permuted
-        inv = inverse_permutation(order)
-        return SwizzledSharedEncoding(tuple((k, tuple(inv[o] for o in v) if k == "order" else v) for k, v in enc.data))
-    if isinstance(enc, NVMMASharedEncoding):  # a 2-D transpose flips `transposed`
-        if order != [1, 0]:
+    if isinstance(enc, (SwizzledSharedEncoding, NVMMASharedEncoding, BlockedEncoding)):
+        if isinstance(enc, NVMMASharedEncoding) and order != [1, 0]:
             return None
-        return NVMMASharedEncoding(tuple((k, not v if k == "transposed" else v) for k, v in enc.data))
-    if isinstance(enc, BlockedEncoding):
-        inv = [0] * len(order)
-        for new_dim, old_dim in enumerate(order):
-            inv[old_dim] = new_dim
-        return blocked(
-            [enc["sizePerThread"][o] for o in order],
-            [enc["threadsPerWarp"][o] for o in order],
-            [enc["warpsPerCTA"][o] for o in order],
-            [inv[o] for o in enc["order"]],
-        )
+        inv = inverse_permutation(order)
+
+        def field(k, v):
+            if k == "order":
+                return tuple(inv[o] for o in v)
+            if k in ("sizePerThread", "threadsPerWarp", "warpsPerCTA"):
+                return tuple(v[o] for o in order)
+            if k == "CGALayout":
+                return tuple(tuple(b[o] for o in order) for b in v)
+            if k == "transposed":
+                return not v
+            return v
+
+        return type(enc)(tuple((k, field(k, v)) for k, v in enc.data))
     bases = _linear_bases(enc, shape)
     if bases is None:
         return None

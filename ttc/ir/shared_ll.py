@@ -242,6 +242,19 @@ def to_linear_layout(shape, enc) -> LL:
     raise UnsupportedSharedLayout(f"no linear layout for {type(enc).name}")
 
 
+def is_innermost_contiguous(shape, enc, n: int) -> bool:
+    """Triton's isInnermostContiguous: the first `n` offsets of the buffer hold its first `n` elements in row-major
+    order (the leading offset bases are 1, 2, 4, ... of the row-major flattened index)."""
+    ll = to_linear_layout(shape, enc)
+    strides = [math.prod(shape[d + 1:]) for d in range(len(shape))]
+    run = 0
+    for b in dict(ll.ins)["offset"]:
+        if sum(c * st for c, st in zip(b, strides)) != 1 << run:
+            break
+        run += 1
+    return (1 << run) >= n
+
+
 def _alignment(enc) -> int:
     """SharedEncodingTrait::getAlignment."""
     if isinstance(enc, NVMMASharedEncoding):
@@ -254,6 +267,17 @@ def _alignment(enc) -> int:
 def _as_shared_linear(ll: LL, alignment: int) -> SharedLinearEncoding:
     return SharedLinearEncoding((("offset", dict(ll.ins)["offset"]), ("block", dict(ll.ins).get("block", ())),
                                  ("alignment", alignment)))
+
+
+def infer_trans_encoding(shape, enc, order):
+    """inferTransOpEncoding's generic case for a shared layout of `shape` (ttc.ir.layout_utils.trans_encoding has
+    the swizzled and nvmma_shared ones): the `#ttg.shared_linear` of the linear layout with its outputs permuted by
+    `order`."""
+    ll = to_linear_layout(shape, enc)
+    names = [n for n, _ in ll.outs]
+    moved = ll.transpose_outs([names[o] for o in order])
+    return _as_shared_linear(LL(moved.ins, tuple(zip(_std(len(order)), (s for _, s in moved.outs)))),
+                             _alignment(enc))
 
 
 def infer_reshape_encoding(src_shape, enc, dst_shape):

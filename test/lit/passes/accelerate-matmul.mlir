@@ -489,3 +489,29 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %d : tensor<64x64xf32, #blocked>
   }
 }
+
+// -----
+
+// A wgmma operand behind several layout conversions is stored from the first value (Triton's
+// getSharedMemoryMMAOperand looks through all of them): a transposed B keeps its column-major order in shared
+// memory (transposed = true), so tritongpu-optimize-dot-operands can later store the untransposed tensor as loaded.
+// CHECK-DAG: #[[SBT:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+// CHECK-LABEL: tt.func public @b_through_two_converts
+// CHECK: %[[T:.*]] = tt.trans
+// CHECK-NEXT: %[[B:.*]] = ttg.local_alloc %[[T]] : (tensor<64x64xf16, #{{.*}}>) -> !ttg.memdesc<64x64xf16, #[[SBT]], #smem>
+// CHECK: ttng.warp_group_dot %{{.*}}, %[[B]],
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#ld = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#tr = #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @b_through_two_converts(%pa: tensor<64x64x!tt.ptr<f16>, #ld>, %pb: tensor<64x64x!tt.ptr<f16>, #ld>, %c: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %a = tt.load %pa : tensor<64x64x!tt.ptr<f16>, #ld>
+    %x = tt.load %pb : tensor<64x64x!tt.ptr<f16>, #ld>
+    %t = tt.trans %x {order = array<i32: 1, 0>} : tensor<64x64xf16, #ld> -> tensor<64x64xf16, #tr>
+    %r = ttg.convert_layout %t : tensor<64x64xf16, #tr> -> tensor<64x64xf16, #ld>
+    %a1 = ttg.convert_layout %a : tensor<64x64xf16, #ld> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+    %b1 = ttg.convert_layout %r : tensor<64x64xf16, #ld> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+    %d = tt.dot %a1, %b1, %c : tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %d : tensor<64x64xf32, #blocked>
+  }
+}
