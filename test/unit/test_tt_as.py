@@ -102,14 +102,8 @@ def test_ptxas_from_the_environment(ptx_file, tmp_path):
     assert p.returncode == 1 and b"foo" in p.stderr
 
 
-def _has_disassembler() -> bool:
-    from ttc.lowering import disasm
-
-    return any(disasm._find(t) for t in ("cuobjdump", "nvdisasm"))
-
-
-@pytest.mark.skipif(not _has_disassembler(), reason="neither cuobjdump nor nvdisasm is installed")
 def test_sass_listing(ptx_file):
+    """nvdisasm comes with the install (the nvidia-cuda-nvdisasm wheel), so --sass works without a toolkit."""
     p = tool("tt_as", ptx_file, "--sass")
     assert p.returncode == 0, p.stderr.decode()
     assert b"LDG.E.128" in p.stdout and b"STG.E.128" in p.stdout

@@ -87,13 +87,42 @@ def parse(text: str, filename: str = "<stdin>", verify: bool = True, source=None
 
             names = re.findall(r"[A-Za-z_][\w$.]*", text[max(0, e.span.start - 200) : e.span.start])
             msg = f"custom op '{names[-1] if names else '?'}' is unknown"
-        diags = [at_position(filename, text, e.span.start, msg)]
+        elif msg.strip() == "in block definition":  # xDSL's message when neither an op nor '}' follows an op
+            msg = "expected an operation or '}'"
+        diags = _end_of_file(filename, text, e.span.start, msg) or [at_position(filename, text, e.span.start, msg)]
         if isinstance(e, TypeConflict) and e.prior is not None:
             diags.append(at_position(filename, text, e.prior.start, "prior use here", "note"))
         raise CompileError(*diags) from None
     if verify:
         verify_module(module, source)
     return module
+
+
+def _end_of_file(filename: str, text: str, pos: int, msg: str):
+    """A parse error at the end of the input (a truncated file): said so at the end of the last line with text,
+    with the parser's message, or, where the input ends between two ops, naming the innermost '{' left open (with
+    a note there). None for an error before the end."""
+    import re
+
+    from ttc.diagnostics import at_position
+
+    if not re.fullmatch(r"(?:\s|//[^\n]*)*", text[pos:]):
+        return None
+    end = len(re.sub(r"(?:\s|//[^\n]*)*\Z", "", text[:pos]))
+    opened = []  # offsets of the '{' not closed yet, skipping strings and comments
+    for m in re.finditer(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|[{}]', text[:end]):
+        if m.group() == "{":
+            opened.append(m.start())
+        elif m.group() == "}" and opened:
+            opened.pop()
+    detail = msg.strip()
+    if not opened or detail != "expected an operation or '}'":  # not between two ops: the parser's own message
+        return [at_position(filename, text, end, "unexpected end of file" + (f": {detail}" if detail else ""))]
+    from ttc.diagnostics import line_col
+
+    line, col = line_col(text, opened[-1])
+    return [at_position(filename, text, end, f"unexpected end of file: expected '}}' to close the '{{' at {line}:{col}"),
+            at_position(filename, text, opened[-1], "the '{' opened here", "note")]
 
 
 class OpDiagnostics(VerifyException):

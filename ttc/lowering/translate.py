@@ -73,7 +73,8 @@ def _kernel(module: ModuleOp, source) -> FuncOp:
                and (op.sym_visibility is None or op.sym_visibility.data == "public")]
     if len(kernels) != 1:
         name = source.name if source is not None else ""
-        raise CompileError(Diagnostic(name, 0, 0, f"expected one public tt.func (the kernel), found {len(kernels)}"))
+        raise CompileError(Diagnostic(name, 0, 0, "the module defines no kernel (a public tt.func with a body)" if not kernels
+                                      else f"expected one public tt.func (the kernel), found {len(kernels)}"))
     return kernels[0]
 
 
