@@ -1,5 +1,6 @@
 """Every `sh` and `python` block of README.md and docs/*.md runs as written, from the root of a fresh copy of the
-checkout: the blocks of a page in order, in one shell (as if pasted into one terminal), each line under `set -e`.
+checkout: the blocks of a page in order, in one shell (as if pasted into one terminal), each line under `set -e`;
+the pages side by side, each in its own copy.
 A comment `# => TEXT` on a line of a block says that TEXT appears in that block's output (stdout and stderr).
 Afterwards `git status` of the copy must be clean: no file changed, no new file that .gitignore does not cover.
 
@@ -73,27 +74,47 @@ def test_every_page_has_its_blocks_recognised():
             assert words <= {"gpu", "ci", "slow"}, f"{page}:{line}: unknown fence words {words}"
 
 
-@pytest.mark.parametrize("page", [p for p in PAGES if any(runnable(p, True))])
-def test_blocks_run_as_written(page, tmp_path):
-    work, home = tmp_path / "clone", tmp_path / "home"
+def _start(page: str, tmp: Path, gpu: bool):
+    """Start a page's blocks in a copy of the checkout, in the background: the pages run side by side."""
+    work, home = tmp / "clone", tmp / "home"
     work.mkdir()
     home.mkdir()
     before = _checkout_copy(work)
-    todo = list(runnable(page, _has_gpu()))
-    if not todo:
-        pytest.skip("only GPU blocks, and no GPU")
+    todo = list(runnable(page, gpu))
     script = ["set -e"]
     for i, (lang, body, _) in enumerate(todo):
         script.append(f"echo '@@block {i}'")
         script.append(body if lang != "python" else f"python3 - <<'TTC_DOCS_PY'\n{body}TTC_DOCS_PY")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TRITON_", "MLIR_", "LLVM_IR_", "NVPTX_"))}
     env.update(HOME=str(home), PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}")
-    proc = subprocess.run(["bash", "-c", "\n".join(script)], cwd=work, env=env, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True)
-    outputs = re.split(r"^@@block \d+\n", proc.stdout, flags=re.M)[1:]
-    last = len(outputs) - 1
-    where = f"{page}:{todo[last][2]}" if outputs else page
-    assert proc.returncode == 0, f"the block at {where} failed (exit {proc.returncode}):\n{proc.stdout[-4000:]}"
+    log = open(tmp / "output", "w+")
+    proc = subprocess.Popen(["bash", "-c", "\n".join(script)], cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT)
+    return proc, log, work, before, todo
+
+
+@pytest.fixture(scope="module")
+def started(tmp_path_factory):
+    gpu = _has_gpu()
+    runs = {p: _start(p, tmp_path_factory.mktemp("docs"), gpu) for p in PAGES if any(runnable(p, gpu))}
+    yield runs
+    for proc, log, *_ in runs.values():
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if any(runnable(p, True))])
+def test_blocks_run_as_written(page, started):
+    if page not in started:
+        pytest.skip("only GPU blocks, and no GPU")
+    proc, log, work, before, todo = started[page]
+    proc.wait()
+    log.seek(0)
+    output = log.read()
+    outputs = re.split(r"^@@block \d+\n", output, flags=re.M)[1:]
+    where = f"{page}:{todo[len(outputs) - 1][2]}" if outputs else page
+    assert proc.returncode == 0, f"the block at {where} failed (exit {proc.returncode}):\n{output[-4000:]}"
     assert len(outputs) == len(todo)
     for (_, body, line), out in zip(todo, outputs):
         for want in EXPECT.findall(body):
