@@ -43,6 +43,7 @@ REGISTRY: dict[str, str] = {
     "tritongpu-allocate-warp-groups": "allocate_warp_groups:AllocateWarpGroups",
     "tritongpu-optimize-partition-warps": "optimize_partition_warps:OptimizePartitionWarps",
     "tritongpu-partition-loops": "partition_loops:PartitionLoops",
+    "tritongpu-partition-scheduling": "partition_scheduling:PartitionScheduling",
     "make-ttgir": "make_ttgir:MakeTTGIR",
     "test-print-alias": "test_print_alias:TestPrintAlias",
     "test-print-alignment": "test_print_alignment:TestPrintAlignment",
