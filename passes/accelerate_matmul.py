@@ -1,5 +1,6 @@
 """tritongpu-accelerate-matmul: give `tt.dot` a tensor-core (MMA) layout (Triton's TritonGPUAccelerateMatmul, its
-MMA v2 path, `mma.sync.aligned.m16n8kK`, on sm80-89, and its MMA v3 path, `wgmma`, on sm90).
+MMA v2 path, `mma.sync.aligned.m16n8kK`, on sm80-89, its MMA v3 path, `wgmma`, on sm90, and its MMA v5 paths,
+`tcgen05.mma` with the accumulator in tensor memory, on sm100; `tt.dot_scaled` too, see the end).
 
 A `tt.dot` with a `#ttg.blocked` result in a module whose `ttg.target` is `cuda:80` or later is rewritten when its
 types have an mma.sync form on the target (ttc/lowering/mma_v2.py: f16/bf16 -> f32, f16 -> f16, f32 with tf32
@@ -48,6 +49,29 @@ instruction's repetitions per warp along M are at least those along N (halving t
 M), else along N. Batched (3-D) dots put all warps on the
 batch dimension. `tritongpu-remove-layout-conversions` then propagates the MMA layout (into loops, through the
 accumulator) and removes the conversions it can.
+
+**MMA v5** (sm100-109, Triton's BlockedToMMAv5, for the dots supportMMA(dot, 5) takes: no integers, 2-D, 4 or 8
+warps, M % 64, N % 16, K at least 256 / bits; an f32 dot only in tf32 or when an operand was loaded narrower,
+Triton's computeOrigBitWidth; other f32 dots are left alone, not given v2):
+
+    %a' = ttg.local_alloc %a0 ; %b' = ttg.local_alloc %b0        (as for v3; f32 operands K-major, no warning)
+    %c' = ttg.convert_layout %acc : #blocked -> #linear           (the default TMEM load/store layout)
+    %t, %tok = ttng.tmem_alloc %c' : ... -> !ttg.memdesc<MxN, #ttng.tensor_memory_encoding<blockM, blockN,
+                                               colStride = 32 / bits>, #ttng.tensor_memory, mutable>
+    %m = ttng.tc_gen5_mma %a', %b', %t[%tok], %true, %true
+    %r, %tok2 = ttng.tmem_load %t[%m] ; %d = ttg.convert_layout %r : #linear -> #blocked
+
+with blockM 128 (64 when M < 128), blockN min(N, 256), `%true` hoisted to the top of the function. The default
+TMEM layout is Triton's getDefaultLayoutForTmemLdSt: the 32x32b message's, or the 16x256b one's when the
+environment sets TRITON_PREFER_TMEM_16x256_LAYOUT and it fits.
+
+**tt.dot_scaled**: on sm100 with both scales, 4 or 8 warps, M >= 128 and N >= 16 it becomes
+`ttng.tc_gen5_mma_scaled` (ScaledBlockedToMMAv5: operands as above, an e2m1 one K-major and `fp4Padded` when mixed
+or packed along M/N; each scale, staged through shared memory when it comes from a load, in an immutable
+`#ttng.tensor_memory_scales_encoding` buffer). On sm120 with both scales of one type (not in #ttg.linear layouts,
+not fp8 with fp4) it stays a `tt.dot_scaled` with MMA v2 layouts and the scales in sm120's scale layout
+(ScaledBlockedToMMA). Otherwise it is decomposed into upcasts and a `tt.dot` (passes/decompose_scaled_dot.py),
+which is then rewritten like any other.
 
 Dots are visited in the order of MLIR's greedy pattern driver (last op of the post-order walk first), since the
 chained-dot rule depends on which dot was rewritten before.
@@ -168,17 +192,11 @@ def warps_per_tile_v3(dot: Operation, shape, num_warps: int, instr_n: int) -> li
 
 
 def nvmma_shared(shape, order, element, fp4_padded: bool = False) -> NVMMASharedEncoding:
-    """Triton's NVMMASharedEncodingAttr::get for an operand of `shape` stored in `order`: the widest swizzle (128,
-    64, 32 bytes) dividing the bytes of a contiguous row (counted twice for a padded fp4 operand), none when the
-    other dimensions hold fewer than 8 rows."""
+    """Triton's NVMMASharedEncodingAttr::get for a 2-D operand of `shape` stored in `order`: the widest swizzle
+    (128, 64, 32 bytes) dividing the bytes of a contiguous row (counted twice for a padded fp4 operand)."""
     bits = bitwidth(element)
     row_bytes = shape[order[0]] * (2 if fp4_padded else 1) * bits // 8
     swizzle = next((w for w in (128, 64, 32) if row_bytes >= w and row_bytes % w == 0), 0)
-    outer = 1
-    for d in order[1:]:
-        outer *= shape[d]
-    if len(shape) < 2 or outer < 8:
-        swizzle = 0
     return NVMMASharedEncoding.make(swizzlingByteWidth=swizzle, transposed=len(order) > 1 and order[0] == 0,
                                     elementBitWidth=bits, fp4Padded=fp4_padded)
 
@@ -226,8 +244,14 @@ def _alloc_after(v: SSAValue, enc) -> SSAValue:
     t = MemDescType(dims, elt(v.type), enc, SharedMemorySpace(), IntAttr(0), dims)
     alloc = LocalAllocOp.build(operands=[[v]], result_types=[t])
     alloc.location = v.owner.location if isinstance(v.owner, Operation) else v.owner.parent_op().location
-    if isinstance(v, BlockArgument):
-        v.owner.insert_op_before(alloc, v.owner.first_op)
+    if isinstance(v, BlockArgument):  # at the block's start, after the constants Triton's rewriter hoists there
+        anchor = v.owner.first_op
+        while anchor is not None and anchor.name == "arith.constant" and v.owner.parent_op().name == "tt.func":
+            anchor = anchor.next_op
+        if anchor is None:
+            v.owner.add_op(alloc)
+        else:
+            v.owner.insert_op_before(alloc, anchor)
     else:
         v.owner.parent.insert_op_after(alloc, v.owner)
     return alloc.results[0]
@@ -431,15 +455,14 @@ class _At:
         return self(ConvertLayoutOp, [v], [t]).results[0]
 
     def true(self) -> SSAValue:
-        """`arith.constant true` at the top of the function (Triton's rewriter hoists and uniques constants)."""
+        """`arith.constant true` at the top of the function, or the one already there (Triton's rewriter hoists and
+        uniques constants)."""
         func = self.anchor
         while func.name != "tt.func":
             func = func.parent_op()
         entry = func.regions[0].blocks[0]
         for op in entry.ops:
-            if op.name != "arith.constant":
-                break
-            if op.results[0].type == i1 and op.properties["value"] == IntegerAttr(-1, i1):
+            if op.name == "arith.constant" and op.results[0].type == i1 and op.properties["value"] == IntegerAttr(-1, i1):
                 return op.results[0]
         new = build_op(ConstantOp, [], [i1], {"value": IntegerAttr(-1, i1)})
         new.location = self.anchor.location
@@ -647,11 +670,12 @@ def candidates(module: Operation) -> list[Operation]:
 @dataclass(frozen=True)
 class AccelerateMatmul(Pass):
     """Give dots tensor-core layouts: MMA v2 (mma.sync) for every type mma.sync takes on the target; on sm90, MMA v3
-    (wgmma) for f16/fp8 -> f32/f16, bf16/tf32 -> f32 and i8 -> i32 dots instead."""
+    (wgmma) for f16/fp8 -> f32/f16, bf16/tf32 -> f32 and i8 -> i32 dots instead; on sm100, MMA v5 (tcgen05.mma,
+    block-scaled too) with the accumulator in tensor memory."""
 
     name = "tritongpu-accelerate-matmul"
     display = "TritonGPUAccelerateMatmul"
-    summary = "Give tt.dot tensor-core layouts: MMA v2 (mma.sync) on sm80-89, MMA v3 (wgmma) on sm90"
+    summary = "Give tt.dot tensor-core layouts: MMA v2 (mma.sync) on sm80-89, MMA v3 (wgmma) on sm90, MMA v5 on sm100"
 
     def apply(self, ctx, module) -> None:
         for op in [op for op in module.walk() if op.name == "tt.dot_scaled"]:
