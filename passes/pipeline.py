@@ -48,6 +48,7 @@ from ttc.ir.loop_schedule import CoarseSchedule, num_stages_of, strip
 from ttc.ir.std import SelectOp
 from ttc.ir.pipeline_expander import expand, schedule_is_valid
 from ttc.ir.pipelined_descriptors import is_host_side, multibuffer_descriptors
+from ttc.ir.pipelined_mma import barrier_alloc, lower_mmas
 from ttc.ir.pipelined_loads import copy_vec_bytes, copy_width, is_small_load, shared_encoding
 from ttc.ir.rs_dot_split import split_rs_dot
 from ttc.ir.layout_utils import cvt_dims, default_blocked, num_warps_of, threads_per_warp_of
@@ -281,25 +282,6 @@ def _create_tma_load(loop, load, alloc, insert_idx, extract_idx, barrier, wait, 
     load.erase()
 
 
-def _barrier_alloc(loop: scf.ForOp, n: int) -> SSAValue:
-    """Triton's createBarrierAlloc: n mbarriers before the loop, each initialized for one arrival; invalidated and
-    freed right after the loop."""
-    enc = SwizzledSharedEncoding.make(vec=1, perPhase=1, maxPhase=1, order=[0])
-    one_t = _memdesc([1], i64, enc)
-    before = Inserter(loop, loop.location)
-    alloc = before.add(ttg.LocalAllocOp.build(operands=[[]], result_types=[_memdesc([n, 1], i64, enc)]))
-    for i in range(n):
-        v = before.add(ttg.MemDescIndexOp.build(operands=[alloc, before.constant(i, i32)], result_types=[one_t]))
-        before.add(tma.InitBarrierOp.build(operands=[v], properties={"count": IntegerAttr(1, i32)}))
-    end = loop.next_op
-    after = Inserter(end, loop.location)
-    for i in range(n):
-        v = after.add(ttg.MemDescIndexOp.build(operands=[alloc, after.constant(i, i32)], result_types=[one_t]))
-        after.add(tma.InvalBarrierOp.build(operands=[v]))
-    after.add(ttg.LocalDeallocOp.build(operands=[alloc]))
-    return alloc
-
-
 def _tma_barriers(loop, loads, index, schedule) -> dict:
     """Triton's createTMABarrierAndWait: consecutive TMA loads with the same buffer count and stage/cluster, none
     using another, share an mbarrier: `barrier_expect` of their bytes before the first, `wait_barrier` on the
@@ -337,7 +319,7 @@ def _tma_barriers(loop, loads, index, schedule) -> dict:
                     add(nxt)
             nxt = nxt.next_op
         size = sum(prod(shape_of(ld.results[0].type)) * bitwidth(elt(ld.results[0].type)) // 8 for ld in group)
-        alloc = _barrier_alloc(loop, n)
+        alloc = barrier_alloc(loop, n)
         insert, extract, phase = index[n]
         one_t = _memdesc([1], i64, alloc.type.encoding)
         staged = _Staged(group[0], loop.location, schedule, schedule.at[group[0]])
@@ -948,6 +930,7 @@ def lower_loop(loop: scf.ForOp, axis: AxisInfoAnalysis) -> tuple[scf.ForOp, Coar
     schedule = CoarseSchedule.deserialize(loop)
     if schedule is None:
         return loop, None
+    loop = lower_mmas(loop, schedule)
     loop = lower_loads(loop, schedule, axis)
     return multibuffer_descriptors(loop, schedule.num_stages - 1, schedule), schedule
 
