@@ -42,7 +42,7 @@ from ttc.diagnostics import at_op, emit
 from ttc.fold import is_zero
 from ttc.greedy_rewrite import apply_xdsl_patterns
 from ttc.ir import tma, ttg
-from ttc.ir.inserter import Inserter, with_iter_args
+from ttc.ir.inserter import Inserter, set_operand_group, with_iter_args
 from ttc.ir.layouts import NvidiaMmaEncoding, NVMMASharedEncoding, SharedMemorySpace, SwizzledSharedEncoding
 from ttc.ir.loop_schedule import CoarseSchedule, num_stages_of, strip
 from ttc.ir.std import SelectOp
@@ -471,7 +471,7 @@ def lower_loads(loop: scf.ForOp, schedule: CoarseSchedule, axis: AxisInfoAnalysi
 
 
 _RUN_AS_IS = ("ttg.async_commit_group", "ttg.async_wait", "ttng.fence_async_shared", "ttg.local_load",
-              "ttg.local_store", "llvm.intr.assume")
+              "ttg.local_store", "llvm.intr.assume", "ttng.tmem_alloc", "ttng.tmem_load")
 
 
 def _pred_mask(em: Inserter, like: Attribute, current: SSAValue | None, pred: SSAValue) -> SSAValue:
@@ -486,12 +486,14 @@ def _pred_mask(em: Inserter, like: Attribute, current: SSAValue | None, pred: SS
 
 
 _MASKED = ("tt.load", "tt.store", "ttg.async_copy_global_to_local", "tt.atomic_rmw")
-_PREDICATED = ("ttng.async_tma_copy_global_to_local", "ttng.barrier_expect")
+_PREDICATED = ("ttng.async_tma_copy_global_to_local", "ttng.barrier_expect", "ttng.async_tma_gather", "ttng.tmem_store",
+               "ttng.tc_gen5_mma", "ttng.tc_gen5_mma_scaled")
+_OPT_PREDICATED = ("ttng.wait_barrier", "ttng.arrive_barrier", "ttng.tc_gen5_commit")  # an optional predicate
 
 
 def can_predicate(op: Operation) -> bool:
     return (is_side_effect_free(op) or op.name in _RUN_AS_IS or op.name in _MASKED or op.name in _PREDICATED
-            or op.name == "ttng.wait_barrier" or isinstance(op, scf.IfOp))
+            or op.name in _OPT_PREDICATED or isinstance(op, scf.IfOp))
 
 
 def predicate(op: Operation, pred: SSAValue) -> Operation:
@@ -506,18 +508,9 @@ def predicate(op: Operation, pred: SSAValue) -> Operation:
     if isinstance(op, scf.IfOp):
         op.operands = [_pred_mask(em, op.cond.type, op.cond, pred), *op.operands[1:]]
         return op
-    if op.name in _PREDICATED:
-        op.operands = [_pred_mask(em, i1, op.pred, pred) if v is op.pred else v for v in op.operands]
+    if op.name in _PREDICATED or op.name in _OPT_PREDICATED:
+        set_operand_group(op, "pred", [_pred_mask(em, i1, op.pred, pred)])
         return op
-    if op.name == "ttng.wait_barrier":
-        new_pred = _pred_mask(em, i1, op.pred, pred)
-        new = tma.WaitBarrierOp.build(operands=[op.alloc, op.phase, [new_pred], list(op.deps)],
-                                      attributes=dict(op.attributes))
-        new.location = op.location
-        op.parent.insert_op_before(new, op)
-        op.detach()
-        op.erase()
-        return new
     if op.name not in _MASKED:
         raise ValueError(f"cannot predicate {op.name}")
     mask = _pred_mask(em, op.operands[0].type, op.mask, pred)
@@ -542,7 +535,20 @@ def predicate(op: Operation, pred: SSAValue) -> Operation:
 
 def expand_loop(loop: scf.ForOp, schedule: CoarseSchedule) -> scf.ForOp:
     order = [(op, stage) for op, stage, _ in schedule.ops_in_order(loop)]
-    return expand(loop, order, predicate)
+    return expand(loop, order, predicate, peel=_peels_epilogue(loop, schedule))
+
+
+def _peels_epilogue(loop: scf.ForOp, schedule: CoarseSchedule) -> bool:
+    """Triton's custom epilogue peeling heuristic: an MMAv5 loop with a barrier wait in its last stage, not in a
+    warp-specialize partition and not kept for the predicate-stage test hook."""
+    ops = list(loop.body.block.ops)[:-1]
+    last = schedule.num_stages - 1
+    p = loop.parent_op()
+    while p is not None and p.name != "ttg.warp_specialize":
+        p = p.parent_op()
+    return (any(op.name in ("ttng.tc_gen5_mma", "ttng.tc_gen5_mma_scaled") for op in ops) and p is None
+            and any(op.name == "ttng.wait_barrier" and schedule.at.get(op, (None,))[0] == last for op in ops)
+            and "__test_keep_predicate_stage" not in loop.attributes)
 
 
 # ----------------------------------------------------------------------------- async_wait counts

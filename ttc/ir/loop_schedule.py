@@ -93,8 +93,12 @@ class CoarseSchedule:
         return True
 
     def insert_if_earlier(self, op: Operation, stage: int, cluster: Cluster) -> bool:
-        if op in self.at and self.at[op][0] <= stage:
-            return False
+        """Triton's insertMinimum: schedule `op` at `stage` / `cluster` unless it is scheduled at an earlier stage,
+        or at the same stage in the same or an earlier cluster."""
+        if op in self.at:
+            old_stage, old_cluster = self.at[op]
+            if stage > old_stage or (stage == old_stage and not self.before(cluster, old_cluster)):
+                return False
         self.insert(op, stage, cluster)
         return True
 
