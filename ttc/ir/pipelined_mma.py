@@ -169,6 +169,7 @@ def _wait_and_barriers(loop: scf.ForOp, schedule: CoarseSchedule, mma: Operation
         wait_stage = m_stage + 1 if schedule.is_op_before(sync, mma) else schedule.at[sync][0]
         wait_cluster = schedule.new_before(schedule.split_cluster_before(sync, loop))
     n = wait_stage - m_stage + 1
+    m_stage, m_cluster = schedule.at[mma]  # (its cluster may have been split)
 
     bars = barrier_alloc(loop, n)
     at_mma = _At(mma, schedule, (m_stage, m_cluster))  # its constants too, as Triton's builder makes them
