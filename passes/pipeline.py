@@ -892,7 +892,8 @@ class Pipeline(Pass):
             raise ValueError(f"option 'num-stages' must not be negative, got {self.num_stages}")
 
     def apply(self, ctx, module) -> None:
-        loops = [op for op in module.walk() if isinstance(op, scf.ForOp)]
+        # inner loops first (Triton's post-order walk): expanding an outer loop clones the loops in it
+        loops = [op for op in module.walk(region_first=True) if isinstance(op, scf.ForOp)]
         axis = None
         pipelined = set()
         for loop in loops:
