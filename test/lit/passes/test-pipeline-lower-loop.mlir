@@ -357,3 +357,24 @@ tt.func @wait_in_if(%pa: tensor<128x64x!tt.ptr<f16>, #ld> {tt.contiguity = dense
   tt.return
 }
 }
+
+// -----
+
+// A pointer layout whose `order` names dimension 0 first while each thread's registers run along dimension 1:
+// the copy width follows the registers (Triton reads the order off the linear layout), 8 halves per copy.
+#rows = #ttg.blocked<{sizePerThread = [1, 64], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
+#nv = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: tt.func @copy_width_by_registers
+// CHECK: ttg.async_copy_global_to_local {{.*}} {contiguity = 8 : i32, loop.cluster = 1 : i32, loop.stage = 0 : i32}
+tt.func @copy_width_by_registers(%p: tensor<128x64x!tt.ptr<f16>, #rows> {tt.contiguity = dense<[1, 64]> : tensor<2xi32>, tt.divisibility = dense<16> : tensor<2xi32>}, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %x = tt.load %p {loop.cluster = 1 : i32, loop.stage = 0 : i32} : tensor<128x64x!tt.ptr<f16>, #rows>
+    %s = ttg.local_alloc %x {loop.cluster = 0 : i32, loop.stage = 1 : i32} : (tensor<128x64xf16, #rows>) -> !ttg.memdesc<128x64xf16, #nv, #ttg.shared_memory>
+    "use"(%s) {loop.cluster = 0 : i32, loop.stage = 1 : i32} : (!ttg.memdesc<128x64xf16, #nv, #ttg.shared_memory>) -> ()
+  } {tt.scheduled_max_stage = 1 : i32}
+  tt.return
+}
+}
