@@ -90,29 +90,34 @@ def _config_text(c: dict) -> str:
 
 
 def _table(report: dict) -> str:
+    """The configs sorted by time (failed and wrong ones last), then the winner."""
     rows = sorted(report["configs"], key=lambda c: (c["status"] != "ok", c["ms"] or [math.inf]))
     rate = "TFLOP/s" if any("tflops" in c for c in rows) else "GB/s" if any("gbps" in c for c in rows) else None
-    head = f"{'config':<56} {'regs':>5} {'spills':>6} {'shared':>7} {'ms [p20, p80]':>26}" + (f" {rate:>8}" if rate else "")
+    width = max(len(_config_text(c)) for c in rows)
+    num = lambda c, k: "-" if c.get(k) is None else str(c[k])  # noqa: E731
+    head = f"{'config':<{width}}  {'regs':>4} {'spills':>6} {'shared':>7}  {'ms [p20, p80]':<26}" + (f" {rate:>8}" if rate else "")
+    cached = " (autotune cache hit: nothing compiled or timed)" if report["cached"] else ""
     lines = [f"{report['kernel']}: {len(rows)} configs, key {tuple(report['key'])}, {report['target']}, "
-             f"{report['mode']}{' (autotune cache hit: nothing compiled or timed)' if report['cached'] else ''}", head]
+             f"{report['mode']}{cached}", head.rstrip()]
     for c in rows:
-        if c["status"] != "ok" and c["status"] != "ok (not timed)":
-            lines.append(f"{_config_text(c):<56} {c['status']}")
+        line = f"{_config_text(c):<{width}}  {num(c, 'n_regs'):>4} {num(c, 'spills'):>6} {num(c, 'shared'):>7}  "
+        if c["status"] != "ok":
+            lines.append(line + c["status"])
             continue
-        ms = "-" if c["ms"] is None else f"{c['ms'][0]:.4f} [{c['ms'][1]:.4f}, {c['ms'][2]:.4f}]"
-        num = lambda k: "-" if c.get(k) is None else str(c[k])  # noqa: E731
-        line = f"{_config_text(c):<56} {num('n_regs'):>5} {num('spills'):>6} {num('shared'):>7} {ms:>26}"
-        if rate:
+        ms = "ok, not timed" if c["ms"] is None else f"{c['ms'][0]:.4f} [{c['ms'][1]:.4f}, {c['ms'][2]:.4f}]"
+        line += f"{ms:<26}"
+        if rate and c["ms"] is not None:
             v = c.get("tflops" if rate == "TFLOP/s" else "gbps")
             line += f" {'-' if v is None else f'{v:.1f}':>8}"
-        lines.append(line)
+        lines.append(line.rstrip())
     best = report["best"]
     ok = sum(c["status"] == "ok" for c in rows)
-    if best is None:
-        lines.append(f"{ok} of {len(rows)} configs ok; no timing, so no winner" if report["mode"] == "interpret"
-                     else "no config compiled, launched and checked: no winner")
-    else:
+    if best is not None:
         lines.append(f"best: {_config_text(best)}: {best['ms'][0]:.4f} ms")
+    elif report["mode"] == "interpret":
+        lines.append(f"{ok} of {len(rows)} configs ran and checked in the interpreter; no timing, no winner")
+    else:
+        lines.append("no config compiled, launched and checked: no winner")
     return "\n".join(lines) + "\n"
 
 
