@@ -123,8 +123,6 @@ def _table(report: dict) -> str:
 
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
-    import numpy as np
-
     from ttc import autotune
     from ttc.diagnostics import CompileError, Diagnostic
     from ttc.runtime import spec as specs
@@ -140,32 +138,10 @@ def main(argv: list[str]) -> int:
     if not os.path.isfile(args.file):
         raise UsageError(f"cannot open input file '{args.file}': No such file or directory")
     started = time.perf_counter()
-    t = autotune.read(args.file, args.kernel)
-    spec = specs.load(args.spec)
-    with open(args.spec, encoding="utf-8") as f:
-        spec_text = f.read()
-    raw = json.loads(spec_text)
+    p = autotune.prepare(args.file, args.kernel, args.spec, args.configs)
+    t, spec, raw, initial, variants, key = p.tunable, p.spec, p.raw, p.initial, p.variants, p.key
     at = t.autotuned
-    reset = at.reset_to_zero if at else []
-    restore = at.restore_value if at else []
-    for what, names in (("reset_to_zero", reset), ("restore_value", restore)):
-        for n in names:
-            a = spec.arg(n)
-            if a is None or not a.is_ptr:
-                raise t.error(autotune.TuneError(f"{what} names '{n}', which is not a pointer argument of the spec"),
-                              t.def_line)
-    if at is not None and (at.pre_hook is not None or at.post_hook is not None):
-        raise t.error(autotune.TuneError("@triton.autotune's pre_hook/post_hook cannot run around GPU launches "
-                                         "in tt-tune; use reset_to_zero / restore_value"), t.def_line)
-    initial = specs.initial_values(spec)
-    for n in reset:
-        initial[n] = np.zeros_like(initial[n])
-    nargs = autotune.named_args(spec, initial)
-    configs = autotune.configs_from_file(args.configs) if args.configs else None
-    try:
-        variants, key = autotune.variants(t, spec, nargs, configs)
-    except autotune.TuneError as e:
-        raise _spec_diag(spec, SpecError(e.message, "signature")) from None
+    reset, restore = (at.reset_to_zero, at.restore_value) if at else ([], [])
     if args.limit:
         variants = _evenly(variants, args.limit)
 
@@ -186,7 +162,7 @@ def main(argv: list[str]) -> int:
                                  "maxrregcount": v.options["maxnreg"]}})
 
     mode = "interpret" if args.interpret else "cuda"
-    cache_file = autotune.cache_path(t, spec_text, args.target, key, [v.config for v in variants])
+    cache_file = autotune.cache_path(t, p.spec_text, args.target, key, [v.config for v in variants])
     cached = None if args.interpret or env_on("TRITON_ALWAYS_COMPILE") else autotune.load_cached(cache_file)
     if cached is not None and len(cached.get("ttc_results", [])) != len(variants):
         cached = None

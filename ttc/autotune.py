@@ -471,14 +471,16 @@ def configs_from_file(path: str) -> list[Config]:
 
 
 class Variant:
-    """One config as compiled: its constexpr values, options and the kernel's signature."""
+    """One config as compiled: every constexpr's value (the config's, heuristics', the spec's, defaults; what grid
+    and check expressions see), the compile options and the kernel's signature."""
 
     def __init__(self, config: Config, constexprs: dict, options: dict, signature: str):
         self.config, self.constexprs, self.options, self.signature = config, constexprs, options, signature
 
 
 def tuning_key(t: Tunable, nargs: dict) -> tuple:
-    """Triton's tuning key: the values of the `key` arguments, then the dtype of every argument that has one."""
+    """Triton's tuning key: the values of the `key` arguments (positional or keyword), then the dtype of every
+    argument that has one."""
     if t.autotuned is None:
         return ()
     key = [nargs[k] for k in t.autotuned.key if k in nargs]
@@ -532,15 +534,38 @@ def _spec_entries(spec) -> list[str]:
     return [a.type for a in spec.args]
 
 
+def listed_parameters(t: Tunable, spec, configs: list) -> dict:
+    """The parameters the spec's signature lists (those no config, heuristic or constexpr default sets), in
+    order, each with its entry."""
+    set_by = {k for c in configs for k in c.kwargs} | {k for layer in t.layers if isinstance(layer, Heuristics)
+                                                      for k in layer.values}
+    listed = [p for p in t.params if p not in set_by and not (p in t.constexpr and p in t.defaults)]
+    entries = _spec_entries(spec)
+    if len(entries) != len(listed):
+        names = ", ".join(listed) or "none"
+        raise TuneError(f"the signature has {len(entries)} entries but '{t.name}' has {len(listed)} parameters "
+                        f"that no config, heuristic or default sets ({names})")
+    return dict(zip(listed, entries))
+
+
+def _entry_value(entry: str):
+    from ttc.frontend.signature import _literal
+
+    return _literal(entry.partition(":")[0])
+
+
 def variants(t: Tunable, spec, nargs: dict, configs: list | None = None) -> tuple[list[Variant], tuple]:
-    """The configs to compile (pruned) and the tuning key."""
+    """The configs to compile (pruned) and the tuning key. Constexpr values that the spec's signature fixes are
+    keyword arguments of the call: prune functions get them as **kwargs, heuristics see them."""
     configs = t.configs if configs is None else configs
-    outer = {}  # what heuristics outside the autotune decorator set: the Autotuner's **kwargs
+    listed = listed_parameters(t, spec, configs)
+    fixed = {p: _entry_value(e) for p, e in listed.items() if p in t.constexpr}
+    outer = dict(fixed)  # the Autotuner's **kwargs: the call's keywords, then what outer heuristics set
     layers = t.layers
     split = layers.index(t.autotuned) if t.autotuned else len(layers)
     for layer in layers[:split]:
         outer.update(_heuristics_values(t, layer, nargs, outer))
-    key = tuning_key(t, nargs)
+    key = tuning_key(t, {**nargs, **fixed})
     chosen = prune(t, configs, nargs, outer) if t.autotuned else configs
     out = []
     for c in chosen:
@@ -549,7 +574,7 @@ def variants(t: Tunable, spec, nargs: dict, configs: list | None = None) -> tupl
             conflicts = set(outer) & set(c.kwargs)
             if conflicts:
                 raise t.error(TuneError(f"conflicting meta-parameters: {', '.join(sorted(conflicts))} are set by "
-                                        "both a heuristic and the config"), t.def_line)
+                                        "both the call (or a heuristic) and the config"), t.def_line)
             kwargs.update(c.all_kwargs())
         for layer in layers[split + 1:]:
             kwargs.update(_heuristics_values(t, layer, nargs, kwargs))
@@ -558,7 +583,7 @@ def variants(t: Tunable, spec, nargs: dict, configs: list | None = None) -> tupl
                 c.pre_hook({**nargs, **kwargs})
             except Exception as e:  # noqa: BLE001
                 raise t.error(e) from None
-        out.append(_variant(t, spec, c, kwargs, nargs))
+        out.append(_variant(t, c, kwargs, nargs, listed))
     return out, key
 
 
@@ -572,45 +597,93 @@ def _heuristics_values(t: Tunable, layer, nargs: dict, kwargs: dict) -> dict:
     return values
 
 
-def _variant(t: Tunable, spec, c: Config, kwargs: dict, nargs: dict) -> Variant:
+def _variant(t: Tunable, c: Config, kwargs: dict, nargs: dict, listed: dict) -> Variant:
     options = {"num_warps": c.num_warps, "num_stages": c.num_stages, "num_ctas": c.num_ctas, "maxnreg": c.maxnreg}
     for k in OPTION_NAMES:
-        if k in kwargs and kwargs[k] is not None:
+        if kwargs.get(k) is not None:
             options[k] = kwargs[k]
-    constexprs = {k: (v.value if isinstance(v, _constexpr) else v) for k, v in kwargs.items()
-                  if k not in OPTION_NAMES and k != "ir_override"}
-    for k in constexprs:
+    values = {k: (v.value if isinstance(v, _constexpr) else v) for k, v in kwargs.items()
+              if k not in OPTION_NAMES and k != "ir_override"}
+    for k in values:
         if k not in t.params:
             raise t.error(TuneError(f"config sets '{k}', which is not a parameter of '{t.name}'"), t.def_line)
-    entries = iter(_spec_entries(spec))
     sig = []
-    desc = {a.name: a for a in spec.args if a.is_desc}
     for p in t.params:
-        if p in constexprs:
-            try:
-                sig.append(_literal(constexprs[p]))
-            except TuneError as e:
-                raise t.error(e, t.def_line) from None
+        if p in listed:
+            entry = listed[p]
+            if entry.startswith("tensordesc") and isinstance(nargs.get(p), HostDescriptor):  # a pre_hook may set it
+                base = entry[len("tensordesc<"):].split("[")[0].strip()
+                entry = f"tensordesc<{base}[{', '.join(str(int(b)) for b in nargs[p].block_shape)}]>"
+            sig.append(entry)
             continue
-        if p in t.constexpr and p in t.defaults:
-            sig.append(_literal(t.defaults[p]))
-            continue
-        entry = next(entries, None)
-        if entry is None:
-            raise TuneError(f"the spec's signature has no entry for parameter '{p}' of '{t.name}' (it lists the "
-                            "parameters no config, heuristic or default sets, in order)")
-        d = desc.get(p) or (nargs.get(p) if isinstance(nargs.get(p), HostDescriptor) else None)
-        if isinstance(nargs.get(p), HostDescriptor):  # a pre_hook may have set its block shape
-            blk = nargs[p].block_shape
-            base = entry[len("tensordesc<"):].split("[")[0].strip() if entry.startswith("tensordesc") else None
-            if base and d is not None:
-                entry = f"tensordesc<{base}[{', '.join(str(int(b)) for b in blk)}]>"
-        sig.append(entry)
-    rest = list(entries)
-    if rest:
-        raise TuneError(f"the spec's signature has {len(rest)} entries more than the parameters of '{t.name}' that "
-                        f"no config, heuristic or default sets (first extra: '{rest[0]}')")
-    return Variant(c, constexprs, options, ",".join(sig))
+        if p not in values and p in t.defaults:
+            values[p] = t.defaults[p].value if isinstance(t.defaults[p], _constexpr) else t.defaults[p]
+        if p not in values:
+            raise t.error(TuneError(f"config {c} sets no value for '{p}', which another config or a heuristic "
+                                    "sets"), t.def_line)
+        try:
+            sig.append(_literal(values[p]))
+        except TuneError as e:
+            raise t.error(e, t.def_line) from None
+    return Variant(c, values, options, ",".join(sig))
+
+
+class Prepared:
+    """A kernel's decorators read and its configs expanded for a spec (what tt-tune and tt-compile share)."""
+
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+
+def prepare(path: str, kernel: str, spec_path: str, configs_file: str | None = None) -> Prepared:
+    """Read the kernel's decorators and the spec; prune and expand the configs (or those of `configs_file`)."""
+    import numpy as np
+
+    from ttc.runtime import spec as specs
+    from ttc.runtime.errors import SpecError
+
+    t = read(path, kernel)
+    spec = specs.load(spec_path)
+    spec_text = Path(spec_path).read_text(encoding="utf-8")
+    at = t.autotuned
+    for what, names in (("reset_to_zero", at.reset_to_zero if at else []),
+                        ("restore_value", at.restore_value if at else [])):
+        for n in names:
+            a = spec.arg(n)
+            if a is None or not a.is_ptr:
+                raise t.error(TuneError(f"{what} names '{n}', which is not a pointer argument of the spec"), t.def_line)
+    if at is not None and (at.pre_hook is not None or at.post_hook is not None):
+        raise t.error(TuneError("@triton.autotune's pre_hook/post_hook cannot run around GPU launches in tt-tune; "
+                                "use reset_to_zero / restore_value"), t.def_line)
+    initial = specs.initial_values(spec)
+    for n in at.reset_to_zero if at else []:
+        initial[n] = np.zeros_like(initial[n])
+    nargs = named_args(spec, initial)
+    configs = configs_from_file(configs_file) if configs_file else None
+    try:
+        expanded, key = variants(t, spec, nargs, configs)
+    except TuneError as e:
+        raise specs.diagnostic(spec.path, SpecError(e.message, "signature")) from None
+    return Prepared(tunable=t, spec=spec, spec_text=spec_text, raw=json.loads(spec_text), initial=initial,
+                    nargs=nargs, variants=expanded, key=key)
+
+
+def cached_winner(path: str, kernel: str, spec_path: str, target: str, configs_file: str | None = None) -> Variant:
+    """The winner that tt-tune stored for this kernel, spec, configs and target (`tt-compile --autotuned`)."""
+    p = prepare(path, kernel, spec_path, configs_file)
+    where = cache_path(p.tunable, p.spec_text, target, p.key, [v.config for v in p.variants])
+    data = load_cached(where)
+    if data is None:
+        raise CompileError(Diagnostic(spec_path, 0, 0, f"no autotune result for '{kernel}' with this spec, its "
+                                      f"configs and target {target} (looked for {where}): run tt-tune first"))
+    best = best_cached(data)
+    if best is None:
+        raise CompileError(Diagnostic(spec_path, 0, 0, f"the autotune result {where} has no config that ran"))
+    for v in p.variants:
+        if v.config == best:
+            return v
+    raise CompileError(Diagnostic(spec_path, 0, 0, f"the autotune result {where} names a config that is not "
+                                  "among the kernel's"))
 
 
 # ----------------------------------------------------------------------------- Triton's autotune cache file
