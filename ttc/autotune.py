@@ -371,6 +371,8 @@ def _located(t, e: Exception, line: int | None = None) -> CompileError:
     else:
         message = f"{type(e).__name__}: {e}"
         line = line if line is not None else _failing_line(path, e.__traceback__)
+    if not line and isinstance(t, Tunable):  # raised by tt-tune itself about the kernel: at its decorators
+        line = t.def_line
     text = Path(path).read_text(encoding="utf-8") if os.path.isfile(path) else ""
     lines = text.split("\n")
     source = lines[line - 1] if 0 < line <= len(lines) else None
