@@ -7,7 +7,7 @@ The configs are the kernel's `@triton.autotune(configs=...)` (pruned by `prune_c
 `@triton.heuristics`, evaluated as Triton evaluates them (ttc.autotune), or a `--configs` JSON file. The spec is
 tt-run's; its signature lists the parameters that no config, heuristic or default sets, its grid and check
 expressions may use every constexpr a config sets, and optional "flops" / "bytes" expressions give TFLOP/s and
-GB/s. Results go to Triton's autotune cache file (`$TRITON_CACHE_DIR/<hash>/<kernel>.autotune.json`): a second run
+GB/s. Results always go (whatever `cache_results` says) to Triton's autotune cache file (`$TRITON_CACHE_DIR/<hash>/<kernel>.autotune.json`): a second run
 with the same source, spec, key, configs and target times nothing, and `tt-compile --autotuned --spec SPEC.json`
 compiles its winner. TRITON_PRINT_AUTOTUNING=1 prints what Triton's autotuner prints. Errors in the decorators
 or the spec are `file:line:col: error:` lines, exit 1.
@@ -42,7 +42,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="compile processes (default: all cores)")
     p.add_argument("--configs", metavar="FILE", help='a JSON list of {"kwargs": {...}, "num_warps": N, '
                                                       '"num_stages": S, "maxnreg": R}, instead of the decorator\'s')
-    p.add_argument("--limit", type=int, help="tune N configs, evenly spaced in the (pruned) list")
+    p.add_argument("--limit", type=int, help="tune N configs, evenly spaced in the (pruned) list (cached as that "
+                                              "list: tt-compile --autotuned reads full runs)")
     p.add_argument("--interpret", action="store_true",
                    help="no GPU: run and check every config in the interpreter; no timing (\"ms\": null)")
     p.add_argument("--warmup", type=float, help="warm-up time in ms (default: the decorator's, else 25)")
