@@ -55,6 +55,10 @@ class Expander:
     def _set(self, key: SSAValue, value: SSAValue, idx: int) -> None:
         self.mapping.setdefault(key, [None] * (self.max_stage + 1))[idx] = value
 
+    def _outside(self, v: SSAValue) -> bool:
+        o = v.owner if isinstance(v.owner, Operation) else v.owner.parent_op()
+        return o is None or not self.loop.is_ancestor(o)
+
     def _def_and_distance(self, v: SSAValue) -> tuple[Operation | None, int]:
         distance = 0
         if isinstance(v, BlockArgument):
@@ -67,6 +71,10 @@ class Expander:
         loop, em = self.loop, Inserter(self.loop, self.loop.location)
         for arg, init in zip(self.args, loop.iter_args):
             self._set(arg, init, 0)
+        for arg, y in zip(self.args, self.yield_op.operands):  # yielded from outside: every later iteration's value
+            if self._outside(y):
+                for i in range(1, self.max_stage):
+                    self._set(arg, y, i)
         preds = [None] * self.max_stage
         for i in range(self.max_stage):  # constant bounds too: the predicate folds to true later (Triton 3.6)
             preds[i] = em.add(arith.CmpiOp(em.advance(loop.lb, loop.step, i), loop.ub, "slt"))
@@ -150,6 +158,10 @@ class Expander:
                     source = v
                     if isinstance(v, BlockArgument) and v.owner is self.body:
                         ret = self.yield_op.operands[v.index - 1]
+                        if self._outside(ret):  # the value of every iteration but the first: direct below the last stage
+                            if use_stage != S:
+                                nested.operands = _replaced(nested.operands, idx, ret)
+                            continue
                         dep = ret.owner
                         if not isinstance(dep, Operation) or dep not in self.stage or self.stage[dep] == use_stage:
                             continue
