@@ -151,10 +151,31 @@ def test_unsupported_nvmma_buffers_are_reported_at_the_op():
 
 
 def test_wgmma_needs_sm_90a():
+    # capability 90 is sm_90a, as Triton names it; the plain sm_90 target, or an older GPU, is a located error
     text = (FIXTURES / "matmul.ttgir").read_text()
+    assert pipeline.parse_ttgir(text, "m.ttgir", pipeline.Options(sm="90")).cpu == "sm_90a"
+    for sm, cpu in (("sm_90", "sm_90"), ("80", "sm_80")):
+        with pytest.raises(CompileError) as e:
+            pipeline.to_llvm(text, "m.ttgir", pipeline.Options(sm=sm))
+        assert ("kernels/matmul.py:47:35: error: ttng.warp_group_dot is lowered to wgmma, which needs sm_90a; "
+                f"the target is {cpu}") in e.value.render()
+
+
+def test_tma_needs_sm_90():
+    text = (FIXTURES / "tma_add.nodebug.ttgir").read_text()
     with pytest.raises(CompileError) as e:
-        pipeline.to_llvm(text, "m.ttgir", pipeline.Options(sm="90"))
-    assert "wgmma needs sm_90a: use --sm 90a" in e.value.render()
+        pipeline.to_llvm(text, "t.ttgir", pipeline.Options(sm="80"))
+    assert "t.ttgir:" in e.value.render() and "which needs sm_90 or later; the target is sm_80" in e.value.render()
+
+
+def test_gpu_names_and_ptx_versions_as_triton():
+    from ttc.lowering import target
+
+    assert [target.cpu_name(s) for s in ("90", "90a", "sm_90", "80", "100", "sm_89")] == \
+        ["sm_90a", "sm_90a", "sm_90", "sm_80", "sm_100a", "sm_89"]
+    # Triton's ptx_get_version: CUDA 12.8 (Triton 3.6's ptxas) writes 8.7; 12.6 skips to 8.5; 13.x is 9.x
+    assert [target.ptx_for_cuda(*v) for v in ((12, 0), (12, 5), (12, 6), (12, 8), (13, 0), (13, 1), (11, 8))] == \
+        [80, 85, 85, 87, 90, 91, 78]
 
 
 def test_layouts_must_match_the_warp_count():
