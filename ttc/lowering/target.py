@@ -36,6 +36,11 @@ def llvm():
     # 32-bit shared (addrspace 3), const, local pointers, as Triton: shared-memory addresses stay in 32-bit
     # registers (no mul.wide / 64-bit adds); the target machine's data layout then says p3:32:32
     binding.set_option("", "--nvptx-short-ptr")
+    # as Triton's make_ptx: `mad.wide` for a widening multiply feeding an add (its `nvptx-mad-wide-opt` flag), and
+    # floating-point contraction allowed (its default enable_fp_fusion: FPOpFusion::Fast), so an fmul and an fadd
+    # may become one fma and plain `mul.f32` / `add.f32` (not `.rn`) leave ptxas free to fuse
+    binding.set_option("", "--nvptx-mad-wide-opt")
+    binding.set_option("", "--nvptx-fma-level=1")
     return binding
 
 
@@ -181,9 +186,12 @@ def data_layout(tm) -> str:
 
 
 def optimize(mod, tm) -> None:
-    """LLVM's O3 module pipeline (new pass manager), tuned for the target machine."""
+    """LLVM's O3 module pipeline (new pass manager), tuned for the target machine, with the SLP vectorizer on as
+    Triton's optimize_module has it (pairs of f16 operations become f16x2 ones)."""
     b = llvm()
-    pb = b.create_pass_builder(tm, b.PipelineTuningOptions(speed_level=3))
+    tuning = b.PipelineTuningOptions(speed_level=3)
+    tuning.slp_vectorization = True
+    pb = b.create_pass_builder(tm, tuning)
     pb.getModulePassManager().run(mod, pb)
 
 
