@@ -44,6 +44,7 @@ MEMORY_BOUND = {
     "softmax": "text",
     "softmax_b1024_w8": "text",
     "softmax_fp16_b512": "text",
+    "softmax_loop_s4": "text",  # the fused-softmax tutorial: -inf row loads pipelined (cp.async, then a select)
     "layer_norm": "text",
     "layer_norm_b1024_w8": "text",
     "cumsum": "text",

@@ -31,7 +31,7 @@ def ptx_file(tmp_path_factory):
 
 def test_files_and_sidecars(ptx_file, tmp_path):
     meta = json.loads(Path(str(ptx_file) + ".json").read_text())
-    assert meta["name"] == "add_kernel" and meta["num_warps"] == 4 and meta["target"] == "cuda:90"
+    assert meta["name"] == "add_kernel" and meta["num_warps"] == 4 and meta["target"] == "cuda:90a"
     cubin = tmp_path / "add.cubin"
     p = tool("tt_as", ptx_file, "-o", cubin)
     assert p.returncode == 0, p.stderr.decode()
