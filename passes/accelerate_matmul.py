@@ -110,17 +110,36 @@ INSTR_SHAPE = (16, 8)  # mma.sync m16n8(k16): M x N per instruction
 
 def mma_kind(dot: Operation) -> MmaKind | str | None:
     """The mma.sync instruction `dot` runs on (ttc/lowering/mma_v2.py), a sentence saying why none, or None when
-    the dot is not for this pass (no blocked result, a target before sm80)."""
+    the dot is not for this pass (no blocked result, a target before sm80). f64 dots get one only on sm80 and
+    sm90 (Triton's rule: the targets with fast f64 tensor cores; elsewhere FMA is faster)."""
     capability = target_capability(dot)
     if not isinstance(encoding(dot.d.type), BlockedEncoding) or capability < 80:
         return None
+    if capability not in (80, 90) and any(attr_text(elt(v.type)) == "f64" for v in (dot.a, dot.b, dot.d)):
+        return "Triton runs f64 dots on tensor cores on sm80 and sm90 only"
     a, b, d = shape_of(dot.a.type), shape_of(dot.b.type), shape_of(dot.d.type)
     return mma_v2_kind(elt(dot.a.type), elt(dot.b.type), elt(dot.d.type), dot.inputPrecision.value.data, capability,
                        (d[-2], d[-1], a[-1]))
 
 
+# fp8 types Triton's supportMMA takes for MMA v2 but keeps as fp8 dot operands (its decomposition upcasts only
+# e4m3fn and e5m2): ttc's back end has no mma.sync for them, and tt-translate says so at the dot
+FP8_KEPT = ("f8E4M3FNUZ", "f8E5M2FNUZ")
+FP8_ANY = FP8_KEPT + ("f8E4M3FN", "f8E5M2")
+
+
 def supports_mma_v2(dot: Operation) -> bool:
-    return isinstance(mma_kind(dot), MmaKind)
+    kind = mma_kind(dot)
+    if isinstance(kind, MmaKind):
+        return True
+    names = [attr_text(elt(v.type)) for v in (dot.a, dot.b)]
+    return kind is not None and all(n in FP8_ANY for n in names) and any(n in FP8_KEPT for n in names)
+
+
+def v2_k_width(dot: Operation) -> int:
+    """Triton's kWidth for MMA v2 operands: 32 / the narrowest width either operand was loaded with
+    (computeOrigBitWidth, halved through a `tt.join`), at least 1."""
+    return max(32 // min(orig_bitwidth(dot.a), orig_bitwidth(dot.b)), 1)
 
 
 def is_tf32(dot: Operation) -> bool:
@@ -348,9 +367,10 @@ def rewrite(dot: Operation, capability: int) -> None:
                 op.detach()
                 op.erase()
         return
-    a = convert(dot.a, with_encoding(dot.a.type, DotOperandEncoding.make(opIdx=0, parent=mma, kWidth=kind.k_width)))
-    b = convert(dot.b, with_encoding(dot.b.type, DotOperandEncoding.make(opIdx=1, parent=mma, kWidth=kind.k_width)))
-    if kind.upcast:  # fp8 before sm89: to f16 in the operand layouts, as Triton's decomposition does
+    k_width = v2_k_width(dot)
+    a = convert(dot.a, with_encoding(dot.a.type, DotOperandEncoding.make(opIdx=0, parent=mma, kWidth=k_width)))
+    b = convert(dot.b, with_encoding(dot.b.type, DotOperandEncoding.make(opIdx=1, parent=mma, kWidth=k_width)))
+    if isinstance(kind, MmaKind) and kind.upcast:  # fp8 before sm89: to f16 in the operand layouts, as Triton's decomposition does
         a, b = (upcast(v, dot) for v in (a, b))
     new = dot.clone()
     new.operands[0], new.operands[1], new.operands[2] = a, b, acc
