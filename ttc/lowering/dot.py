@@ -33,7 +33,8 @@ import llvmlite.ir as ir
 from ttc.ir.layouts import NvidiaMmaEncoding
 from ttc.ir.types import elt, encoding, shape_of
 from ttc.lowering import nvvm
-from ttc.lowering.mma_v2 import mma_v2_kind
+from ttc.ir.printer import attr_text
+from ttc.lowering.mma_v2 import FP8, MmaKind, mma_v2_kind
 from ttc.lowering.registry import lowering
 from ttc.lowering.types import bits_of, f32, i16, i32
 
@@ -155,15 +156,38 @@ def mma_plan(a_ll, b_ll, c_ll, k_width: int = 2, per_word: int | None = None, k_
     return plan
 
 
-def _mma_dot(ctx, op):
+def _kind(op) -> MmaKind | str:
+    """The mma.sync `op` runs on. fp8 operands that reach the dot unconverted where accelerate-matmul would have
+    upcast them to f16 run on the fp8 instruction where PTX has it (sm_89 on)."""
     from ttc.ir.layout_utils import target_capability
 
+    capability = target_capability(op) or 90
+    kind = mma_v2_kind(elt(op.a.type), elt(op.b.type), elt(op.d.type), op.inputPrecision.value.data, capability)
+    if isinstance(kind, MmaKind) and kind.upcast:
+        if capability < 89:
+            return ("fp8 mma.sync needs sm_89 or later: the operands must be converted to f16 first (tt.fp_to_fp, "
+                    "as tritongpu-accelerate-matmul does)")
+        kind = MmaKind(32, FP8[attr_text(elt(op.a.type))], FP8[attr_text(elt(op.b.type))], "f32", 89)
+    return kind
+
+
+def first_mma_dot_without_form(func):
+    """The first `tt.dot` with an MMA v2 layout that no mma.sync runs (fnuz fp8 operands, which Triton's
+    accelerate-matmul keeps: the types it carries are refused later, at the first op that holds them), and why;
+    tt-translate reports it before lowering anything."""
+    for op in func.walk():
+        if op.name == "tt.dot" and isinstance(encoding(op.d.type), NvidiaMmaEncoding):
+            if isinstance(kind := _kind(op), str):
+                return op, f"tt.dot with an #ttg.nvidia_mma layout: {kind}"
+    return None
+
+
+def _mma_dot(ctx, op):
     a_ll, b_ll, c_ll = (ctx.layout(v.type, op) for v in (op.a, op.b, op.c))
     A, B, C = ctx.get(op.a), ctx.get(op.b), ctx.get(op.c)
     if not isinstance(C, list):
         C = [C] * c_ll.num_regs
-    kind = mma_v2_kind(elt(op.a.type), elt(op.b.type), elt(op.d.type), op.inputPrecision.value.data,
-                       target_capability(op) or 90)
+    kind = _kind(op)
     if isinstance(kind, str):
         raise ctx.error(op, f"tt.dot with an #ttg.nvidia_mma layout: {kind}")
     k_width = encoding(op.a.type)["kWidth"]
