@@ -4,8 +4,10 @@ MMA v2 path, `mma.sync.aligned.m16n8kK`, on sm80-89, its MMA v3 path, `wgmma`, o
 
 A `tt.dot` with a `#ttg.blocked` result in a module whose `ttg.target` is `cuda:80` or later is rewritten when its
 types have an mma.sync form on the target (ttc/lowering/mma_v2.py: f16/bf16 -> f32, f16 -> f16, f32 with tf32
-precision -> f32, i8 -> i32, fp8 -> f32 on sm89+, e5m2 -> f32 before it as f16 after a `tt.fp_to_fp` in the
-operand layouts, as Triton decomposes it) and its M x N x K is a whole number of that instruction's tiles. On sm90
+precision -> f32, i8 -> i32, f64 -> f64 on sm80 and sm90 only, fp8 -> f32 natively on sm89 and sm120 and elsewhere
+as f16 after a `tt.fp_to_fp` in the operand layouts, as Triton decomposes it) and its M x N x K is a whole number
+of that instruction's tiles; fnuz fp8 operands too (Triton's gate takes them and keeps them as fp8 operands;
+tt-translate refuses the dot). On sm90
 the dots Triton's supportMMA(dot, 3) takes get MMA v3 instead: f16 and fp8 (e4m3, e5m2, mixed) into f32 or f16,
 bf16 and tf32 into f32, i8 into i32.
 
@@ -41,7 +43,8 @@ row-major fp8/i8 B: Triton's pipeliner then does not copy it with cp.async, a 1-
     %d    = ttg.convert_layout %d' : #mma -> #blocked
 
 with `#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [wm, wn], instrShape = [16, 8]}>`
-and W = 32 / operand bits (2 for 16-bit, 1 for tf32, 4 for 8-bit operands). `warpsPerCTA` is Triton's
+and W = 32 / the narrowest width either operand was loaded with (Triton's computeOrigBitWidth, halved through a
+`tt.join`; at least 1): 2 for 16-bit, 1 for tf32 and f64, 4 for 8-bit operands, more for narrower loads. `warpsPerCTA` is Triton's
 warpsPerTileV2: a dot chained with another one
 (found in the def-use slice of the dot within its region, not crossing `tt.trans`) takes the other's MMA warps
 if it has some, else all warps along its larger dimension; otherwise warps are doubled along M while the 16x8
