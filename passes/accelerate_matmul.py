@@ -4,8 +4,10 @@ MMA v2 path, `mma.sync.aligned.m16n8kK`, on sm80-89, its MMA v3 path, `wgmma`, o
 
 A `tt.dot` with a `#ttg.blocked` result in a module whose `ttg.target` is `cuda:80` or later is rewritten when its
 types have an mma.sync form on the target (ttc/lowering/mma_v2.py: f16/bf16 -> f32, f16 -> f16, f32 with tf32
-precision -> f32, i8 -> i32, fp8 -> f32 on sm89+, e5m2 -> f32 before it as f16 after a `tt.fp_to_fp` in the
-operand layouts, as Triton decomposes it) and its M x N x K is a whole number of that instruction's tiles. On sm90
+precision -> f32, i8 -> i32, f64 -> f64 on sm80 and sm90 only, fp8 -> f32 natively on sm89 and sm120 and elsewhere
+as f16 after a `tt.fp_to_fp` in the operand layouts, as Triton decomposes it) and its M x N x K is a whole number
+of that instruction's tiles; fnuz fp8 operands too (Triton's gate takes them and keeps them as fp8 operands;
+tt-translate refuses the dot). On sm90
 the dots Triton's supportMMA(dot, 3) takes get MMA v3 instead: f16 and fp8 (e4m3, e5m2, mixed) into f32 or f16,
 bf16 and tf32 into f32, i8 into i32.
 
@@ -41,7 +43,8 @@ row-major fp8/i8 B: Triton's pipeliner then does not copy it with cp.async, a 1-
     %d    = ttg.convert_layout %d' : #mma -> #blocked
 
 with `#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [wm, wn], instrShape = [16, 8]}>`
-and W = 32 / operand bits (2 for 16-bit, 1 for tf32, 4 for 8-bit operands). `warpsPerCTA` is Triton's
+and W = 32 / the narrowest width either operand was loaded with (Triton's computeOrigBitWidth, halved through a
+`tt.join`; at least 1): 2 for 16-bit, 1 for tf32 and f64, 4 for 8-bit operands, more for narrower loads. `warpsPerCTA` is Triton's
 warpsPerTileV2: a dot chained with another one
 (found in the def-use slice of the dot within its region, not crossing `tt.trans`) takes the other's MMA warps
 if it has some, else all warps along its larger dimension; otherwise warps are doubled along M while the 16x8
@@ -110,17 +113,36 @@ INSTR_SHAPE = (16, 8)  # mma.sync m16n8(k16): M x N per instruction
 
 def mma_kind(dot: Operation) -> MmaKind | str | None:
     """The mma.sync instruction `dot` runs on (ttc/lowering/mma_v2.py), a sentence saying why none, or None when
-    the dot is not for this pass (no blocked result, a target before sm80)."""
+    the dot is not for this pass (no blocked result, a target before sm80). f64 dots get one only on sm80 and
+    sm90 (Triton's rule: the targets with fast f64 tensor cores; elsewhere FMA is faster)."""
     capability = target_capability(dot)
     if not isinstance(encoding(dot.d.type), BlockedEncoding) or capability < 80:
         return None
+    if capability not in (80, 90) and any(attr_text(elt(v.type)) == "f64" for v in (dot.a, dot.b, dot.d)):
+        return "Triton runs f64 dots on tensor cores on sm80 and sm90 only"
     a, b, d = shape_of(dot.a.type), shape_of(dot.b.type), shape_of(dot.d.type)
     return mma_v2_kind(elt(dot.a.type), elt(dot.b.type), elt(dot.d.type), dot.inputPrecision.value.data, capability,
                        (d[-2], d[-1], a[-1]))
 
 
+# fp8 types Triton's supportMMA takes for MMA v2 but keeps as fp8 dot operands (its decomposition upcasts only
+# e4m3fn and e5m2): ttc's back end has no mma.sync for them, and tt-translate says so at the dot
+FP8_KEPT = ("f8E4M3FNUZ", "f8E5M2FNUZ")
+FP8_ANY = FP8_KEPT + ("f8E4M3FN", "f8E5M2")
+
+
 def supports_mma_v2(dot: Operation) -> bool:
-    return isinstance(mma_kind(dot), MmaKind)
+    kind = mma_kind(dot)
+    if isinstance(kind, MmaKind):
+        return True
+    names = [attr_text(elt(v.type)) for v in (dot.a, dot.b)]
+    return kind is not None and all(n in FP8_ANY for n in names) and any(n in FP8_KEPT for n in names)
+
+
+def v2_k_width(dot: Operation) -> int:
+    """Triton's kWidth for MMA v2 operands: 32 / the narrowest width either operand was loaded with
+    (computeOrigBitWidth, halved through a `tt.join`), at least 1."""
+    return max(32 // min(orig_bitwidth(dot.a), orig_bitwidth(dot.b)), 1)
 
 
 def is_tf32(dot: Operation) -> bool:
@@ -348,9 +370,10 @@ def rewrite(dot: Operation, capability: int) -> None:
                 op.detach()
                 op.erase()
         return
-    a = convert(dot.a, with_encoding(dot.a.type, DotOperandEncoding.make(opIdx=0, parent=mma, kWidth=kind.k_width)))
-    b = convert(dot.b, with_encoding(dot.b.type, DotOperandEncoding.make(opIdx=1, parent=mma, kWidth=kind.k_width)))
-    if kind.upcast:  # fp8 before sm89: to f16 in the operand layouts, as Triton's decomposition does
+    k_width = v2_k_width(dot)
+    a = convert(dot.a, with_encoding(dot.a.type, DotOperandEncoding.make(opIdx=0, parent=mma, kWidth=k_width)))
+    b = convert(dot.b, with_encoding(dot.b.type, DotOperandEncoding.make(opIdx=1, parent=mma, kWidth=k_width)))
+    if isinstance(kind, MmaKind) and kind.upcast:  # fp8 before sm89: to f16 in the operand layouts, as Triton's decomposition does
         a, b = (upcast(v, dot) for v in (a, b))
     new = dot.clone()
     new.operands[0], new.operands[1], new.operands[2] = a, b, acc

@@ -105,6 +105,8 @@ def _lower_module(module: ModuleOp, *, source, data_layout: str, target: str, so
 
     if (err := first_unsupported(func, UNLOWERED | NOT_LOWERED_YET, "the LLVM lowering", arguments=False)) is not None:
         raise err  # Blackwell's ops and descriptor gather/scatter, found before lowering anything else
+    if (bad := dot.first_mma_dot_without_form(func)) is not None:
+        raise CompileError(at_op(bad[0], source, bad[1]))
     num_warps = module_int(module, "ttg.num-warps", 4)
     tpw = module_int(module, "ttg.threads-per-warp", 32)
     if module_int(module, "ttg.num-ctas", 1) != 1:

@@ -112,19 +112,18 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // -----
 
 // Not rewritten: f32 operands of ieee precision (FMA in Triton too) or tf32x3 (Triton's f32-dot-tc splits it into
-// tf32 dots: not implemented), an i8 dot with K = 16 (less than m16n8k32's K), e4m3 before sm89 (only e5m2 is
-// upcast there; Triton's frontend refuses e4m3 before sm89). make-ttgir warns at the ones Triton runs on tensor cores
+// tf32 dots: not implemented), an i8 dot with K = 16 (less than m16n8k32's K). make-ttgir warns at the ones
+// Triton runs on tensor cores
 // (test/lit/tt-opt/diagnostics-*.mlir, tensor-core-warnings.mlir).
 // CHECK-NOT: #ttg.nvidia_mma
 // CHECK-LABEL: tt.func public @unchanged
 // CHECK-NOT: ttg.convert_layout
 #blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @unchanged(%a: tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>, %a8: tensor<64x16xi8, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b8: tensor<16x64xi8, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c32: tensor<64x64xi32, #blocked>, %af8: tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %bf8: tensor<32x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>) {
+  tt.func public @unchanged(%a: tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>, %a8: tensor<64x16xi8, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b8: tensor<16x64xi8, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c32: tensor<64x64xi32, #blocked>) {
     %ieee = tt.dot %a, %b, %c : tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
     %x3 = tt.dot %a, %b, %c, inputPrecision = tf32x3 : tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
     %i8 = tt.dot %a8, %b8, %c32 : tensor<64x16xi8, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<16x64xi8, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xi32, #blocked>
-    %f8 = tt.dot %af8, %bf8, %c : tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
     tt.return
   }
 }
@@ -682,5 +681,107 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   tt.func public @scaled_sm120(%a: tensor<128x128xf8E4M3FN, #bl>, %sa: tensor<128x4xi8, #bs>, %b: tensor<128x64xf8E4M3FN, #bl>, %sb: tensor<64x4xi8, #bs>, %c: tensor<128x64xf32, #bl>) -> tensor<128x64xf32, #bl> {
     %d = tt.dot_scaled %a scale %sa, %b scale %sb, %c lhs = e4m3 rhs = e4m3 {fastMath = false} : tensor<128x128xf8E4M3FN, #bl>, tensor<128x4xi8, #bs> * tensor<128x64xf8E4M3FN, #bl>, tensor<64x4xi8, #bs> -> tensor<128x64xf32, #bl>
     tt.return %d : tensor<128x64xf32, #bl>
+  }
+}
+
+// -----
+
+// f64 on sm80 (and sm90, where wgmma has no f64): MMA v2 with kWidth 1 (one f64 per register; the lowering runs
+// mma.sync m8n8k4 .f64). Triton gives f64 dots tensor cores on sm80 and sm90 only; on sm86 this one stays blocked.
+// CHECK-LABEL: tt.func public @f64_sm80
+// CHECK: tt.dot {{.*}} : tensor<32x16xf64, #ttg.dot_op<{opIdx = 0, parent = #[[MMA:.*]], kWidth = 1}>> * tensor<16x32xf64, #ttg.dot_op<{opIdx = 1, parent = #[[MMA]], kWidth = 1}>> -> tensor<32x32xf64, #[[MMA]]>
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @f64_sm80(%a: tensor<32x16xf64, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<16x32xf64, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<32x32xf64, #blocked>) -> tensor<32x32xf64, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<32x16xf64, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<16x32xf64, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<32x32xf64, #blocked>
+    tt.return %d : tensor<32x32xf64, #blocked>
+  }
+}
+
+// -----
+
+// CHECK-LABEL: tt.func public @f64_sm86
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.dot {{.*}} -> tensor<32x32xf64, #blocked>
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:86", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @f64_sm86(%a: tensor<32x16xf64, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<16x32xf64, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<32x32xf64, #blocked>) -> tensor<32x32xf64, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<32x16xf64, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<16x32xf64, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<32x32xf64, #blocked>
+    tt.return %d : tensor<32x32xf64, #blocked>
+  }
+}
+
+// -----
+
+// fp8 on MMA v2 runs natively on sm89 and sm120 only (Triton's mmav2SupportsFp8Operands); elsewhere the operands,
+// in their fp8 layouts (kWidth 4), are converted to f16 and the dot is an f16 one. On sm90 with K = 16 (below
+// wgmma's fp8 K of 32) the dot falls back to MMA v2 and is upcast; a mixed e4m3 x e5m2 dot on sm80 too.
+// CHECK-LABEL: tt.func public @fp8_upcast_sm90
+// CHECK: %[[A:.*]] = tt.fp_to_fp %{{.*}} : tensor<64x16xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #[[MMA:.*]], kWidth = 4}>> -> tensor<64x16xf16, #ttg.dot_op<{opIdx = 0, parent = #[[MMA]], kWidth = 4}>>
+// CHECK: %[[B:.*]] = tt.fp_to_fp %{{.*}} : tensor<16x64xf8E5M2, {{.*}}> -> tensor<16x64xf16, #ttg.dot_op<{opIdx = 1, parent = #[[MMA]], kWidth = 4}>>
+// CHECK: tt.dot %[[A]], %[[B]], {{.*}} -> tensor<64x64xf32, #[[MMA]]>
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @fp8_upcast_sm90(%a: tensor<64x16xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<16x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<64x16xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<16x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %d : tensor<64x64xf32, #blocked>
+  }
+}
+
+// -----
+
+// CHECK-LABEL: tt.func public @fp8_upcast_sm80
+// CHECK: tt.fp_to_fp %{{.*}} : tensor<64x32xf8E4M3FN, {{.*}}kWidth = 4}>> -> tensor<64x32xf16,
+// CHECK: tt.dot {{.*}} : tensor<64x32xf16, {{.*}}kWidth = 4}>> * tensor<32x64xf16, {{.*}}kWidth = 4}>> -> tensor<64x64xf32, #mma>
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @fp8_upcast_sm80(%a: tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %d : tensor<64x64xf32, #blocked>
+  }
+}
+
+// -----
+
+// The fnuz fp8 types: Triton's MMA v2 gate takes every fp8 type and upcasts only e4m3fn / e5m2, so an f8E4M3FNUZ
+// operand stays fp8 (kWidth 4) on sm89; ttc's back end has no mma.sync for it and tt-translate says so
+// (test/lit/tt-translate/mma-v2-gaps.test).
+// CHECK-LABEL: tt.func public @fnuz_kept
+// CHECK-NOT: tt.fp_to_fp
+// CHECK: tt.dot {{.*}} : tensor<64x32xf8E4M3FNUZ, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>> * tensor<32x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>> -> tensor<64x64xf32, #mma>
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:89", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @fnuz_kept(%a: tensor<64x32xf8E4M3FNUZ, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<64x32xf8E4M3FNUZ, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %d : tensor<64x64xf32, #blocked>
+  }
+}
+
+// -----
+
+// MMA v2 kWidth follows the width the operands were loaded with (Triton's computeOrigBitWidth): f16 operands
+// converted from i8 loads get kWidth 32 / 8 = 4; through a tt.join the width counts half, 4 bits: kWidth 8.
+// CHECK-LABEL: tt.func public @kwidth_from_loads
+// CHECK: tt.dot {{.*}} : tensor<32x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>> * tensor<64x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>
+// CHECK: tt.dot {{.*}} : tensor<32x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>> * tensor<64x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 8}>>
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked3 = #ttg.blocked<{sizePerThread = [1, 4, 2], threadsPerWarp = [4, 8, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
+#blocked8 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @kwidth_from_loads(%pa: tensor<32x64x!tt.ptr<i8>, #blocked>, %pb: tensor<64x32x!tt.ptr<i8>, #blocked>, %ph: tensor<32x32x!tt.ptr<i8>, #blocked>, %c: tensor<32x32xf32, #blocked>) -> (tensor<32x32xf32, #blocked>, tensor<32x32xf32, #blocked>) {
+    %a8 = tt.load %pa : tensor<32x64x!tt.ptr<i8>, #blocked>
+    %b8 = tt.load %pb : tensor<64x32x!tt.ptr<i8>, #blocked>
+    %a = arith.sitofp %a8 : tensor<32x64xi8, #blocked> to tensor<32x64xf16, #blocked>
+    %b = arith.sitofp %b8 : tensor<64x32xi8, #blocked> to tensor<64x32xf16, #blocked>
+    %ad = ttg.convert_layout %a : tensor<32x64xf16, #blocked> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+    %bd = ttg.convert_layout %b : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+    %d = tt.dot %ad, %bd, %c : tensor<32x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<64x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<32x32xf32, #blocked>
+    %h8 = tt.load %ph : tensor<32x32x!tt.ptr<i8>, #blocked>
+    %h = arith.sitofp %h8 : tensor<32x32xi8, #blocked> to tensor<32x32xf16, #blocked>
+    %j = tt.join %h, %h : tensor<32x32xf16, #blocked> -> tensor<32x32x2xf16, #blocked3>
+    %r = tt.reshape %j : tensor<32x32x2xf16, #blocked3> -> tensor<32x64xf16, #blocked8>
+    %rd = ttg.convert_layout %r : tensor<32x64xf16, #blocked8> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+    %e = tt.dot %rd, %bd, %c : tensor<32x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<64x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<32x32xf32, #blocked>
+    tt.return %d, %e : tensor<32x32xf32, #blocked>, tensor<32x32xf32, #blocked>
   }
 }
