@@ -54,6 +54,7 @@ REGISTRY: dict[str, str] = {
     "nvws-lower-warp-group": "lower_warp_group:LowerWarpGroup",
     "nvws-insert-aref": "insert_aref:InsertAref",
     "nvws-hoist-tmem-store": "hoist_tmem_store:HoistTmemStore",
+    "nvws-insert-tmem-aref": "insert_tmem_aref:InsertTmemAref",
     "tritongpu-combine-tensor-select-and-if": "combine_tensor_select_and_if:CombineTensorSelectAndIf",
     "tritongpu-optimize-accumulator-init": "optimize_accumulator_init:OptimizeAccumulatorInit",
     "tritongpu-optimize-dot-operands": "optimize_dot_operands:OptimizeDotOperands",
