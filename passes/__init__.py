@@ -57,6 +57,7 @@ REGISTRY: dict[str, str] = {
     "nvws-insert-tmem-aref": "insert_tmem_aref:InsertTmemAref",
     "nvws-assign-stage-phase": "assign_stage_phase:AssignStagePhase",
     "nvws-lower-aref": "lower_aref:LowerAref",
+    "tritongpu-automatic-warp-specialization": "automatic_warp_specialization:AutomaticWarpSpecialization",
     "tritongpu-combine-tensor-select-and-if": "combine_tensor_select_and_if:CombineTensorSelectAndIf",
     "tritongpu-optimize-accumulator-init": "optimize_accumulator_init:OptimizeAccumulatorInit",
     "tritongpu-optimize-dot-operands": "optimize_dot_operands:OptimizeDotOperands",
