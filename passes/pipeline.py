@@ -35,7 +35,7 @@ from math import prod
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import BoolAttr, IntegerAttr, TensorType, f32, i1, i32, i64
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
-from xdsl.traits import is_side_effect_free
+from xdsl.traits import IsolatedFromAbove, is_side_effect_free
 
 from ttc.analysis.axis_info import AxisInfoAnalysis
 from ttc.diagnostics import at_op, emit
@@ -424,10 +424,10 @@ def lower_loads(loop: scf.ForOp, schedule: CoarseSchedule, axis: AxisInfoAnalysi
     groups: dict[int, bool] = {}
     for load, n, _ in loads:
         groups[n] = groups.get(n, False) or load.name in TMA_LOADS
-    func = loop  # -1 goes to the start of the function, where Triton's pipeliner materializes it
-    while func.name != "tt.func":
-        func = func.parent_op()
-    entry = func.regions[0].blocks.first
+    region = loop.parent_region()  # -1 goes to the start of the function (or warp-specialize partition), where
+    while region.parent_op() is not None and not region.parent_op().has_trait(IsolatedFromAbove):  # MLIR's
+        region = region.parent_op().parent_region()  # constant folder materializes Triton's pipeliner's -1
+    entry = region.blocks.first
     minus_one = Inserter(entry.first_op, loop.location).constant(-1, i32)
     zero, one = before.constant(0, i32), before.constant(1, i32)
     n_args = len(loop.iter_args)
