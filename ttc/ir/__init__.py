@@ -15,7 +15,11 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import Builtin, ModuleOp
 from xdsl.utils.exceptions import VerifyException
 
+from ttc.ir.format import register
 from ttc.ir.printer import print_ir
+
+# The builtin op with a custom form (MLIR's): registered here, as builtin is the one dialect always loaded.
+register("builtin.unrealized_conversion_cast", "($inputs^ `:` type($inputs))? `to` type($outputs) attr-dict")
 
 
 def _dialect(module: str, name: str):

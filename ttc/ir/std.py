@@ -394,4 +394,3 @@ def _print_cond_br(op, p) -> str:
 
 register("cf.br", Custom(_parse_br, _print_br))
 register("cf.cond_br", Custom(_parse_cond_br, _print_cond_br))
-register("builtin.unrealized_conversion_cast", "($inputs^ `:` type($inputs))? `to` type($outputs) attr-dict")
