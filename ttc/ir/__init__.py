@@ -15,22 +15,43 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import Builtin, ModuleOp
 from xdsl.utils.exceptions import VerifyException
 
+from ttc.ir.format import register
 from ttc.ir.printer import print_ir
 
-
-@lru_cache(maxsize=1)
-def _dialects():
-    from ttc.ir import gpu, llvm, nvws, std, tt, ttg
-
-    return [Builtin, std.ARITH, std.MATH, std.SCF, std.CF, std.UB, tt.TT, ttg.TTG, ttg.TTNG, nvws.NVWS, gpu.GPU, llvm.LLVM]
+# The builtin op with a custom form (MLIR's): registered here, as builtin is the one dialect always loaded.
+register("builtin.unrealized_conversion_cast", "($inputs^ `:` type($inputs))? `to` type($outputs) attr-dict")
 
 
+def _dialect(module: str, name: str):
+    """A loader for the context: the dialect `name` of `ttc.ir.<module>`, imported when first needed."""
+
+    def load():
+        import importlib
+
+        return getattr(importlib.import_module(f"ttc.ir.{module}"), name)
+
+    return load
+
+
+# Every dialect ttc reads, by name: the parser imports a dialect's module (its ops, attributes and syntax) when
+# it first meets one of its names, so a TTIR file never loads ttg, llvm or math.
+DIALECTS = {
+    "arith": _dialect("std", "ARITH"), "math": _dialect("std", "MATH"), "scf": _dialect("std", "SCF"),
+    "cf": _dialect("std", "CF"), "ub": _dialect("std", "UB"), "tt": _dialect("tt", "TT"), "ttg": _dialect("ttg", "TTG"),
+    "ttng": _dialect("ttg", "TTNG"), "nvws": _dialect("nvws", "NVWS"), "gpu": _dialect("gpu", "GPU"),
+    "llvm": _dialect("llvm", "LLVM"),
+}
+
+
+@lru_cache(maxsize=2)
 def context(allow_unregistered: bool = False) -> Context:
-    """The dialects ttc knows; with `allow_unregistered` (mlir-opt's -allow-unregistered-dialect), ops of other
-    dialects are read as opaque ops (xDSL's UnregisteredOp: generic form, unknown effects)."""
+    """The dialects ttc knows, one context per process (and per `allow_unregistered`); each dialect is loaded
+    when the parser first meets it. With `allow_unregistered` (mlir-opt's -allow-unregistered-dialect), ops of
+    other dialects are read as opaque ops (xDSL's UnregisteredOp: generic form, unknown effects)."""
     ctx = Context(allow_unregistered=allow_unregistered)
-    for d in _dialects():
-        ctx.load_dialect(d)
+    ctx.load_dialect(Builtin)
+    for name, load in DIALECTS.items():
+        ctx.register_dialect(name, load)
     return ctx
 
 

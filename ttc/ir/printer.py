@@ -734,6 +734,10 @@ class Printer(AttrPrinter):
         loc = self.trailing_loc(op.location)  # first: MLIR visits an op's location before its body
         head = self._results(op)
         fmt = None if self.generic else FORMATS.get(op.name)
+        if fmt is None and op.name.startswith("math.") and not self.generic:  # its syntax loads with the dialect
+            from ttc.ir.std import MATH  # noqa: F401
+
+            fmt = FORMATS.get(op.name)
         if isinstance(op, ModuleOp) and not self.generic:
             text = "module" + self._module(op, indent)
         elif fmt is not None:
