@@ -121,15 +121,17 @@ class Reference:
             self.e = e
             self.tol = atol + rtol * np.abs(e)
             self.denom = np.where(e == 0, np.inf, np.abs(e))
+            self.d, self.within = np.empty_like(e), np.empty(e.shape, dtype=bool)  # reused: no page faults
 
     def compare(self, name: str, got: np.ndarray) -> Result:
         if not self.fast or got.shape != self.want.shape or (got.dtype.kind in "biu" and self.want.dtype.kind in "biu"
                                                               and self.rtol == 0 and self.atol == 0):
             return compare(name, got, self.want, self.rtol, self.atol)
-        d = got.astype(np.float64)
-        np.subtract(d, self.e, out=d)
+        d = self.d
+        with np.errstate(all="ignore"):  # inf - inf: NaN, out of tolerance, reported by compare
+            np.subtract(got, self.e, out=d, casting="unsafe")  # exact: got is at most float64, as e
         np.abs(d, out=d)
-        if not bool(np.all(d <= self.tol)):  # a mismatch, or NaN/inf somewhere: the full comparison reports it
+        if not np.less_equal(d, self.tol, out=self.within).all():  # a mismatch, or NaN/inf somewhere: the full comparison reports it
             return compare(name, got, self.want, self.rtol, self.atol)
         max_abs = float(d.max()) if d.size else 0.0  # equal elements have d == 0, as compare's `diff`
         np.divide(d, self.denom, out=d)
