@@ -287,8 +287,10 @@ def run(jobs: list[dict], *, path: str, text: str, kernel: str, spec_path: str, 
                  dynamic_ncols=True),
             tqdm(total=n, desc="checked" if interpret else "timed", file=sys.stderr, disable=not progress,
                  position=1, leave=progress, dynamic_ncols=True)]
-    cpu = _pool("fork", max(1, n_jobs))
     names = frozenset(k for job in jobs for k in job["constexprs"])
+    if interpret:  # the forked workers inherit the spec's values and the checks' references
+        _prepare(spec_path, tuple(jobs[0]["reset_to_zero"]) if jobs else (), names)
+    cpu = _pool("fork", max(1, n_jobs))
     init = lambda g: (g, spec_path, tuple(jobs[0]["reset_to_zero"]) if jobs else (), names)  # noqa: E731
     workers = [] if interpret else [_pool("spawn", 1, initializer=gpu_init, initargs=init(g)) for g in range(gpus)]
     for w in workers:  # start them now: each prepares the spec's values and the checks' references while compiling
