@@ -9,7 +9,10 @@ result is the 0.5, 0.2 and 0.8 quantiles of the times in ms. Every launch, timed
 kernel call is: the `reset_to_zero` buffers set to zero, the `restore_value` buffers saved, the kernel, the saved
 buffers copied back. The outputs of the first launch (from the spec's initial values, `reset_to_zero` buffers
 zero) are checked against the spec's checks: a config that gives wrong results is "wrong", one that does not
-compile, load or launch is "failed"; neither is ever the winner. A CUDA error that breaks the worker's context
+compile, load or launch is "failed"; neither is ever the winner. Each GPU worker starts with the pool, and while
+the configs compile it draws the spec's initial values and computes each check's expected values once
+(`check.Reference`: a 4096^3 matmul in NumPy, its tolerances), so that a config's check costs a few passes over
+its output and nothing is recomputed per config. A CUDA error that breaks the worker's context
 replaces the worker.
 """
 
@@ -56,6 +59,8 @@ def compile_one(path: str, text: str, kernel: str, signature: str, options: dict
 # ----------------------------------------------------------------------------- running (pool workers)
 
 _specs: dict = {}  # per worker: spec path -> (spec, initial values)
+
+
 def _spec(spec_path: str, reset_to_zero: tuple):
     from ttc.runtime import spec as specs
 
