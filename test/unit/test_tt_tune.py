@@ -275,3 +275,40 @@ def test_tuned_kernels_in_the_interpreter(name, tmp_path):
     assert len(statuses) == 2 and "ok" in statuses, statuses
     for s in statuses:
         assert s == "ok" or s.startswith(f"failed: {ROOT / 'kernels' / 'tuned' / name}.py:"), s
+
+
+@pytest.mark.parametrize("case", ["close", "mismatch", "nan_output", "inf_both", "nan_both", "int_exact",
+                                  "float64_output", "broadcast"])
+def test_prepared_reference_reports_as_compare(case):
+    """tt-tune compares every config's output with one prepared reference (check.Reference): its result is
+    compare's, field for field, for outputs in and out of tolerance, NaN and infinity, integers, broadcasts."""
+    import numpy as np
+
+    from ttc.runtime.check import Reference, compare
+
+    rng = np.random.default_rng(1)
+    want = rng.standard_normal((24, 40)).astype(np.float32)
+    want[0, 0] = 0
+    got = (want + rng.standard_normal(want.shape) * 0.01).astype(np.float16)
+    if case == "mismatch":
+        got[3, 4] = 5
+    elif case == "nan_output":
+        got[1, 1] = np.nan
+    elif case == "inf_both":
+        want[2, 2], got[2, 2] = np.inf, np.inf
+    elif case == "nan_both":
+        want[2, 2], got[2, 2] = np.nan, np.nan
+    elif case == "int_exact":
+        want, got = want.astype(np.int32), got.astype(np.int32)
+        got[5, 5] += 1
+    elif case == "float64_output":
+        got = got.astype(np.float64)
+    elif case == "broadcast":
+        want = np.float32(0.5)
+    rtol, atol = (0.0, 0.0) if case == "int_exact" else (0.02, 0.05)
+    ref = Reference(np.asarray(want), rtol, atol)
+    with np.errstate(all="ignore"):
+        for _ in range(2):  # the scratch buffers are reused
+            result = ref.compare("c", got)
+            assert repr(result) == repr(compare("c", got, np.asarray(want), rtol, atol))
+    assert result.ok == (case in ("close", "inf_both", "nan_both", "float64_output"))

@@ -160,10 +160,11 @@ class Loaded:
     def __init__(self, **fields):
         self.__dict__.update(fields)
 
-    def outputs(self) -> dict:
+    def outputs(self, names=None) -> dict:
+        """Every pointer argument's buffer after the run, or only those in `names`."""
         out = {}
         for a in self.kept + self.spec.buffers:
-            if a.is_ptr:
+            if a.is_ptr and (names is None or a.name in names):
                 ptr, nbytes = self.buffers[a.name]
                 raw = np.empty(nbytes, dtype=np.uint8)
                 if nbytes:

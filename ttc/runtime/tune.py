@@ -9,7 +9,10 @@ result is the 0.5, 0.2 and 0.8 quantiles of the times in ms. Every launch, timed
 kernel call is: the `reset_to_zero` buffers set to zero, the `restore_value` buffers saved, the kernel, the saved
 buffers copied back. The outputs of the first launch (from the spec's initial values, `reset_to_zero` buffers
 zero) are checked against the spec's checks: a config that gives wrong results is "wrong", one that does not
-compile, load or launch is "failed"; neither is ever the winner. A CUDA error that breaks the worker's context
+compile, load or launch is "failed"; neither is ever the winner. Each GPU worker starts with the pool, and while
+the configs compile it draws the spec's initial values and computes each check's expected values once
+(`check.Reference`: a 4096^3 matmul in NumPy, its tolerances), so that a config's check costs a few passes over
+its output and nothing is recomputed per config. A CUDA error that breaks the worker's context
 replaces the worker.
 """
 
@@ -56,7 +59,6 @@ def compile_one(path: str, text: str, kernel: str, signature: str, options: dict
 # ----------------------------------------------------------------------------- running (pool workers)
 
 _specs: dict = {}  # per worker: spec path -> (spec, initial values)
-_expected: dict = {}  # per worker: (check name, the config values it uses) -> expected array
 
 
 def _spec(spec_path: str, reset_to_zero: tuple):
@@ -73,24 +75,47 @@ def _spec(spec_path: str, reset_to_zero: tuple):
     return _specs[spec_path]
 
 
-def _check(spec, initial: dict, constexprs: dict, outputs: dict) -> str | None:
-    """None when every check passes, else why not."""
+_references: dict = {}  # per worker: (spec, check name, the config values it uses) -> check.Reference
+
+
+def _uses(expr: str, constexprs) -> set:
+    return {n.id for n in ast.walk(ast.parse(expr, mode="eval")) if isinstance(n, ast.Name)} & set(constexprs)
+
+
+def _reference(spec, initial: dict, constexprs: dict, name: str):
+    """The check's expected values for these config values, computed once per worker (a 4096^3 matmul in NumPy
+    takes a second) and prepared for fast comparisons."""
     from ttc.runtime import check as checks
 
-    values = {**initial, **constexprs}
-    for name, expr in spec.checks.items():
-        used = {n.id for n in ast.walk(ast.parse(expr, mode="eval")) if isinstance(n, ast.Name)} & set(constexprs)
-        k = (spec.path, name, tuple(sorted((u, constexprs[u]) for u in used)))
-        if k not in _expected:
-            _expected[k] = checks.expected(spec, name, values)
+    k = (spec.path, name, tuple(sorted((u, constexprs[u]) for u in _uses(spec.checks[name], constexprs))))
+    if k not in _references:
         a = spec.arg(name)
         rtol, atol = checks.default_tolerance(a)
         rtol = spec.rtol if spec.rtol is not None else rtol
         atol = spec.atol if spec.atol is not None else atol
-        r = checks.compare(name, outputs[name], _expected[k], rtol, atol)
+        _references[k] = checks.Reference(checks.expected(spec, name, {**initial, **constexprs}), rtol, atol)
+    return _references[k]
+
+
+def _check(spec, initial: dict, constexprs: dict, outputs: dict) -> str | None:
+    """None when every check passes, else why not."""
+    for name in spec.checks:
+        r = _reference(spec, initial, constexprs, name).compare(name, outputs[name])
         if not r.ok:
             return r.text()
     return None
+
+
+def _prepare(spec_path: str, reset_to_zero: tuple, config_names: frozenset) -> None:
+    """A worker's start: the spec's initial values and the references of the checks that no config value changes,
+    while the configs compile. A bad spec or check is reported when a config runs, so errors are ignored here."""
+    try:
+        spec, initial = _spec(spec_path, reset_to_zero)
+        for name, expr in spec.checks.items():
+            if not _uses(expr, config_names):
+                _reference(spec, initial, {}, name)
+    except Exception:  # noqa: BLE001
+        pass
 
 
 def interpret_one(task: dict) -> dict:
@@ -117,7 +142,7 @@ def interpret_one(task: dict) -> dict:
 _gpu: dict = {}  # per GPU worker: driver, device index, L2 flush buffer, limits
 
 
-def gpu_init(device: int) -> None:
+def gpu_init(device: int, spec_path: str, reset_to_zero: tuple, config_names: frozenset) -> None:
     from ttc.runtime.cuda import _Driver
 
     drv = _Driver("tt-tune")
@@ -129,6 +154,7 @@ def gpu_init(device: int) -> None:
     _gpu.update(drv=drv, device=device, flush=int(drv("cuMemAlloc", L2_FLUSH_BYTES)),
                 max_shared=int(drv("cuDeviceGetAttribute", attr.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev)),
                 name=drv("cuDeviceGetName", 256, dev).split(b"\0")[0].decode())
+    _prepare(spec_path, reset_to_zero, config_names)
 
 
 def do_bench(drv, fn, flush, warmup: float = 25, rep: float = 100, quantiles=QUANTILES) -> list[float]:
@@ -213,7 +239,7 @@ def gpu_one(task: dict) -> dict:
                 drv("cuMemcpyDtoDAsync", copy, ptr, nbytes, 0)  # the restore_value buffers are restored
             k.run_once()
             drv("cuCtxSynchronize")
-            outputs = k.outputs() if spec.checks else {}
+            outputs = k.outputs(spec.checks) if spec.checks else {}
             for ptr, nbytes, copy in saved:
                 drv("cuMemcpyDtoDAsync", ptr, copy, nbytes, 0)
             if spec.checks:
@@ -266,8 +292,14 @@ def run(jobs: list[dict], *, path: str, text: str, kernel: str, spec_path: str, 
                  dynamic_ncols=True),
             tqdm(total=n, desc="checked" if interpret else "timed", file=sys.stderr, disable=not progress,
                  position=1, leave=progress, dynamic_ncols=True)]
+    names = frozenset(k for job in jobs for k in job["constexprs"])
+    if interpret:  # the forked workers inherit the spec's values and the checks' references
+        _prepare(spec_path, tuple(jobs[0]["reset_to_zero"]) if jobs else (), names)
     cpu = _pool("fork", max(1, n_jobs))
-    workers = [] if interpret else [_pool("spawn", 1, initializer=gpu_init, initargs=(g,)) for g in range(gpus)]
+    init = lambda g: (g, spec_path, tuple(jobs[0]["reset_to_zero"]) if jobs else (), names)  # noqa: E731
+    workers = [] if interpret else [_pool("spawn", 1, initializer=gpu_init, initargs=init(g)) for g in range(gpus)]
+    for w in workers:  # start them now: each prepares the spec's values and the checks' references while compiling
+        w.submit(int, 0)
     busy: dict = {}  # running future -> (kind, job index, GPU index or None)
     idle = list(range(len(workers)))
     ready: list[int] = []
@@ -307,9 +339,9 @@ def run(jobs: list[dict], *, path: str, text: str, kernel: str, spec_path: str, 
                     continue
                 if "spec_error" in value:
                     raise SpecFailure(*value["spec_error"])
-                if value.pop("broken", False):
+                if value.pop("broken", False) and g is not None:
                     workers[g].shutdown(wait=False, cancel_futures=True)
-                    workers[g] = _pool("spawn", 1, initializer=gpu_init, initargs=(g,))
+                    workers[g] = _pool("spawn", 1, initializer=gpu_init, initargs=init(g))
                 results[i].update(value)
                 bars[1].update(1)
                 if g is not None:
