@@ -23,7 +23,8 @@ For each scheduled loop, as Triton 3.6 does:
 (Copies whose source layout is wider than their swizzled buffer's vector are clipped later, by
 tritongpu-coalesce-async-copy.)
 
-Loops with a schedule whose early stages hold an op that cannot be predicated are left alone, with a remark.
+Loops with a schedule whose early stages hold an op that cannot be predicated, or with an op that has no stage,
+are left alone, with a remark.
 A loop whose own `tt.num_stages` is 2 or more and that is not pipelined gets a remark saying why
 (MLIR_ENABLE_DIAGNOSTICS=remarks).
 """
@@ -907,6 +908,11 @@ class Pipeline(Pass):
             early = [op for op, s, _ in schedule.ops_in_order(loop) if s < schedule.num_stages - 1]
             bad = [op for op in early if not can_predicate(op)]
             why = f"'{bad[0].name}' in an early stage cannot be predicated" if bad else None
+            # (Triton's expander bails on an op without a stage, e.g. the descriptor updates that
+            # tritongpu-automatic-warp-specialization makes after scheduling, with an op error)
+            unstaged = [op for op in list(loop.body.block.ops)[:-1] if op not in schedule.at]
+            if unstaged:
+                why = f"'{unstaged[0].name}' has no pipeline stage"
             if not why and not schedule_is_valid(loop, [(op, s) for op, s, _ in schedule.ops_in_order(loop)]):
                 why = "an op is scheduled before its operands (a loop-carried value from a later stage)"
             if why:  # left with its async copies, each waited for in its own iteration

@@ -54,3 +54,30 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// An op of the body with no stage (here the pointer bump; tritongpu-automatic-warp-specialization leaves the
+// descriptor updates it makes after scheduling so) leaves the loop as it is, as Triton's expander refuses it:
+// no prologue, the schedule's attributes dropped.
+
+// CHECK-LABEL: tt.func @unstaged_op
+// CHECK-NEXT: %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-NEXT: scf.for %[[I:.*]] = %arg0 to %arg1 step %[[C1]] iter_args(%[[P:.*]] = %arg2)
+// CHECK-NEXT:   %[[NEXT:.*]] = tt.addptr %[[P]], %[[C1]] : !tt.ptr<i32>, i32
+// CHECK-NEXT:   tt.store %[[NEXT]], %[[I]] : !tt.ptr<i32>
+// CHECK-NEXT:   tt.store %arg2, %[[I]] : !tt.ptr<i32>
+// CHECK-NEXT:   scf.yield %[[NEXT]] : !tt.ptr<i32>
+// CHECK-NEXT: } {tt.num_stages = 2 : i32}
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @unstaged_op(%lb: i32, %ub: i32, %out: !tt.ptr<i32>) {
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %i = %lb to %ub step %c1 iter_args(%p = %out) -> (!tt.ptr<i32>) : i32 {
+      %next = tt.addptr %p, %c1 : !tt.ptr<i32>, i32
+      tt.store %next, %i {loop.cluster = 1 : i32, loop.stage = 0 : i32} : !tt.ptr<i32>
+      tt.store %out, %i {loop.cluster = 0 : i32, loop.stage = 1 : i32} : !tt.ptr<i32>
+      scf.yield %next : !tt.ptr<i32>
+    } {tt.num_stages = 2 : i32, tt.scheduled_max_stage = 1 : i32}
+    tt.return
+  }
+}
