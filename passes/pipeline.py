@@ -15,14 +15,16 @@ For each scheduled loop, as Triton 3.6 does:
    stage and cluster of what they serve; an `async_wait {num = 0}` follows the loop.
 2. Expand (ttc/ir/pipeline_expander.py): ops in cluster order, prologue of max-stage parts, kernel loop over
    the original bounds; side-effecting ops of early stages are predicated (a copy's or load's mask ANDed with
-   the splat predicate, an `scf.if` condition ANDed; waits, commits, local loads and fences run as they are).
+   the splat predicate, an `scf.if` condition ANDed; waits, commits, local loads, fences and ops of
+   unregistered dialects run as they are).
 3. On sm90, `ttng.warp_group_dot`s become asynchronous (asyncLaunchDots, below).
 4. Each `async_wait`'s `num` becomes the fewest commit groups issued after any group it waits for, on every
    path to it (through the loop's back edge and its entry); consecutive waits in a block merge into one.
 (Copies whose source layout is wider than their swizzled buffer's vector are clipped later, by
 tritongpu-coalesce-async-copy.)
 
-Loops with a schedule whose early stages hold an op that cannot be predicated are left alone, with a remark.
+Loops with a schedule whose early stages hold an op that cannot be predicated, or with an op that has no stage,
+are left alone, with a remark.
 A loop whose own `tt.num_stages` is 2 or more and that is not pipelined gets a remark saying why
 (MLIR_ENABLE_DIAGNOSTICS=remarks).
 """
@@ -34,6 +36,7 @@ from math import prod
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import BoolAttr, IntegerAttr, TensorType, f32, i1, i32, i64
+from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.traits import IsolatedFromAbove, is_side_effect_free
 
@@ -492,15 +495,15 @@ _OPT_PREDICATED = ("ttng.wait_barrier", "ttng.arrive_barrier", "ttng.tc_gen5_com
 
 
 def can_predicate(op: Operation) -> bool:
-    return (is_side_effect_free(op) or op.name in _RUN_AS_IS or op.name in _MASKED or op.name in _PREDICATED
+    return (is_side_effect_free(op) or op.name in _RUN_AS_IS or isinstance(op, UnregisteredOp) or op.name in _MASKED or op.name in _PREDICATED
             or op.name in _OPT_PREDICATED or isinstance(op, scf.IfOp))
 
 
 def predicate(op: Operation, pred: SSAValue) -> Operation:
     """Triton's predicateOp for the ops the pipeliner emits in early stages: the op itself (maybe rebuilt with a
     mask), run only where `pred` holds."""
-    if is_side_effect_free(op) or op.name in _RUN_AS_IS:
-        return op
+    if is_side_effect_free(op) or op.name in _RUN_AS_IS or isinstance(op, UnregisteredOp):
+        return op  # (Triton lets ops of unregistered dialects run unpredicated, for lit tests)
     c = pred.owner
     if isinstance(c, arith.ConstantOp) and isinstance(c.value, IntegerAttr) and c.value.value.data != 0:
         return op
@@ -905,6 +908,11 @@ class Pipeline(Pass):
             early = [op for op, s, _ in schedule.ops_in_order(loop) if s < schedule.num_stages - 1]
             bad = [op for op in early if not can_predicate(op)]
             why = f"'{bad[0].name}' in an early stage cannot be predicated" if bad else None
+            # (Triton's expander bails on an op without a stage, e.g. the descriptor updates that
+            # tritongpu-automatic-warp-specialization makes after scheduling, with an op error)
+            unstaged = [op for op in list(loop.body.block.ops)[:-1] if op not in schedule.at]
+            if unstaged:
+                why = f"'{unstaged[0].name}' has no pipeline stage"
             if not why and not schedule_is_valid(loop, [(op, s) for op, s, _ in schedule.ops_in_order(loop)]):
                 why = "an op is scheduled before its operands (a loop-carried value from a later stage)"
             if why:  # left with its async copies, each waited for in its own iteration

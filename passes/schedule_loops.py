@@ -118,12 +118,13 @@ def schedule_prologue_and_epilogue(loop: scf.ForOp, schedule: CoarseSchedule):
 
 
 def schedule_dependencies(loop: scf.ForOp, schedule: CoarseSchedule) -> None:
-    """Triton's scheduleDependencies: stage by stage, the producers of each staged op take its stage and cluster."""
+    """Triton's scheduleDependencies: stage by stage, the producers of each staged op (of the ops nested in it too)
+    take its stage and cluster, where they are unscheduled or scheduled at a later stage."""
     ordered = schedule.ops_in_order(loop)
     for stage in range(schedule.num_stages):
         for op, s, cluster in ordered:
             if s == stage:
-                schedule.insert_deps(op, stage, cluster, include_arg=False)
+                schedule.insert_deps(op, stage, cluster, include_arg=False, if_earlier=True)
 
 
 def schedule_distance_one(loop: scf.ForOp, schedule: CoarseSchedule) -> None:

@@ -104,11 +104,11 @@ class CoarseSchedule:
 
     def insert_deps(self, op: Operation, stage: int, cluster: Cluster, include_arg: bool,
                     if_earlier: bool = False) -> None:
-        """Schedule the producers of `op`'s operands in its block (through loop-carried values when
+        """Schedule the producers of the operands of `op` and of the ops nested in it, in its block (through loop-carried values when
         `include_arg`) at `stage` / `cluster`, where they are not scheduled yet (or, `if_earlier`, scheduled
         at a later stage), and theirs in turn."""
         block = op.parent
-        for v in op.operands:
+        for v in nested_operands(op):
             seen = set()
             while include_arg and isinstance(v, BlockArgument) and v not in seen:
                 seen.add(v)

@@ -309,3 +309,30 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A producer already scheduled at a later stage than an op that uses it moves up to that op's stage and cluster
+// (the comparison, read by the scf.if of stage 1), so no op runs before its operands; the operands of the ops
+// nested in an op count too (the sum, read only by the store inside the scf.if).
+// CHECK-LABEL: tt.func public @ws_later_producers
+// CHECK: arith.cmpi eq, {{.*}} {loop.cluster = 1 : i32, loop.stage = 1 : i32}
+// CHECK-NEXT: arith.addf {{.*}} {loop.cluster = 1 : i32, loop.stage = 1 : i32}
+// CHECK: } {loop.cluster = 1 : i32, loop.stage = 1 : i32}
+// CHECK-NEXT: tt.store {{.*}} {loop.cluster = 0 : i32, loop.stage = 2 : i32}
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @ws_later_producers(%lb: i32, %ub: i32, %p: !tt.ptr<f32>, %q: !tt.ptr<f32>, %r: !tt.ptr<f32>) {
+    %c1 = arith.constant 1 : i32
+    scf.for %i = %lb to %ub step %c1 : i32 {
+      %x = tt.load %p {loop.cluster = 2 : i32, loop.stage = 0 : i32} : !tt.ptr<f32>
+      %z = tt.load %r {loop.cluster = 1 : i32, loop.stage = 1 : i32} : !tt.ptr<f32>
+      %first = arith.cmpi eq, %i, %lb {loop.cluster = 0 : i32, loop.stage = 2 : i32} : i32
+      %sum = arith.addf %x, %z {loop.cluster = 0 : i32, loop.stage = 2 : i32} : f32
+      scf.if %first {
+        tt.store %q, %sum : !tt.ptr<f32>
+      } {loop.cluster = 1 : i32, loop.stage = 1 : i32}
+      tt.store %q, %z {loop.cluster = 0 : i32, loop.stage = 2 : i32} : !tt.ptr<f32>
+    } {tt.scheduled_max_stage = 2 : i32, tt.warp_specialize}
+    tt.return
+  }
+}
