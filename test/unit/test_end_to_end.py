@@ -14,6 +14,7 @@ from ttc.runtime.spec import kernel_source
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNELS = sorted(p.stem for p in (ROOT / "kernels").glob("*.json"))
+pytestmark = pytest.mark.usefixtures("use_tool_server")  # the commands forked from one process (conftest)
 
 
 def _gpu() -> bool:
