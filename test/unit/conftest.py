@@ -46,3 +46,28 @@ def tool_path(tmp_path_factory) -> str:
 def use_tool_server(tool_path, monkeypatch):
     """For a module whose subprocesses run ttc's commands: `pytestmark = pytest.mark.usefixtures(...)`."""
     monkeypatch.setenv("PATH", tool_path)
+
+
+# Modules whose parametrized tests share a cached result per parameter (a fixture's compile or parse): under
+# xdist each parameter's tests go to one worker, so each result is made once. (pytest-xdist's own
+# `--dist loadgroup` reads marks through a node id that pytest 9 no longer lets it change.)
+SHARED_BY_PARAM = {"test_frontend.py", "test_make_ttir.py", "test_make_ttgir.py", "test_roundtrip.py"}
+
+
+def pytest_xdist_make_scheduler(config, log):
+    from xdist.scheduler import LoadScopeScheduling
+
+    if config.getvalue("dist") != "load":  # an explicit --dist is the caller's choice
+        return None
+
+    class ByParameter(LoadScopeScheduling):
+        """Each test is its own unit of work, except that a module of SHARED_BY_PARAM's tests with the same
+        parameters (`file.py[name]`) form one."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            path, _, rest = nodeid.partition("::")
+            if Path(path).name in SHARED_BY_PARAM and rest.endswith("]") and "[" in rest:
+                return f"{path}[{rest.split('[', 1)[1]}"
+            return nodeid
+
+    return ByParameter(config, log)
