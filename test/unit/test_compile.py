@@ -32,6 +32,7 @@ def _sh(cmd: str, env=None, cwd=ROOT) -> subprocess.CompletedProcess:
     return proc
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kernel", KERNELS)
 def test_tt_compile_equals_the_pipe(kernel, tmp_path, monkeypatch):
     spec = _spec(kernel)
