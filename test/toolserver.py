@@ -66,6 +66,7 @@ def _recv(conn: socket.socket) -> tuple[dict, list[int]]:
 
 def _child(conn: socket.socket) -> int:
     """Become the command the client stands for; return its exit status."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the server's handler is not the command's
     msg, fds = _recv(conn)
     for fd, target in zip(fds, msg["fds"]):
         os.dup2(fd, target)
