@@ -147,8 +147,9 @@ def main(argv=None) -> int:
         ours = via_ptxas = same = no_fixture
         if fixture:
             try:
-                gb.run_checked(["tt-translate", str(FIXTURES / f"{fixture}.nodebug.ttgir"), "--target=ptx", "-o",
-                                str(ptx)])
+                # the PTX version for Triton's ptxas (8.7), which both assemblers below take
+                gb.run_checked(["env", f"TRITON_PTXAS_PATH={triton_ptxas()}", "tt-translate",
+                                str(FIXTURES / f"{fixture}.nodebug.ttgir"), "--target=ptx", "-o", str(ptx)])
                 gb.run_checked(["tt-as", str(ptx), "-o", str(cubin)])
                 ours = gb.run_ours(str(cubin), spec)
             except RuntimeError as e:

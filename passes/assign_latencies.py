@@ -131,10 +131,10 @@ def _tmem_users(alloc: Operation, loop: scf.ForOp, name: str) -> list[Operation]
     return [u.operation for u in alloc.results[0].uses if u.operation.name == name and loop.is_ancestor(u.operation)]
 
 
-def _operand_pipelineable(v, loop: scf.ForOp, axis) -> tuple[bool, Operation | None]:
+def _operand_pipelineable(v, loop: scf.ForOp, pipelined) -> tuple[bool, Operation | None]:
     """Triton's isOperandPipelineableBase: (pipelineable, the def that is not) for an MMA's shared operand: made
-    outside the loop, or a local_alloc of a value made outside it or of a load with a latency that can be
-    asynchronous (through memdesc transposes and reshapes)."""
+    outside the loop, or a local_alloc of a value made outside it or of a load that `pipelined` accepts and that
+    can be asynchronous (through memdesc transposes and reshapes)."""
     if _outside(v, loop):
         return True, None
     while isinstance(v.owner, Operation) and v.owner.name in ("ttg.memdesc_trans", "ttg.memdesc_reshape"):
@@ -153,32 +153,42 @@ def _operand_pipelineable(v, loop: scf.ForOp, axis) -> tuple[bool, Operation | N
     src = d.operands[0].owner
     if not isinstance(src, Operation) or src.name not in LOAD_OPS:
         return False, d
-    lat = src.attributes.get(LATENCY)
-    if not (isinstance(lat, IntegerAttr) and lat.value.data > 0):
+    if not pipelined(src):
         return False, src
     ok = src.name != "tt.load" or copy_vec_bytes(src, shared_encoding(src)) >= 4  # Triton's canBeAsyncLoad
     return ok, None if ok else src
 
 
-def _mma_operands(mma: Operation, loop: scf.ForOp, axis) -> tuple[bool, bool]:
-    """Triton's MMAv5PipelineableOperandsHelper: (pipelineable, the operands' state determined)."""
+def _has_latency(op: Operation) -> bool:
+    lat = op.attributes.get(LATENCY)
+    return isinstance(lat, IntegerAttr) and lat.value.data > 0
+
+
+def mma_operand_state(mma: Operation, loop: scf.ForOp, pipelined=_has_latency) -> tuple[bool, bool, list]:
+    """Triton's MMAv5PipelineableOperandsHelper: (pipelineable, the operands' state determined, the defs of the
+    operands that are not pipelineable), `pipelined` telling the loads that will be pipelined."""
     if _acc_alloc(mma, loop) is None:  # (Triton returns early here: not pipelineable, yet "determined")
-        return False, True
-    operands = [mma.a, mma.b]
-    if mma.name == "ttng.tc_gen5_mma_scaled":
-        for sc in (mma.a_scale, mma.b_scale):
-            if not isinstance(sc.type.encoding, SHARED_ENCODINGS) and not _outside(sc, loop):  # not in tmem
-                return False, False
-        operands += [mma.a_scale, mma.b_scale]
+        return False, True, []
     determined, bad = True, []
-    for v in operands:
-        ok, found = _operand_pipelineable(v, loop, axis)
+
+    def check(v):
+        nonlocal determined
+        ok, found = _operand_pipelineable(v, loop, pipelined)
         if not ok:
             if found is not None:
                 bad.append(found)
             else:
                 determined = False
-    return determined and not bad, determined
+
+    check(mma.a)
+    check(mma.b)
+    if mma.name == "ttng.tc_gen5_mma_scaled":
+        for sc in (mma.a_scale, mma.b_scale):
+            if not isinstance(sc.type.encoding, SHARED_ENCODINGS) and not _outside(sc, loop):  # not in tmem
+                return False, False, bad
+        check(mma.a_scale)
+        check(mma.b_scale)
+    return determined and not bad, determined, bad
 
 
 def _acc_read_modify_write(mma: Operation, loop: scf.ForOp) -> bool:
@@ -263,7 +273,7 @@ def assign_mma_latencies(loop: scf.ForOp, axis) -> None:
     for op in list(body.ops)[:-1]:
         if op.name not in MMA_V5:
             continue
-        pipelineable, determined = _mma_operands(op, loop, axis)
+        pipelineable, determined, _ = mma_operand_state(op, loop)
         alloc = _acc_alloc(op, loop)
         loads_after = alloc is not None and any(
             body.get_operation_index(body.find_ancestor_op_in_block(ld)) > body.get_operation_index(op)

@@ -22,6 +22,7 @@ with no other predecessor; a `gpu.barrier` right before another one (the later o
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
 from typing import Callable
 
@@ -52,8 +53,6 @@ from ttc.fold import (
     wrap,
 )
 from ttc.greedy_rewrite import GreedyDriver, Rewriter, fused_location
-from ttc.ir import warp_specialize
-from ttc.passes.remove_layout_conversions import CONVERT_PATTERNS
 from ttc.ir.types import elt, encoding, shape_of, tensor
 from ttc.passmanager import Pass, option
 
@@ -1257,8 +1256,30 @@ _add("tt.broadcast", _broadcast_patterns)
 _add("tt.expand_dims", _expand_dims_patterns)
 _add("tt.reshape", _reshape_patterns)
 _add("tt.trans", _trans_of_trans)
-for _name, _fns in CONVERT_PATTERNS.items():  # Triton's ConvertLayoutOp canonicalization patterns
-    _add(_name, *_fns)
+
+
+def _convert_patterns(op: Operation, rw: Rewriter) -> bool:
+    """Triton's ConvertLayoutOp canonicalization patterns (remove_layout_conversions.CONVERT_PATTERNS), each
+    about an op fed by (or feeding) a ttg.convert_layout: none can match before the ttg dialect is loaded, so
+    TTIR never imports them."""
+    if "ttc.ir.ttg" not in sys.modules:
+        return False
+    from ttc.passes.remove_layout_conversions import CONVERT_PATTERNS
+
+    return any(fn(op, rw) for fn in CONVERT_PATTERNS[op.name])
+
+
+def _warp_specialize(op: Operation, rw: Rewriter) -> bool:
+    from ttc.ir import warp_specialize
+
+    return warp_specialize.canonicalize(op, rw)
+
+
+# The names CONVERT_PATTERNS has patterns for (test_canonicalize_lazy checks the list against it).
+CONVERT_PATTERN_OPS = ("ttg.convert_layout", "tt.trans", "tt.reshape", "tt.histogram", "ttg.local_alloc",
+                       "ttg.local_store", "tt.split", "tt.gather")
+for _name in CONVERT_PATTERN_OPS:
+    _add(_name, _convert_patterns)
 _add("ttng.tmem_store", _tmem_store_of_convert)
 _add("ttg.memdesc_subslice", _memdesc_subslice_chain)
 _add("ttg.memdesc_trans", _memdesc_trans_fold)
@@ -1269,7 +1290,7 @@ _add("cf.cond_br", _cond_br_constant, _cond_br_pass_through, _cond_br_identical_
      _cond_br_same_condition, _cond_br_truth)
 _add("cf.br", _br_to_single_pred, _br_pass_through)
 _add("gpu.barrier", _barrier_before_barrier)
-_add("ttg.warp_specialize", warp_specialize.canonicalize)
+_add("ttg.warp_specialize", _warp_specialize)
 
 
 # ----------------------------------------------------------------------------- the pass

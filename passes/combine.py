@@ -19,8 +19,8 @@ erases dead ops, as every `applyPatternsGreedily` pass does):
   valid IR) and only when the dot's type is the reduce's.
 - `reshape` to 1-D whose users are all `tt.reduce` / `tt.histogram` gets `allow_reorder`.
 
-Triton's `RankedReduceDescriptorLoads` pattern is not ported: it matches `tt.descriptor_load`, which this IR
-does not have.
+- `reshape(descriptor_load(d))` that only drops leading unit dimensions of the load (its one use) -> the load
+  itself, typed as the reshape's result (TMA loads may drop a descriptor block's leading unit dimensions).
 
 The driver is `ttc.greedy_rewrite.apply_xdsl_patterns`: `applyPatternsGreedily`'s default configuration, as in
 Triton (see `ttc.greedy_rewrite`).
@@ -57,6 +57,7 @@ from ttc.fold import (
 )
 from ttc.greedy_rewrite import apply_xdsl_patterns, fused_location
 from ttc.ir import std, tt
+from ttc.ir.tensordesc import DescriptorLoadOp
 from ttc.ir.types import elt, shape_of
 from ttc.passmanager import Pass
 
@@ -218,19 +219,38 @@ class CombineReshapeReduce(RewritePattern):
         rewriter.notify_op_modified(op)
 
 
+class RankReduceDescriptorLoad(RewritePattern):
+    """Triton's RankedReduceDescriptorLoads: a `reshape` of a `tt.descriptor_load` (its one use) that drops only
+    leading dimensions of size 1 is folded into the load, whose result takes the reshape's type."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tt.ReshapeOp, rewriter: PatternRewriter) -> None:
+        load = defining(op.operands[0], DescriptorLoadOp)
+        if load is None or not load.result.has_one_use():
+            return
+        src, dst = shape_of(load.result.type), shape_of(op.result.type)
+        drop = len(src) - len(dst)
+        if drop <= 0 or any(d != 1 for d in src[:drop]) or tuple(src[drop:]) != tuple(dst):
+            return
+        load.result._type = op.result.type
+        rewriter.notify_op_modified(load)
+        rewriter.replace_op(op, [], [load.result])
+
+
 PATTERNS: tuple[RewritePattern, ...] = (
     CombineSelectMaskedLoad(),  # benefit 3 in Triton; the others have 1 and match other ops
     CombineDotAdd(),
     CombineAddPtr(),
     CombineBroadcastMulReduce(),
     CombineReshapeReduce(),
+    RankReduceDescriptorLoad(),
 )
 
 
 @dataclass(frozen=True)
 class TritonCombine(Pass):
     """Combine ops: dot + add, addptr chains, select of a masked load, broadcast-mul-reduce, reshape feeding
-    reductions (Triton's TritonCombineOps)."""
+    reductions, rank-reducing descriptor loads (Triton's TritonCombineOps)."""
 
     name = "triton-combine"
     display = "TritonCombineOps"

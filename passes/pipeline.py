@@ -35,19 +35,20 @@ from math import prod
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import BoolAttr, IntegerAttr, TensorType, f32, i1, i32, i64
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
-from xdsl.traits import is_side_effect_free
+from xdsl.traits import IsolatedFromAbove, is_side_effect_free
 
 from ttc.analysis.axis_info import AxisInfoAnalysis
 from ttc.diagnostics import at_op, emit
 from ttc.fold import is_zero
 from ttc.greedy_rewrite import apply_xdsl_patterns
 from ttc.ir import tma, ttg
-from ttc.ir.inserter import Inserter, with_iter_args
+from ttc.ir.inserter import Inserter, set_operand_group, with_iter_args
 from ttc.ir.layouts import NvidiaMmaEncoding, NVMMASharedEncoding, SharedMemorySpace, SwizzledSharedEncoding
 from ttc.ir.loop_schedule import CoarseSchedule, num_stages_of, strip
 from ttc.ir.std import SelectOp
 from ttc.ir.pipeline_expander import expand, schedule_is_valid
 from ttc.ir.pipelined_descriptors import is_host_side, multibuffer_descriptors
+from ttc.ir.pipelined_mma import barrier_alloc, lower_mmas
 from ttc.ir.pipelined_loads import copy_vec_bytes, copy_width, is_small_load, shared_encoding
 from ttc.ir.rs_dot_split import split_rs_dot
 from ttc.ir.layout_utils import cvt_dims, default_blocked, num_warps_of, threads_per_warp_of
@@ -281,25 +282,6 @@ def _create_tma_load(loop, load, alloc, insert_idx, extract_idx, barrier, wait, 
     load.erase()
 
 
-def _barrier_alloc(loop: scf.ForOp, n: int) -> SSAValue:
-    """Triton's createBarrierAlloc: n mbarriers before the loop, each initialized for one arrival; invalidated and
-    freed right after the loop."""
-    enc = SwizzledSharedEncoding.make(vec=1, perPhase=1, maxPhase=1, order=[0])
-    one_t = _memdesc([1], i64, enc)
-    before = Inserter(loop, loop.location)
-    alloc = before.add(ttg.LocalAllocOp.build(operands=[[]], result_types=[_memdesc([n, 1], i64, enc)]))
-    for i in range(n):
-        v = before.add(ttg.MemDescIndexOp.build(operands=[alloc, before.constant(i, i32)], result_types=[one_t]))
-        before.add(tma.InitBarrierOp.build(operands=[v], properties={"count": IntegerAttr(1, i32)}))
-    end = loop.next_op
-    after = Inserter(end, loop.location)
-    for i in range(n):
-        v = after.add(ttg.MemDescIndexOp.build(operands=[alloc, after.constant(i, i32)], result_types=[one_t]))
-        after.add(tma.InvalBarrierOp.build(operands=[v]))
-    after.add(ttg.LocalDeallocOp.build(operands=[alloc]))
-    return alloc
-
-
 def _tma_barriers(loop, loads, index, schedule) -> dict:
     """Triton's createTMABarrierAndWait: consecutive TMA loads with the same buffer count and stage/cluster, none
     using another, share an mbarrier: `barrier_expect` of their bytes before the first, `wait_barrier` on the
@@ -337,7 +319,7 @@ def _tma_barriers(loop, loads, index, schedule) -> dict:
                     add(nxt)
             nxt = nxt.next_op
         size = sum(prod(shape_of(ld.results[0].type)) * bitwidth(elt(ld.results[0].type)) // 8 for ld in group)
-        alloc = _barrier_alloc(loop, n)
+        alloc = barrier_alloc(loop, n)
         insert, extract, phase = index[n]
         one_t = _memdesc([1], i64, alloc.type.encoding)
         staged = _Staged(group[0], loop.location, schedule, schedule.at[group[0]])
@@ -442,10 +424,10 @@ def lower_loads(loop: scf.ForOp, schedule: CoarseSchedule, axis: AxisInfoAnalysi
     groups: dict[int, bool] = {}
     for load, n, _ in loads:
         groups[n] = groups.get(n, False) or load.name in TMA_LOADS
-    func = loop  # -1 goes to the start of the function, where Triton's pipeliner materializes it
-    while func.name != "tt.func":
-        func = func.parent_op()
-    entry = func.regions[0].blocks.first
+    region = loop.parent_region()  # -1 goes to the start of the function (or warp-specialize partition), where
+    while region.parent_op() is not None and not region.parent_op().has_trait(IsolatedFromAbove):  # MLIR's
+        region = region.parent_op().parent_region()  # constant folder materializes Triton's pipeliner's -1
+    entry = region.blocks.first
     minus_one = Inserter(entry.first_op, loop.location).constant(-1, i32)
     zero, one = before.constant(0, i32), before.constant(1, i32)
     n_args = len(loop.iter_args)
@@ -489,7 +471,7 @@ def lower_loads(loop: scf.ForOp, schedule: CoarseSchedule, axis: AxisInfoAnalysi
 
 
 _RUN_AS_IS = ("ttg.async_commit_group", "ttg.async_wait", "ttng.fence_async_shared", "ttg.local_load",
-              "ttg.local_store", "llvm.intr.assume")
+              "ttg.local_store", "llvm.intr.assume", "ttng.tmem_alloc", "ttng.tmem_load")
 
 
 def _pred_mask(em: Inserter, like: Attribute, current: SSAValue | None, pred: SSAValue) -> SSAValue:
@@ -504,12 +486,14 @@ def _pred_mask(em: Inserter, like: Attribute, current: SSAValue | None, pred: SS
 
 
 _MASKED = ("tt.load", "tt.store", "ttg.async_copy_global_to_local", "tt.atomic_rmw")
-_PREDICATED = ("ttng.async_tma_copy_global_to_local", "ttng.barrier_expect")
+_PREDICATED = ("ttng.async_tma_copy_global_to_local", "ttng.barrier_expect", "ttng.async_tma_gather", "ttng.tmem_store",
+               "ttng.tc_gen5_mma", "ttng.tc_gen5_mma_scaled")
+_OPT_PREDICATED = ("ttng.wait_barrier", "ttng.arrive_barrier", "ttng.tc_gen5_commit")  # an optional predicate
 
 
 def can_predicate(op: Operation) -> bool:
     return (is_side_effect_free(op) or op.name in _RUN_AS_IS or op.name in _MASKED or op.name in _PREDICATED
-            or op.name == "ttng.wait_barrier" or isinstance(op, scf.IfOp))
+            or op.name in _OPT_PREDICATED or isinstance(op, scf.IfOp))
 
 
 def predicate(op: Operation, pred: SSAValue) -> Operation:
@@ -524,18 +508,9 @@ def predicate(op: Operation, pred: SSAValue) -> Operation:
     if isinstance(op, scf.IfOp):
         op.operands = [_pred_mask(em, op.cond.type, op.cond, pred), *op.operands[1:]]
         return op
-    if op.name in _PREDICATED:
-        op.operands = [_pred_mask(em, i1, op.pred, pred) if v is op.pred else v for v in op.operands]
+    if op.name in _PREDICATED or op.name in _OPT_PREDICATED:
+        set_operand_group(op, "pred", [_pred_mask(em, i1, op.pred, pred)])
         return op
-    if op.name == "ttng.wait_barrier":
-        new_pred = _pred_mask(em, i1, op.pred, pred)
-        new = tma.WaitBarrierOp.build(operands=[op.alloc, op.phase, [new_pred], list(op.deps)],
-                                      attributes=dict(op.attributes))
-        new.location = op.location
-        op.parent.insert_op_before(new, op)
-        op.detach()
-        op.erase()
-        return new
     if op.name not in _MASKED:
         raise ValueError(f"cannot predicate {op.name}")
     mask = _pred_mask(em, op.operands[0].type, op.mask, pred)
@@ -560,7 +535,20 @@ def predicate(op: Operation, pred: SSAValue) -> Operation:
 
 def expand_loop(loop: scf.ForOp, schedule: CoarseSchedule) -> scf.ForOp:
     order = [(op, stage) for op, stage, _ in schedule.ops_in_order(loop)]
-    return expand(loop, order, predicate)
+    return expand(loop, order, predicate, peel=_peels_epilogue(loop, schedule))
+
+
+def _peels_epilogue(loop: scf.ForOp, schedule: CoarseSchedule) -> bool:
+    """Triton's custom epilogue peeling heuristic: an MMAv5 loop with a barrier wait in its last stage, not in a
+    warp-specialize partition and not kept for the predicate-stage test hook."""
+    ops = list(loop.body.block.ops)[:-1]
+    last = schedule.num_stages - 1
+    p = loop.parent_op()
+    while p is not None and p.name != "ttg.warp_specialize":
+        p = p.parent_op()
+    return (any(op.name in ("ttng.tc_gen5_mma", "ttng.tc_gen5_mma_scaled") for op in ops) and p is None
+            and any(op.name == "ttng.wait_barrier" and schedule.at.get(op, (None,))[0] == last for op in ops)
+            and "__test_keep_predicate_stage" not in loop.attributes)
 
 
 # ----------------------------------------------------------------------------- async_wait counts
@@ -904,7 +892,8 @@ class Pipeline(Pass):
             raise ValueError(f"option 'num-stages' must not be negative, got {self.num_stages}")
 
     def apply(self, ctx, module) -> None:
-        loops = [op for op in module.walk() if isinstance(op, scf.ForOp)]
+        # inner loops first (Triton's post-order walk): expanding an outer loop clones the loops in it
+        loops = [op for op in module.walk(region_first=True) if isinstance(op, scf.ForOp)]
         axis = None
         pipelined = set()
         for loop in loops:
@@ -948,6 +937,7 @@ def lower_loop(loop: scf.ForOp, axis: AxisInfoAnalysis) -> tuple[scf.ForOp, Coar
     schedule = CoarseSchedule.deserialize(loop)
     if schedule is None:
         return loop, None
+    loop = lower_mmas(loop, schedule)
     loop = lower_loads(loop, schedule, axis)
     return multibuffer_descriptors(loop, schedule.num_stages - 1, schedule), schedule
 

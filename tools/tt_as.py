@@ -4,9 +4,9 @@
 
 `--sm` defaults to the PTX's `.target`. `--ptxas PATH` (or `$TRITON_PTXAS_PATH`) runs that ptxas instead of
 nvJitLink. Assembler errors point at the PTX line (`file:line:col: error: ...`, else printed as the assembler
-reports them), and the exit status is 1. `--sass` prints
-the CUBIN's SASS (cuobjdump or nvdisasm) instead of writing the CUBIN to stdout. The CUBIN is binary: it goes to
-`-o`, or to stdout when that is not a terminal. Kernel metadata is read from `IN.json` or the PTX's
+reports them), and the exit status is 1. `--sass` prints the CUBIN's SASS (nvdisasm, from the
+nvidia-cuda-nvdisasm wheel that ttc installs) instead of writing the CUBIN to stdout. The CUBIN is binary: it goes
+to `-o`, or to stdout when that is not a terminal. Kernel metadata is read from `IN.json` or the PTX's
 `// ttc.metadata:` line and written to `OUT.json`. The CUBIN is a stage of TRITON_KERNEL_DUMP and
 TRITON_KERNEL_OVERRIDE (`<dir>/<hash>/<kernel>.cubin`, with `<kernel>.json` beside it; see `ttc.stages`).
 """

@@ -2,6 +2,7 @@
 
     tt-compile KERNEL.py --kernel NAME --signature SIG [--target cuda:90] [--num-warps N] [--num-stages S]
                [--stage ttir|ttgir|llir|ptx|cubin] [-o OUT] [-v]
+    tt-compile KERNEL.py --kernel NAME --autotuned --spec SPEC.json [--configs FILE] [-o OUT]
 
 The output is what the pipe of separate commands gives (tt-frontend | tt-opt -make-ttir | tt-opt -make-ttgir |
 tt-translate | tt-as), through the same stage code (`ttc.compiler`): the CUBIN by default, with `OUT.json`
@@ -10,7 +11,8 @@ with locations). A cache hit (`$TRITON_CACHE_DIR`, default `~/.triton/cache`) sk
 `TRITON_ALWAYS_COMPILE=1` compiles anyway. A hit never hides a requested dump (TRITON_KERNEL_DUMP copies the
 cached stages; MLIR_ENABLE_DUMP, MLIR_ENABLE_TIMING, MLIR_ENABLE_DIAGNOSTICS, LLVM_IR_ENABLE_DUMP and
 NVPTX_ENABLE_DUMP compile) and never beats an override (TRITON_KERNEL_OVERRIDE with a file of the kernel's
-compiles). The command line is read with argparse rather than typer, whose import alone would cost a cache hit
+compiles). `--autotuned` compiles the winner that `tt-tune` stored in Triton's autotune cache for the kernel, the
+spec, the configs and the target (its signature, warps, stages and registers). The command line is read with argparse rather than typer, whose import alone would cost a cache hit
 most of its time.
 """
 
@@ -42,10 +44,14 @@ def _parser() -> argparse.ArgumentParser:
                 epilog=ENVIRONMENT, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", metavar="KERNEL.py", help="the Python file with the kernel ('-' for stdin)")
     p.add_argument("-k", "--kernel", required=True, help="name of the @triton.jit kernel")
-    p.add_argument("-s", "--signature", required=True, help='argument types and constexpr values, e.g. "*fp32:16,i32,1024"')
+    p.add_argument("-s", "--signature", help='argument types and constexpr values, e.g. "*fp32:16,i32,1024"')
+    p.add_argument("--autotuned", action="store_true",
+                   help="compile the winner tt-tune stored for --spec (and --configs) in the autotune cache")
+    p.add_argument("--spec", help="with --autotuned: the spec tt-tune was given")
+    p.add_argument("--configs", metavar="FILE", help="with --autotuned: the --configs file tt-tune was given")
     p.add_argument("--target", default="cuda:90", help="the GPU target (default: cuda:90)")
-    p.add_argument("--num-warps", type=int, default=4, help="warps per program (default: 4)")
-    p.add_argument("--num-stages", type=int, default=3, help="software pipelining stages (default: 3)")
+    p.add_argument("--num-warps", type=int, help="warps per program (default: 4)")
+    p.add_argument("--num-stages", type=int, help="software pipelining stages (default: 3)")
     p.add_argument("--stage", choices=STAGES, default="cubin", help="the last stage to run (default: cubin)")
     p.add_argument("-o", "--output", help="output file (default: stdout; a CUBIN only when it is not a terminal); "
                                           "written only on success, with OUT.json beside LLVM IR, PTX and CUBIN")
@@ -71,12 +77,35 @@ def main(argv: list[str]) -> int:
     from ttc.cli import read_input
     from ttc.lowering.cubin import AssemblerError
 
+    if args.autotuned:
+        if args.spec is None:
+            raise UsageError("--autotuned needs --spec (the spec tt-tune was given)")
+        if args.signature or args.num_warps or args.num_stages or args.maxrregcount:
+            raise UsageError("--autotuned takes the signature, warps, stages and registers from tt-tune's winner")
+        if args.file == "-":
+            raise UsageError("--autotuned reads the kernel from a file, not stdin")
+        from ttc import autotune
+
+        best = autotune.cached_winner(args.file, args.kernel, args.spec, args.target, args.configs)
+        args.signature = best.signature
+        args.num_warps, args.num_stages = best.options["num_warps"], best.options["num_stages"]
+        args.maxrregcount, num_ctas = best.options["maxnreg"], best.options["num_ctas"]
+        if args.verbose:
+            sys.stderr.write(f"tt-compile: autotuned config: {best.config}\n")
+    else:
+        num_ctas = 1
+    if not args.autotuned and (args.spec or args.configs):
+        raise UsageError("--spec and --configs go with --autotuned")
+    if args.signature is None:
+        raise UsageError("the following arguments are required: -s/--signature")
+    args.num_warps = 4 if args.num_warps is None else args.num_warps
+    args.num_stages = 3 if args.num_stages is None else args.num_stages
     if args.num_warps < 1 or args.num_warps & (args.num_warps - 1):
         raise UsageError(f"--num-warps must be a power of two, not {args.num_warps}")
     if args.num_stages < 1:
         raise UsageError(f"--num-stages must be at least 1, not {args.num_stages}")
     options = compiler.Options(target=args.target, num_warps=args.num_warps, num_stages=args.num_stages,
-                               debug=args.debug, sanitize_overflow=args.sanitize_overflow,
+                               num_ctas=num_ctas, debug=args.debug, sanitize_overflow=args.sanitize_overflow,
                                module_name=args.module_name or ("__main__" if args.file == "-" else None),
                                ptx_version=parse_ptx_version(args.ptx_version), maxrregcount=args.maxrregcount,
                                opt_level=args.opt_level, lineinfo=args.lineinfo, ptxas=args.ptxas,

@@ -12,11 +12,9 @@ TRITON_KERNEL_DUMP/TRITON_DUMP_DIR and TRITON_KERNEL_OVERRIDE/TRITON_OVERRIDE_DI
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 import time
-from dataclasses import dataclass, field
 
 from ttc.cli import UsageError, read_input, run, write_output
 
@@ -51,17 +49,17 @@ FLAGS = {  # flag -> (takes a value, help)
 }
 
 
-@dataclass
 class Options:
-    input: str | None = None
-    output: str | None = None
-    passes: list = field(default_factory=list)
-    flags: dict = field(default_factory=dict)
+    def __init__(self):
+        self.input: str | None = None
+        self.output: str | None = None
+        self.passes: list = []
+        self.flags: dict = {}
 
 
 def parse_args(argv: list[str]) -> Options:
-    from ttc.passmanager import PassError, make_pass, parse_pipeline
-
+    """The command line; the pass manager (and with it xDSL) is imported only once a pass is named, so that
+    `--version` and `--help` start as fast as Python does."""
     opts = Options()
     i = 0
     while i < len(argv):
@@ -90,6 +88,8 @@ def parse_args(argv: list[str]) -> Options:
             if name == "o":
                 opts.output = value
             elif name in ("pass-pipeline", "p"):
+                from ttc.passmanager import PassError, parse_pipeline
+
                 try:
                     opts.passes += parse_pipeline(value)
                 except PassError as e:
@@ -97,6 +97,8 @@ def parse_args(argv: list[str]) -> Options:
             else:
                 opts.flags[name] = value if takes_value else True
             continue
+        from ttc.passmanager import PassError, make_pass
+
         try:
             opts.passes.append(make_pass(name, value))
         except PassError as e:
@@ -171,10 +173,10 @@ def main(argv: list[str]) -> int:
         sys.stdout.write(_list_passes())
         return 0
 
-    from ttc import reproducer, stages
+    import contextlib
+
+    from ttc import stages
     from ttc.diagnostics import CompileError, Diagnostic, Source, collect
-    from ttc.lowering.metadata import source_hash
-    from ttc.expected_diagnostics import check, expectations
     from ttc.ir import context, parse, print_ir
     from ttc.passmanager import PassManager, dump_enabled, instrumentation
 
@@ -221,7 +223,11 @@ def main(argv: list[str]) -> int:
                         from ttc.passmanager import pipeline_text
 
                         sys.stderr.write(f"Pass Manager with {len(passes)} passes:\n{pipeline_text(passes)}\n\n")
-                    stage_hash = source_hash(padded) if stages.active() else ""
+                    stage_hash = ""
+                    if stages.active():
+                        from ttc.lowering.metadata import source_hash
+
+                        stage_hash = source_hash(padded)
                     pm = PassManager(passes, instr, source, stage_hash)
                     managers.append(pm)
                     module = pm.run(module, context())
@@ -242,6 +248,8 @@ def main(argv: list[str]) -> int:
                         )
                     output_time += time.perf_counter() - tp
                 except CompileError as e:
+                    from ttc import reproducer
+
                     produced = e.diags
                     outputs.append("")  # a failed chunk prints nothing, as in mlir-opt
                     if not verify:
@@ -251,6 +259,8 @@ def main(argv: list[str]) -> int:
                 except Exception as e:  # an internal error inside a pass: still a reproducer
                     if pm is None or pm.current is None or verify:
                         raise
+                    from ttc import reproducer
+
                     notes = [] if replay else [reproducer.save(name, padded, pm, index, unregistered)]
                     if os.environ.get("TTC_DEBUG") == "1":
                         sys.stderr.write("".join(n.render() + "\n" for n in notes))
@@ -260,6 +270,8 @@ def main(argv: list[str]) -> int:
                     failures.append(CompileError(Diagnostic(name, 0, 0, msg), *notes))
             produced = emitted + produced
             if verify:
+                from ttc.expected_diagnostics import check, expectations
+
                 problems = check(name, expectations(chunk, start), produced)
                 if only_expected:  # MLIR's only-expected mode: diagnostics no comment names are let through
                     problems = [p for p in problems if not p.message.startswith("unexpected ")]

@@ -42,16 +42,22 @@ def translate(
 ):
     def main(_argv) -> int:
         from ttc import compiler
+        from ttc.diagnostics import CompileError, Diagnostic
         from ttc.lowering import pipeline
         from ttc.lowering.metadata import KernelMetadata
         from ttc.lowering.target import TargetError
 
         path, text = read_input(file)
+        if not text.strip():
+            raise CompileError(Diagnostic(path, 0, 0, "the input is empty: expected TTGIR or LLVM IR"))
         options = pipeline.Options(sm=sm, ptx_version=parse_ptx_version(ptx_version))
         kind = pipeline.detect_kind(text)
         try:
             if kind == "ptx":
                 raise UsageError(f"'{path}' is PTX already (assemble it with tt-as)")
+            if kind == "ttgir" and path.endswith((".ll", ".llir")):
+                raise CompileError(Diagnostic(path, 0, 0, "no LLVM IR here (no define, declare, target or ModuleID "
+                                              "line); TTGIR files end in .ttgir"))
             if kind == "ttgir":  # the .llir stage: lowered here, unless an override file stands in for it
                 mod, meta, tm = compiler.llir(pipeline.parse_ttgir(text, path, options), "tt-translate", options)
             else:

@@ -9,10 +9,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
-import traceback
-
-from ttc.diagnostics import CompileError
 
 
 class UsageError(Exception):
@@ -20,12 +16,12 @@ class UsageError(Exception):
 
 
 def run(tool: str, main, argv: list[str] | None = None) -> int:
+    """Run `main(argv)` as a command: its exit code, errors printed without a traceback. `ttc.diagnostics` is
+    looked up only when something failed (a CompileError can only come from code that imported it), so that a
+    command's start-up pays for nothing it does not use."""
     argv = sys.argv[1:] if argv is None else argv
     try:
         return main(argv) or 0
-    except CompileError as e:
-        sys.stderr.write(e.render() + "\n")
-        return 1
     except UsageError as e:
         sys.stderr.write(f"{tool}: error: {e}\n")
         return 1
@@ -33,8 +29,14 @@ def run(tool: str, main, argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
-    except Exception as e:  # an internal error: still no traceback unless asked for
+    except Exception as e:  # a CompileError, else an internal error: still no traceback unless asked for
+        diagnostics = sys.modules.get("ttc.diagnostics")
+        if diagnostics is not None and isinstance(e, diagnostics.CompileError):
+            sys.stderr.write(e.render() + "\n")
+            return 1
         if os.environ.get("TTC_DEBUG") == "1":
+            import traceback
+
             traceback.print_exc()
         else:
             sys.stderr.write(f"{tool}: error: internal error: {type(e).__name__}: {e} (set TTC_DEBUG=1 for a traceback)\n")
@@ -85,6 +87,8 @@ def write_output(path: str | None, data: str | bytes) -> None:
         return
     if os.path.isdir(path):
         raise UsageError(f"cannot write '{path}': it is a directory")
+    import tempfile
+
     directory = os.path.dirname(os.path.abspath(path))
     try:
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=os.path.basename(path))

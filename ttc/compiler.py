@@ -280,8 +280,8 @@ def _compile(text, path, kernel, signature, options: Options, arch: int, stage: 
         if stage == ext:
             return result
     try:
-        cpu = pipeline.kernel_cpu(module, arch, explicit=False)
-        ttgir = pipeline.TTGIR(module, source, cpu, pipeline.ptx_version(module, cpu, options.ptx_version),
+        cpu = pipeline.kernel_cpu(module, arch, source)
+        ttgir = pipeline.TTGIR(module, source, cpu, pipeline.ptx_version(module, cpu, options.ptx_version, options.ptxas),
                                module.attributes[stages.HASH_ATTRIBUTE].data)
     except target.TargetError as e:
         raise UsageError(str(e)) from None

@@ -31,6 +31,7 @@ canonicalize's own (top-down, with its options).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 from xdsl.dialects import cf
 from xdsl.dialects.builtin import ArrayAttr, FusedLoc, IntegerType, NoneAttr, UnknownLoc
@@ -42,6 +43,19 @@ from ttc.fold import ConstantTable, _representable_by, fold_in_ir, int_width, is
 from ttc.ir.types import elt
 
 # ----------------------------------------------------------------------------- side effects
+
+
+@lru_cache(maxsize=None)
+def _traits(cls: type[Operation]) -> tuple[bool, bool, tuple, bool]:
+    """(terminator, symbol, own effect traits, effects of its regions) of an op class: xDSL looks traits up by
+    scanning the class's list, and the driver asks for each op several times per iteration."""
+    return (cls.has_trait(IsTerminator), cls.has_trait(SymbolOpInterface),
+            tuple(t for t in cls.get_traits_of_type(MemoryEffect) if not isinstance(t, RecursiveMemoryEffect)),
+            cls.has_trait(RecursiveMemoryEffect, value_if_unregistered=False))  # an unregistered op: unknown
+
+
+def is_terminator(op: Operation) -> bool:
+    return _traits(type(op))[0]
 
 
 def _effects_allow_removal(op: Operation, arith_pure: bool, triton_local_alloc: bool) -> bool:
@@ -60,8 +74,7 @@ def _effects_allow_removal(op: Operation, arith_pure: bool, triton_local_alloc: 
     if triton_local_alloc and name == "ttg.local_alloc":
         # Triton: an immutable allocation has no effects until memory offsets are assigned
         return not op.result.type.mutable.data and "allocation.offset" not in op.attributes
-    own = [t for t in op.get_traits_of_type(MemoryEffect) if not isinstance(t, RecursiveMemoryEffect)]
-    recursive = op.has_trait(RecursiveMemoryEffect, value_if_unregistered=False)  # an unregistered op: unknown
+    _, _, own, recursive = _traits(type(op))
     if not own and not recursive:
         return False  # unknown effects
     for t in own:
@@ -83,7 +96,8 @@ def would_be_trivially_dead(op: Operation, *, arith_pure: bool = True, triton_lo
     """MLIR's wouldOpBeTriviallyDead: `op` could be erased if none of its results were used. Terminators and
     symbols always stay; otherwise `op` may only read (see `_effects_allow_removal`). dce turns `arith_pure`
     and `triton_local_alloc` off: an unused `arith.remui` (no trait in xDSL) and `ttg.local_alloc` stay."""
-    if op.has_trait(IsTerminator) or op.has_trait(SymbolOpInterface):  # true for unregistered ops (xDSL)
+    terminator, symbol, _, _ = _traits(type(op))
+    if terminator or symbol:  # true for unregistered ops (xDSL)
         return False
     return _effects_allow_removal(op, arith_pure, triton_local_alloc)
 
@@ -559,7 +573,7 @@ class _Liveness:
 
     def _use_known_dead(self, use) -> bool:
         owner = use.operation
-        if not owner.has_trait(IsTerminator):
+        if not is_terminator(owner):
             return False
         arg = _successor_arg(owner, use.index)
         return arg is not None and arg not in self.values
@@ -586,7 +600,7 @@ class _Liveness:
             self.region(r, parent_live and (not self.strict or self.op_live(op)))
         if not parent_live:
             return
-        if op.has_trait(IsTerminator):
+        if is_terminator(op):
             self.mark_op(op)
             for i, succ in enumerate(op.successors):
                 if _successor_operands(op, i) is None or not _all_preds_rewritable(succ):
@@ -642,7 +656,7 @@ def _delete_dead(region: Region, live: _Liveness, driver: GreedyDriver | None) -
         if multi and block.last_op is not None:
             erased |= _drop_dead_successor_operands(block.last_op, live)
         for op in reversed(list(block.ops)):
-            if not live.op_live(op) and not op.has_trait(IsTerminator):
+            if not live.op_live(op) and not is_terminator(op):
                 _force_erase(op, driver)
                 erased = True
             else:

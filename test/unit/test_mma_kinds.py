@@ -130,6 +130,85 @@ def test_emulated_mma_dot_computes_the_product(M, N, steps, warps, k_width):
             assert out[w, l][r] == want[c_ll.apply(r, l, w)], (w, l, r)
 
 
+@pytest.mark.parametrize("per_word,k_width", [(2, 4), (2, 8), (4, 8), (1, 2)])
+@pytest.mark.parametrize("M,N,steps,warps", CASES[:3])
+def test_emulated_large_kwidth_dot_computes_the_product(M, N, steps, warps, per_word, k_width):
+    """kWidth above the elements of a 32-bit register (Triton's computeOrigBitWidth: bf16 loaded as 8 or 4 bits,
+    i8 through a join, f32 loaded as f16): each mma.sync takes a thread's next two words along K (`k_chunks`),
+    a permutation of K shared by A and B, so the product is still A @ B."""
+    K = 4 * k_width * steps
+    parent = mma(warps)
+    a_ll, b_ll = layout_for((M, K), operand(0, parent, k_width)), layout_for((K, N), operand(1, parent, k_width))
+    c_ll = layout_for((M, N), parent)
+    rng = np.random.default_rng(2)
+    A, B, C = rng.integers(-4, 5, (M, K)), rng.integers(-4, 5, (K, N)), rng.integers(-4, 5, (M, N))
+    nw = warps[0] * warps[1]
+    k = 8 * per_word
+    ra, rb, rc = ({(w, l): [X[ll.apply(r, l, w)] for r in range(ll.num_regs)] for w in range(nw) for l in range(32)}
+                  for ll, X in ((a_ll, A), (b_ll, B), (c_ll, C)))
+    steps_run = 0
+    for cs, a_steps, b_steps in mma_plan(a_ll, b_ll, c_ll, k_width, per_word):
+        for w in range(nw):
+            acc = np.zeros((16, 8))
+            for l in range(32):
+                for i, x in enumerate(cs):
+                    acc[isa_c(l, i)] = rc[w, l][x]
+            for ar, br in zip(a_steps, b_steps):
+                fa, fb = np.full((16, k), np.nan), np.full((k, 8), np.nan)
+                for l in range(32):
+                    for i, x in enumerate(ar):
+                        fa[isa_a(per_word, l, i)] = ra[w, l][x]
+                    for i, x in enumerate(br):
+                        fb[isa_b(per_word, l, i)] = rb[w, l][x]
+                assert not np.isnan(fa).any() and not np.isnan(fb).any()
+                acc = fa @ fb + acc
+                steps_run += 1
+            for l in range(32):
+                for i, x in enumerate(cs):
+                    rc[w, l][x] = acc[isa_c(l, i)]
+    assert steps_run == len(mma_plan(a_ll, b_ll, c_ll, k_width, per_word)) * nw * K // k
+    want = A @ B + C
+    for w, l in itertools.product(range(nw), range(32)):
+        for r in range(c_ll.num_regs):
+            assert rc[w, l][r] == want[c_ll.apply(r, l, w)], (w, l, r)
+
+
+@pytest.mark.parametrize("M,N,steps,warps", CASES)
+def test_emulated_f64_dot_computes_the_product(M, N, steps, warps):
+    """f64: per 16x8 tile and k step of 4, m8n8k4 on rows m (a0, c0 c1) and m + 8 (a1, c2 c3) with b0; the ISA's
+    m8n8k4 .f64 fragments: a0 at (g, t), b0 at (t, g), c_i at (g, 2 t + i)."""
+    K = 8 * steps
+    parent = mma(warps)
+    a_ll, b_ll = layout_for((M, K), operand(0, parent, 1)), layout_for((K, N), operand(1, parent, 1))
+    c_ll = layout_for((M, N), parent)
+    rng = np.random.default_rng(3)
+    A, B, C = rng.normal(size=(M, K)), rng.normal(size=(K, N)), rng.normal(size=(M, N))
+    nw = warps[0] * warps[1]
+    ra, rb, rc = ({(w, l): [X[ll.apply(r, l, w)] for r in range(ll.num_regs)] for w in range(nw) for l in range(32)}
+                  for ll, X in ((a_ll, A), (b_ll, B), (c_ll, C)))
+    for cs, a_steps, b_steps in mma_plan(a_ll, b_ll, c_ll, 1, 1, 4):
+        for w in range(nw):
+            for half in (0, 1):
+                acc = np.zeros((8, 8))
+                for l in range(32):
+                    for i in (0, 1):
+                        acc[l >> 2, 2 * (l % 4) + i] = rc[w, l][cs[2 * half + i]]
+                for ar, br in zip(a_steps, b_steps):
+                    assert len(ar) == 2 and len(br) == 1
+                    fa, fb = np.zeros((8, 4)), np.zeros((4, 8))
+                    for l in range(32):
+                        fa[l >> 2, l % 4] = ra[w, l][ar[half]]
+                        fb[l % 4, l >> 2] = rb[w, l][br[0]]
+                    acc = fa @ fb + acc
+                for l in range(32):
+                    for i in (0, 1):
+                        rc[w, l][cs[2 * half + i]] = acc[l >> 2, 2 * (l % 4) + i]
+    want = A @ B + C
+    for w, l in itertools.product(range(nw), range(32)):
+        for r in range(c_ll.num_regs):
+            assert np.isclose(rc[w, l][r], want[c_ll.apply(r, l, w)]), (w, l, r)
+
+
 def test_packed_words_put_the_first_element_low():
     """pack_word's bit order, run on the CPU (llvmlite's JIT): 4 x i8, 2 x i16, 1 x f32."""
     llvm.initialize_native_target()
@@ -164,15 +243,24 @@ def test_kinds(a, c, precision, cap, ptx):
     assert isinstance(kind, MmaKind) and kind.ptx == ptx and kind.k_width * kind.bits == 32
 
 
-def test_fp8_kinds_need_sm89():
+def test_fp8_kinds_are_native_on_sm89_and_sm120_only():
     from xdsl.dialects.builtin import Float8E4M3FNType, Float8E5M2Type
     e4, e5 = Float8E4M3FNType(), Float8E5M2Type()
-    kind = mma_v2_kind(e4, e5, Float32Type(), 0, 89)
-    assert kind.ptx == "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32" and kind.k_width == 4
-    assert "sm_89" in mma_v2_kind(e4, e4, Float32Type(), 0, 80)
+    for cap in (89, 120):
+        kind = mma_v2_kind(e4, e5, Float32Type(), 0, cap)
+        assert kind.ptx == "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32" and kind.k_width == 4
     assert "f32 only" in mma_v2_kind(e4, e4, Float16Type(), 0, 90)
-    up = mma_v2_kind(e5, e5, Float32Type(), 0, 80)  # before sm89: f16 after an upcast, fp8's kWidth kept
-    assert up.upcast == "e5m2" and up.k_width == 4 and up.ptx == "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
+    for a, b, cap in ((e5, e5, 80), (e4, e5, 80), (e4, e4, 90), (e5, e5, 100)):  # elsewhere f16 after an upcast
+        up = mma_v2_kind(a, b, Float32Type(), 0, cap, (16, 8, 16))
+        assert up.upcast and up.k_width == 4 and up.ptx == "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
+
+
+def test_f64_kind_is_m8n8k4():
+    from xdsl.dialects.builtin import Float64Type
+    kind = mma_v2_kind(Float64Type(), Float64Type(), Float64Type(), 0, 80, (16, 8, 4))
+    assert kind.ptx == "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64" and kind.k_width == 1 and kind.k == 4
+    assert "f64 only" in mma_v2_kind(Float64Type(), Float64Type(), Float32Type(), 0, 80)
+    assert "16x8x4" in mma_v2_kind(Float64Type(), Float64Type(), Float64Type(), 0, 80, (16, 8, 2))
 
 
 @pytest.mark.parametrize("M,N,steps,warps", CASES)

@@ -31,7 +31,7 @@ def ptx_file(tmp_path_factory):
 
 def test_files_and_sidecars(ptx_file, tmp_path):
     meta = json.loads(Path(str(ptx_file) + ".json").read_text())
-    assert meta["name"] == "add_kernel" and meta["num_warps"] == 4 and meta["target"] == "cuda:90"
+    assert meta["name"] == "add_kernel" and meta["num_warps"] == 4 and meta["target"] == "cuda:90a"
     cubin = tmp_path / "add.cubin"
     p = tool("tt_as", ptx_file, "-o", cubin)
     assert p.returncode == 0, p.stderr.decode()
@@ -102,14 +102,8 @@ def test_ptxas_from_the_environment(ptx_file, tmp_path):
     assert p.returncode == 1 and b"foo" in p.stderr
 
 
-def _has_disassembler() -> bool:
-    from ttc.lowering import disasm
-
-    return any(disasm._find(t) for t in ("cuobjdump", "nvdisasm"))
-
-
-@pytest.mark.skipif(not _has_disassembler(), reason="neither cuobjdump nor nvdisasm is installed")
 def test_sass_listing(ptx_file):
+    """nvdisasm comes with the install (the nvidia-cuda-nvdisasm wheel), so --sass works without a toolkit."""
     p = tool("tt_as", ptx_file, "--sass")
     assert p.returncode == 0, p.stderr.decode()
     assert b"LDG.E.128" in p.stdout and b"STG.E.128" in p.stdout

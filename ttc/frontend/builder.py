@@ -12,7 +12,6 @@ What matters for that:
 
 from __future__ import annotations
 
-import functools
 import struct
 
 from xdsl.dialects.builtin import (
@@ -38,17 +37,19 @@ from ttc.ir import prebuilt
 from ttc.ir.format import build_op
 
 
-@functools.lru_cache(maxsize=1)
-def _op_classes() -> dict:
-    from ttc.ir import gpu, llvm, std, tt
-
-    dialects = (std.ARITH, std.MATH, std.SCF, std.CF, std.UB, tt.TT, gpu.GPU, llvm.LLVM)
-    return {op.name: op for dialect in dialects for op in dialect.operations}
+_OP_CLASSES: dict = {}
 
 
 def op_class(name: str):
-    """The op class (arith, math, scf, cf, ub, tt, gpu or llvm) registered under `name`."""
-    return _op_classes()[name]
+    """The op class registered under `name` (arith, math, scf, cf, ub, tt, gpu or llvm); a dialect's module is
+    imported when the first of its ops is built (a kernel without math never loads xDSL's math)."""
+    cls = _OP_CLASSES.get(name)
+    if cls is None:
+        from ttc.ir import DIALECTS
+
+        _OP_CLASSES.update({op.name: op for op in DIALECTS[name.partition(".")[0]]().operations})
+        cls = _OP_CLASSES[name]
+    return cls
 
 
 UNKNOWN_LOC = UnknownLoc()

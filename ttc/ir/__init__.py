@@ -15,22 +15,43 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import Builtin, ModuleOp
 from xdsl.utils.exceptions import VerifyException
 
+from ttc.ir.format import register
 from ttc.ir.printer import print_ir
 
-
-@lru_cache(maxsize=1)
-def _dialects():
-    from ttc.ir import gpu, llvm, nvws, std, tt, ttg
-
-    return [Builtin, std.ARITH, std.MATH, std.SCF, std.CF, std.UB, tt.TT, ttg.TTG, ttg.TTNG, nvws.NVWS, gpu.GPU, llvm.LLVM]
+# The builtin op with a custom form (MLIR's): registered here, as builtin is the one dialect always loaded.
+register("builtin.unrealized_conversion_cast", "($inputs^ `:` type($inputs))? `to` type($outputs) attr-dict")
 
 
+def _dialect(module: str, name: str):
+    """A loader for the context: the dialect `name` of `ttc.ir.<module>`, imported when first needed."""
+
+    def load():
+        import importlib
+
+        return getattr(importlib.import_module(f"ttc.ir.{module}"), name)
+
+    return load
+
+
+# Every dialect ttc reads, by name: the parser imports a dialect's module (its ops, attributes and syntax) when
+# it first meets one of its names, so a TTIR file never loads ttg, llvm or math.
+DIALECTS = {
+    "arith": _dialect("std", "ARITH"), "math": _dialect("std", "MATH"), "scf": _dialect("std", "SCF"),
+    "cf": _dialect("std", "CF"), "ub": _dialect("std", "UB"), "tt": _dialect("tt", "TT"), "ttg": _dialect("ttg", "TTG"),
+    "ttng": _dialect("ttg", "TTNG"), "nvws": _dialect("nvws", "NVWS"), "gpu": _dialect("gpu", "GPU"),
+    "llvm": _dialect("llvm", "LLVM"),
+}
+
+
+@lru_cache(maxsize=2)
 def context(allow_unregistered: bool = False) -> Context:
-    """The dialects ttc knows; with `allow_unregistered` (mlir-opt's -allow-unregistered-dialect), ops of other
-    dialects are read as opaque ops (xDSL's UnregisteredOp: generic form, unknown effects)."""
+    """The dialects ttc knows, one context per process (and per `allow_unregistered`); each dialect is loaded
+    when the parser first meets it. With `allow_unregistered` (mlir-opt's -allow-unregistered-dialect), ops of
+    other dialects are read as opaque ops (xDSL's UnregisteredOp: generic form, unknown effects)."""
     ctx = Context(allow_unregistered=allow_unregistered)
-    for d in _dialects():
-        ctx.load_dialect(d)
+    ctx.load_dialect(Builtin)
+    for name, load in DIALECTS.items():
+        ctx.register_dialect(name, load)
     return ctx
 
 
@@ -87,13 +108,42 @@ def parse(text: str, filename: str = "<stdin>", verify: bool = True, source=None
 
             names = re.findall(r"[A-Za-z_][\w$.]*", text[max(0, e.span.start - 200) : e.span.start])
             msg = f"custom op '{names[-1] if names else '?'}' is unknown"
-        diags = [at_position(filename, text, e.span.start, msg)]
+        elif msg.strip() == "in block definition":  # xDSL's message when neither an op nor '}' follows an op
+            msg = "expected an operation or '}'"
+        diags = _end_of_file(filename, text, e.span.start, msg) or [at_position(filename, text, e.span.start, msg)]
         if isinstance(e, TypeConflict) and e.prior is not None:
             diags.append(at_position(filename, text, e.prior.start, "prior use here", "note"))
         raise CompileError(*diags) from None
     if verify:
         verify_module(module, source)
     return module
+
+
+def _end_of_file(filename: str, text: str, pos: int, msg: str):
+    """A parse error at the end of the input (a truncated file): said so at the end of the last line with text,
+    with the parser's message, or, where the input ends between two ops, naming the innermost '{' left open (with
+    a note there). None for an error before the end."""
+    import re
+
+    from ttc.diagnostics import at_position
+
+    if not re.fullmatch(r"(?:\s|//[^\n]*)*", text[pos:]):
+        return None
+    end = len(re.sub(r"(?:\s|//[^\n]*)*\Z", "", text[:pos]))
+    opened = []  # offsets of the '{' not closed yet, skipping strings and comments
+    for m in re.finditer(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|[{}]', text[:end]):
+        if m.group() == "{":
+            opened.append(m.start())
+        elif m.group() == "}" and opened:
+            opened.pop()
+    detail = msg.strip()
+    if not opened or detail != "expected an operation or '}'":  # not between two ops: the parser's own message
+        return [at_position(filename, text, end, "unexpected end of file" + (f": {detail}" if detail else ""))]
+    from ttc.diagnostics import line_col
+
+    line, col = line_col(text, opened[-1])
+    return [at_position(filename, text, end, f"unexpected end of file: expected '}}' to close the '{{' at {line}:{col}"),
+            at_position(filename, text, opened[-1], "the '{' opened here", "note")]
 
 
 class OpDiagnostics(VerifyException):

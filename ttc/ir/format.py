@@ -444,6 +444,8 @@ class _ParseState:
             elif isinstance(e, TypeOf):
                 if e.name == "operands":
                     self.types["__operands__"] = self.type_list()
+                elif e.name == "results":
+                    self.types["__results__"] = self.type_list()
                 elif e.name in self.info.variadic:
                     self.types[e.name] = self.type_list()
                 elif e.mode == "stripped":
@@ -576,8 +578,14 @@ class _ParseState:
         if "__results__" in self.types:
             res = self.types.pop("__results__")
             var = [n for n in info.results if n in info.variadic]
-            if var:
-                self.types[var[0]] = res[len(info.results) - 1 :] if len(info.results) > 1 else res
+            if var:  # the fixed results before the variadic one take the first types, those after it the last
+                at = info.results.index(var[0])
+                after = len(info.results) - 1 - at
+                for n, t in zip(info.results[:at], res):
+                    self.types[n] = [t]
+                for n, t in zip(info.results[at + 1:], res[len(res) - after:]):
+                    self.types[n] = [t]
+                self.types[var[0]] = res[at:len(res) - after]
             else:
                 for n, t in zip(info.results, res):
                     self.types[n] = [t]

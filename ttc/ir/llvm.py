@@ -5,8 +5,9 @@ holds. It stays through TTIR and TTGIR (nothing may drop it as unused) and is lo
 the interpreter checks the promise.
 
 What half-lowered IR holds (Triton's analysis tests): the literal struct type `!llvm.struct<(i32, f32)>` and
-`llvm.mlir.undef` (xDSL's definitions, which print as MLIR does), and MLIR's custom form of
-`builtin.unrealized_conversion_cast` (`%y = builtin.unrealized_conversion_cast %x : T to U`).
+`llvm.mlir.undef` (xDSL's definitions, which print as MLIR does); MLIR's custom form of
+`builtin.unrealized_conversion_cast` (`%y = builtin.unrealized_conversion_cast %x : T to U`) is registered in
+`ttc.ir`, as builtin is always loaded.
 """
 
 from __future__ import annotations
@@ -30,6 +31,5 @@ class AssumeOp(IRDLOperation):
 
 register("llvm.intr.assume", "$cond `:` type($cond) attr-dict")
 register("llvm.mlir.undef", "attr-dict `:` type($res)")
-register("builtin.unrealized_conversion_cast", "($inputs^ `:` type($inputs))? `to` type($outputs) attr-dict")
 
 LLVM = Dialect("llvm", [AssumeOp, UndefOp], [LLVMStructType])

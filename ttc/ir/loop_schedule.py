@@ -41,6 +41,47 @@ class CoarseSchedule:
     def before(self, a: Cluster, b: Cluster) -> bool:
         return self.clusters.index(a) < self.clusters.index(b)
 
+    def split_cluster_before(self, op: Operation, loop: scf.ForOp) -> Cluster:
+        """Triton's splitClusterBefore: the ops of `op`'s cluster that come before it in the body move to a new
+        cluster right before it; `op`'s cluster is returned."""
+        cluster, new = self.at[op][1], None
+        for o in loop.body.block.ops:
+            if o is op:
+                break
+            if o in self.at and self.at[o][1] is cluster:
+                new = new or self.new_before(cluster)
+                self.at[o] = (self.at[o][0], new)
+        return cluster
+
+    def is_op_before(self, a: Operation, b: Operation) -> bool:
+        """Whether `a` runs before `b` in the unrolled schedule: by stage, then cluster, then body order."""
+        (sa, ca), (sb, cb) = self.at[a], self.at[b]
+        if sa != sb:
+            return sa < sb
+        if ca is not cb:
+            return self.before(ca, cb)
+        return a.is_before_in_block(b)
+
+    def find_next(self, loop: scf.ForOp, start: Operation, pred) -> Operation | None:
+        """The first op accepted by `pred` after `start` in the order the pipelined loop runs them (Triton's
+        linearized schedule, #8732): cluster by cluster from `start`'s, body order within one, an op counting while
+        its stage is at most `start`'s stage plus the times the clusters wrapped around; None once back at
+        `start` past the last stage."""
+        ops = list(loop.body.block.ops)[:-1]
+        limit, cluster = self.at[start]
+        ci, i = self.clusters.index(cluster), ops.index(start) + 1
+        while True:
+            for op in ops[i:]:
+                if op not in self.at or self.at[op][1] is not self.clusters[ci]:
+                    continue
+                if op is start and limit >= self.num_stages:
+                    return None
+                if self.at[op][0] <= limit and pred(op):
+                    return op
+            ci, i = ci + 1, 0
+            if ci == len(self.clusters):
+                ci, limit = 0, limit + 1
+
     def insert(self, op: Operation, stage: int, cluster: Cluster) -> None:
         self.num_stages = max(self.num_stages, stage + 1)
         self.at[op] = (stage, cluster)
@@ -52,8 +93,12 @@ class CoarseSchedule:
         return True
 
     def insert_if_earlier(self, op: Operation, stage: int, cluster: Cluster) -> bool:
-        if op in self.at and self.at[op][0] <= stage:
-            return False
+        """Triton's insertMinimum: schedule `op` at `stage` / `cluster` unless it is scheduled at an earlier stage,
+        or at the same stage in the same or an earlier cluster."""
+        if op in self.at:
+            old_stage, old_cluster = self.at[op]
+            if stage > old_stage or (stage == old_stage and not self.before(cluster, old_cluster)):
+                return False
         self.insert(op, stage, cluster)
         return True
 

@@ -39,7 +39,7 @@ def _outside_values(op: Operation) -> list:
 
 class Expander:
     def __init__(self, loop: scf.ForOp, order: list[tuple[Operation, int]],
-                 predicate: Callable[[Operation, SSAValue], Operation]):
+                 predicate: Callable[[Operation, SSAValue], Operation], peel: bool = False):
         self.loop = loop
         self.order = [op for op, _ in order]
         self.stage = dict(order)
@@ -49,9 +49,15 @@ class Expander:
         self.yield_op = self.body.last_op
         self.iv, self.args = self.body.args[0], list(self.body.args[1:])
         self.mapping: dict[SSAValue, list] = {}
+        self.peel = peel
+        self.deferred: list[tuple[Operation, int]] = []  # (kernel op, stage): predicated once the epilogue is peeled
 
     def _set(self, key: SSAValue, value: SSAValue, idx: int) -> None:
         self.mapping.setdefault(key, [None] * (self.max_stage + 1))[idx] = value
+
+    def _outside(self, v: SSAValue) -> bool:
+        o = v.owner if isinstance(v.owner, Operation) else v.owner.parent_op()
+        return o is None or not self.loop.is_ancestor(o)
 
     def _def_and_distance(self, v: SSAValue) -> tuple[Operation | None, int]:
         distance = 0
@@ -65,6 +71,10 @@ class Expander:
         loop, em = self.loop, Inserter(self.loop, self.loop.location)
         for arg, init in zip(self.args, loop.iter_args):
             self._set(arg, init, 0)
+        for arg, y in zip(self.args, self.yield_op.operands):  # yielded from outside: every later iteration's value
+            if self._outside(y):
+                for i in range(1, self.max_stage):
+                    self._set(arg, y, i)
         preds = [None] * self.max_stage
         for i in range(self.max_stage):  # constant bounds too: the predicate folds to true later (Triton 3.6)
             preds[i] = em.add(arith.CmpiOp(em.advance(loop.lb, loop.step, i), loop.ub, "slt"))
@@ -127,7 +137,7 @@ class Expander:
         em = Inserter(anchor, loop.location)
         preds = [None] * (S + 1)
         for i in range(S):
-            if KEEP_PREDICATE_STAGE in loop.attributes:  # the test hook: the predicate as an op
+            if KEEP_PREDICATE_STAGE in loop.attributes or self.peel:  # the test hook, or peeling: the predicate as an op
                 preds[i] = em.add(PredicateStageOp.build(
                     operands=[new_iv, loop.ub, loop.step], result_types=[i1],
                     properties={"maxStage": IntegerAttr(S, i32), "stage": IntegerAttr(i, i32)}))
@@ -148,6 +158,10 @@ class Expander:
                     source = v
                     if isinstance(v, BlockArgument) and v.owner is self.body:
                         ret = self.yield_op.operands[v.index - 1]
+                        if self._outside(ret):  # the value of every iteration but the first: direct below the last stage
+                            if use_stage != S:
+                                nested.operands = _replaced(nested.operands, idx, ret)
+                            continue
                         dep = ret.owner
                         if not isinstance(dep, Operation) or dep not in self.stage or self.stage[dep] == use_stage:
                             continue
@@ -159,7 +173,9 @@ class Expander:
                     if not isinstance(d, Operation) or d not in self.stage or self.stage[d] == use_stage:
                         continue
                     nested.operands = _replaced(nested.operands, idx, new_args[arg_of[(v, use_stage - self.stage[d])]])
-            if preds[use_stage] is not None:
+            if preds[use_stage] is not None and self.peel:
+                self.deferred.append((clone, use_stage))
+            elif preds[use_stage] is not None:
                 pred_op = self.predicate(clone, preds[use_stage])
                 for r, nr in zip(op.results, pred_op.results):
                     mapping[r] = nr
@@ -209,10 +225,13 @@ def schedule_is_valid(loop: scf.ForOp, order: list[tuple[Operation, int]]) -> bo
 
 
 def expand(loop: scf.ForOp, order: list[tuple[Operation, int]],
-           predicate: Callable[[Operation, SSAValue], Operation]) -> scf.ForOp:
+           predicate: Callable[[Operation, SSAValue], Operation], peel: bool = False) -> scf.ForOp:
     """Pipeline `loop` by the stages in `order` (ops in emission order with their stage); the new loop replaces
-    it (its own results first)."""
-    ex = Expander(loop, order, predicate)
+    it (its own results first). With `peel` (Triton's custom epilogue peeling, for MMAv5 loops whose barrier waits
+    run in the last stage) the kernel's last iteration is peeled into an `scf.if` after it, where the ops of the
+    earlier stages, which would run for iterations past the end, are dropped (their results `ub.poison`); in the
+    loop, the ops of the stage before the last run unpredicated."""
+    ex = Expander(loop, order, predicate, peel)
     ex.prologue()
     cross = ex.cross_stage_values()
     new = ex.kernel(cross)
@@ -220,4 +239,45 @@ def expand(loop: scf.ForOp, order: list[tuple[Operation, int]],
         old.replace_all_uses_with(res)
     loop.detach()
     loop.erase()
+    if peel:
+        _peel_epilogue(new, ex)
     return new
+
+
+def _peel_epilogue(loop: scf.ForOp, ex: Expander) -> None:
+    """Triton's peelLoopEpilogue with its pipeliner's callback (processPeeledEpilogueOp) and the pruning of the
+    epilogue's masked ops."""
+    from xdsl.dialects.ub import PoisonAttr
+
+    from ttc.fold import make_constant
+    from ttc.passes.test_loop_peeling import peel_loop_epilogue
+    body = loop.body.block
+    position = {op: i for i, op in enumerate(body.ops)}
+    dropped = {position[op] for op, _ in ex.deferred}
+    if_op = peel_loop_epilogue(loop)
+    S, resolved = ex.max_stage, {}
+    for p in [o for o in body.ops if isinstance(o, PredicateStageOp)]:
+        stage, em = p.stage.value.data, Inserter(p, p.location)
+        if stage == S - 1:  # the last iteration of this stage is the peeled one's
+            v = em.constant(1, i1)
+        else:
+            c = em.add(arith.SubiOp(p.ub, em.add(arith.MuliOp(p.step, em.constant(S - stage, p.step.type)))))
+            v = em.add(arith.CmpiOp(p.iv, c, "slt"))
+        p.results[0].replace_all_uses_with(v)
+        p.detach()
+        p.erase()
+        resolved[stage] = v
+    for op, stage in ex.deferred:
+        ex.predicate(op, resolved[stage])
+    then = if_op.true_region.blocks.first
+    for i, op in enumerate(list(then.ops)):
+        if i in dropped:  # runs for an iteration past the end: gone
+            em = Inserter(op, op.location)
+            for r in op.results:
+                r.replace_all_uses_with(em.add(make_constant(PoisonAttr(), r.type)))
+            op.detach()
+            op.erase()
+        elif isinstance(op, PredicateStageOp):
+            op.results[0].replace_all_uses_with(Inserter(op, op.location).constant(0, i1))
+            op.detach()
+            op.erase()

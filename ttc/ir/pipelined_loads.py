@@ -7,16 +7,27 @@ from __future__ import annotations
 from xdsl.ir import Attribute, Operation
 
 from ttc.analysis.axis_info import AxisInfoAnalysis, access_width, mask_width
-from ttc.ir.layout_utils import get_order
+from ttc.ir.layout_utils import get_order, linear_orders
 from ttc.ir.layouts import DotOperandEncoding, NvidiaMmaEncoding, NVMMASharedEncoding, SwizzledSharedEncoding
 from ttc.ir.types import bitwidth, elt, encoding, shape_of
 from ttc.lowering.linear_layout import UnsupportedLayout, layout_for
 
 
-def _contiguous_regs(load: Operation) -> int:
+def _reg_order(load: Operation) -> list[int]:
+    """The pointers' layout order as Triton reads it off the linear layout (registers first: a blocked layout
+    whose registers run along another dimension than its `order` names goes by them)."""
     enc = encoding(load.ptr.type)
+    orders = linear_orders(shape_of(load.ptr.type), enc)
+    return orders[0] if orders is not None else get_order(enc)
+
+
+def _fastest_dim(load: Operation) -> int:
+    return _reg_order(load)[0]
+
+
+def _contiguous_regs(load: Operation, dim: int) -> int:
     try:
-        return layout_for(shape_of(load.ptr.type), enc).contiguous_regs(get_order(enc)[0])
+        return layout_for(shape_of(load.ptr.type), encoding(load.ptr.type)).contiguous_regs(dim)
     except UnsupportedLayout:
         return 1
 
@@ -24,10 +35,10 @@ def _contiguous_regs(load: Operation) -> int:
 def copy_width(load: Operation, axis: AxisInfoAnalysis) -> int:
     """Elements one copy of `load` moves per thread: the pointers' aligned contiguity along the layout's
     fastest dimension within a thread's registers, narrowed by the mask's (at most 128 bits)."""
-    enc = encoding(load.ptr.type)
-    order0 = get_order(enc)[0]
+    order0 = _fastest_dim(load)
     bits = max(8, bitwidth(elt(load.result.type)))
-    return mask_width(axis, load.mask, order0, access_width(axis, load.ptr, order0, _contiguous_regs(load), bits))
+    return mask_width(axis, load.mask, order0, access_width(axis, load.ptr, order0, _contiguous_regs(load, order0),
+                                                           bits))
 
 
 def is_small_load(load: Operation, axis: AxisInfoAnalysis) -> bool:
@@ -113,14 +124,15 @@ def shared_encoding(load: Operation) -> Attribute:
 def copy_vec_bytes(load: Operation, shared: Attribute) -> int:
     """Bytes a thread's registers keep contiguous in the shared layout (Triton's getCopyVecBytes): the thread's
     contiguous registers along the fastest dimension, cut to the swizzle vector of a swizzled layout (one element
-    where an unswizzled layout, or an nvmma_shared one, runs in another order than the registers)."""
-    regs = _contiguous_regs(load)
+    where an unswizzled layout, or an nvmma_shared one, runs fastest along another dimension than the registers)."""
+    order = _reg_order(load)
+    regs = _contiguous_regs(load, order[0])
     if isinstance(shared, SwizzledSharedEncoding) and shared["maxPhase"] > 1:
         regs = min(regs, shared["vec"])
-    elif isinstance(shared, SwizzledSharedEncoding) and list(shared["order"]) != list(get_order(encoding(load.ptr.type))):
+    elif isinstance(shared, SwizzledSharedEncoding) and shared["order"][0] != order[0]:
         regs = 1
     elif isinstance(shared, NVMMASharedEncoding):  # rows along the last dimension, or the first when transposed
         fast = 0 if shared["transposed"] else len(shape_of(load.result.type)) - 1
-        if get_order(encoding(load.ptr.type))[0] != fast:
+        if order[0] != fast:
             regs = 1
     return regs * bitwidth(elt(load.result.type)) // 8

@@ -521,7 +521,7 @@ class _Names:
 
     def __init__(self, top: Operation, generic: bool, name_locs: bool):
         self.values: dict[SSAValue, str] = {}
-        self.groups: dict[Operation, str] = {}
+        self.groups: dict[Operation, str | list[str]] = {}
         self.blocks: dict[Block, str] = {}
         self.generic, self.name_locs = generic, name_locs
         # (region, next value id, next arg id, next conflict id, the used-name sets of the enclosing regions):
@@ -610,11 +610,15 @@ class _Names:
             base = str(self._value_id)
             self._value_id += 1
         self.groups[op] = base
-        if isinstance(name, list):  # one name per result (OpAsmOpInterface naming each result)
-            self.values[op.results[0]] = base
-            for r, n in zip(op.results[1:], name[1:]):
-                self.values[r] = self._unique(n)
-            self.groups[op] = None
+        if isinstance(name, list):  # one name per result group (OpAsmOpInterface; None: the group goes on)
+            starts = [i for i, n in enumerate(name) if n is not None] + [len(op.results)]
+            heads = []
+            for k, (i, j) in enumerate(zip(starts, starts[1:])):
+                head = base if k == 0 else self._unique(name[i])
+                heads.append(f"%{head}" if j - i == 1 else f"%{head}:{j - i}")
+                for m, r in enumerate(op.results[i:j]):
+                    self.values[r] = head if j - i == 1 else f"{head}#{m}"
+            self.groups[op] = heads
         elif len(op.results) == 1:
             self.values[op.results[0]] = base
         else:
@@ -730,6 +734,10 @@ class Printer(AttrPrinter):
         loc = self.trailing_loc(op.location)  # first: MLIR visits an op's location before its body
         head = self._results(op)
         fmt = None if self.generic else FORMATS.get(op.name)
+        if fmt is None and op.name.startswith("math.") and not self.generic:  # its syntax loads with the dialect
+            from ttc.ir.std import MATH  # noqa: F401
+
+            fmt = FORMATS.get(op.name)
         if isinstance(op, ModuleOp) and not self.generic:
             text = "module" + self._module(op, indent)
         elif fmt is not None:
@@ -743,6 +751,8 @@ class Printer(AttrPrinter):
         if not op.results:
             return ""
         base = self.names.groups.get(op)
+        if isinstance(base, list):
+            return ", ".join(base) + " = "
         if len(op.results) == 1 or base is None:
             return ", ".join(self.value(r) for r in op.results) + " = "
         return f"%{base}:{len(op.results)} = "

@@ -8,7 +8,9 @@ here (declarative formats, or custom parse/print for the region ops), matching M
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, cf, math, scf, ub
+from functools import lru_cache
+
+from xdsl.dialects import arith, cf, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, i1, i64
 from xdsl.ir import Block, Dialect, Region
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, result_def, traits_def
@@ -113,10 +115,8 @@ _REPLACED = {"arith.cmpi": CmpiOp, "arith.cmpf": CmpfOp, "arith.select": SelectO
 ARITH = Dialect(
     "arith", [_REPLACED.get(op.name, op) for op in arith.Arith.operations] + [RemFOp], list(arith.Arith.attributes)
 )
-MATH = math.Math
 SCF = scf.Scf
 CF = cf.Cf
-UB = ub.UB
 
 # ----------------------------------------------------------------------------- arith syntax
 
@@ -171,16 +171,35 @@ register("arith.select", Custom(_parse_select, _print_select))
 
 # ----------------------------------------------------------------------------- math syntax
 
-for _op in math.Math.operations:
-    d = _op.get_irdl_definition()
-    operands = [n for n, _ in d.operands]
-    if operands == ["operand"]:
-        register(_op.name, "$operand attr-dict `:` type($result)", infer={"operand": same_as("result")})
-    elif operands == ["lhs", "rhs"]:
-        register(_op.name, _BINARY, infer=_SAME)
-register("math.fma", "$a `,` $b `,` $c attr-dict `:` type($result)",
-         infer={n: same_as("result") for n in ("a", "b", "c")})
-register("math.fpowi", "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)", infer={"result": same_as("lhs")})
+
+def __getattr__(name):
+    """`std.MATH`: xDSL's math dialect with its syntax registered, loaded on first use (a kernel without math
+    ops never imports it); `std.UB` likewise."""
+    if name == "MATH":
+        return _math()
+    if name == "UB":  # likewise xDSL's ub (ub.poison), whose syntax is registered below
+        from xdsl.dialects import ub
+
+        return ub.UB
+    raise AttributeError(f"module 'ttc.ir.std' has no attribute '{name}'")
+
+
+@lru_cache(maxsize=1)
+def _math():
+    from xdsl.dialects import math
+
+    for op in math.Math.operations:
+        d = op.get_irdl_definition()
+        operands = [n for n, _ in d.operands]
+        if operands == ["operand"]:
+            register(op.name, "$operand attr-dict `:` type($result)", infer={"operand": same_as("result")})
+        elif operands == ["lhs", "rhs"]:
+            register(op.name, _BINARY, infer=_SAME)
+    register("math.fma", "$a `,` $b `,` $c attr-dict `:` type($result)",
+             infer={n: same_as("result") for n in ("a", "b", "c")})
+    register("math.fpowi", "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)", infer={"result": same_as("lhs")})
+    return math.Math
+
 
 # ----------------------------------------------------------------------------- scf syntax
 
@@ -375,4 +394,3 @@ def _print_cond_br(op, p) -> str:
 
 register("cf.br", Custom(_parse_br, _print_br))
 register("cf.cond_br", Custom(_parse_cond_br, _print_cond_br))
-register("builtin.unrealized_conversion_cast", "($inputs^ `:` type($inputs))? `to` type($outputs) attr-dict")

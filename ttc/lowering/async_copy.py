@@ -4,8 +4,9 @@
 A copy issues one `cp.async.{cg,ca}.shared.global [dst], [src], N[, src_size]` per group of registers holding
 consecutive addresses in both memories: N = 16 (`.cg`, bypassing L1), 8 or 4 bytes, the widest that the axis
 analysis proves for the pointers (global_memory.vector_width), that the mask is uniform over, and that the
-buffer keeps contiguous (its swizzle unit). A masked-off group copies nothing and zero-fills (src_size 0), so
-`other` must be zero. Copies join a group at `async_commit_group`; `async_wait {num}` waits until at most `num`
+buffer keeps contiguous (its swizzle unit). A masked-off group copies nothing and zero-fills (src_size 0), whatever
+`other` is, as Triton's lowering does: for a non-zero `other` Triton's pipeliner puts `arith.select(mask, loaded,
+other)` after the `ttg.local_load` (the fused-softmax tutorial's `-inf` row load). Copies join a group at `async_commit_group`; `async_wait {num}` waits until at most `num`
 groups are in flight (`cp.async.wait_group`), then a barrier makes every thread's copies visible to all. Tokens
 carry no data (an i32 zero).
 """
@@ -15,7 +16,6 @@ from __future__ import annotations
 import llvmlite.ir as ir
 
 from ttc.analysis.axis_info import mask_width
-from ttc.fold import is_zero
 from ttc.ir.types import elt
 from ttc.lowering import nvvm
 from ttc.lowering.convert import IROps
@@ -31,8 +31,6 @@ NO_TOKEN = ir.Constant(i32, 0)
 @lowering("ttg.async_copy_global_to_local")
 def _async_copy(ctx, op):
     buf = whole_buffer(ctx, op, op.result)
-    if op.other is not None and not is_zero(op.other):
-        raise ctx.error(op, "cp.async zero-fills masked-off elements: `other` must be a zero constant")
     ll = ctx.layout(op.src.type, op)
     t = llvm_type(elt(op.src.type).pointee)
     bits = bits_of(t)

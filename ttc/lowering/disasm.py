@@ -1,5 +1,6 @@
-"""CUBIN -> SASS text, as `triton.tools.disasm` does it: `cuobjdump -sass` (or `nvdisasm -c`), found in the
-`nvidia-cuda-cuobjdump` / `nvidia-cuda-nvdisasm` wheels (through cuda-pathfinder), `$CUDA_HOME/bin`, or `PATH`.
+"""CUBIN -> SASS text for `tt-as --sass`: `nvdisasm -c` from the `nvidia-cuda-nvdisasm` wheel, one of ttc's
+dependencies (found through cuda-pathfinder), else `$CUDA_HOME/bin` or `PATH`; failing those, `cuobjdump -sass`
+(which itself needs nvdisasm), as `triton.tools.disasm` does it.
 """
 
 from __future__ import annotations
@@ -34,11 +35,11 @@ def _find(tool: str) -> str | None:
 
 
 def sass(cubin: bytes) -> str:
-    tools = [(t, _find(t)) for t in ("cuobjdump", "nvdisasm")]
+    tools = [(t, _find(t)) for t in ("nvdisasm", "cuobjdump")]
     tools = [(t, p) for t, p in tools if p]
     if not tools:
-        raise DisassemblerNotFound("--sass needs cuobjdump or nvdisasm: pip install nvidia-cuda-cuobjdump (or "
-                                   "nvidia-cuda-nvdisasm), or put the CUDA toolkit's bin on PATH")
+        raise DisassemblerNotFound("--sass needs nvdisasm, which ttc's install brings (pip install "
+                                   "nvidia-cuda-nvdisasm), or the CUDA toolkit's bin on PATH")
     tool, path = tools[0]
     with tempfile.TemporaryDirectory(prefix="tt-as-") as tmp:
         f = os.path.join(tmp, "kernel.cubin")

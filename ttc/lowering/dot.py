@@ -2,15 +2,18 @@
 types) for `#ttg.nvidia_mma` v2 accumulators, on FMA units for `#ttg.blocked` ones.
 
 MMA path: the accumulator's layout (`linear_layout._mma`) gives each warp 16x8 tiles whose four registers per
-thread are the PTX ISA's `c0..c3`, and the operands' layouts (kWidth W = 32 / operand bits elements per 32-bit
-register; K = 8 W per instruction: k8 tf32, k16 f16/bf16, k32 s8/fp8) give A's 4 W elements `a0..` (16 x K) and
-B's 2 W elements `b0..` (K x 8). For every accumulator tile (its `c0` register at thread-independent coordinates
-(m, n)) and every k in steps of K, one mma.sync (inline PTX) takes
-    A: 4 registers at (m, k), (m+8, k), (m, k+K/2), (m+8, k+K/2), each the W elements (row, col .. col + W-1)
-    B: 2 registers at (k, n), (k+K/2, n), each the W elements (row .. row + W-1, col)
+thread are the PTX ISA's `c0..c3`, and the operands' layouts (W = 32 / operand bits elements per 32-bit
+register; K = 8 W per instruction: k8 tf32, k16 f16/bf16, k32 s8/fp8; kWidth a power-of-two multiple of W, the
+elements consecutive along K a thread holds) give A's 4 W elements `a0..` (16 x K) and B's 2 W elements `b0..`
+(K x 8). For every accumulator tile (its `c0` register at thread-independent coordinates (m, n)) and every k step
+(`k_chunks`: the next 2 W of the K coordinates lane 0 holds, k0 .. k2W-1), one mma.sync (inline PTX) takes
+    A: 4 registers at rows m, m+8, m, m+8 and K k0..kW-1, k0..kW-1, kW..k2W-1, kW..k2W-1
+    B: 2 registers at column n and K k0..kW-1, kW..k2W-1
     C: c0, c1, c2, c3 at (m, n), (m, n+1), (m+8, n), (m+8, n+1) (f32/s32 registers; f16: two registers, each
        two halves)
-packed with the lower-indexed element in the low bits. The registers are found by coordinates
+packed with the lower-indexed element in the low bits; with kWidth = W this is the ISA's fragment exactly, with a
+larger kWidth each instruction sums over a permutation of its K elements that A and B share. f64: per tile and
+k step of 4, two m8n8k4 (rows m and m + 8, one f64 each of A and B per thread, c0 c1 and c2 c3). The registers are found by coordinates
 (`LinearLayout.first_reg`), so the lowering depends on the layouts' per-thread (lane) mapping matching the ISA's,
 which is checked, not on their register order.
 
@@ -30,7 +33,8 @@ import llvmlite.ir as ir
 from ttc.ir.layouts import NvidiaMmaEncoding
 from ttc.ir.types import elt, encoding, shape_of
 from ttc.lowering import nvvm
-from ttc.lowering.mma_v2 import mma_v2_kind
+from ttc.ir.printer import attr_text
+from ttc.lowering.mma_v2 import FP8, MmaKind, mma_v2_kind
 from ttc.lowering.registry import lowering
 from ttc.lowering.types import bits_of, f32, i16, i32
 
@@ -80,29 +84,37 @@ def isa_a_coords(i: int, k_width: int, per_word: int | None = None) -> tuple[int
     return 8 * (j & 1), e + (4 * per_word if k_width == per_word else per_word) * (j >> 1)
 
 
-def isa_b_coords(i: int, k_width: int, per_word: int | None = None) -> tuple[int, int]:
-    """(row, col) of B's fragment element b_i for lane 0."""
-    per_word = per_word or k_width
-    j, e = divmod(i, per_word)
-    return e + (4 * per_word if k_width == per_word else per_word) * j, 0
-
-
 C_COORDS = ((0, 0), (0, 1), (8, 0), (8, 1))
 
 
-def mma_plan(a_ll, b_ll, c_ll, k_width: int = 2, per_word: int | None = None
+def k_chunks(K: int, k_width: int, k_instr: int) -> list[list[int]]:
+    """Per mma.sync along K, the K coordinates lane 0 feeds it, per row of A (column of B), in the fragment's
+    order: lane 0 holds the k with (k // k_width) % 4 == 0 (lanes 1-3 the next k_width groups), in runs of
+    k_width; one instruction takes k_instr / 4 of them (two 32-bit words, one f64), so a thread's words are
+    consumed in order. Every lane does the same shifted by k_width * threadID_in_group, and A and B alike: each
+    instruction sums over a permutation of k_instr of the K elements that the two share."""
+    own = [k for k in range(K) if (k // k_width) % 4 == 0]
+    n = k_instr // 4
+    return [own[i:i + n] for i in range(0, len(own), n)]
+
+
+def mma_plan(a_ll, b_ll, c_ll, k_width: int = 2, per_word: int | None = None, k_instr: int | None = None
              ) -> list[tuple[list[int], list[list[int]], list[list[int]]]]:
     """The mma.sync instructions of a dot, per accumulator tile: (the registers c0..c3 of the accumulator
     layout, per k step the registers of A's elements a0.. in the ISA's order, per k step B's b0..). Raises
-    MMALayoutError when the layouts do not hold whole mma.sync fragments. `per_word` (elements per 32-bit
-    register, k_width by default) is half of k_width for f16 operands upcast from fp8 (`isa_a_coords`)."""
+    MMALayoutError when the layouts do not hold whole mma.sync fragments. `per_word` is the elements per 32-bit
+    register (k_width by default; k_width may be a power-of-two multiple of it: `k_chunks`), `k_instr` the K of
+    one k step (8 per_word by default; 4 for f64's m8n8k4, whose two instructions per step take a0 / a1, b0)."""
     per_word = per_word or k_width
+    k_instr = k_instr or 8 * per_word
     rank = c_ll.rank
     m_dim, n_dim = rank - 2, rank - 1
     M, N, K = c_ll.shape[m_dim], c_ll.shape[n_dim], a_ll.shape[-1]
-    k_instr = 8 * per_word
-    if M % 16 or N % 8 or K % k_instr:
-        raise MMALayoutError(f"mma.sync m16n8k{k_instr} needs M % 16 == N % 8 == K % {k_instr} == 0, got {M}x{N}x{K}")
+    if M % 16 or N % 8 or K % k_instr or K % (4 * k_width):
+        raise MMALayoutError(f"mma.sync m16n8k{k_instr} with kWidth {k_width} needs M % 16 == N % 8 == 0 and K a "
+                             f"multiple of {max(k_instr, 4 * k_width)}, got {M}x{N}x{K}")
+    if k_width % per_word:
+        raise MMALayoutError(f"kWidth {k_width} is not a multiple of the {per_word} elements of a 32-bit register")
     for ll, kind in ((c_ll, "c"), (a_ll, "a"), (b_ll, "b")):
         if list(ll.lane) != mma_lane_bases(rank, kind, k_width):
             raise MMALayoutError(f"the {kind.upper()} layout's lanes do not follow mma.sync's fragment")
@@ -122,8 +134,11 @@ def mma_plan(a_ll, b_ll, c_ll, k_width: int = 2, per_word: int | None = None
             raise MMALayoutError(f"no register of {what} holds {tuple(coords)}")
         return r
 
-    a_offsets = [isa_a_coords(i, k_width, per_word) for i in range(4 * per_word)]
-    b_offsets = [isa_b_coords(i, k_width, per_word)[0] for i in range(2 * per_word)]
+    chunks = k_chunks(K, k_width, k_instr)
+    words = max(k_instr // 4 // per_word, 1)
+    # A's words in the ISA's order: row m, row m + 8, by word; B's by word
+    a_offsets = [(8 * (j & 1), (j >> 1) * per_word + e) for j in range(2 * words) for e in range(per_word)]
+    b_offsets = [w * per_word + e for w in range(words) for e in range(per_word)]
     plan = []
     covered = set()
     for r in c_ll.unique_regs:
@@ -132,10 +147,8 @@ def mma_plan(a_ll, b_ll, c_ll, k_width: int = 2, per_word: int | None = None
         if m % 16 or n % 8:
             continue  # not a c0: handled with its tile's c0
         cs = [reg(c_ll, pre + (m + dm, n + dn), "the accumulator") for dm, dn in C_COORDS]
-        a_steps, b_steps = [], []
-        for k in range(0, K, k_instr):
-            a_steps.append([reg(a_ll, pre + (m + dm, k + dk), "A") for dm, dk in a_offsets])
-            b_steps.append([reg(b_ll, pre + (k + dk, n), "B") for dk in b_offsets])
+        a_steps = [[reg(a_ll, pre + (m + dm, ks[i]), "A") for dm, i in a_offsets] for ks in chunks]
+        b_steps = [[reg(b_ll, pre + (ks[i], n), "B") for i in b_offsets] for ks in chunks]
         plan.append((cs, a_steps, b_steps))
         covered.update(c_ll.reg_coords[x] for x in cs)
     if covered != set(c_ll.reg_coords):
@@ -143,27 +156,54 @@ def mma_plan(a_ll, b_ll, c_ll, k_width: int = 2, per_word: int | None = None
     return plan
 
 
-def _mma_dot(ctx, op):
+def _kind(op) -> MmaKind | str:
+    """The mma.sync `op` runs on. fp8 operands that reach the dot unconverted where accelerate-matmul would have
+    upcast them to f16 run on the fp8 instruction where PTX has it (sm_89 on)."""
     from ttc.ir.layout_utils import target_capability
 
+    capability = target_capability(op) or 90
+    kind = mma_v2_kind(elt(op.a.type), elt(op.b.type), elt(op.d.type), op.inputPrecision.value.data, capability)
+    if isinstance(kind, MmaKind) and kind.upcast:
+        if capability < 89:
+            return ("fp8 mma.sync needs sm_89 or later: the operands must be converted to f16 first (tt.fp_to_fp, "
+                    "as tritongpu-accelerate-matmul does)")
+        kind = MmaKind(32, FP8[attr_text(elt(op.a.type))], FP8[attr_text(elt(op.b.type))], "f32", 89)
+    return kind
+
+
+def first_mma_dot_without_form(func):
+    """The first `tt.dot` with an MMA v2 layout that no mma.sync runs (fnuz fp8 operands, which Triton's
+    accelerate-matmul keeps: the types it carries are refused later, at the first op that holds them), and why;
+    tt-translate reports it before lowering anything."""
+    for op in func.walk():
+        if op.name == "tt.dot" and isinstance(encoding(op.d.type), NvidiaMmaEncoding):
+            if isinstance(kind := _kind(op), str):
+                return op, f"tt.dot with an #ttg.nvidia_mma layout: {kind}"
+    return None
+
+
+def _mma_dot(ctx, op):
     a_ll, b_ll, c_ll = (ctx.layout(v.type, op) for v in (op.a, op.b, op.c))
     A, B, C = ctx.get(op.a), ctx.get(op.b), ctx.get(op.c)
     if not isinstance(C, list):
         C = [C] * c_ll.num_regs
-    kind = mma_v2_kind(elt(op.a.type), elt(op.b.type), elt(op.d.type), op.inputPrecision.value.data,
-                       target_capability(op) or 90)
+    kind = _kind(op)
     if isinstance(kind, str):
         raise ctx.error(op, f"tt.dot with an #ttg.nvidia_mma layout: {kind}")
     k_width = encoding(op.a.type)["kWidth"]
-    allowed = (kind.k_width, 4) if kind.bits == 16 else (kind.k_width,)  # 4: f16 operands upcast from fp8
+    w = max(32 // kind.bits, 1)  # elements per 32-bit operand register (one f64)
+    allowed = (1,) if kind.c == "f64" else tuple(x for x in (1, 2, 4, 8) if x >= w)
     for v in (op.a, op.b):
         if encoding(v.type)["kWidth"] not in allowed or encoding(v.type)["kWidth"] != k_width:
             raise ctx.error(op, f"tt.dot: {kind.ptx} takes operands with kWidth = "
                                 f"{' or '.join(map(str, allowed))} (both alike), got {encoding(v.type)['kWidth']}")
     try:
-        plan = mma_plan(a_ll, b_ll, c_ll, k_width, kind.k_width)
+        plan = mma_plan(a_ll, b_ll, c_ll, k_width, w, kind.k)
     except MMALayoutError as e:
         raise ctx.error(op, f"tt.dot: {e}") from None
+    if kind.c == "f64":
+        ctx.set(op.d, _mma_f64(ctx.b, kind, plan, A, B, C, c_ll))
+        return
     b = ctx.b
     words: dict = {}
 
@@ -174,7 +214,6 @@ def _mma_dot(ctx, op):
             words[key] = pack_word(b, [values[r] for r in regs])
         return words[key]
 
-    w = kind.k_width  # elements per 32-bit operand register
     c_t = {"f32": f32, "s32": i32, "f16": i32}[kind.c]  # f16: c0c1 and c2c3 as two f16x2 registers
     n_c = 2 if kind.c == "f16" else 4
     ops = [f"${i}" for i in range(n_c + 6 + n_c)]
@@ -202,6 +241,28 @@ def _mma_dot(ctx, op):
         if out[r] is None:
             out[r] = out[c_ll.first_reg[c_ll.reg_coords[r]]]
     ctx.set(op.d, out)
+
+
+def _mma_f64(b, kind, plan, A, B, C, c_ll) -> list:
+    """f64 (Triton's Ampere form): per accumulator tile and k step two m8n8k4, rows m (a0, c0 c1) and m + 8
+    (a1, c2 c3), both with b0."""
+    f64 = ir.DoubleType()
+    fty = ir.FunctionType(ir.LiteralStructType([f64, f64]), [f64] * 4)
+    mma = ir.InlineAsm(fty, f"{kind.ptx} {{$0, $1}}, {{$2}}, {{$3}}, {{$4, $5}};", "=d,=d,d,d,0,1",
+                       side_effect=False)
+    out = [None] * c_ll.num_regs
+    for cs, a_steps, b_steps in plan:
+        acc = [C[x] for x in cs]
+        for ar, br in zip(a_steps, b_steps):
+            for half in (0, 1):
+                res = b.call(mma, [A[ar[half]], B[br[0]], *acc[2 * half:2 * half + 2]])
+                acc[2 * half:2 * half + 2] = [b.extract_value(res, i) for i in (0, 1)]
+        for x, v in zip(cs, acc):
+            out[x] = v
+    for r in range(c_ll.num_regs):
+        if out[r] is None:
+            out[r] = out[c_ll.first_reg[c_ll.reg_coords[r]]]
+    return out
 
 
 def _fma_dot(ctx, op):

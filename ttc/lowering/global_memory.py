@@ -7,10 +7,9 @@ along the layout's fastest dimension, at most 128 bits), as in Triton's `getVect
 32 bits are packed into 32-bit words (`v4.b32` carries eight f16). Masked-off elements of a load take `other`
 (zero without it) through `mov`s ahead of the predicated load.
 
-Triton also narrows the width to the mask's constancy; when the mask is not provably uniform across a group,
-this lowering keeps the wide access for the common case and predicates it on the AND of the group's mask bits,
-adding narrow accesses predicated on `mask_i && !all` for partial groups (a tail block). Stores are made by
-one owner of each element only (replicated layouts hold copies), and a scalar store by thread 0.
+As Triton, the width is also narrowed to the mask's constancy (a `n` without a divisibility hint gives 32-bit
+accesses), so one compare predicates each access. Stores are made by one owner of each element only (replicated
+layouts hold copies), and a scalar store by thread 0.
 """
 
 from __future__ import annotations
@@ -73,8 +72,15 @@ def _word_shape(n: int, bits: int) -> tuple[int, int]:
 
 
 def _pack(b, elems: list[ir.Value], bits: int, width: int) -> list[ir.Value]:
-    ints = [_to_int(b, e) for e in elems]
     per = width // bits
+    if bits == 16 and width == 32:  # a <2 x half> (bfloat, i16) vector: two f32 -> f16 truncations become one
+        vt = ir.VectorType(elems[0].type, 2)  # cvt.rn.f16x2.f32, as Triton's packed conversions
+        words = []
+        for w in range(len(elems) // 2):
+            vec = b.insert_element(ir.Constant(vt, ir.Undefined), elems[2 * w], ir.Constant(i32, 0))
+            words.append(b.bitcast(b.insert_element(vec, elems[2 * w + 1], ir.Constant(i32, 1)), i32))
+        return words
+    ints = [_to_int(b, e) for e in elems]
     wt = ir.IntType(width)
     words = []
     for w in range(len(ints) // per):
@@ -93,6 +99,9 @@ def _pack(b, elems: list[ir.Value], bits: int, width: int) -> list[ir.Value]:
 
 def _unpack(b, words: list[ir.Value], bits: int, width: int, t: ir.Type) -> list[ir.Value]:
     per = width // bits
+    if bits == 16 and width == 32:  # one `mov.b32 {lo, hi}` per word, not a shift and two truncations
+        vt = ir.VectorType(t, 2)
+        return [b.extract_element(b.bitcast(w, vt), ir.Constant(i32, j)) for w in words for j in range(2)]
     et = ir.IntType(bits)
     out = []
     for word in words:
@@ -137,31 +146,17 @@ def _operands(ctx, op, value, what: str):
     return t, bits_of(t), ctx.get(op.ptr), ctx.get(op.mask) if op.mask is not None else None
 
 
-def _all(b, preds: list[ir.Value]) -> ir.Value:
-    acc = preds[0]
-    for p in preds[1:]:
-        acc = b.and_(acc, p)
-    return acc
-
-
 def _vector_groups(ctx, op, ll, bits: int, masks):
     """The accesses of a load or store, a group of registers holding consecutive addresses at a time:
-    `(r, n, pred, parts)` for the `n` registers from `r`, `pred` their mask bit (None when unmasked). When the
-    mask is not uniform over the group, `pred` is the AND of its bits (the whole group is accessed under it) and
-    `parts` are the narrow accesses for a partial group, `(i, m, part_pred)` with `part_pred()` emitting
-    `mask_i && !pred`; else `parts` is empty."""
-    b = ctx.b
+    `(r, n, pred)` for the `n` registers from `r`, `pred` their mask bit (None when unmasked). As Triton's
+    `getVectorSize` with the mask's alignment: a group is no wider than the mask is provably uniform, so its first
+    element's compare is the group's predicate (one compare per group; the others are dead)."""
     vec, order0 = vector_width(ctx, op.ptr, ll, bits)
-    mvec = mask_width(ctx.axis, op.mask, order0, vec) if masks is not None else vec
+    if masks is not None:
+        vec = mask_width(ctx.axis, op.mask, order0, vec)
     for r in ll.unique_regs:
-        if r % vec:
-            continue
-        if masks is None or mvec == vec:
-            yield r, vec, masks[r] if masks is not None else None, []
-            continue
-        firsts = range(r, r + vec, mvec)
-        full = _all(b, [masks[i] for i in firsts])
-        yield r, vec, full, [(i, mvec, lambda i=i, full=full: b.and_(masks[i], b.not_(full))) for i in firsts]
+        if r % vec == 0:
+            yield r, vec, masks[r] if masks is not None else None
 
 
 # ---------------------------------------------------------------------------- loads
@@ -202,10 +197,10 @@ def _load(ctx, op):
     mods = _mods(op, _LOAD_CACHE)
     others = ctx.get(op.other) if op.other is not None else None
 
-    def load(i: int, n: int, pred, other=True) -> list[ir.Value]:
+    def load(i: int, n: int, pred) -> list[ir.Value]:
         """`n` elements from register `i` under `pred()` (made after `others` are packed)."""
         _, width = _word_shape(n, bits)
-        oth = _pack(b, others[i:i + n], bits, width) if other and others is not None else None
+        oth = _pack(b, others[i:i + n], bits, width) if others is not None else None
         return _unpack(b, _load_asm(ctx, ptrs[i], n, bits, pred(), oth, mods), bits, width, t)
 
     if not isinstance(op.result.type, TensorType):
@@ -217,13 +212,8 @@ def _load(ctx, op):
     if others is not None and not isinstance(others, list):
         others = [others] * n
     out: list = [None] * n
-    for r, vec, pred, parts in _vector_groups(ctx, op, ll, bits, masks):
-        if not parts:
-            out[r:r + vec] = load(r, vec, lambda: pred)
-        else:
-            wide = load(r, vec, lambda: pred, other=False)
-            narrow = [v for i, m, part in parts for v in load(i, m, part)]
-            out[r:r + vec] = [b.select(pred, w, x) for w, x in zip(wide, narrow)]
+    for r, vec, pred in _vector_groups(ctx, op, ll, bits, masks):
+        out[r:r + vec] = load(r, vec, lambda: pred)
     for r in range(n):  # replicated registers repeat the first register holding their element
         if out[r] is None:
             out[r] = out[ll.first_reg[ll.reg_coords[r]]]
@@ -272,7 +262,5 @@ def _store(ctx, op):
     def store(i: int, n: int, pred) -> None:
         _store_asm(ctx, ptrs[i], vals[i:i + n], bits, _and(b, pred, owner), mods)
 
-    for r, vec, pred, parts in _vector_groups(ctx, op, ll, bits, masks):
+    for r, vec, pred in _vector_groups(ctx, op, ll, bits, masks):
         store(r, vec, pred)
-        for i, m, part in parts:
-            store(i, m, part())

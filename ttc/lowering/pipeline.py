@@ -9,12 +9,13 @@ after O3, `NVPTX_ENABLE_DUMP=1` prints the PTX, both to stderr.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from dataclasses import dataclass
 
 from ttc.cli import env_on
-from ttc.diagnostics import CompileError, Diagnostic, Source, source_line
+from ttc.diagnostics import CompileError, Diagnostic, Source, at_op, source_line
 from ttc.lowering import libdevice, target
 from ttc.lowering.metadata import KernelMetadata, source_hash
 from ttc.stages import HASH_ATTRIBUTE
@@ -90,20 +91,42 @@ def needed_ptx(module) -> tuple[int | None, str]:
     return max(needs) if needs else (None, "")
 
 
-def ptx_version(module, cpu: str, requested: int | None) -> int:
-    return target.ptx_for(cpu, requested, *needed_ptx(module))
+def ptx_version(module, cpu: str, requested: int | None, ptxas: str | None = None) -> int:
+    """`requested`, else the default for the assembler in use (`ptxas`, else `$TRITON_PTXAS_PATH`, else nvJitLink),
+    at least what the kernel's instructions need."""
+    ptxas = ptxas or os.environ.get("TRITON_PTXAS_PATH") or None
+    return target.ptx_for(cpu, requested, *needed_ptx(module), ptxas=ptxas)
 
 
-def kernel_cpu(module, sm: str, explicit: bool) -> str:
-    """The GPU name for `sm`: sm_90a for a cuda:90 kernel with wgmma or tensormap.replace, which exist in the
-    arch-specific variant only (as Triton compiles cuda:90); an explicit `--sm 90` for such a kernel is an error."""
+# Ops whose lowering writes instructions not every GPU has: op -> (instruction, GPUs with it, which they are).
+_WGMMA = ("wgmma", "sm_90a", lambda cpu: cpu == "sm_90a")
+_ARCH_90 = ("sm_90a or a later arch-specific target", lambda cpu: cpu.endswith("a") and target.capability(cpu) >= 90)
+_SM_90 = ("sm_90 or later", lambda cpu: target.capability(cpu) >= 90)
+_SM_80 = ("sm_80 or later", lambda cpu: target.capability(cpu) >= 80)
+NEEDS_TARGET = {
+    "ttng.warp_group_dot": _WGMMA, "ttng.warp_group_dot_wait": _WGMMA,
+    "ttng.tensormap_create": ("tensormap.replace", *_ARCH_90),
+    "ttng.async_tma_copy_global_to_local": ("cp.async.bulk.tensor", *_SM_90),
+    "ttng.async_tma_copy_local_to_global": ("cp.async.bulk.tensor", *_SM_90),
+    "ttng.async_tma_reduce": ("cp.reduce.async.bulk.tensor", *_SM_90),
+    "ttng.async_tma_store_wait": ("cp.async.bulk.wait_group", *_SM_90),
+    "ttng.barrier_expect": ("mbarrier.expect_tx", *_SM_90),
+    "ttng.wait_barrier": ("mbarrier.try_wait", *_SM_90),
+    "ttng.fence_async_shared": ("fence.proxy.async", *_SM_90),
+    "ttng.tensormap_fenceproxy_acquire": ("fence.proxy.tensormap", *_SM_90),
+    "ttg.async_copy_global_to_local": ("cp.async", *_SM_80),
+}
+
+
+def kernel_cpu(module, sm: str, source=None) -> str:
+    """The GPU name for `sm` (a capability as Triton names it: 90 -> sm_90a); a located error at the first op
+    whose instructions that GPU lacks (wgmma for `--sm sm_90` or `--sm 80`, say)."""
     cpu = target.cpu_name(sm)
-    arch_specific = {"ttng.warp_group_dot": "wgmma", "ttng.tensormap_create": "tensormap.replace"}
-    used = next((arch_specific[op.name] for op in module.walk() if op.name in arch_specific), None)
-    if cpu == "sm_90" and used is not None:
-        if explicit:
-            raise target.TargetError(f"{used} needs sm_90a: use --sm 90a")
-        cpu = "sm_90a"
+    for op in module.walk():
+        need = NEEDS_TARGET.get(op.name)
+        if need is not None and not need[2](cpu):
+            raise CompileError(at_op(op, source, f"{op.name} is lowered to {need[0]}, which needs {need[1]}; "
+                                                 f"the target is {cpu}"))
     return cpu
 
 
@@ -115,7 +138,7 @@ def parse_ttgir(text: str, filename: str, options: Options) -> TTGIR:
     module = parse(text, filename, source=source)
     sm = options.sm if options.sm is not None else _sm_from_target(module_target(module))
     try:
-        cpu = kernel_cpu(module, sm, explicit=options.sm is not None)
+        cpu = kernel_cpu(module, sm, source)
         ptx = ptx_version(module, cpu, options.ptx_version)
     except target.TargetError as e:
         raise _error(filename, str(e)) from None
@@ -187,7 +210,8 @@ def parse_llvm(text: str, filename: str, options: Options, sidecar: KernelMetada
         needs = [(target.TENSORMAP_PTX, target.TENSORMAP_WHY)] if "tensormap.replace" in text else []
         if re.search(r"mma\.sync\.aligned\.m16n8k32\.row\.col\.f32\.e[45]m[23]", text):
             needs.append((target.FP8_MMA_SYNC_PTX, "fp8 mma.sync"))
-        ptx = target.ptx_for(cpu, options.ptx_version, *(max(needs) if needs else (None, "")))
+        ptx = target.ptx_for(cpu, options.ptx_version, *(max(needs) if needs else (None, "")),
+                             ptxas=os.environ.get("TRITON_PTXAS_PATH") or None)
     except target.TargetError as e:
         raise _error(filename, str(e)) from None
     meta.target = f"cuda:{cpu[3:]}"

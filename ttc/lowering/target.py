@@ -1,15 +1,19 @@
 """The NVPTX target through llvmlite: target machines for `sm_XX` with a PTX ISA version, LLVM's O3 pipeline,
 and PTX emission.
 
-`--sm 90` names the GPU (`90a` for the arch-specific variant); the PTX version is a target feature (`+ptx80`),
-checked up front because LLVM aborts the process on a version too old for the GPU. The default is the newer of
-PTX 8.0 and the oldest version that supports the GPU.
+`--sm 90` is a compute capability and names the GPU as Triton's `sm_arch_from_capability` does: `sm_90a` (the
+arch-specific variant, which has wgmma) from 90 on, `sm_80` below; `sm_90` spelled so names that PTX target as it
+is. The PTX version is a target feature (`+ptx87`), checked up front because LLVM aborts the process on a version
+too old for the GPU. The default is Triton's `ptx_get_version` for the CUDA of the assembler in use (the ptxas
+of `$TRITON_PTXAS_PATH`, else nvJitLink: CUDA 12.8 gives PTX 8.7), capped at what this LLVM can write, and at
+least the oldest version that supports the GPU.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import subprocess
 from functools import lru_cache
 
 TRIPLE = "nvptx64-nvidia-cuda"
@@ -32,6 +36,11 @@ def llvm():
     # 32-bit shared (addrspace 3), const, local pointers, as Triton: shared-memory addresses stay in 32-bit
     # registers (no mul.wide / 64-bit adds); the target machine's data layout then says p3:32:32
     binding.set_option("", "--nvptx-short-ptr")
+    # as Triton's make_ptx: `mad.wide` for a widening multiply feeding an add (its `nvptx-mad-wide-opt` flag), and
+    # floating-point contraction allowed (its default enable_fp_fusion: FPOpFusion::Fast), so an fmul and an fadd
+    # may become one fma and plain `mul.f32` / `add.f32` (not `.rn`) leave ptxas free to fuse
+    binding.set_option("", "--nvptx-mad-wide-opt")
+    binding.set_option("", "--nvptx-fma-level=1")
     return binding
 
 
@@ -48,23 +57,64 @@ def max_shared_bytes(capability: int) -> int:
 
 
 def cpu_name(sm: str | int) -> str:
-    """`90`, `sm_90`, `90a` -> `sm_90` / `sm_90a`."""
+    """A capability as Triton names its GPU (`90` -> `sm_90a`, `80` -> `sm_80`); `90a`, `sm_90`, `sm_90a` as
+    written."""
     s = str(sm).strip().lower()
-    s = s[3:] if s.startswith("sm_") else s
+    named = s.startswith("sm_")
+    s = s[3:] if named else s
     if not re.fullmatch(r"[0-9]{2,3}[af]?", s):
         raise TargetError(f"invalid GPU architecture '{sm}' (expected e.g. 90, 90a or sm_90)")
+    if not named and s.isdigit() and int(s) >= 90:
+        s += "a"
     return "sm_" + s
+
+
+def capability(cpu: str) -> int:
+    """`sm_90a` -> 90."""
+    return int(re.sub(r"[^0-9]", "", cpu))
+
+
+def ptx_for_cuda(major: int, minor: int) -> int:
+    """The newest PTX ISA version the CUDA release `major.minor` assembles, as Triton's `ptx_get_version` counts
+    it (12.8 -> 87, 13.0 -> 90)."""
+    if major >= 13:
+        return 90 + (major - 13) * 10 + minor
+    if major == 12:
+        return 80 + minor - (minor >= 6)
+    return 70 + minor if major == 11 else 63 + minor
+
+
+@lru_cache(maxsize=None)
+def assembler_cuda(ptxas: str | None) -> tuple[int, int] | None:
+    """The CUDA release of the assembler tt-as uses: `ptxas --version`, else the installed nvJitLink (its wheel's
+    version, read without loading the library); None when neither says."""
+    if ptxas:
+        try:
+            out = subprocess.run([ptxas, "--version"], capture_output=True, text=True).stdout
+        except OSError:
+            return None
+        m = re.search(r"release (\d+)\.(\d+)", out)
+        return (int(m.group(1)), int(m.group(2))) if m else None
+    from importlib import metadata
+
+    for dist in ("nvidia-nvjitlink", "nvidia-nvjitlink-cu13", "nvidia-nvjitlink-cu12"):
+        try:
+            major, minor = metadata.version(dist).split(".")[:2]
+            return int(major), int(minor)
+        except (metadata.PackageNotFoundError, ValueError):
+            continue
+    return None
 
 
 def _emit_probe(cpu: str, features: str) -> str:
     """The `.version` LLVM writes for an empty kernel (stderr silenced: LLVM warns there about unknown features)."""
     b = llvm()
     mod = b.parse_assembly(f'target triple = "{TRIPLE}"\ndefine ptx_kernel void @k() {{ ret void }}')
-    tm = b.Target.from_triple(TRIPLE).create_target_machine(cpu=cpu, features=features, opt=0)
     saved = os.dup(2)
     try:
         with open(os.devnull, "w") as null:
             os.dup2(null.fileno(), 2)
+            tm = b.Target.from_triple(TRIPLE).create_target_machine(cpu=cpu, features=features, opt=0)
             text = tm.emit_assembly(mod)
     finally:
         os.dup2(saved, 2)
@@ -82,11 +132,26 @@ def min_ptx_version(cpu: str) -> int:
 
 
 @lru_cache(maxsize=None)
-def resolve_ptx_version(cpu: str, requested: int | None) -> int:
+def llvm_writes(cpu: str, version: int) -> bool:
+    return int(_emit_probe(cpu, f"+ptx{version}")) == version
+
+
+def default_ptx_version(cpu: str, ptxas: str | None = None) -> int:
+    """Triton's choice for the assembler's CUDA (8.0 when it is unknown), lowered to the newest version LLVM
+    writes."""
+    cuda = assembler_cuda(ptxas)
+    want = ptx_for_cuda(*cuda) if cuda else 80
+    while want > 80 and not llvm_writes(cpu, want):
+        want -= 1 if want % 10 else 2  # 9.0 -> 8.8
+    return want
+
+
+@lru_cache(maxsize=None)
+def resolve_ptx_version(cpu: str, requested: int | None, ptxas: str | None = None) -> int:
     """The PTX ISA version (as 80 for 8.0) to use for `cpu`, checked against what LLVM supports."""
     low = min_ptx_version(cpu)
     if requested is None:
-        return max(low, 80)
+        return max(low, default_ptx_version(cpu, ptxas))
     if requested < low:
         raise TargetError(f"PTX ISA {requested // 10}.{requested % 10} does not support {cpu}; "
                           f"the oldest that does is {low // 10}.{low % 10}")
@@ -100,10 +165,10 @@ TENSORMAP_PTX = 83  # tensormap.replace, tensormap.cp_fenceproxy (descriptors ma
 TENSORMAP_WHY = "tensor maps made in the kernel (tensormap.replace)"
 
 
-def ptx_for(cpu: str, requested: int | None, needed: int | None, why: str = "") -> int:
+def ptx_for(cpu: str, requested: int | None, needed: int | None, why: str = "", ptxas: str | None = None) -> int:
     """`resolve_ptx_version`, at least `needed` (an instruction's minimum) when no version was requested; a
     requested version below `needed` is an error naming `why`."""
-    ptx = resolve_ptx_version(cpu, requested)
+    ptx = resolve_ptx_version(cpu, requested, ptxas)
     if needed is None or ptx >= needed:
         return ptx
     if requested is not None:
@@ -121,9 +186,12 @@ def data_layout(tm) -> str:
 
 
 def optimize(mod, tm) -> None:
-    """LLVM's O3 module pipeline (new pass manager), tuned for the target machine."""
+    """LLVM's O3 module pipeline (new pass manager), tuned for the target machine, with the SLP vectorizer on as
+    Triton's optimize_module has it (pairs of f16 operations become f16x2 ones)."""
     b = llvm()
-    pb = b.create_pass_builder(tm, b.PipelineTuningOptions(speed_level=3))
+    tuning = b.PipelineTuningOptions(speed_level=3)
+    tuning.slp_vectorization = True
+    pb = b.create_pass_builder(tm, tuning)
     pb.getModulePassManager().run(mod, pb)
 
 

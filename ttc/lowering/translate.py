@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import llvmlite.ir as ir
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType
 
 from ttc.analysis.axis_info import AxisInfoAnalysis
 from ttc.diagnostics import CompileError, Diagnostic, at_op
@@ -73,7 +73,8 @@ def _kernel(module: ModuleOp, source) -> FuncOp:
                and (op.sym_visibility is None or op.sym_visibility.data == "public")]
     if len(kernels) != 1:
         name = source.name if source is not None else ""
-        raise CompileError(Diagnostic(name, 0, 0, f"expected one public tt.func (the kernel), found {len(kernels)}"))
+        raise CompileError(Diagnostic(name, 0, 0, "the module defines no kernel (a public tt.func with a body)" if not kernels
+                                      else f"expected one public tt.func (the kernel), found {len(kernels)}"))
     return kernels[0]
 
 
@@ -104,6 +105,8 @@ def _lower_module(module: ModuleOp, *, source, data_layout: str, target: str, so
 
     if (err := first_unsupported(func, UNLOWERED | NOT_LOWERED_YET, "the LLVM lowering", arguments=False)) is not None:
         raise err  # Blackwell's ops and descriptor gather/scatter, found before lowering anything else
+    if (bad := dot.first_mma_dot_without_form(func)) is not None:
+        raise CompileError(at_op(bad[0], source, bad[1]))
     num_warps = module_int(module, "ttg.num-warps", 4)
     tpw = module_int(module, "ttg.threads-per-warp", 32)
     if module_int(module, "ttg.num-ctas", 1) != 1:
@@ -115,6 +118,9 @@ def _lower_module(module: ModuleOp, *, source, data_layout: str, target: str, so
     llmod.triple = TRIPLE
     llmod.data_layout = data_layout
     inputs = func.function_type.inputs.data
+    if (i := next((i for i, t in enumerate(inputs) if isinstance(t, TensorType)), None)) is not None:
+        raise CompileError(at_op(func, source, f"kernel parameter {i} is a tensor: a kernel takes "
+                                 "scalars, pointers and tensor descriptors"))
     try:
         arg_types = [ir.PointerType() if isinstance(t, TensorDescType) else llvm_type(t) for t in inputs]
     except UnsupportedType as e:

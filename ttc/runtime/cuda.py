@@ -14,6 +14,7 @@ local-memory (spill) bytes and resident blocks per SM. CUDA errors are reported 
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import time
 from pathlib import Path
@@ -152,7 +153,53 @@ def _pdl_config(d, grid, threads: int, shared: int):
     return config
 
 
+class Loaded:
+    """A kernel loaded with its arguments in device memory (`loaded`): `run_once()` launches it, `outputs()`
+    copies the pointer arguments back, `attributes()` gives registers, spills and blocks per SM."""
+
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+    def outputs(self, names=None) -> dict:
+        """Every pointer argument's buffer after the run, or only those in `names`."""
+        out = {}
+        for a in self.kept + self.spec.buffers:
+            if a.is_ptr and (names is None or a.name in names):
+                ptr, nbytes = self.buffers[a.name]
+                raw = np.empty(nbytes, dtype=np.uint8)
+                if nbytes:
+                    self.drv("cuMemcpyDtoH", raw.ctypes.data, ptr, nbytes)
+                out[a.name] = specs.from_device(a, raw)
+        return out
+
+    def attributes(self) -> dict:
+        attr = self.drv.d.CUfunction_attribute
+        get = lambda a: int(self.drv("cuFuncGetAttribute", a, self.func))  # noqa: E731
+        return {"n_regs": get(attr.CU_FUNC_ATTRIBUTE_NUM_REGS), "spill_bytes": get(attr.CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES),
+                "blocks_per_sm": int(self.drv("cuOccupancyMaxActiveBlocksPerMultiprocessor", self.func, self.threads,
+                                              self.shared))}
+
+
 def launch(path: str, spec, initial: dict, bench: bool = False, warmup: int = 10, rep: int = 100) -> Outcome:
+    with loaded(path, spec, initial) as k:
+        start = time.perf_counter()
+        k.run_once()
+        k.drv("cuCtxSynchronize")
+        seconds = time.perf_counter() - start
+        outputs = k.outputs()
+        timing = None
+        if bench:
+            timing = time_launches(k.drv, k.run_once, warmup, rep)
+            median = timing["median_ms"]
+            timing.update({"bytes": k.total_bytes,
+                           "gbps": k.total_bytes / (median * 1e-3) / 1e9 if median > 0 else 0.0, **k.attributes()})
+        return Outcome(k.name, k.grid, outputs, seconds, timing, k.pdl)
+
+
+@contextlib.contextmanager
+def loaded(path: str, spec, initial: dict, device: int = 0):
+    """Load the binary on GPU `device`, put the arguments (`initial` values; grid expressions also see any other
+    names in it) in device memory and yield a `Loaded`; everything is freed on exit."""
     drv = _Driver(path)
     d = drv.d
     data = Path(path).read_bytes()
@@ -166,7 +213,7 @@ def launch(path: str, spec, initial: dict, bench: bool = False, warmup: int = 10
         raise
     except Exception as e:  # no libcuda at all: the bindings raise their own errors
         raise CompileError(Diagnostic(path, 0, 0, f"cannot use the CUDA driver: {e}")) from None
-    device = drv("cuDeviceGet", 0)
+    device = drv("cuDeviceGet", device)
     context = drv("cuDevicePrimaryCtxRetain", device)
     drv("cuCtxSetCurrent", context)
     module = drv("cuModuleLoadData", data + b"\0" if is_ptx else data)
@@ -268,30 +315,9 @@ def launch(path: str, spec, initial: dict, bench: bool = False, warmup: int = 10
                 drv("cuLaunchKernel", func, grid[0], grid[1], grid[2], threads, 1, 1, shared, 0,
                     ctypes.addressof(params), 0)
 
-        start = time.perf_counter()
-        run_once()
-        drv("cuCtxSynchronize")
-        seconds = time.perf_counter() - start
-        outputs = {}
-        for a in kept + spec.buffers:
-            if a.is_ptr:
-                ptr, nbytes = buffers[a.name]
-                raw = np.empty(nbytes, dtype=np.uint8)
-                if nbytes:
-                    drv("cuMemcpyDtoH", raw.ctypes.data, ptr, nbytes)
-                outputs[a.name] = specs.from_device(a, raw)
-
-        timing = None
-        if bench:
-            timing = time_launches(drv, run_once, warmup, rep)
-            median = timing["median_ms"]
-            attr = d.CUfunction_attribute
-            timing.update({"bytes": total_bytes, "gbps": total_bytes / (median * 1e-3) / 1e9 if median > 0 else 0.0,
-                           "n_regs": int(drv("cuFuncGetAttribute", attr.CU_FUNC_ATTRIBUTE_NUM_REGS, func)),
-                           "spill_bytes": int(drv("cuFuncGetAttribute", attr.CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, func)),
-                           "blocks_per_sm": int(drv("cuOccupancyMaxActiveBlocksPerMultiprocessor", func, threads,
-                                                    shared))})
-        return Outcome(name, grid, outputs, seconds, timing, pdl)
+        yield Loaded(drv=drv, name=name, grid=grid, func=func, threads=threads, shared=shared, pdl=pdl, kept=kept,
+                     spec=spec, buffers=buffers, total_bytes=total_bytes, run_once=run_once, params=params,
+                     holders=holders)
     finally:
         for ptr in allocations:
             d.cuMemFree(ptr)

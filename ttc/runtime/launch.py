@@ -46,6 +46,11 @@ def interpret(path: str, spec: specs.Spec, initial: dict, stdout) -> Outcome:
     name, text = read_input(path)
     source = Source.of(name, text)
     module = ttc.ir.parse(text, name, source=source)
+    if not any(op.name == "tt.func" and op.body.blocks for op in module.ops):  # not the spec's fault
+        from ttc.diagnostics import CompileError, Diagnostic
+
+        raise CompileError(Diagnostic(name, 0, 0, "the IR file is empty: no kernel to run" if not text.strip()
+                                      else "the IR file defines no kernel to run (no tt.func with a body)"))
     kernel = find_kernel(module, spec.kernel)
     params = list(kernel.function_type.inputs.data)
     names = [_param_name(a, i) for i, a in enumerate(kernel.body.blocks.first.args)]

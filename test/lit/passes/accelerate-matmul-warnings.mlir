@@ -76,3 +76,25 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %d : tensor<64x64xf32, #blocked>
   }
 }
+
+// -----
+
+// sm100, block-scaled: an e2m1 operand packed along K is stored K-major (B: [0, 1]); a row-major one warns. A
+// plain MMA v5 dot never warns: tf32 operands are forced K-major silently (Triton passes no op to warn at).
+// CHECK-LABEL: tt.func public @fp4_row_major_b
+// CHECK: ttng.tc_gen5_mma_scaled
+// CHECK-LABEL: tt.func public @tf32_row_major_b_v5
+// CHECK: ttng.tc_gen5_mma
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#bs = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @fp4_row_major_b(%a: tensor<128x64xi8, #bl>, %sa: tensor<128x4xi8, #bs>, %b: tensor<64x64xi8, #bl>, %sb: tensor<64x4xi8, #bs>, %c: tensor<128x64xf32, #bl>) -> tensor<128x64xf32, #bl> {
+    // expected-warning @+1 {{Forcing a different order [0, 1] on SMEM than the register order for the operand 1}}
+    %d = tt.dot_scaled %a scale %sa, %b scale %sb, %c lhs = e2m1 rhs = e2m1 {fastMath = false} : tensor<128x64xi8, #bl>, tensor<128x4xi8, #bs> * tensor<64x64xi8, #bl>, tensor<64x4xi8, #bs> -> tensor<128x64xf32, #bl>
+    tt.return %d : tensor<128x64xf32, #bl>
+  }
+  tt.func public @tf32_row_major_b_v5(%a: tensor<128x32xf32, #ttg.dot_op<{opIdx = 0, parent = #bl}>>, %b: tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #bl}>>, %c: tensor<128x64xf32, #bl>) -> tensor<128x64xf32, #bl> {
+    %d = tt.dot %a, %b, %c, inputPrecision = tf32 : tensor<128x32xf32, #ttg.dot_op<{opIdx = 0, parent = #bl}>> * tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #bl}>> -> tensor<128x64xf32, #bl>
+    tt.return %d : tensor<128x64xf32, #bl>
+  }
+}

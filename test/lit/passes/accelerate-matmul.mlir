@@ -1,4 +1,5 @@
 // RUN: tt-opt %s -split-input-file -tritongpu-accelerate-matmul | FileCheck %s
+// RUN: env TRITON_PREFER_TMEM_16x256_LAYOUT=1 tt-opt %s -split-input-file -tritongpu-accelerate-matmul | FileCheck %s --check-prefix=TMEM16
 
 // An f16 dot on sm80: MMA v2 (mma.sync m16n8k16) layouts, the accumulator and the operands converted to them
 // and the result back, as Triton's BlockedToMMA does. 64x64 with 4 warps: warpsPerCTA = [2, 2].
@@ -111,19 +112,18 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // -----
 
 // Not rewritten: f32 operands of ieee precision (FMA in Triton too) or tf32x3 (Triton's f32-dot-tc splits it into
-// tf32 dots: not implemented), an i8 dot with K = 16 (less than m16n8k32's K), e4m3 before sm89 (only e5m2 is
-// upcast there; Triton's frontend refuses e4m3 before sm89). make-ttgir warns at the ones Triton runs on tensor cores
+// tf32 dots: not implemented), an i8 dot with K = 16 (less than m16n8k32's K). make-ttgir warns at the ones
+// Triton runs on tensor cores
 // (test/lit/tt-opt/diagnostics-*.mlir, tensor-core-warnings.mlir).
 // CHECK-NOT: #ttg.nvidia_mma
 // CHECK-LABEL: tt.func public @unchanged
 // CHECK-NOT: ttg.convert_layout
 #blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @unchanged(%a: tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>, %a8: tensor<64x16xi8, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b8: tensor<16x64xi8, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c32: tensor<64x64xi32, #blocked>, %af8: tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %bf8: tensor<32x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>) {
+  tt.func public @unchanged(%a: tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>, %a8: tensor<64x16xi8, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b8: tensor<16x64xi8, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c32: tensor<64x64xi32, #blocked>) {
     %ieee = tt.dot %a, %b, %c : tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
     %x3 = tt.dot %a, %b, %c, inputPrecision = tf32x3 : tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
     %i8 = tt.dot %a8, %b8, %c32 : tensor<64x16xi8, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<16x64xi8, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xi32, #blocked>
-    %f8 = tt.dot %af8, %bf8, %c : tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
     tt.return
   }
 }
@@ -513,5 +513,275 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %b1 = ttg.convert_layout %r : tensor<64x64xf16, #ld> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
     %d = tt.dot %a1, %b1, %c : tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
     tt.return %d : tensor<64x64xf32, #blocked>
+  }
+}
+
+// -----
+
+// sm100: an f16 dot becomes tcgen05.mma (Triton's BlockedToMMAv5). A and B are stored to shared memory (B, a block
+// argument, at the function's start, after the constants; A right after its load), the accumulator moves to
+// tensor memory (blockM 128, blockN = N, 32-bit columns) in the default TMEM load/store layout (32x32b message:
+// a row per thread), the MMA runs unconditionally (`true` hoisted to the top) and its result is loaded back and
+// converted to the dot's layout. The conversions to the blocked dot operand layouts go away.
+// With TRITON_PREFER_TMEM_16x256_LAYOUT the 16x256b message's layout is used instead.
+// CHECK-DAG: #[[L:.*]] = #ttg.linear<{register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]], block = []}>
+// CHECK-DAG: #[[SB:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+// CHECK-DAG: #[[SA:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+// CHECK-DAG: #[[TM:.*]] = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>
+// CHECK-LABEL: tt.func public @f16_mma_v5
+// CHECK-NEXT: %[[T:.*]] = arith.constant true
+// CHECK-NEXT: %[[B:.*]] = ttg.local_alloc %arg1 : (tensor<64x128xf16, #{{.*}}>) -> !ttg.memdesc<64x128xf16, #[[SB]], #smem>
+// CHECK-NEXT: %[[LA:.*]] = tt.load %arg0
+// CHECK-NEXT: %[[A:.*]] = ttg.local_alloc %[[LA]] : (tensor<128x64xf16, #{{.*}}>) -> !ttg.memdesc<128x64xf16, #[[SA]], #smem>
+// CHECK-NEXT: %[[C:.*]] = ttg.convert_layout %arg2 : tensor<128x128xf32, #{{.*}}> -> tensor<128x128xf32, #[[L]]>
+// CHECK-NEXT: %[[ACC:.*]], %[[TOK:.*]] = ttng.tmem_alloc %[[C]] : (tensor<128x128xf32, #[[L]]>) -> (!ttg.memdesc<128x128xf32, #[[TM]], #ttng.tensor_memory, mutable>, !ttg.async.token)
+// CHECK-NEXT: %[[MT:.*]] = ttng.tc_gen5_mma %[[A]], %[[B]], %[[ACC]][%[[TOK]]], %[[T]], %[[T]] : !ttg.memdesc<128x64xf16, #[[SA]], #smem>, !ttg.memdesc<64x128xf16, #[[SB]], #smem>, !ttg.memdesc<128x128xf32, #[[TM]], #ttng.tensor_memory, mutable>
+// CHECK-NEXT: %[[R:.*]], %{{.*}} = ttng.tmem_load %[[ACC]][%[[MT]]] : !ttg.memdesc<128x128xf32, #[[TM]], #ttng.tensor_memory, mutable> -> tensor<128x128xf32, #[[L]]>
+// CHECK-NEXT: %[[D:.*]] = ttg.convert_layout %[[R]] : tensor<128x128xf32, #[[L]]> -> tensor<128x128xf32, #{{.*}}>
+// CHECK-NEXT: tt.return %[[D]]
+// TMEM16: #ttg.linear<{register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [16, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[32, 0], [64, 0]], block = []}>
+// TMEM16-LABEL: tt.func public @f16_mma_v5
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blt = #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @f16_mma_v5(%pa: tensor<128x64x!tt.ptr<f16>, #bl>, %b: tensor<64x128xf16, #blt>, %c: tensor<128x128xf32, #bl>) -> tensor<128x128xf32, #bl> {
+    %a = tt.load %pa : tensor<128x64x!tt.ptr<f16>, #bl>
+    %ad = ttg.convert_layout %a : tensor<128x64xf16, #bl> -> tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #bl}>>
+    %bd = ttg.convert_layout %b : tensor<64x128xf16, #blt> -> tensor<64x128xf16, #ttg.dot_op<{opIdx = 1, parent = #bl}>>
+    %d = tt.dot %ad, %bd, %c : tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #bl}>> * tensor<64x128xf16, #ttg.dot_op<{opIdx = 1, parent = #bl}>> -> tensor<128x128xf32, #bl>
+    tt.return %d : tensor<128x128xf32, #bl>
+  }
+}
+
+// -----
+
+// sm100, f32 operands: a tf32 dot takes MMA v5 with K-major operands (B stored transposed: tcgen05 reads tf32
+// only so); M = 64 gives blockM 64, N = 512 blockN 256. A full-precision (ieee) f32 dot is left as it is (not MMA v2
+// either), unless an operand was loaded narrower (here f16, extended): then it takes MMA v5 too. One `true` serves
+// both MMAs.
+// CHECK-DAG: #[[SB:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 32}>
+// CHECK-DAG: #[[TM:.*]] = #ttng.tensor_memory_encoding<blockM = 64, blockN = 256, colStride = 1>
+// CHECK-LABEL: tt.func public @f32_mma_v5
+// CHECK-COUNT-1: arith.constant true
+// CHECK-NOT: arith.constant true
+// CHECK: %[[TF32:.*]] = ttng.tc_gen5_mma {{.*}} : !ttg.memdesc<64x32xf32, #{{.*}}, #smem>, !ttg.memdesc<32x512xf32, #[[SB]], #smem>, !ttg.memdesc<64x512xf32, #[[TM]], #ttng.tensor_memory, mutable>
+// CHECK: %[[IEEE:.*]] = tt.dot %{{.*}}, %{{.*}}, %arg2 : tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #[[BL:.*]]}>> * tensor<32x512xf32, #ttg.dot_op<{opIdx = 1, parent = #[[BL]]}>> -> tensor<64x512xf32, #[[BL]]>
+// CHECK: %[[H:.*]] = arith.extf
+// CHECK-NEXT: ttg.local_alloc %[[H]]
+// CHECK: ttng.tc_gen5_mma
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @f32_mma_v5(%a: tensor<64x32xf32, #bl>, %b: tensor<32x512xf32, #bl>, %c: tensor<64x512xf32, #bl>, %ph: tensor<64x32x!tt.ptr<f16>, #bl>) -> (tensor<64x512xf32, #bl>, tensor<64x512xf32, #bl>, tensor<64x512xf32, #bl>) {
+    %ad = ttg.convert_layout %a : tensor<64x32xf32, #bl> -> tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #bl}>>
+    %bd = ttg.convert_layout %b : tensor<32x512xf32, #bl> -> tensor<32x512xf32, #ttg.dot_op<{opIdx = 1, parent = #bl}>>
+    %tf32 = tt.dot %ad, %bd, %c, inputPrecision = tf32 : tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #bl}>> * tensor<32x512xf32, #ttg.dot_op<{opIdx = 1, parent = #bl}>> -> tensor<64x512xf32, #bl>
+    %ieee = tt.dot %ad, %bd, %c, inputPrecision = ieee : tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #bl}>> * tensor<32x512xf32, #ttg.dot_op<{opIdx = 1, parent = #bl}>> -> tensor<64x512xf32, #bl>
+    %h = tt.load %ph : tensor<64x32x!tt.ptr<f16>, #bl>
+    %x = arith.extf %h : tensor<64x32xf16, #bl> to tensor<64x32xf32, #bl>
+    %xd = ttg.convert_layout %x : tensor<64x32xf32, #bl> -> tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #bl}>>
+    %ext = tt.dot %xd, %bd, %c, inputPrecision = ieee : tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #bl}>> * tensor<32x512xf32, #ttg.dot_op<{opIdx = 1, parent = #bl}>> -> tensor<64x512xf32, #bl>
+    tt.return %tf32, %ieee, %ext : tensor<64x512xf32, #bl>, tensor<64x512xf32, #bl>, tensor<64x512xf32, #bl>
+  }
+}
+
+// -----
+
+// sm100 with 16 warps: TMEM loads and stores take 4 or 8 warps, so MMA v2 instead.
+// CHECK: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 4], instrShape = [16, 8]}>
+// CHECK-LABEL: tt.func public @sm100_16_warps
+// CHECK: tt.dot {{.*}} -> tensor<128x128xf32, #[[MMA]]>
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [16, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 16 : i32, ttg.target = "cuda:100", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @sm100_16_warps(%a: tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #bl}>>, %b: tensor<64x128xf16, #ttg.dot_op<{opIdx = 1, parent = #bl}>>, %c: tensor<128x128xf32, #bl>) -> tensor<128x128xf32, #bl> {
+    %d = tt.dot %a, %b, %c : tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #bl}>> * tensor<64x128xf16, #ttg.dot_op<{opIdx = 1, parent = #bl}>> -> tensor<128x128xf32, #bl>
+    tt.return %d : tensor<128x128xf32, #bl>
+  }
+}
+
+// -----
+
+// sm100: a block-scaled dot becomes tcgen05.mma with block scales (Triton's ScaledBlockedToMMAv5): operands and
+// accumulator as for tc_gen5_mma (blockM 128), each scale into an immutable TMEM scales buffer in the default
+// TMEM layout. A scale that comes from a load is first staged through unswizzled shared memory (a local_alloc
+// of the load and a local_load in its place, for the pipeliner to multi-buffer); one from elsewhere is not.
+// CHECK-DAG: #[[S0:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, elementBitWidth = 8}>
+// CHECK-DAG: #[[LSA:.*]] = #ttg.linear<{register = [[0, 1], [0, 2], [32, 0], [64, 0]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[0, 0], [0, 0]], block = []}>
+// CHECK-DAG: #[[LSB:.*]] = #ttg.linear<{register = [[0, 1], [0, 2], [32, 0]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[0, 0], [0, 0]], block = []}>
+// CHECK-DAG: #[[TS:.*]] = #ttng.tensor_memory_scales_encoding<>
+// CHECK-LABEL: tt.func public @scaled_mma_v5
+// CHECK: %[[LD:.*]] = tt.load %arg1
+// CHECK-NEXT: %[[SS:.*]] = ttg.local_alloc %[[LD]] : (tensor<128x4xi8, #{{.*}}>) -> !ttg.memdesc<128x4xi8, #[[S0]], #smem>
+// CHECK-NEXT: %[[SA:.*]] = ttg.local_load %[[SS]] : !ttg.memdesc<128x4xi8, #[[S0]], #smem> -> tensor<128x4xi8, #{{.*}}>
+// CHECK: %[[ACC:.*]], %[[TOK:.*]] = ttng.tmem_alloc
+// CHECK-NEXT: %[[CA:.*]] = ttg.convert_layout %[[SA]] : {{.*}} -> tensor<128x4xi8, #[[LSA]]>
+// CHECK-NEXT: %[[CB:.*]] = ttg.convert_layout %arg3 : {{.*}} -> tensor<64x4xi8, #[[LSB]]>
+// CHECK-NEXT: %[[TA:.*]] = ttng.tmem_alloc %[[CA]] : (tensor<128x4xi8, #[[LSA]]>) -> !ttg.memdesc<128x4xi8, #[[TS]], #ttng.tensor_memory>
+// CHECK-NEXT: %[[TB:.*]] = ttng.tmem_alloc %[[CB]] : (tensor<64x4xi8, #[[LSB]]>) -> !ttg.memdesc<64x4xi8, #[[TS]], #ttng.tensor_memory>
+// CHECK-NEXT: %[[M:.*]] = ttng.tc_gen5_mma_scaled %{{.*}}, %{{.*}}, %[[ACC]][%[[TOK]]], %[[TA]], %[[TB]], %{{.*}}, %{{.*}} lhs = e4m3 rhs = e4m3 :
+// CHECK-NEXT: ttng.tmem_load %[[ACC]][%[[M]]]
+// CHECK-NOT: tt.dot_scaled
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#bs = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @scaled_mma_v5(%a: tensor<128x128xf8E4M3FN, #bl>, %psa: tensor<128x4x!tt.ptr<i8>, #bs>, %b: tensor<128x64xf8E4M3FN, #bl>, %sb: tensor<64x4xi8, #bs>, %c: tensor<128x64xf32, #bl>) -> tensor<128x64xf32, #bl> {
+    %sa = tt.load %psa : tensor<128x4x!tt.ptr<i8>, #bs>
+    %d = tt.dot_scaled %a scale %sa, %b scale %sb, %c lhs = e4m3 rhs = e4m3 {fastMath = false} : tensor<128x128xf8E4M3FN, #bl>, tensor<128x4xi8, #bs> * tensor<128x64xf8E4M3FN, #bl>, tensor<64x4xi8, #bs> -> tensor<128x64xf32, #bl>
+    tt.return %d : tensor<128x64xf32, #bl>
+  }
+}
+
+// -----
+
+// An e2m1 B with an e5m2 A (mixed formats) is padded in shared memory (`fp4Padded`: each byte's two values take
+// a byte each, so its row counts twice for the swizzle: 32 bytes -> 64); packed along N (rhs_k_pack = false) its
+// order flips from K-major to N-major: stored as its registers hold it.
+// CHECK-DAG: #[[SB:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 8, fp4Padded = true}>
+// CHECK-LABEL: tt.func public @mixed_scaled_mma_v5
+// CHECK: ttng.tc_gen5_mma_scaled {{.*}} lhs = e5m2 rhs = e2m1 : !ttg.memdesc<128x128xf8E5M2, #{{.*}}, #smem>, !ttg.memdesc<128x32xi8, #[[SB]], #smem>
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#bs = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @mixed_scaled_mma_v5(%a: tensor<128x128xf8E5M2, #bl>, %sa: tensor<128x4xi8, #bs>, %b: tensor<128x32xi8, #bl>, %sb: tensor<64x4xi8, #bs>, %c: tensor<128x64xf32, #bl>) -> tensor<128x64xf32, #bl> {
+    %d = tt.dot_scaled %a scale %sa, %b scale %sb, %c lhs = e5m2 rhs = e2m1 {fastMath = false, rhs_k_pack = false} : tensor<128x128xf8E5M2, #bl>, tensor<128x4xi8, #bs> * tensor<128x32xi8, #bl>, tensor<64x4xi8, #bs> -> tensor<128x64xf32, #bl>
+    tt.return %d : tensor<128x64xf32, #bl>
+  }
+}
+
+// -----
+
+// A block-scaled dot with M < 128 has no tcgen05 form: it is decomposed (upcasts to bf16 and a tt.dot), and that
+// dot then takes MMA v5 (blockM 64).
+// CHECK-DAG: #[[TM:.*]] = #ttng.tensor_memory_encoding<blockM = 64, blockN = 64, colStride = 1>
+// CHECK-LABEL: tt.func public @scaled_m64
+// CHECK: tt.fp_to_fp %arg0 : tensor<64x128xf8E4M3FN, #{{.*}}> -> tensor<64x128xbf16, #{{.*}}>
+// CHECK: ttng.tc_gen5_mma {{.*}} : !ttg.memdesc<64x128xbf16, {{.*}}>, !ttg.memdesc<128x64xbf16, {{.*}}>, !ttg.memdesc<64x64xf32, #[[TM]], #ttng.tensor_memory, mutable>
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#bs = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @scaled_m64(%a: tensor<64x128xf8E4M3FN, #bl>, %sa: tensor<64x4xi8, #bs>, %b: tensor<128x64xf8E4M3FN, #bl>, %sb: tensor<64x4xi8, #bs>, %c: tensor<64x64xf32, #bl>) -> tensor<64x64xf32, #bl> {
+    %d = tt.dot_scaled %a scale %sa, %b scale %sb, %c lhs = e4m3 rhs = e4m3 {fastMath = false} : tensor<64x128xf8E4M3FN, #bl>, tensor<64x4xi8, #bs> * tensor<128x64xf8E4M3FN, #bl>, tensor<64x4xi8, #bs> -> tensor<64x64xf32, #bl>
+    tt.return %d : tensor<64x64xf32, #bl>
+  }
+}
+
+// -----
+
+// sm120: a block-scaled dot stays a tt.dot_scaled (mma.sync's block-scale form, Triton's ScaledBlockedToMMA) with
+// an MMA v2 result, operands in its dot operand layouts (kWidth 4 for 8-bit), and each scale in the layout that
+// instruction reads: its K groups in registers, rows over lanes (A: lanes to rows 8, -, 1, 2, 4; B: -, -, 1, 2, 4),
+// the MMA's warps along the rows (broadcast along the other operand's), registers for the remaining rows.
+// CHECK-DAG: #[[LA:.*]] = #ttg.linear<{register = [[0, 1], [0, 2], [32, 0], [64, 0]], lane = [[8, 0], [0, 0], [1, 0], [2, 0], [4, 0]], warp = [[0, 0], [16, 0]], block = []}>
+// CHECK-DAG: #[[LB:.*]] = #ttg.linear<{register = [[0, 1], [0, 2], [16, 0], [32, 0]], lane = [[0, 0], [0, 0], [1, 0], [2, 0], [4, 0]], warp = [[8, 0], [0, 0]], block = []}>
+// CHECK-DAG: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// CHECK-LABEL: tt.func public @scaled_sm120
+// CHECK: tt.dot_scaled %{{.*}} scale %{{.*}}, %{{.*}} scale %{{.*}}, %{{.*}} lhs = e4m3 rhs = e4m3 {fastMath = false} : tensor<128x128xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #[[MMA]], kWidth = 4}>>, tensor<128x4xi8, #[[LA]]> * tensor<128x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #[[MMA]], kWidth = 4}>>, tensor<64x4xi8, #[[LB]]> -> tensor<128x64xf32, #[[MMA]]>
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#bs = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:120", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @scaled_sm120(%a: tensor<128x128xf8E4M3FN, #bl>, %sa: tensor<128x4xi8, #bs>, %b: tensor<128x64xf8E4M3FN, #bl>, %sb: tensor<64x4xi8, #bs>, %c: tensor<128x64xf32, #bl>) -> tensor<128x64xf32, #bl> {
+    %d = tt.dot_scaled %a scale %sa, %b scale %sb, %c lhs = e4m3 rhs = e4m3 {fastMath = false} : tensor<128x128xf8E4M3FN, #bl>, tensor<128x4xi8, #bs> * tensor<128x64xf8E4M3FN, #bl>, tensor<64x4xi8, #bs> -> tensor<128x64xf32, #bl>
+    tt.return %d : tensor<128x64xf32, #bl>
+  }
+}
+
+// -----
+
+// f64 on sm80 (and sm90, where wgmma has no f64): MMA v2 with kWidth 1 (one f64 per register; the lowering runs
+// mma.sync m8n8k4 .f64). Triton gives f64 dots tensor cores on sm80 and sm90 only; on sm86 this one stays blocked.
+// CHECK-LABEL: tt.func public @f64_sm80
+// CHECK: tt.dot {{.*}} : tensor<32x16xf64, #ttg.dot_op<{opIdx = 0, parent = #[[MMA:.*]], kWidth = 1}>> * tensor<16x32xf64, #ttg.dot_op<{opIdx = 1, parent = #[[MMA]], kWidth = 1}>> -> tensor<32x32xf64, #[[MMA]]>
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @f64_sm80(%a: tensor<32x16xf64, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<16x32xf64, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<32x32xf64, #blocked>) -> tensor<32x32xf64, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<32x16xf64, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<16x32xf64, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<32x32xf64, #blocked>
+    tt.return %d : tensor<32x32xf64, #blocked>
+  }
+}
+
+// -----
+
+// CHECK-LABEL: tt.func public @f64_sm86
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.dot {{.*}} -> tensor<32x32xf64, #blocked>
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:86", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @f64_sm86(%a: tensor<32x16xf64, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<16x32xf64, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<32x32xf64, #blocked>) -> tensor<32x32xf64, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<32x16xf64, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<16x32xf64, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<32x32xf64, #blocked>
+    tt.return %d : tensor<32x32xf64, #blocked>
+  }
+}
+
+// -----
+
+// fp8 on MMA v2 runs natively on sm89 and sm120 only (Triton's mmav2SupportsFp8Operands); elsewhere the operands,
+// in their fp8 layouts (kWidth 4), are converted to f16 and the dot is an f16 one. On sm90 with K = 16 (below
+// wgmma's fp8 K of 32) the dot falls back to MMA v2 and is upcast; a mixed e4m3 x e5m2 dot on sm80 too.
+// CHECK-LABEL: tt.func public @fp8_upcast_sm90
+// CHECK: %[[A:.*]] = tt.fp_to_fp %{{.*}} : tensor<64x16xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #[[MMA:.*]], kWidth = 4}>> -> tensor<64x16xf16, #ttg.dot_op<{opIdx = 0, parent = #[[MMA]], kWidth = 4}>>
+// CHECK: %[[B:.*]] = tt.fp_to_fp %{{.*}} : tensor<16x64xf8E5M2, {{.*}}> -> tensor<16x64xf16, #ttg.dot_op<{opIdx = 1, parent = #[[MMA]], kWidth = 4}>>
+// CHECK: tt.dot %[[A]], %[[B]], {{.*}} -> tensor<64x64xf32, #[[MMA]]>
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @fp8_upcast_sm90(%a: tensor<64x16xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<16x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<64x16xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<16x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %d : tensor<64x64xf32, #blocked>
+  }
+}
+
+// -----
+
+// CHECK-LABEL: tt.func public @fp8_upcast_sm80
+// CHECK: tt.fp_to_fp %{{.*}} : tensor<64x32xf8E4M3FN, {{.*}}kWidth = 4}>> -> tensor<64x32xf16,
+// CHECK: tt.dot {{.*}} : tensor<64x32xf16, {{.*}}kWidth = 4}>> * tensor<32x64xf16, {{.*}}kWidth = 4}>> -> tensor<64x64xf32, #mma>
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @fp8_upcast_sm80(%a: tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<64x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %d : tensor<64x64xf32, #blocked>
+  }
+}
+
+// -----
+
+// The fnuz fp8 types: Triton's MMA v2 gate takes every fp8 type and upcasts only e4m3fn / e5m2, so an f8E4M3FNUZ
+// operand stays fp8 (kWidth 4) on sm89; ttc's back end has no mma.sync for it and tt-translate says so
+// (test/lit/tt-translate/mma-v2-gaps.test).
+// CHECK-LABEL: tt.func public @fnuz_kept
+// CHECK-NOT: tt.fp_to_fp
+// CHECK: tt.dot {{.*}} : tensor<64x32xf8E4M3FNUZ, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>> * tensor<32x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>> -> tensor<64x64xf32, #mma>
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:89", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @fnuz_kept(%a: tensor<64x32xf8E4M3FNUZ, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<64x32xf8E4M3FNUZ, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %d : tensor<64x64xf32, #blocked>
+  }
+}
+
+// -----
+
+// MMA v2 kWidth follows the width the operands were loaded with (Triton's computeOrigBitWidth): f16 operands
+// converted from i8 loads get kWidth 32 / 8 = 4; through a tt.join the width counts half, 4 bits: kWidth 8.
+// CHECK-LABEL: tt.func public @kwidth_from_loads
+// CHECK: tt.dot {{.*}} : tensor<32x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>> * tensor<64x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>
+// CHECK: tt.dot {{.*}} : tensor<32x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>> * tensor<64x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 8}>>
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked3 = #ttg.blocked<{sizePerThread = [1, 4, 2], threadsPerWarp = [4, 8, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
+#blocked8 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @kwidth_from_loads(%pa: tensor<32x64x!tt.ptr<i8>, #blocked>, %pb: tensor<64x32x!tt.ptr<i8>, #blocked>, %ph: tensor<32x32x!tt.ptr<i8>, #blocked>, %c: tensor<32x32xf32, #blocked>) -> (tensor<32x32xf32, #blocked>, tensor<32x32xf32, #blocked>) {
+    %a8 = tt.load %pa : tensor<32x64x!tt.ptr<i8>, #blocked>
+    %b8 = tt.load %pb : tensor<64x32x!tt.ptr<i8>, #blocked>
+    %a = arith.sitofp %a8 : tensor<32x64xi8, #blocked> to tensor<32x64xf16, #blocked>
+    %b = arith.sitofp %b8 : tensor<64x32xi8, #blocked> to tensor<64x32xf16, #blocked>
+    %ad = ttg.convert_layout %a : tensor<32x64xf16, #blocked> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+    %bd = ttg.convert_layout %b : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+    %d = tt.dot %ad, %bd, %c : tensor<32x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<64x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<32x32xf32, #blocked>
+    %h8 = tt.load %ph : tensor<32x32x!tt.ptr<i8>, #blocked>
+    %h = arith.sitofp %h8 : tensor<32x32xi8, #blocked> to tensor<32x32xf16, #blocked>
+    %j = tt.join %h, %h : tensor<32x32xf16, #blocked> -> tensor<32x32x2xf16, #blocked3>
+    %r = tt.reshape %j : tensor<32x32x2xf16, #blocked3> -> tensor<32x64xf16, #blocked8>
+    %rd = ttg.convert_layout %r : tensor<32x64xf16, #blocked8> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+    %e = tt.dot %rd, %bd, %c : tensor<32x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<64x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<32x32xf32, #blocked>
+    tt.return %d, %e : tensor<32x32xf32, #blocked>, tensor<32x32xf32, #blocked>
   }
 }

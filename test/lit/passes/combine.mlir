@@ -163,3 +163,29 @@ tt.func public @unchanged(%p: tensor<8x!tt.ptr<f32>>, %o: tensor<8xi32>, %x: ten
   %s = arith.addf %l, %x : tensor<8xf32>
   tt.return %s : tensor<8xf32>
 }
+
+// -----
+
+// A reshape that only drops the leading unit dimensions of a descriptor load folds into the load (TMA can load a
+// block with fewer dimensions than the descriptor's). Not when the load has another use, when a dropped
+// dimension is not 1, or when the reshape changes the kept dimensions.
+// CHECK-LABEL: tt.func public @rank_reduce_desc_load
+// CHECK-NEXT: %[[L:.*]] = tt.descriptor_load %arg0[%arg1, %arg1, %arg1, %arg1] : !tt.tensordesc<tensor<1x1x32x16xbf16>> -> tensor<32x16xbf16>
+// CHECK-NEXT: %[[L2:.*]] = tt.descriptor_load %arg0[%arg1, %arg1, %arg1, %arg1] : !tt.tensordesc<tensor<1x1x32x16xbf16>> -> tensor<1x1x32x16xbf16>
+// CHECK-NEXT: %[[R2:.*]] = tt.reshape %[[L2]] : tensor<1x1x32x16xbf16> -> tensor<32x16xbf16>
+// CHECK-NEXT: %[[L3:.*]] = tt.descriptor_load %arg2[%arg1, %arg1] : !tt.tensordesc<tensor<2x16xbf16>> -> tensor<2x16xbf16>
+// CHECK-NEXT: %[[R3:.*]] = tt.reshape %[[L3]] : tensor<2x16xbf16> -> tensor<32xbf16>
+// CHECK-NEXT: %[[L4:.*]] = tt.descriptor_load %arg0[%arg1, %arg1, %arg1, %arg1] : !tt.tensordesc<tensor<1x1x32x16xbf16>> -> tensor<1x1x32x16xbf16>
+// CHECK-NEXT: %[[R4:.*]] = tt.reshape %[[L4]] : tensor<1x1x32x16xbf16> -> tensor<16x32xbf16>
+// CHECK-NEXT: tt.return %[[L]], %[[R2]], %[[L2]], %[[R3]], %[[R4]]
+tt.func public @rank_reduce_desc_load(%d: !tt.tensordesc<tensor<1x1x32x16xbf16>>, %i: i32, %e: !tt.tensordesc<tensor<2x16xbf16>>) -> (tensor<32x16xbf16>, tensor<32x16xbf16>, tensor<1x1x32x16xbf16>, tensor<32xbf16>, tensor<16x32xbf16>) {
+  %l = tt.descriptor_load %d[%i, %i, %i, %i] : !tt.tensordesc<tensor<1x1x32x16xbf16>> -> tensor<1x1x32x16xbf16>
+  %r = tt.reshape %l : tensor<1x1x32x16xbf16> -> tensor<32x16xbf16>
+  %l2 = tt.descriptor_load %d[%i, %i, %i, %i] : !tt.tensordesc<tensor<1x1x32x16xbf16>> -> tensor<1x1x32x16xbf16>
+  %r2 = tt.reshape %l2 : tensor<1x1x32x16xbf16> -> tensor<32x16xbf16>
+  %l3 = tt.descriptor_load %e[%i, %i] : !tt.tensordesc<tensor<2x16xbf16>> -> tensor<2x16xbf16>
+  %r3 = tt.reshape %l3 : tensor<2x16xbf16> -> tensor<32xbf16>
+  %l4 = tt.descriptor_load %d[%i, %i, %i, %i] : !tt.tensordesc<tensor<1x1x32x16xbf16>> -> tensor<1x1x32x16xbf16>
+  %r4 = tt.reshape %l4 : tensor<1x1x32x16xbf16> -> tensor<16x32xbf16>
+  tt.return %r, %r2, %l2, %r3, %r4 : tensor<32x16xbf16>, tensor<32x16xbf16>, tensor<1x1x32x16xbf16>, tensor<32xbf16>, tensor<16x32xbf16>
+}

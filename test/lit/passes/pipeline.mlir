@@ -1352,3 +1352,46 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   }
 }
 
+
+// -----
+
+#ld = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#acc = #ttg.blocked<{sizePerThread = [1, 64], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#nv = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#tm = #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", "ttg.threads-per-warp" = 32 : i32} {
+// An MMAv5 loop whose barrier wait lands in the last stage gets its last iteration peeled into an scf.if after
+// the loop (Triton's custom epilogue peeling): the MMA is predicated in the prologue, runs unpredicated in the
+// loop (its stage is the one before the last), and the peeled iteration keeps only the last stage's wait.
+// CHECK-LABEL: tt.func @mma_peeled
+// CHECK: ttng.tc_gen5_mma {{.*}}, %true, %{{[^,]*}}, %{{.*}}[%true] {is_async}
+// CHECK: scf.for
+// CHECK: ttng.tc_gen5_mma {{.*}}, %true, %true, %{{.*}}[%true] {is_async}
+// CHECK: ttng.wait_barrier
+// CHECK: scf.yield
+// CHECK: scf.if
+// CHECK-NEXT: ttng.wait_barrier
+// CHECK-NOT: ttng.tc_gen5_mma
+// CHECK: }
+// CHECK: ttng.tmem_load
+tt.func @mma_peeled(%pa: tensor<128x64x!tt.ptr<f16>, #ld> {tt.contiguity = dense<[1, 64]> : tensor<2xi32>, tt.divisibility = dense<16> : tensor<2xi32>},
+                   %pb: tensor<64x64x!tt.ptr<f16>, #ld> {tt.contiguity = dense<[1, 64]> : tensor<2xi32>, tt.divisibility = dense<16> : tensor<2xi32>},
+                   %n: i32) -> tensor<128x64xf32, #acc> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %true = arith.constant true
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32, #acc>
+  %acc, %t0 = ttng.tmem_alloc : () -> (!ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable>, !ttg.async.token)
+  %t1 = ttng.tmem_store %zero, %acc[%t0], %true : tensor<128x64xf32, #acc> -> !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable>
+  %tl = scf.for %i = %c0 to %n step %c1 iter_args(%t = %t1) -> (!ttg.async.token) : i32 {
+    %a = tt.load %pa : tensor<128x64x!tt.ptr<f16>, #ld>
+    %b = tt.load %pb : tensor<64x64x!tt.ptr<f16>, #ld>
+    %as = ttg.local_alloc %a : (tensor<128x64xf16, #ld>) -> !ttg.memdesc<128x64xf16, #nv, #ttg.shared_memory>
+    %bs = ttg.local_alloc %b : (tensor<64x64xf16, #ld>) -> !ttg.memdesc<64x64xf16, #nv, #ttg.shared_memory>
+    %m = ttng.tc_gen5_mma %as, %bs, %acc[%t], %true, %true  : !ttg.memdesc<128x64xf16, #nv, #ttg.shared_memory>, !ttg.memdesc<64x64xf16, #nv, #ttg.shared_memory>, !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable>
+    scf.yield %m : !ttg.async.token
+  }
+  %r, %rt = ttng.tmem_load %acc[%tl] : !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable> -> tensor<128x64xf32, #acc>
+  tt.return %r : tensor<128x64xf32, #acc>
+}
+}

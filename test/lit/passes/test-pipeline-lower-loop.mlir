@@ -186,3 +186,195 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+#ld = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#acc = #ttg.blocked<{sizePerThread = [1, 64], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#nv = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#tm = #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", "ttg.threads-per-warp" = 32 : i32} {
+// An MMAv5 with a self latency becomes asynchronous: it signals one of two mbarriers (picked by a loop-carried
+// index), a wait_barrier on it with the loop-carried phase, its operands as deps, follows one stage later, and the
+// index and phase step at the end of the body, at the MMA's stage.
+// CHECK-LABEL: tt.func @mma_async
+// CHECK: %[[BARS:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x1xi64
+// CHECK-COUNT-2: ttng.init_barrier
+// CHECK: scf.for {{.*}} iter_args(%[[TOK:[^ ]*]] = %{{[^ ]*}}, %[[PHASE:[^ ]*]] = %c0{{[^ ]*}}, %[[IDX:[^ ]*]] = %c0
+// CHECK: %[[BAR:.*]] = ttg.memdesc_index %[[BARS]][%[[IDX]]] {loop.cluster = 0 : i32, loop.stage = 1 : i32}
+// CHECK: %[[M:.*]] = ttng.tc_gen5_mma %[[A:[^ ]*]], %[[B:[^ ]*]], %{{.*}}[%[[TOK]]], %true, %true, %[[BAR]][%{{.*}}] {is_async, loop.cluster = 0 : i32, loop.stage = 1 : i32}
+// CHECK-NEXT: ttng.wait_barrier %[[BAR]], %[[PHASE]] deps %[[A]], %[[B]] {loop.cluster = 0 : i32, loop.stage = 2 : i32}
+// CHECK: %[[FLIP:.*]] = arith.xori %[[PHASE]], %{{.*}} {loop.cluster = 0 : i32, loop.stage = 1 : i32}
+// CHECK: %[[NEXT:.*]] = arith.addi %[[IDX]]
+// CHECK: %[[WRAP:.*]] = arith.cmpi sge, %[[NEXT]]
+// CHECK: %[[NIDX:.*]] = arith.select %[[WRAP]], %{{.*}}, %[[NEXT]]
+// CHECK: %[[NPHASE:.*]] = arith.select %[[WRAP]], %[[FLIP]], %[[PHASE]]
+// CHECK: scf.yield %[[M]], %[[NPHASE]], %[[NIDX]],
+// CHECK: } {tt.scheduled_max_stage = 2 : i32}
+// CHECK: ttng.inval_barrier
+// CHECK: ttng.inval_barrier
+// CHECK: ttg.local_dealloc %[[BARS]]
+tt.func @mma_async(%pa: tensor<128x64x!tt.ptr<f16>, #ld> {tt.contiguity = dense<[1, 64]> : tensor<2xi32>, tt.divisibility = dense<16> : tensor<2xi32>},
+                   %pb: tensor<64x64x!tt.ptr<f16>, #ld> {tt.contiguity = dense<[1, 64]> : tensor<2xi32>, tt.divisibility = dense<16> : tensor<2xi32>},
+                   %n: i32) -> tensor<128x64xf32, #acc> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %true = arith.constant true
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32, #acc>
+  %acc, %t0 = ttng.tmem_alloc : () -> (!ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable>, !ttg.async.token)
+  %t1 = ttng.tmem_store %zero, %acc[%t0], %true : tensor<128x64xf32, #acc> -> !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable>
+  %tl = scf.for %i = %c0 to %n step %c1 iter_args(%t = %t1) -> (!ttg.async.token) : i32 {
+    %a = tt.load %pa {loop.cluster = 1 : i32, loop.stage = 0 : i32} : tensor<128x64x!tt.ptr<f16>, #ld>
+    %b = tt.load %pb {loop.cluster = 1 : i32, loop.stage = 0 : i32} : tensor<64x64x!tt.ptr<f16>, #ld>
+    %as = ttg.local_alloc %a {loop.cluster = 0 : i32, loop.stage = 1 : i32} : (tensor<128x64xf16, #ld>) -> !ttg.memdesc<128x64xf16, #nv, #ttg.shared_memory>
+    %bs = ttg.local_alloc %b {loop.cluster = 0 : i32, loop.stage = 1 : i32} : (tensor<64x64xf16, #ld>) -> !ttg.memdesc<64x64xf16, #nv, #ttg.shared_memory>
+    %m = ttng.tc_gen5_mma %as, %bs, %acc[%t], %true, %true {loop.cluster = 0 : i32, loop.stage = 1 : i32, tt.self_latency = 1 : i32} : !ttg.memdesc<128x64xf16, #nv, #ttg.shared_memory>, !ttg.memdesc<64x64xf16, #nv, #ttg.shared_memory>, !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable>
+    scf.yield %m : !ttg.async.token
+  } {tt.scheduled_max_stage = 1 : i32}
+  %r, %rt = ttng.tmem_load %acc[%tl] : !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable> -> tensor<128x64xf32, #acc>
+  tt.return %r : tensor<128x64xf32, #acc>
+}
+}
+
+// -----
+
+#ld = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#acc = #ttg.blocked<{sizePerThread = [1, 64], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#nv = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#tm = #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", "ttg.threads-per-warp" = 32 : i32} {
+// A store into the accumulator in the loop and a load of it in a later stage and cluster: two TMEM buffers; the
+// store switches to the next one (from a loop-carried index starting at -1), the MMA and the load use it, the
+// accumulator's tokens are dropped, and the wait goes right before the load in a cluster of its own.
+// CHECK-LABEL: tt.func @acc_two_buffers
+// CHECK: %[[BUFS:.*]], %{{.*}} = ttng.tmem_alloc : () -> (!ttg.memdesc<2x128x64xf32
+// CHECK: %[[POISON:.*]] = ub.poison : !ttg.async.token
+// CHECK: scf.for {{.*}} iter_args(%{{[^ ]*}} = %{{[^ ]*}}, %{{[^ ]*}} = %c0{{[^ ]*}}, %{{[^ ]*}} = %c0{{[^ ]*}}, %[[BUF:[^ ]*]] = %c-1
+// CHECK: %[[P1:.*]] = arith.addi %[[BUF]], %{{.*}} {loop.cluster = 0 : i32, loop.stage = 1 : i32}
+// CHECK: %[[W:.*]] = arith.cmpi sge, %[[P1]]
+// CHECK: %[[NBUF:.*]] = arith.select %[[W]], %{{.*}}, %[[P1]]
+// CHECK: %[[S:.*]] = ttg.memdesc_index %[[BUFS]][%{{.*}}] {loop.cluster = 0 : i32, loop.stage = 1 : i32}
+// CHECK: ttng.tmem_store %{{.*}}, %[[S]][], %true {loop.cluster = 0 : i32, loop.stage = 1 : i32}
+// CHECK: %[[SM:.*]] = ttg.memdesc_index %[[BUFS]]
+// CHECK: ttng.tc_gen5_mma %{{.*}}, %{{.*}}, %[[SM]][], %true, %true, {{.*}} {is_async, loop.cluster = 0 : i32, loop.stage = 1 : i32}
+// CHECK: ttng.wait_barrier {{.*}} {loop.cluster = 1 : i32, loop.stage = 2 : i32}
+// CHECK: %[[SL:.*]] = ttg.memdesc_index %[[BUFS]][%{{.*}}] {loop.cluster = 2 : i32, loop.stage = 2 : i32}
+// CHECK: ttng.tmem_load %[[SL]][] {loop.cluster = 2 : i32, loop.stage = 2 : i32}
+// CHECK: scf.yield %[[POISON]], 
+tt.func @acc_two_buffers(%pa: tensor<128x64x!tt.ptr<f16>, #ld> {tt.contiguity = dense<[1, 64]> : tensor<2xi32>, tt.divisibility = dense<16> : tensor<2xi32>},
+                   %pb: tensor<64x64x!tt.ptr<f16>, #ld> {tt.contiguity = dense<[1, 64]> : tensor<2xi32>, tt.divisibility = dense<16> : tensor<2xi32>},
+                   %n: i32, %x: tensor<128x64xf32, #acc>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %true = arith.constant true
+  %acc, %t0 = ttng.tmem_alloc : () -> (!ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable>, !ttg.async.token)
+  %tl = scf.for %i = %c0 to %n step %c1 iter_args(%t = %t0) -> (!ttg.async.token) : i32 {
+    %a = tt.load %pa {loop.cluster = 2 : i32, loop.stage = 0 : i32} : tensor<128x64x!tt.ptr<f16>, #ld>
+    %b = tt.load %pb {loop.cluster = 2 : i32, loop.stage = 0 : i32} : tensor<64x64x!tt.ptr<f16>, #ld>
+    %as = ttg.local_alloc %a {loop.cluster = 1 : i32, loop.stage = 1 : i32} : (tensor<128x64xf16, #ld>) -> !ttg.memdesc<128x64xf16, #nv, #ttg.shared_memory>
+    %bs = ttg.local_alloc %b {loop.cluster = 1 : i32, loop.stage = 1 : i32} : (tensor<64x64xf16, #ld>) -> !ttg.memdesc<64x64xf16, #nv, #ttg.shared_memory>
+    %st = ttng.tmem_store %x, %acc[%t], %true {loop.cluster = 1 : i32, loop.stage = 1 : i32} : tensor<128x64xf32, #acc> -> !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable>
+    %m = ttng.tc_gen5_mma %as, %bs, %acc[%st], %true, %true {loop.cluster = 1 : i32, loop.stage = 1 : i32, tt.self_latency = 1 : i32} : !ttg.memdesc<128x64xf16, #nv, #ttg.shared_memory>, !ttg.memdesc<64x64xf16, #nv, #ttg.shared_memory>, !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable>
+    %r, %rt = ttng.tmem_load %acc[%m] {loop.cluster = 1 : i32, loop.stage = 2 : i32} : !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable> -> tensor<128x64xf32, #acc>
+    "use"(%r) {loop.cluster = 1 : i32, loop.stage = 2 : i32} : (tensor<128x64xf32, #acc>) -> ()
+    scf.yield %rt : !ttg.async.token
+  } {tt.scheduled_max_stage = 2 : i32}
+  tt.return
+}
+}
+
+// -----
+
+#ld = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#acc = #ttg.blocked<{sizePerThread = [1, 64], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#nv = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#tm = #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", "ttg.threads-per-warp" = 32 : i32} {
+// An A operand put in TMEM in the loop is not pipelined: its buffer is allocated before the loop, a store into it
+// takes the alloc's place, and the MMA's wait goes right before that store of the next iteration.
+// CHECK-LABEL: tt.func @unpipelined_operand
+// CHECK: %[[ABUF:.*]] = ttng.tmem_alloc : () -> !ttg.memdesc<128x64xf16, #tmem, #ttng.tensor_memory, mutable>
+// CHECK: scf.for
+// CHECK: ttng.tmem_store %{{.*}}, %[[ABUF]], %{{.*}} {loop.cluster = 1 : i32, loop.stage = 1 : i32}
+// CHECK: ttng.tc_gen5_mma %[[ABUF]], {{.*}} {is_async, loop.cluster = 1 : i32, loop.stage = 1 : i32}
+// CHECK-NEXT: ttng.wait_barrier {{.*}} deps %[[ABUF]], {{.*}} {loop.cluster = 0 : i32, loop.stage = 2 : i32}
+tt.func @unpipelined_operand(%pa: tensor<128x64x!tt.ptr<f16>, #ld> {tt.contiguity = dense<[1, 64]> : tensor<2xi32>, tt.divisibility = dense<16> : tensor<2xi32>},
+                   %pb: tensor<64x64x!tt.ptr<f16>, #ld> {tt.contiguity = dense<[1, 64]> : tensor<2xi32>, tt.divisibility = dense<16> : tensor<2xi32>},
+                   %n: i32, %xa: tensor<128x64xf16, #acc>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %true = arith.constant true
+  %acc, %t0 = ttng.tmem_alloc : () -> (!ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable>, !ttg.async.token)
+  %tl = scf.for %i = %c0 to %n step %c1 iter_args(%t = %t0) -> (!ttg.async.token) : i32 {
+    %b = tt.load %pb {loop.cluster = 2 : i32, loop.stage = 0 : i32} : tensor<64x64x!tt.ptr<f16>, #ld>
+    %at = ttng.tmem_alloc %xa {loop.cluster = 1 : i32, loop.stage = 1 : i32} : (tensor<128x64xf16, #acc>) -> !ttg.memdesc<128x64xf16, #tm, #ttng.tensor_memory>
+    %bs = ttg.local_alloc %b {loop.cluster = 1 : i32, loop.stage = 1 : i32} : (tensor<64x64xf16, #ld>) -> !ttg.memdesc<64x64xf16, #nv, #ttg.shared_memory>
+    %m = ttng.tc_gen5_mma %at, %bs, %acc[%t], %true, %true {loop.cluster = 1 : i32, loop.stage = 1 : i32, tt.self_latency = 1 : i32} : !ttg.memdesc<128x64xf16, #tm, #ttng.tensor_memory>, !ttg.memdesc<64x64xf16, #nv, #ttg.shared_memory>, !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable>
+    scf.yield %m : !ttg.async.token
+  } {tt.scheduled_max_stage = 1 : i32}
+  tt.return
+}
+}
+
+// -----
+
+#ld = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#acc = #ttg.blocked<{sizePerThread = [1, 64], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#nv = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#tm = #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", "ttg.threads-per-warp" = 32 : i32} {
+// A load of the accumulator under an scf.if of a stage before the wait's waits itself, right before it.
+// CHECK-LABEL: tt.func @wait_in_if
+// CHECK: scf.for
+// CHECK: %[[BAR:.*]] = ttg.memdesc_index %{{.*}}[%arg
+// CHECK: ttng.tc_gen5_mma {{.*}}, %[[BAR]][%{{.*}}] {is_async
+// CHECK-NEXT: ttng.wait_barrier %[[BAR]], %[[PH:[^ ]*]] deps {{.*}} {loop.cluster = 0 : i32, loop.stage = 2 : i32}
+// CHECK: scf.if
+// CHECK-NEXT: ttng.wait_barrier %[[BAR]], %[[PH]] deps
+// CHECK-NEXT: ttng.tmem_load
+tt.func @wait_in_if(%pa: tensor<128x64x!tt.ptr<f16>, #ld> {tt.contiguity = dense<[1, 64]> : tensor<2xi32>, tt.divisibility = dense<16> : tensor<2xi32>},
+                   %pb: tensor<64x64x!tt.ptr<f16>, #ld> {tt.contiguity = dense<[1, 64]> : tensor<2xi32>, tt.divisibility = dense<16> : tensor<2xi32>},
+                   %n: i32, %c: i1) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %true = arith.constant true
+  %acc, %t0 = ttng.tmem_alloc : () -> (!ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable>, !ttg.async.token)
+  %tl = scf.for %i = %c0 to %n step %c1 iter_args(%t = %t0) -> (!ttg.async.token) : i32 {
+    %a = tt.load %pa {loop.cluster = 2 : i32, loop.stage = 0 : i32} : tensor<128x64x!tt.ptr<f16>, #ld>
+    %b = tt.load %pb {loop.cluster = 2 : i32, loop.stage = 0 : i32} : tensor<64x64x!tt.ptr<f16>, #ld>
+    %as = ttg.local_alloc %a {loop.cluster = 1 : i32, loop.stage = 1 : i32} : (tensor<128x64xf16, #ld>) -> !ttg.memdesc<128x64xf16, #nv, #ttg.shared_memory>
+    %bs = ttg.local_alloc %b {loop.cluster = 1 : i32, loop.stage = 1 : i32} : (tensor<64x64xf16, #ld>) -> !ttg.memdesc<64x64xf16, #nv, #ttg.shared_memory>
+    %m = ttng.tc_gen5_mma %as, %bs, %acc[%t], %true, %true {loop.cluster = 1 : i32, loop.stage = 1 : i32, tt.self_latency = 1 : i32} : !ttg.memdesc<128x64xf16, #nv, #ttg.shared_memory>, !ttg.memdesc<64x64xf16, #nv, #ttg.shared_memory>, !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable>
+    %u = scf.if %c -> (!ttg.async.token) {
+      %r, %rt = ttng.tmem_load %acc[%m] : !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable> -> tensor<128x64xf32, #acc>
+      "use"(%r) : (tensor<128x64xf32, #acc>) -> ()
+      scf.yield %rt : !ttg.async.token
+    } else {
+      scf.yield %m : !ttg.async.token
+    } {loop.cluster = 3 : i32, loop.stage = 1 : i32}
+    scf.yield %u : !ttg.async.token
+  } {tt.scheduled_max_stage = 1 : i32}
+  tt.return
+}
+}
+
+// -----
+
+// A pointer layout whose `order` names dimension 0 first while each thread's registers run along dimension 1:
+// the copy width follows the registers (Triton reads the order off the linear layout), 8 halves per copy.
+#rows = #ttg.blocked<{sizePerThread = [1, 64], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
+#nv = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: tt.func @copy_width_by_registers
+// CHECK: ttg.async_copy_global_to_local {{.*}} {contiguity = 8 : i32, loop.cluster = 1 : i32, loop.stage = 0 : i32}
+tt.func @copy_width_by_registers(%p: tensor<128x64x!tt.ptr<f16>, #rows> {tt.contiguity = dense<[1, 64]> : tensor<2xi32>, tt.divisibility = dense<16> : tensor<2xi32>}, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %x = tt.load %p {loop.cluster = 1 : i32, loop.stage = 0 : i32} : tensor<128x64x!tt.ptr<f16>, #rows>
+    %s = ttg.local_alloc %x {loop.cluster = 0 : i32, loop.stage = 1 : i32} : (tensor<128x64xf16, #rows>) -> !ttg.memdesc<128x64xf16, #nv, #ttg.shared_memory>
+    "use"(%s) {loop.cluster = 0 : i32, loop.stage = 1 : i32} : (!ttg.memdesc<128x64xf16, #nv, #ttg.shared_memory>) -> ()
+  } {tt.scheduled_max_stage = 1 : i32}
+  tt.return
+}
+}

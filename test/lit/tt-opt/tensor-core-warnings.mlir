@@ -1,7 +1,7 @@
 // RUN: tt-opt %s -split-input-file -verify-diagnostics -make-ttgir='target=cuda:80 num-warps=4' | FileCheck %s
 
 // make-ttgir warns at each tt.dot that Triton would run on tensor cores and ttc keeps on FMA units, saying why;
-// the ones ttc gives MMA v2 layouts (tf32, i8, f16 accumulators; e5m2 before sm89, upcast to f16) get none.
+// the ones ttc gives MMA v2 layouts (tf32, i8, f16 accumulators; fp8 before sm89, upcast to f16) get none.
 
 // CHECK-LABEL: tt.func public @accelerated
 // CHECK-COUNT-3: tt.dot {{.*}} -> tensor<64x64x{{(f32|i32|f16)}}, #mma>
@@ -26,9 +26,12 @@ module {
 
 // -----
 
+// e4m3 before sm89 is upcast to f16 as e5m2 is (Triton's decomposition of fp8 dots off sm89 / sm120)
+// CHECK-LABEL: tt.func public @fp8_before_sm89
+// CHECK: tt.fp_to_fp
+// CHECK: tt.dot {{.*}} -> tensor<64x64xf32, #mma>
 module {
   tt.func public @fp8_before_sm89(%a: tensor<64x32xf8E4M3FN>, %b: tensor<32x64xf8E4M3FN>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
-    // expected-warning @+1 {{tt.dot 64x64x32 (f8E4M3FN x f8E4M3FN -> f32) runs on FMA units: fp8 mma.sync needs sm_89 or later, and ttc upcasts only e5m2 operands to f16 before it, not f8E4M3FN x f8E4M3FN -> f32, so make-ttgir keeps it on a blocked layout}}
     %d = tt.dot %a, %b, %c : tensor<64x32xf8E4M3FN> * tensor<32x64xf8E4M3FN> -> tensor<64x64xf32>
     tt.return %d : tensor<64x64xf32>
   }

@@ -1,0 +1,122 @@
+"""Our PTX against Triton's, from the same TTGIR: every sm90 fixture (test/fixtures/triton, which covers every
+kernel in kernels/), instruction counts and an instruction histogram diff.
+
+    python bench/ptx_compare.py [--only a,b] [--diff NAME] [--json PATH]    # ours vs the checked-in Triton PTX
+    /tmp/tritonvenv/bin/python bench/ptx_compare.py --oracle [--only a,b]   # (re)make Triton's PTX (Triton 3.6.0)
+
+The oracle compiles each fixture's `<name>.nodebug.ttgir` with Triton's own back end (`triton.compile` on the
+TTGIR file: its make_llir, make_ptx for GPUTarget("cuda", 90, 32); no GPU needed) and writes
+test/fixtures/triton_ptx/<name>.ptx. Ours is `tt-translate --target=ptx` of the same file, in process.
+An instruction is a statement of a function body (inline asm included): a line ending in `;` that is not a
+directive (`.reg`, `.loc`, ...); its key in the histogram is the mnemonic without its predicate guard
+(`ld.global.v4.b32`). test/unit/test_ptx_quality.py holds our count to 1.03x Triton's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "test" / "fixtures" / "triton"
+TRITON_PTX = ROOT / "test" / "fixtures" / "triton_ptx"
+LIMIT = 1.03
+
+_STATEMENT = re.compile(r"^\s*(?:@!?%\w+\s+)?([a-z][\w.:]*)[^;]*;\s*$")
+
+
+def sm90_fixtures() -> list[str]:
+    manifest = json.loads((FIXTURES / "MANIFEST.json").read_text())["fixtures"]
+    return sorted(k for k, v in manifest.items() if v.get("target", "cuda:90:32").split(":")[1] == "90")
+
+
+def histogram(ptx: str) -> collections.Counter:
+    """Mnemonic -> count over the PTX's function bodies."""
+    counts = collections.Counter()
+    for line in ptx.splitlines():
+        line = line.split("//", 1)[0]
+        m = _STATEMENT.match(line)
+        if m:
+            counts[m.group(1)] += 1
+    return counts
+
+
+def ours(name: str) -> str:
+    from ttc.lowering import pipeline
+
+    path = FIXTURES / f"{name}.nodebug.ttgir"
+    mod, meta, tm = pipeline.to_llvm(path.read_text(), str(path), pipeline.Options())
+    return pipeline.to_ptx(pipeline.target.llvm().parse_assembly(str(mod)), meta, tm)
+
+
+def theirs(name: str) -> str:
+    return (TRITON_PTX / f"{name}.ptx").read_text()
+
+
+def compare(name: str) -> dict:
+    a, b = histogram(ours(name)), histogram(theirs(name))
+    n_a, n_b = sum(a.values()), sum(b.values())
+    return {"ours": n_a, "triton": n_b, "ratio": round(n_a / n_b, 4), "ours_hist": dict(a), "triton_hist": dict(b)}
+
+
+def diff_lines(r: dict, top: int = 15) -> list[str]:
+    a, b = collections.Counter(r["ours_hist"]), collections.Counter(r["triton_hist"])
+    keys = sorted(set(a) | set(b), key=lambda k: (-abs(a[k] - b[k]), k))
+    return [f"  {a[k] - b[k]:+5d}  {k:<40} ours {a[k]:5d}  triton {b[k]:5d}" for k in keys[:top] if a[k] != b[k]]
+
+
+def oracle(names: list[str]) -> int:
+    import triton
+    from triton.backends.compiler import GPUTarget
+
+    assert triton.__version__ == "3.6.0", f"the oracle is Triton 3.6.0, not {triton.__version__}"
+    TRITON_PTX.mkdir(exist_ok=True)
+    for name in names:
+        k = triton.compile(str(FIXTURES / f"{name}.nodebug.ttgir"), target=GPUTarget("cuda", 90, 32))
+        # the `.file` Triton names after the TTGIR it parsed: repository-relative, as every fixture's paths are
+        (TRITON_PTX / f"{name}.ptx").write_text(k.asm["ptx"].replace(str(ROOT) + "/", ""))
+        print(f"wrote {name}.ptx", file=sys.stderr)
+    return 0
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--oracle", action="store_true", help="write Triton's PTX (run with Triton 3.6.0 installed)")
+    p.add_argument("--only", default=None, help="comma-separated fixture names")
+    p.add_argument("--diff", default=None, help="print the histogram diff of these fixtures (comma-separated; 'all')")
+    p.add_argument("--json", default=None, help="write every result here")
+    opts = p.parse_args(argv)
+    names = opts.only.split(",") if opts.only else sm90_fixtures()
+    if opts.oracle:
+        return oracle(names)
+    sys.path.insert(0, str(ROOT))
+    results, worse = {}, 0
+    want_diff = set(names) if opts.diff == "all" else set((opts.diff or "").split(","))
+    print(f"{'fixture':<36} {'ours':>6} {'triton':>6} {'ratio':>6}")
+    for name in names:
+        try:
+            r = results[name] = compare(name)
+        except Exception as e:  # a fixture we cannot lower: reported, counted as over the limit
+            results[name] = {"error": str(e).splitlines()[0]}
+            print(f"{name:<36} error: {results[name]['error']}")
+            worse += 1
+            continue
+        flag = "" if r["ratio"] <= LIMIT else "  > 1.03"
+        worse += bool(flag)
+        print(f"{name:<36} {r['ours']:6d} {r['triton']:6d} {r['ratio']:6.3f}{flag}")
+        if name in want_diff:
+            print("\n".join(diff_lines(r)))
+    total_a = sum(r.get("ours", 0) for r in results.values())
+    total_b = sum(r.get("triton", 0) for r in results.values() if "ours" in r)
+    print(f"{len(names) - worse} of {len(names)} within {LIMIT}x; total {total_a} / {total_b} = {total_a / total_b:.3f}")
+    if opts.json:
+        Path(opts.json).write_text(json.dumps(results, indent=1, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

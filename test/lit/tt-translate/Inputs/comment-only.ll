@@ -1,0 +1,1 @@
+; a comment, and no LLVM IR

@@ -1,0 +1,104 @@
+"""The import budget of each command: what a fresh process imports for a given input (issue 23).
+
+Each case runs a command in a fresh Python process (as its console script would), records `sys.modules` at exit
+and fails when a module it has no use for was imported: `tt-opt --version` imports nothing but its own module,
+TTIR never loads the ttg/llvm/math dialects or the back end, nothing but the commands that launch or assemble
+imports numpy, llvmlite or cuda. Start-up time follows the import set (bench/startup.py measures it).
+"""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "test" / "fixtures" / "triton"
+
+# Runs the module named by argv[2] as `python -m` would, then writes the imported modules' names to argv[1].
+PROBE = """import atexit, runpy, sys
+out, module = sys.argv[1], sys.argv[2]
+atexit.register(lambda: open(out, "w").write("\\n".join(sorted(sys.modules))))
+sys.argv = [module] + sys.argv[3:]
+runpy.run_module(module, run_name="__main__", alter_sys=True)
+"""
+
+THIRD_PARTY = ("numpy", "llvmlite", "cuda", "typer", "click", "rich", "jsonschema")
+BACK_END = ("ttc.lowering.translate", "ttc.lowering.target", "ttc.runtime", "ttc.frontend")
+
+
+def imported(tmp_path, module: str, *argv) -> set[str]:
+    out = tmp_path / "modules.txt"
+    proc = subprocess.run([sys.executable, "-c", PROBE, str(out), module, *map(str, argv)], cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    return set(out.read_text().split())
+
+
+def offending(modules: set[str], forbidden) -> list[str]:
+    return sorted(m for m in modules if any(m == f or m.startswith(f + ".") for f in forbidden))
+
+
+def test_tt_opt_version_imports_only_itself(tmp_path):
+    modules = imported(tmp_path, "ttc.tools.tt_opt", "--version")
+    assert {m for m in modules if m.startswith(("ttc", "xdsl"))} == {"ttc", "ttc.cli", "ttc.tools"}
+    assert not offending(modules, THIRD_PARTY)
+    assert "dataclasses" not in modules  # a sign of a heavier import creeping in
+
+
+def test_tt_opt_ttir_loads_only_its_dialects(tmp_path):
+    modules = imported(tmp_path, "ttc.tools.tt_opt", FIXTURES / "matmul.ttir", "-canonicalize", "-cse",
+                       "-o", tmp_path / "out.ttir")
+    assert not offending(modules, THIRD_PARTY + BACK_END + (
+        "ttc.ir.ttg", "ttc.ir.llvm", "ttc.ir.gpu", "ttc.ir.nvws", "xdsl.dialects.llvm", "xdsl.dialects.math",
+        "ttc.passes.remove_layout_conversions", "ttc.passes.make_ttgir", "ttc.reproducer", "ttc.lowering.metadata",
+        "ttc.expected_diagnostics", "ttc.analysis",
+        "xdsl.irdl.declarative_assembly_format_parser"))  # xDSL's op formats are parsed on use (ttc._LazyXdslFormats)
+    assert {"ttc.ir.tt", "ttc.ir.std", "ttc.passes.canonicalize", "ttc.passes.cse"} <= modules
+
+
+def test_tt_opt_ttgir_with_math(tmp_path):
+    modules = imported(tmp_path, "ttc.tools.tt_opt", FIXTURES / "attention.ttgir", "-cse", "-o", tmp_path / "o")
+    assert {"ttc.ir.ttg", "xdsl.dialects.math"} <= modules  # loaded because the file uses them
+    assert not offending(modules, THIRD_PARTY + BACK_END + ("xdsl.dialects.llvm",))
+
+
+def test_tt_frontend_builds_without_passes_or_back_end(tmp_path):
+    modules = imported(tmp_path, "ttc.tools.tt_frontend", ROOT / "kernels" / "vector_add.py", "--kernel",
+                       "add_kernel", "--signature", "*fp32:16,*fp32:16,*fp32:16,i32,1024", "-o", tmp_path / "a.ttir")
+    assert not offending(modules, ("numpy", "llvmlite", "cuda", "ttc.lowering.translate", "ttc.runtime",
+                                   "ttc.passmanager", "ttc.ir.ttg", "xdsl.dialects.llvm", "xdsl.dialects.math"))
+
+
+def test_tt_translate_llvmir(tmp_path):
+    modules = imported(tmp_path, "ttc.tools.tt_translate", FIXTURES / "vector_add.ttgir", "--target=llvmir",
+                       "-o", tmp_path / "a.ll")
+    assert "llvmlite" in modules
+    assert not offending(modules, ("numpy", "cuda", "ttc.frontend", "ttc.runtime", "xdsl.dialects.math"))
+
+
+@pytest.mark.parametrize("module", ["ttc.tools.tt_compile", "ttc.tools.tt_as", "ttc.tools.tt_run"])
+def test_help_imports_no_compiler(tmp_path, module):
+    modules = imported(tmp_path, module, "--help")
+    assert not offending(modules, ("xdsl", "numpy", "llvmlite", "cuda", "ttc.ir", "ttc.frontend", "ttc.lowering"))
+    if module == "ttc.tools.tt_compile":
+        assert not offending(modules, THIRD_PARTY)
+
+
+def test_canonicalize_names_every_convert_pattern():
+    """canonicalize registers remove_layout_conversions' patterns by name without importing them (TTIR never
+    needs them): the names must be those the patterns are for."""
+    from ttc.passes.canonicalize import CONVERT_PATTERN_OPS
+    from ttc.passes.remove_layout_conversions import CONVERT_PATTERNS
+
+    assert set(CONVERT_PATTERN_OPS) == set(CONVERT_PATTERNS)
+
+
+def test_xdsl_formats_parse_on_use(tmp_path):
+    """An op read with xDSL's own declarative format (cf.assert: ttc.ir.format has none) still parses and
+    prints, its format parsed when first used."""
+    src = tmp_path / "a.mlir"
+    src.write_text('tt.func @f(%c: i1) {\n  cf.assert %c, "boom"\n  tt.return\n}\n')
+    proc = subprocess.run([sys.executable, "-m", "ttc.tools.tt_opt", str(src)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert '"cf.assert"(%arg0) <{msg = "boom"}> : (i1) -> ()' in proc.stdout

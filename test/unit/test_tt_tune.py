@@ -1,0 +1,314 @@
+"""tt-tune: the decorators evaluated as Triton evaluates them (comprehensions, helper functions, prune_configs_by,
+heuristics), --configs files, the autotune cache file (a hit, and a miss on any change), tt-compile --autotuned,
+do_bench's schedule, the --json schema, and every kernel in kernels/tuned tuned in the interpreter."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+import shutil
+import subprocess
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from ttc import autotune
+from ttc.cli import run
+
+ROOT = Path(__file__).resolve().parents[2]
+INPUTS = ROOT / "test" / "lit" / "tt-tune" / "Inputs"
+SCHEMA = ROOT / "ttc" / "runtime" / "tune.schema.json"
+
+
+def _gpu() -> bool:
+    try:
+        from cuda.bindings import driver
+
+        return driver.cuInit(0)[0] == driver.CUresult.CUDA_SUCCESS and driver.cuDeviceGetCount()[1] > 0
+    except Exception:
+        return False
+
+
+def call(tool: str, *argv):
+    from ttc.tools import tt_compile, tt_tune
+
+    main = {"tt-tune": tt_tune.main, "tt-compile": tt_compile.main}[tool]
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        rc = run(tool, main, [str(a) for a in argv])
+    return rc, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("TRITON_PRINT_AUTOTUNING", raising=False)
+    monkeypatch.delenv("TRITON_ALWAYS_COMPILE", raising=False)
+    return tmp_path / "cache"
+
+
+# ----------------------------------------------------------------------------- decorators
+
+
+def test_configs_helpers_prune_and_heuristics():
+    p = autotune.prepare(str(INPUTS / "decorated.py"), "scale_kernel", str(INPUTS / "scale.json"))
+    # block_configs: 9 configs; drop_large keeps BLOCK <= 128 (6); perf_model's 3 smallest BLOCK * warps + scale
+    assert [(v.config.kwargs["BLOCK"], v.config.num_warps) for v in p.variants] == [(32, 1), (64, 1), (64, 2)]
+    assert p.key == (96, "torch.float32", "torch.float32")
+    # the outer heuristic sees the call's scale (fixed by the spec), the inner one the config's BLOCK; CLAMP is
+    # its default
+    assert [v.signature for v in p.variants] == [
+        "*fp32:16,*fp32:16,i32,0.5,32,True,1.0,False",
+        "*fp32:16,*fp32:16,i32,0.5,64,False,1.0,False",
+        "*fp32:16,*fp32:16,i32,0.5,64,False,1.0,False",
+    ]
+    assert p.variants[2].options == {"num_warps": 2, "num_stages": 1, "num_ctas": 1, "maxnreg": None}
+    assert p.variants[0].constexprs == {"scale": 0.5, "SCALE2": 1.0, "BLOCK": 32, "EVEN": True, "CLAMP": False}
+    assert len(p.tunable.configs) == 9 and p.tunable.autotuned.key == ["n"]
+
+
+def test_config_as_triton_prints_and_compares_it():
+    c = autotune.Config({"BLOCK": 64}, num_warps=8)
+    assert str(c) == "BLOCK: 64, num_warps: 8, num_ctas: 1, num_stages: 3, maxnreg: None"
+    assert c == autotune.Config({"BLOCK": 64}, num_warps=8) and c != autotune.Config({"BLOCK": 64})
+    assert c.all_kwargs() == {"BLOCK": 64, "num_warps": 8, "num_ctas": 1, "num_stages": 3}
+
+
+def test_real_triton_modules_are_untouched(monkeypatch):
+    import sys
+    import types
+
+    fake = types.ModuleType("triton")
+    monkeypatch.setitem(sys.modules, "triton", fake)
+    autotune.read(str(INPUTS / "decorated.py"), "scale_kernel")
+    assert sys.modules["triton"] is fake
+
+
+def test_configs_file(tmp_path):
+    f = tmp_path / "configs.json"
+    f.write_text(json.dumps([{"kwargs": {"BLOCK": 128}, "num_warps": 4, "num_stages": 2, "maxnreg": 128}]))
+    p = autotune.prepare(str(INPUTS / "decorated.py"), "scale_kernel", str(INPUTS / "scale.json"), str(f))
+    [v] = p.variants  # early_config_prune keeps it; one config is under top_k
+    assert v.config.as_dict() == {"kwargs": {"BLOCK": 128}, "num_warps": 4, "num_stages": 2, "maxnreg": 128}
+    assert v.options["maxnreg"] == 128 and ",128,False," in v.signature
+    f.write_text(json.dumps([{"kwargs": {"BLOCK": 128}, "num_warps": 3}]))
+    with pytest.raises(Exception, match=r"\[0\]\.num_warps: 3 is not a power of two"):
+        autotune.configs_from_file(str(f))
+    f.write_text(json.dumps([{"kwargs": {}, "warps": 4}]))
+    with pytest.raises(Exception, match=r"\[0\]: unknown key 'warps'"):
+        autotune.configs_from_file(str(f))
+
+
+# ----------------------------------------------------------------------------- the autotune cache
+
+
+def _fake_results(p, ms):
+    """The cache file tt-tune would write after timing `p`'s configs at `ms` (None: failed)."""
+    return [{"config": v.config, "status": "ok" if m else "failed: out of resource", "ms": m, "n_regs": 40,
+             "spills": 0, "shared": 0} for v, m in zip(p.variants, ms)]
+
+
+def _store(p, target="cuda:90", ms=([0.3, 0.2, 0.4], [0.1, 0.09, 0.2], None)):
+    path = autotune.cache_path(p.tunable, p.spec_text, target, p.key, [v.config for v in p.variants])
+    autotune.store(path, p.key, _fake_results(p, ms))
+    return path
+
+
+def test_autotune_cache_file_is_tritons(cache):
+    p = autotune.prepare(str(INPUTS / "decorated.py"), "scale_kernel", str(INPUTS / "scale.json"))
+    path = Path(_store(p))
+    assert path.name == "scale_kernel.autotune.json" and path.parent.parent == cache
+    assert len(path.parent.name) == 52  # base32 of a sha256, as Triton names cache directories
+    data = json.loads(path.read_text())
+    assert data["key"] == [96, "torch.float32", "torch.float32"]
+    config, timing = data["configs_timings"][1]
+    assert config == {"kwargs": {"BLOCK": 64}, "num_warps": 1, "num_ctas": 1, "num_stages": 1, "maxnreg": None,
+                      "pre_hook": None, "ir_override": None}
+    assert timing == [0.1, 0.09, 0.2] and data["configs_timings"][2][1] == [math.inf] * 3
+    assert autotune.best_cached(data) == p.variants[1].config
+
+
+def test_autotune_cache_hit_times_nothing(cache, monkeypatch):
+    p = autotune.prepare(str(INPUTS / "decorated.py"), "scale_kernel", str(INPUTS / "scale.json"))
+    _store(p)
+    monkeypatch.setenv("TRITON_PRINT_AUTOTUNING", "1")
+    rc, out, err = call("tt-tune", INPUTS / "decorated.py", "-k", "scale_kernel", "--spec", INPUTS / "scale.json")
+    assert rc == 0, err
+    assert "(autotune cache hit: nothing compiled or timed)" in out and "Autotuning kernel" not in out
+    lines = out.splitlines()
+    assert lines[2].startswith("BLOCK=64 warps=1 stages=1") and "0.1000 [0.0900, 0.2000]" in lines[2]
+    assert lines[4].startswith("BLOCK=64 warps=2 stages=1") and "failed: out of resource" in lines[4]
+    assert lines[-1] == "best: BLOCK=64 warps=1 stages=1: 0.1000 ms"
+    rc, out, err = call("tt-tune", INPUTS / "decorated.py", "-k", "scale_kernel", "--spec", INPUTS / "scale.json",
+                        "--json")
+    report = json.loads(out)
+    assert report["cached"] and report["best"]["kwargs"] == {"BLOCK": 64} and report["compiled"] == 0
+    assert report["configs"][1]["gbps"] == pytest.approx(2 * 96 * 4 / 0.1e-3 / 1e9)
+    _validate(report)
+
+
+@pytest.mark.skipif(_gpu(), reason="a miss on a GPU machine would tune for real")
+@pytest.mark.parametrize("change", ["spec", "source", "target", "configs"])
+def test_autotune_cache_misses_on_any_change(cache, tmp_path, change):
+    src, spec = tmp_path / "decorated.py", tmp_path / "scale.json"
+    shutil.copy(INPUTS / "decorated.py", src)
+    shutil.copy(INPUTS / "scale.json", spec)
+    _store(autotune.prepare(str(src), "scale_kernel", str(spec)))
+    argv = [src, "-k", "scale_kernel", "--spec", spec]
+    assert call("tt-tune", *argv)[0] == 0
+    if change == "spec":
+        spec.write_text(spec.read_text().replace('"init": "randn"', '"init": "rand"'))
+    elif change == "source":
+        src.write_text(src.read_text() + "\n# an edit\n")
+    elif change == "target":
+        argv += ["--target", "cuda:80"]
+    else:
+        (tmp_path / "c.json").write_text(json.dumps([{"kwargs": {"BLOCK": 32}, "num_warps": 1, "num_stages": 1}]))
+        argv += ["--configs", tmp_path / "c.json"]
+    rc, out, err = call("tt-tune", *argv)
+    assert rc == 1 and "tt-tune: error: no GPU" in err, out + err
+
+
+def test_compile_autotuned_and_output_from_the_cache(cache, tmp_path):
+    p = autotune.prepare(str(INPUTS / "decorated.py"), "scale_kernel", str(INPUTS / "scale.json"))
+    argv = [INPUTS / "decorated.py", "-k", "scale_kernel", "--autotuned", "--spec", INPUTS / "scale.json"]
+    rc, out, err = call("tt-compile", *argv, "-o", tmp_path / "x.cubin")
+    assert rc == 1 and "no autotune result for 'scale_kernel'" in err and "run tt-tune first" in err
+    _store(p)
+    rc, out, err = call("tt-compile", *argv, "-o", tmp_path / "best.cubin", "-v")
+    assert rc == 0, err
+    assert "autotuned config: BLOCK: 64, num_warps: 1" in err
+    meta = json.loads((tmp_path / "best.cubin.json").read_text())
+    assert meta["name"] == "scale_kernel" and meta["num_warps"] == 1
+    # tt-tune -o from the cache hit writes the same winner (a kernel cache hit now)
+    rc, out, err = call("tt-tune", INPUTS / "decorated.py", "-k", "scale_kernel", "--spec", INPUTS / "scale.json",
+                        "-o", tmp_path / "tuned.cubin")
+    assert rc == 0, err
+    assert (tmp_path / "tuned.cubin").read_bytes() == (tmp_path / "best.cubin").read_bytes()
+    assert json.loads((tmp_path / "tuned.cubin.json").read_text()) == meta
+    rc, out, err = call("tt-compile", INPUTS / "decorated.py", "-k", "scale_kernel", "--autotuned")
+    assert rc == 1 and "--autotuned needs --spec" in err
+
+
+# ----------------------------------------------------------------------------- do_bench
+
+
+class FakeDriver:
+    """Events are numbers; a kernel call takes 0.5 ms, so 5 calls between the estimate's events take 2.5 ms."""
+
+    class d:
+        @staticmethod
+        def cuEventDestroy(e):
+            pass
+
+    def __init__(self):
+        self.calls, self.next = [], 0
+
+    def __call__(self, what, *args):
+        self.calls.append(what)
+        if what == "cuEventCreate":
+            self.next += 1
+            return self.next
+        if what == "cuEventElapsedTime":
+            s, e = args
+            return 2.5 if (s, e) == (1, 2) else 0.5 + 0.01 * (s % 7)
+        return None
+
+
+def test_do_bench_schedule_and_quantiles():
+    from ttc.runtime import tune
+
+    drv, log = FakeDriver(), []
+    ms = tune.do_bench(drv, lambda: log.append("fn"), lambda: log.append("flush"), warmup=5, rep=10)
+    # one call, 5 (flush, call) for the estimate (0.5 ms each), warm-up 5 / 0.5 = 10 calls, then 10 / 0.5 = 20
+    # timed calls each after a flush
+    assert log[:11] == ["fn"] + ["flush", "fn"] * 5
+    assert log[11:21] == ["fn"] * 10 and log[21:] == ["flush", "fn"] * 20
+    assert drv.calls.count("cuEventRecord") == 2 + 2 * 20
+    times = sorted(0.5 + 0.01 * (s % 7) for s in range(3, 3 + 40, 2))
+    assert ms == pytest.approx(tune.quantile(times, (0.5, 0.2, 0.8)))
+    assert tune.quantile([1, 2, 3, 4], (0.5, 0.2, 0.8)) == pytest.approx([2.5, 1.6, 3.4])
+
+
+# ----------------------------------------------------------------------------- --json and the example kernels
+
+
+def _validate(report):
+    import jsonschema
+
+    jsonschema.Draft202012Validator(json.loads(SCHEMA.read_text())).validate(report)
+
+
+def test_json_schema_rejects_what_it_should():
+    import jsonschema
+
+    good = {"kernel": "k", "key": [], "target": "cuda:90", "mode": "interpret", "cached": False, "best": None,
+            "configs": [{"kwargs": {}, "num_warps": 4, "num_stages": 3, "status": "ok", "ms": None}]}
+    _validate(good)
+    for bad in ({**good, "configs": [{**good["configs"][0], "status": "slow"}]},
+                {**good, "configs": [{**good["configs"][0], "ms": [1.0]}]}, {**good, "extra": 1}):
+        with pytest.raises(jsonschema.ValidationError):
+            _validate(bad)
+
+
+TUNED = sorted(p.stem for p in (ROOT / "kernels" / "tuned").glob("*.json"))
+
+
+@pytest.mark.parametrize("name", TUNED)
+def test_tuned_kernels_in_the_interpreter(name, tmp_path):
+    """Each autotuned example kernel, a few of its configs (evenly spaced), compiled and checked in the
+    interpreter: no config gives a wrong result, at least one runs, and any that fails is the compiler's
+    located error."""
+    spec = ROOT / "kernels" / "tuned" / f"{name}.json"
+    kernel = json.loads(spec.read_text())["kernel"]
+    env = {**os.environ, "TRITON_CACHE_DIR": str(tmp_path / "cache")}
+    proc = subprocess.run(["tt-tune", str(ROOT / "kernels" / "tuned" / f"{name}.py"), "-k", kernel, "--spec",
+                           str(spec), "--interpret", "--json", "--limit", "2", "-j", "2"],
+                          capture_output=True, text=True, env=env)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    report = json.loads(proc.stdout)
+    _validate(report)
+    statuses = [c["status"] for c in report["configs"]]
+    assert len(statuses) == 2 and "ok" in statuses, statuses
+    for s in statuses:
+        assert s == "ok" or s.startswith(f"failed: {ROOT / 'kernels' / 'tuned' / name}.py:"), s
+
+
+@pytest.mark.parametrize("case", ["close", "mismatch", "nan_output", "inf_both", "nan_both", "int_exact",
+                                  "float64_output", "broadcast"])
+def test_prepared_reference_reports_as_compare(case):
+    """tt-tune compares every config's output with one prepared reference (check.Reference): its result is
+    compare's, field for field, for outputs in and out of tolerance, NaN and infinity, integers, broadcasts."""
+    import numpy as np
+
+    from ttc.runtime.check import Reference, compare
+
+    rng = np.random.default_rng(1)
+    want = rng.standard_normal((24, 40)).astype(np.float32)
+    want[0, 0] = 0
+    got = (want + rng.standard_normal(want.shape) * 0.01).astype(np.float16)
+    if case == "mismatch":
+        got[3, 4] = 5
+    elif case == "nan_output":
+        got[1, 1] = np.nan
+    elif case == "inf_both":
+        want[2, 2], got[2, 2] = np.inf, np.inf
+    elif case == "nan_both":
+        want[2, 2], got[2, 2] = np.nan, np.nan
+    elif case == "int_exact":
+        want, got = want.astype(np.int32), got.astype(np.int32)
+        got[5, 5] += 1
+    elif case == "float64_output":
+        got = got.astype(np.float64)
+    elif case == "broadcast":
+        want = np.float32(0.5)
+    rtol, atol = (0.0, 0.0) if case == "int_exact" else (0.02, 0.05)
+    ref = Reference(np.asarray(want), rtol, atol)
+    with np.errstate(all="ignore"):
+        for _ in range(2):  # the scratch buffers are reused
+            result = ref.compare("c", got)
+            assert repr(result) == repr(compare("c", got, np.asarray(want), rtol, atol))
+    assert result.ok == (case in ("close", "inf_both", "nan_both", "float64_output"))

@@ -1,0 +1,364 @@
+"""tt-tune's run: every config compiled at once on a pool of processes through the kernel cache, then checked
+and timed, on the GPU (one timing worker per GPU) or in the interpreter, with a progress bar on stderr.
+
+A config's compile starts its run as soon as it is done, so compiling and timing overlap. The timing is
+`triton.testing.do_bench`'s, with the CUDA driver (cuda-python) instead of torch: one launch, an estimate over
+five launches each after an L2 flush (a 256 MB buffer set to zero, as Triton's `clear_cache`), then warm-up
+launches for `warmup` ms and timed launches for `rep` ms, each between its own events and after a flush; the
+result is the 0.5, 0.2 and 0.8 quantiles of the times in ms. Every launch, timed or not, is what the autotuner's
+kernel call is: the `reset_to_zero` buffers set to zero, the `restore_value` buffers saved, the kernel, the saved
+buffers copied back. The outputs of the first launch (from the spec's initial values, `reset_to_zero` buffers
+zero) are checked against the spec's checks: a config that gives wrong results is "wrong", one that does not
+compile, load or launch is "failed"; neither is ever the winner. Each GPU worker starts with the pool, and while
+the configs compile it draws the spec's initial values and computes each check's expected values once
+(`check.Reference`: a 4096^3 matmul in NumPy, its tolerances), so that a config's check costs a few passes over
+its output and nothing is recomputed per config. A CUDA error that breaks the worker's context
+replaces the worker.
+"""
+
+from __future__ import annotations
+
+import ast
+import concurrent.futures as cf
+import multiprocessing
+import os
+import sys
+import time
+
+import numpy as np
+
+L2_FLUSH_BYTES = 256 * 1024 * 1024
+QUANTILES = (0.5, 0.2, 0.8)
+
+
+# ----------------------------------------------------------------------------- compiling (pool workers)
+
+
+def compile_one(path: str, text: str, kernel: str, signature: str, options: dict) -> dict:
+    """Compile one config to CUBIN through the kernel cache; never raises."""
+    from ttc import compiler
+    from ttc.cli import UsageError
+    from ttc.diagnostics import CompileError
+    from ttc.lowering.cubin import AssemblerError
+
+    start = time.perf_counter()
+    try:
+        result = compiler.compile(path, kernel, signature, compiler.Options(**options), text=text, tool="tt-tune")
+    except CompileError as e:
+        return {"ok": False, "error": e.render().split("\n")[0]}
+    except (AssemblerError, UsageError) as e:
+        return {"ok": False, "error": str(e).strip().split("\n")[0]}
+    except Exception as e:  # noqa: BLE001 - a compiler bug fails this config, not the run
+        return {"ok": False, "error": f"internal error: {type(e).__name__}: {e}"}
+    if result.cache_dir is None:
+        return {"ok": False, "error": "the kernel cache could not be written (set TRITON_CACHE_DIR)"}
+    return {"ok": True, "cache_dir": result.cache_dir, "cache_hit": result.cache_hit,
+            "shared": result.metadata.shared, "seconds": time.perf_counter() - start}
+
+
+# ----------------------------------------------------------------------------- running (pool workers)
+
+_specs: dict = {}  # per worker: spec path -> (spec, initial values)
+
+
+def _spec(spec_path: str, reset_to_zero: tuple):
+    from ttc.runtime import spec as specs
+
+    if spec_path not in _specs:
+        spec = specs.load(spec_path)
+        spec.num_warps = None  # each config's own
+        initial = specs.initial_values(spec)
+        for name in reset_to_zero:  # the autotuner zeroes them before every launch
+            if isinstance(initial.get(name), np.ndarray):
+                initial[name] = np.zeros_like(initial[name])
+        _specs[spec_path] = (spec, initial)
+    return _specs[spec_path]
+
+
+_references: dict = {}  # per worker: (spec, check name, the config values it uses) -> check.Reference
+
+
+def _uses(expr: str, constexprs) -> set:
+    return {n.id for n in ast.walk(ast.parse(expr, mode="eval")) if isinstance(n, ast.Name)} & set(constexprs)
+
+
+def _reference(spec, initial: dict, constexprs: dict, name: str):
+    """The check's expected values for these config values, computed once per worker (a 4096^3 matmul in NumPy
+    takes a second) and prepared for fast comparisons."""
+    from ttc.runtime import check as checks
+
+    k = (spec.path, name, tuple(sorted((u, constexprs[u]) for u in _uses(spec.checks[name], constexprs))))
+    if k not in _references:
+        a = spec.arg(name)
+        rtol, atol = checks.default_tolerance(a)
+        rtol = spec.rtol if spec.rtol is not None else rtol
+        atol = spec.atol if spec.atol is not None else atol
+        _references[k] = checks.Reference(checks.expected(spec, name, {**initial, **constexprs}), rtol, atol)
+    return _references[k]
+
+
+def _check(spec, initial: dict, constexprs: dict, outputs: dict) -> str | None:
+    """None when every check passes, else why not."""
+    for name in spec.checks:
+        r = _reference(spec, initial, constexprs, name).compare(name, outputs[name])
+        if not r.ok:
+            return r.text()
+    return None
+
+
+def _prepare(spec_path: str, reset_to_zero: tuple, config_names: frozenset) -> None:
+    """A worker's start: the spec's initial values and the references of the checks that no config value changes,
+    while the configs compile. A bad spec or check is reported when a config runs, so errors are ignored here."""
+    try:
+        spec, initial = _spec(spec_path, reset_to_zero)
+        for name, expr in spec.checks.items():
+            if not _uses(expr, config_names):
+                _reference(spec, initial, {}, name)
+    except Exception:  # noqa: BLE001
+        pass
+
+
+def interpret_one(task: dict) -> dict:
+    """Run one compiled config's TTGIR in the interpreter and check it."""
+    from ttc.diagnostics import CompileError
+    from ttc.runtime.errors import SpecError
+    from ttc.runtime.launch import interpret
+
+    spec, initial = _spec(task["spec"], task["reset_to_zero"])
+    ttgir = os.path.join(task["cache_dir"], f"{task['kernel']}.ttgir")
+    try:
+        with open(os.devnull, "w") as devnull, np.errstate(all="ignore"):
+            outcome = interpret(ttgir, spec, {**initial, **task["constexprs"]}, devnull)
+            wrong = _check(spec, initial, task["constexprs"], outcome.outputs)
+    except SpecError as e:
+        return {"spec_error": [e.message, e.where]}
+    except CompileError as e:
+        return {"status": f"failed: {e.render().split(chr(10))[0]}", "ms": None}
+    except Exception as e:  # noqa: BLE001
+        return {"status": f"failed: {type(e).__name__}: {e}", "ms": None}
+    return {"status": f"wrong: {wrong}" if wrong else "ok", "ms": None}
+
+
+_gpu: dict = {}  # per GPU worker: driver, device index, L2 flush buffer, limits
+
+
+def gpu_init(device: int, spec_path: str, reset_to_zero: tuple, config_names: frozenset) -> None:
+    from ttc.runtime.cuda import _Driver
+
+    drv = _Driver("tt-tune")
+    drv("cuInit", 0)
+    dev = drv("cuDeviceGet", device)
+    ctx = drv("cuDevicePrimaryCtxRetain", dev)
+    drv("cuCtxSetCurrent", ctx)
+    attr = drv.d.CUdevice_attribute
+    _gpu.update(drv=drv, device=device, flush=int(drv("cuMemAlloc", L2_FLUSH_BYTES)),
+                max_shared=int(drv("cuDeviceGetAttribute", attr.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev)),
+                name=drv("cuDeviceGetName", 256, dev).split(b"\0")[0].decode())
+    _prepare(spec_path, reset_to_zero, config_names)
+
+
+def do_bench(drv, fn, flush, warmup: float = 25, rep: float = 100, quantiles=QUANTILES) -> list[float]:
+    """triton.testing.do_bench with the CUDA driver: `fn` launches on the default stream, `flush` clears L2."""
+    fn()
+    drv("cuCtxSynchronize")
+    start, end = drv("cuEventCreate", 0), drv("cuEventCreate", 0)
+    drv("cuEventRecord", start, 0)
+    for _ in range(5):
+        flush()
+        fn()
+    drv("cuEventRecord", end, 0)
+    drv("cuCtxSynchronize")
+    estimate = drv("cuEventElapsedTime", start, end) / 5
+    drv.d.cuEventDestroy(start)
+    drv.d.cuEventDestroy(end)
+    n_warmup = max(1, int(warmup / estimate)) if estimate > 0 else 1000
+    n_repeat = max(1, int(rep / estimate)) if estimate > 0 else 1000
+    events = [(drv("cuEventCreate", 0), drv("cuEventCreate", 0)) for _ in range(n_repeat)]
+    try:
+        for _ in range(n_warmup):
+            fn()
+        for s, e in events:
+            flush()
+            drv("cuEventRecord", s, 0)
+            fn()
+            drv("cuEventRecord", e, 0)
+        drv("cuCtxSynchronize")
+        times = [drv("cuEventElapsedTime", s, e) for s, e in events]
+    finally:
+        for s, e in events:
+            drv.d.cuEventDestroy(s)
+            drv.d.cuEventDestroy(e)
+    return quantile(times, quantiles)
+
+
+def quantile(values, qs) -> list[float]:
+    """Linear-interpolated quantiles, as triton.testing's."""
+    a = sorted(values)
+    out = []
+    for q in qs:
+        point = q * (len(a) - 1)
+        lo, hi = int(np.floor(point)), int(np.ceil(point))
+        out.append((1 - (point - lo)) * a[lo] + (point - lo) * a[hi])
+    return out
+
+
+def gpu_one(task: dict) -> dict:
+    """Load, launch, check and time one compiled config on this worker's GPU."""
+    from ttc.diagnostics import CompileError
+    from ttc.runtime.cuda import loaded
+    from ttc.runtime.errors import SpecError
+
+    drv, d = _gpu["drv"], _gpu["drv"].d
+    spec, initial = _spec(task["spec"], task["reset_to_zero"])
+    cubin = os.path.join(task["cache_dir"], f"{task['kernel']}.cubin")
+    out = {"status": "ok", "ms": None, "shared": task["shared"], "device": _gpu["device"]}
+    if task["shared"] > _gpu["max_shared"]:
+        out["status"] = (f"failed: out of resource: shared memory, {task['shared']} bytes needed, "
+                         f"{_gpu['max_shared']} the hardware limit")
+        return out
+    saved = []
+    try:
+        with loaded(cubin, spec, {**initial, **task["constexprs"]}, device=_gpu["device"]) as k:
+            out.update(k.attributes())
+            zero = [k.buffers[n] for n in task["reset_to_zero"] if n in k.buffers]
+            for n in task["restore_value"]:
+                if n in k.buffers:
+                    ptr, nbytes = k.buffers[n]
+                    saved.append((ptr, nbytes, int(drv("cuMemAlloc", max(nbytes, 1)))))
+
+            def call():
+                for ptr, nbytes in zero:
+                    drv("cuMemsetD8Async", ptr, 0, nbytes, 0)
+                for ptr, nbytes, copy in saved:
+                    drv("cuMemcpyDtoDAsync", copy, ptr, nbytes, 0)
+                k.run_once()
+                for ptr, nbytes, copy in saved:
+                    drv("cuMemcpyDtoDAsync", ptr, copy, nbytes, 0)
+
+            for ptr, nbytes, copy in saved:  # the checked launch: from the initial values, outputs read before
+                drv("cuMemcpyDtoDAsync", copy, ptr, nbytes, 0)  # the restore_value buffers are restored
+            k.run_once()
+            drv("cuCtxSynchronize")
+            outputs = k.outputs(spec.checks) if spec.checks else {}
+            for ptr, nbytes, copy in saved:
+                drv("cuMemcpyDtoDAsync", ptr, copy, nbytes, 0)
+            if spec.checks:
+                wrong = _check(spec, initial, task["constexprs"], outputs)
+                if wrong:
+                    out["status"] = f"wrong: {wrong}"
+                    return out
+            flush = lambda: drv("cuMemsetD32Async", _gpu["flush"], 0, L2_FLUSH_BYTES // 4, 0)  # noqa: E731
+            out["ms"] = do_bench(drv, call, flush, task["warmup"], task["rep"])
+    except SpecError as e:
+        return {"spec_error": [e.message, e.where]}
+    except CompileError as e:
+        out["status"] = f"failed: {e.render().split(chr(10))[0]}"
+        out["broken"] = d.cuCtxSynchronize()[0] != d.CUresult.CUDA_SUCCESS
+    finally:
+        for _, _, copy in saved:
+            d.cuMemFree(copy)
+    return out
+
+
+def gpu_count() -> int:
+    from ttc.runtime.cuda import _Driver
+
+    drv = _Driver("tt-tune")
+    try:
+        drv("cuInit", 0)
+        return int(drv("cuDeviceGetCount"))
+    except Exception:  # noqa: BLE001 - no driver, no device
+        return 0
+
+
+# ----------------------------------------------------------------------------- the parent
+
+
+def _pool(kind: str, workers: int, **kw):
+    methods = multiprocessing.get_all_start_methods()
+    method = kind if kind in methods else "spawn"
+    return cf.ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method), **kw)
+
+
+def run(jobs: list[dict], *, path: str, text: str, kernel: str, spec_path: str, n_jobs: int, interpret: bool,
+        gpus: int, progress: bool) -> list[dict]:
+    """Compile and run every job ({"signature", "options", "constexprs", "reset_to_zero", "restore_value",
+    "warmup", "rep"}); returns per job {"status", "ms", "compile": {...}, ...}."""
+    from tqdm import tqdm
+
+    n = len(jobs)
+    results: list = [None] * n
+    bars = [tqdm(total=n, desc="compiled", file=sys.stderr, disable=not progress, position=0, leave=progress,
+                 dynamic_ncols=True),
+            tqdm(total=n, desc="checked" if interpret else "timed", file=sys.stderr, disable=not progress,
+                 position=1, leave=progress, dynamic_ncols=True)]
+    names = frozenset(k for job in jobs for k in job["constexprs"])
+    if interpret:  # the forked workers inherit the spec's values and the checks' references
+        _prepare(spec_path, tuple(jobs[0]["reset_to_zero"]) if jobs else (), names)
+    cpu = _pool("fork", max(1, n_jobs))
+    init = lambda g: (g, spec_path, tuple(jobs[0]["reset_to_zero"]) if jobs else (), names)  # noqa: E731
+    workers = [] if interpret else [_pool("spawn", 1, initializer=gpu_init, initargs=init(g)) for g in range(gpus)]
+    for w in workers:  # start them now: each prepares the spec's values and the checks' references while compiling
+        w.submit(int, 0)
+    busy: dict = {}  # running future -> (kind, job index, GPU index or None)
+    idle = list(range(len(workers)))
+    ready: list[int] = []
+    try:
+        for i, job in enumerate(jobs):
+            busy[cpu.submit(compile_one, path, text, kernel, job["signature"], job["options"])] = ("compile", i, None)
+
+        def start_runs():
+            while ready and (interpret or idle):
+                i = ready.pop(0)
+                job, comp = jobs[i], results[i]["compile"]
+                task = {"spec": spec_path, "kernel": kernel, "cache_dir": comp["cache_dir"], "shared": comp["shared"],
+                        **{k: job[k] for k in ("constexprs", "reset_to_zero", "restore_value", "warmup", "rep")}}
+                if interpret:
+                    busy[cpu.submit(interpret_one, task)] = ("run", i, None)
+                else:
+                    g = idle.pop(0)
+                    busy[workers[g].submit(gpu_one, task)] = ("run", i, g)
+
+        while busy:
+            done, _ = cf.wait(list(busy), return_when=cf.FIRST_COMPLETED)
+            for f in done:
+                kind, i, g = busy.pop(f)
+                try:
+                    value = f.result()
+                except Exception as e:  # noqa: BLE001 - a worker died (a crash in the driver, out of memory)
+                    value = {"ok": False, "error": f"the worker died: {type(e).__name__}: {e}"} if kind == "compile" \
+                        else {"status": f"failed: the worker died: {type(e).__name__}: {e}", "ms": None, "broken": True}
+                if kind == "compile":
+                    bars[0].update(1)
+                    results[i] = {"compile": value}
+                    if value["ok"]:
+                        ready.append(i)
+                    else:
+                        results[i].update(status=f"failed: {value['error']}", ms=None)
+                        bars[1].update(1)
+                    continue
+                if "spec_error" in value:
+                    raise SpecFailure(*value["spec_error"])
+                if value.pop("broken", False) and g is not None:
+                    workers[g].shutdown(wait=False, cancel_futures=True)
+                    workers[g] = _pool("spawn", 1, initializer=gpu_init, initargs=init(g))
+                results[i].update(value)
+                bars[1].update(1)
+                if g is not None:
+                    idle.append(g)
+            start_runs()
+    finally:
+        for b in bars:
+            b.close()
+        cpu.shutdown(wait=True, cancel_futures=True)
+        for w in workers:
+            w.shutdown(wait=True, cancel_futures=True)
+    return results
+
+
+class SpecFailure(Exception):
+    """A check expression of the spec that cannot be evaluated (found in a worker)."""
+
+    def __init__(self, message: str, where: str):
+        super().__init__(message)
+        self.message, self.where = message, where
