@@ -19,6 +19,7 @@ from ttc.runtime.spec import kernel_source
 ROOT = Path(__file__).resolve().parents[2]
 KERNELS = sorted(p.stem for p in (ROOT / "kernels").glob("*.json"))
 PRINT = "--mlir-print-debuginfo --mlir-use-nameloc-as-prefix"  # TTIR/TTGIR as dumps (and tt-compile) print them
+pytestmark = pytest.mark.usefixtures("use_tool_server")  # the commands forked from one process (conftest)
 
 
 def _spec(kernel: str) -> dict:
@@ -31,8 +32,9 @@ def _sh(cmd: str, env=None, cwd=ROOT) -> subprocess.CompletedProcess:
     return proc
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kernel", KERNELS)
-def test_tt_compile_equals_the_pipe(kernel, tmp_path):
+def test_tt_compile_equals_the_pipe(kernel, tmp_path, monkeypatch):
     spec = _spec(kernel)
     src = kernel_source(ROOT / "kernels" / f"{kernel}.json").relative_to(ROOT).as_posix()
     warps, q = spec.get("num_warps", 4), shlex.quote
@@ -48,12 +50,8 @@ def test_tt_compile_equals_the_pipe(kernel, tmp_path):
     assert (d / "c.cubin").read_bytes() == (d / "k.cubin").read_bytes()
     assert (d / "c.cubin.json").read_text() == (d / "k.cubin.json").read_text()
     # every stage, in process (the same compile: now a cache hit) and from the cache directory
-    os.environ["TRITON_CACHE_DIR"] = str(d / "cache")
-    try:
-        result = ttc.compile(src, spec["kernel"], spec["signature"], Options(num_warps=warps),
-                             text=(ROOT / src).read_text())
-    finally:
-        del os.environ["TRITON_CACHE_DIR"]
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(d / "cache"))
+    result = ttc.compile(src, spec["kernel"], spec["signature"], Options(num_warps=warps), text=(ROOT / src).read_text())
     for ext in ("ttir", "ttgir", "llir", "ptx"):
         assert result.stage(ext) == (d / f"k.{ext}").read_text(), ext
     assert result.cubin == (d / "k.cubin").read_bytes()

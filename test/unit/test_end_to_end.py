@@ -14,6 +14,7 @@ from ttc.runtime.spec import kernel_source
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNELS = sorted(p.stem for p in (ROOT / "kernels").glob("*.json"))
+pytestmark = pytest.mark.usefixtures("use_tool_server")  # the commands forked from one process (conftest)
 
 
 def _gpu() -> bool:
@@ -46,6 +47,7 @@ def _pipe(kernel: str, out: Path) -> str:
 NOT_YET: dict[str, str] = {}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kernel", [pytest.param(k, marks=pytest.mark.xfail(reason=NOT_YET[k], strict=True))
                                     if k in NOT_YET else k for k in KERNELS])
 def test_python_to_cubin_through_pipes(kernel, tmp_path):

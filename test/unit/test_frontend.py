@@ -9,6 +9,7 @@ functions defined there are named after that module; we pass the same module nam
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -36,7 +37,9 @@ def _at_repo_root(monkeypatch):
     monkeypatch.chdir(ROOT)
 
 
+@functools.cache
 def _compile(name: str):
+    """The frontend's module for a fixture, compiled once for the four tests that read it (none changes it)."""
     spec = MANIFEST[name]
     stem = Path(spec["source"]).stem
     arch = Options(arch=int(spec["target"].split(":")[1]))  # fp8 types and defaults depend on the target

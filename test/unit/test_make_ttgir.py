@@ -13,6 +13,7 @@ warpsPerCTA. All must run, verify and coalesce their global loads as Triton does
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -114,7 +115,9 @@ def run(name: str):
     return _cache[name]
 
 
+@functools.cache
 def expected(name: str):
+    """Triton's module for a fixture (parsed once; the tests only read it)."""
     return parse((FIXTURES / f"{name}.nodebug.ttgir").read_text(), f"{name}.nodebug.ttgir")
 
 

@@ -6,6 +6,7 @@ exact comparison fails.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import Counter
 from pathlib import Path
@@ -21,6 +22,7 @@ NAMES = sorted(json.loads((FIXTURES / "MANIFEST.json").read_text())["fixtures"])
 
 
 
+@functools.cache  # the text, computed once for the tests that compare it
 def _make_ttir(name: str, passes=("make-ttir",)) -> str:
     module = parse((FIXTURES / f"{name}.source.nodebug.ttir").read_text(), f"{name}.source.nodebug.ttir")
     target = "cuda:" + MANIFEST[name]["target"].split(":")[1]  # below sm_90, descriptors become pointer loads

@@ -32,6 +32,7 @@ def _run(ir_text: str, spec, tmp_path: Path, tag: str) -> dict:
     return outcome.outputs
 
 
+@pytest.mark.slow  # the interpreter after each of ~40 passes, every kernel
 @pytest.mark.parametrize("kernel", KERNELS)
 def test_every_pass_keeps_the_results(kernel, tmp_path):
     raw = json.loads((ROOT / "kernels" / f"{kernel}.json").read_text())
