@@ -85,6 +85,7 @@ class Lowering:
         self.current_op: Operation | None = None
         self.op_order: dict[Operation, int] = {}          # program order (`local_memory.assign_buffers`)
         self.buffer_live: list[tuple[int, int]] = []      # the buffers' live ranges in that order
+        self.buffer_overlap: dict = {}  # each buffer's local_alloc -> those whose bytes meet its own (itself too)
         self.buffer_written = ANY   # the buffers written by threads since the last barrier (unknown at entry)
         self.buffer_read = ANY      # the buffers read since the last barrier
         self.shared_touched = True  # any shared-memory address taken, or buffer used, since the last barrier
@@ -244,6 +245,7 @@ class Lowering:
         conflicts with every buffer."""
         self.shared_uses += 1
         roots = [buffer_root(v) for v in values] or [None]
+        roots = [o for r in roots for o in self.buffer_overlap.get(r, (r,))]  # buffers sharing its bytes too
         def hit(seen):
             return bool(seen) and (seen is ANY or any(r is None or r in seen for r in roots))
         if (hit(self.buffer_read) or hit(self.buffer_written)) if write else hit(self.buffer_written):
