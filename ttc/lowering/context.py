@@ -6,13 +6,15 @@ runs the same code on its own registers). Op lowerings are registered by name (`
 with this context; they read operands with `get`, write results with `set`, and build IR with `b`.
 
 Shared memory is one dynamic `extern` array, `@global_smem`, as in Triton. The kernel's own buffers (mutable
-`ttg.local_alloc`s: `local_memory.assign_buffers`) come first, each at a fixed offset for the whole kernel;
+`ttg.local_alloc`s: `local_memory.assign_buffers`) come first, each at a fixed offset for the whole kernel,
+placed by Triton's liveness-based allocation (buffers never live at once share bytes);
 scratch users (layout conversions, cross-warp reductions and scans, broadcasts of atomic results) start at
 `scratch_base`, after them, where a buffer is live, else at 0 over the dead buffers (the epilogue of a pipelined
 loop), and bracket their use with barriers, so they never overlap in time; `shared_end` records the furthest.
 
 Barriers for the buffers (Triton's membar analysis, in program order and conservatively, buffer by buffer: the
-`ttg.local_alloc` a view comes from; a view of unknown origin counts as every buffer): a read of a buffer
+`ttg.local_alloc` a view comes from, with every buffer sharing its bytes; a view of unknown origin counts as every
+buffer): a read of a buffer
 (`local_load`) after a write by threads (`local_store`) to it since the last barrier gets one, and so does a write
 (`local_store`, `async_copy_global_to_local`) after a read or a write by threads; `async_wait` always ends with
 one (cp.async writes are ordered by it, not by these rules). Entering or leaving
