@@ -46,6 +46,7 @@ CASES = [  # (buffer shape, swizzle, transposed, elem bytes, operand: 'A' (M x K
     ((64, 32), 64, False, 2, "A", 64),      # matmul's A, 64-byte rows
     ((128, 64), 128, False, 2, "A", 64),    # attention's Q
     ((32, 64), 128, False, 2, "B", 64),     # matmul's B, N-contiguous (MN-major)
+    ((32, 64), 128, False, 2, "B", 32),     # 64x64x32 on 8 warps: n32 per warp group, the second from mid-row
     ((64, 128), 128, False, 2, "B", 128),   # 128x128x64's B: two 128-byte chunks along N
     ((64, 256), 128, False, 2, "B", 256),   # 128x256x64's B: four chunks
     ((64, 64), 128, True, 2, "B", 64),      # attention's K^T (memdesc_trans): K-major B

@@ -6,13 +6,15 @@ runs the same code on its own registers). Op lowerings are registered by name (`
 with this context; they read operands with `get`, write results with `set`, and build IR with `b`.
 
 Shared memory is one dynamic `extern` array, `@global_smem`, as in Triton. The kernel's own buffers (mutable
-`ttg.local_alloc`s: `local_memory.assign_buffers`) come first, each at a fixed offset for the whole kernel;
+`ttg.local_alloc`s: `local_memory.assign_buffers`) come first, each at a fixed offset for the whole kernel,
+placed by Triton's liveness-based allocation (buffers never live at once share bytes);
 scratch users (layout conversions, cross-warp reductions and scans, broadcasts of atomic results) start at
 `scratch_base`, after them, where a buffer is live, else at 0 over the dead buffers (the epilogue of a pipelined
 loop), and bracket their use with barriers, so they never overlap in time; `shared_end` records the furthest.
 
 Barriers for the buffers (Triton's membar analysis, in program order and conservatively, buffer by buffer: the
-`ttg.local_alloc` a view comes from; a view of unknown origin counts as every buffer): a read of a buffer
+`ttg.local_alloc` a view comes from, with every buffer sharing its bytes; a view of unknown origin counts as every
+buffer): a read of a buffer
 (`local_load`) after a write by threads (`local_store`) to it since the last barrier gets one, and so does a write
 (`local_store`, `async_copy_global_to_local`) after a read or a write by threads; `async_wait` always ends with
 one (cp.async writes are ordered by it, not by these rules). Entering or leaving
@@ -85,6 +87,7 @@ class Lowering:
         self.current_op: Operation | None = None
         self.op_order: dict[Operation, int] = {}          # program order (`local_memory.assign_buffers`)
         self.buffer_live: list[tuple[int, int]] = []      # the buffers' live ranges in that order
+        self.buffer_overlap: dict = {}  # each buffer's local_alloc -> those whose bytes meet its own (itself too)
         self.buffer_written = ANY   # the buffers written by threads since the last barrier (unknown at entry)
         self.buffer_read = ANY      # the buffers read since the last barrier
         self.shared_touched = True  # any shared-memory address taken, or buffer used, since the last barrier
@@ -244,6 +247,7 @@ class Lowering:
         conflicts with every buffer."""
         self.shared_uses += 1
         roots = [buffer_root(v) for v in values] or [None]
+        roots = [o for r in roots for o in self.buffer_overlap.get(r, (r,))]  # buffers sharing its bytes too
         def hit(seen):
             return bool(seen) and (seen is ANY or any(r is None or r in seen for r in roots))
         if (hit(self.buffer_read) or hit(self.buffer_written)) if write else hit(self.buffer_written):

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import llvmlite.ir as ir
 from xdsl.traits import IsTerminator
 
-from ttc.analysis.allocation import transitive_users
+from ttc.analysis.allocation import Allocation, transitive_users
 from ttc.ir.layouts import NVMMASharedEncoding, SwizzledSharedEncoding
 from ttc.lowering.convert import IROps, read_registers, rearrange, write_registers
 from ttc.lowering.exchange_plan import INT, BufferLayout, ldmatrix_loads, swizzled_buffer, vector_starts, vector_width
@@ -33,7 +33,8 @@ from ttc.lowering.nvmma_shared import NVMMA_ALIGN, NvmmaBuffer, NvmmaError, nvmm
 from ttc.lowering.registry import lowering
 from ttc.lowering.types import bits_of, llvm_type
 
-BUFFER_ALIGN = 128
+BUFFER_ALIGN = 16
+SCRATCH_ALIGN = 128
 
 
 @dataclass
@@ -81,7 +82,8 @@ def _buffer_layout(ctx, op, memdesc) -> tuple[BufferLayout, tuple[int, ...]]:
 
 
 def _align(layout: BufferLayout) -> int:
-    """nvmma buffers start on a whole swizzle pattern (the hardware swizzles by address bits)."""
+    """nvmma buffers start on a whole swizzle pattern (the hardware swizzles by address bits); others on 16 bytes,
+    the widest vector access (Triton's default alignment)."""
     return NVMMA_ALIGN if isinstance(layout, NvmmaBuffer) else BUFFER_ALIGN
 
 
@@ -90,7 +92,9 @@ def _round_up(n: int, align: int) -> int:
 
 
 def _sub_bytes(layout: BufferLayout) -> int:
-    return _round_up(layout.nbytes, _align(layout))
+    """The stride of a buffer's sub-buffers: their bytes (a power of two for swizzled ones, as in Triton), nvmma
+    ones rounded up to a whole swizzle pattern."""
+    return _round_up(layout.nbytes, NVMMA_ALIGN) if isinstance(layout, NvmmaBuffer) else layout.nbytes
 
 
 def _has_buffer(op) -> bool:
@@ -121,11 +125,32 @@ def live_range(op, order: dict) -> tuple[int, int]:
     return order[op], end
 
 
+class _BufferAllocation(Allocation):
+    """Triton's Allocation over the buffers this back end keeps (`_has_buffer`), with the sizes and alignments of
+    its own layouts and no scratch: buffers whose live ranges do not meet (two branches of an `scf.if`, a loop's
+    buffers and the epilogue's) share bytes, as in Triton."""
+
+    def __init__(self, func, sizes: dict):
+        self._sizes = sizes
+        super().__init__(func, scratch_fn=lambda op: 0)
+
+    def _values_and_sizes(self) -> None:
+        super()._values_and_sizes()
+        self.buffers = [b for b in self.buffers if b.owner in self._sizes]
+        self.value_buffer = {v: b for v, b in self.value_buffer.items() if b.owner in self._sizes}
+        self.alias_buffers = {v: [b for b in bs if b.owner in self._sizes] for v, bs in self.alias_buffers.items()}
+        for b in self.buffers:
+            b.size, align = self._sizes[b.owner]
+            b.alignment = max(b.alignment, align)
+
+
 def assign_buffers(ctx, func) -> None:
-    """Give every mutable or nvmma `ttg.local_alloc` of `func` its own bytes, from offset 0; the scratch area
-    follows (and may reuse them where none is live: `Lowering.use_scratch`)."""
-    offset = 0
+    """Give every mutable or nvmma `ttg.local_alloc` of `func` its bytes, placed by Triton's liveness-based
+    allocation (buffers never live at once may share bytes; `Lowering.buffer_access` then treats buffers that
+    share bytes as one); the scratch area follows them (and may reuse them where none is live:
+    `Lowering.use_scratch`)."""
     ctx.op_order = {o: i for i, o in enumerate(func.walk())}
+    sizes, layouts = {}, {}
     for op in func.walk():
         if _has_buffer(op):
             ctx.buffer_live.append(live_range(op, ctx.op_order))
@@ -133,12 +158,22 @@ def assign_buffers(ctx, func) -> None:
             count = 1
             for n in leading:
                 count *= n
-            offset = _round_up(offset, _align(layout))
             if isinstance(layout, NvmmaBuffer):
                 ctx.smem_align = max(ctx.smem_align, NVMMA_ALIGN)
-            ctx.set(op.result, SharedBuffer(offset, layout, leading))
-            offset += count * _sub_bytes(layout)
-    ctx.scratch_base = _round_up(offset, BUFFER_ALIGN)
+            sizes[op] = (count * _sub_bytes(layout), _align(layout))
+            layouts[op] = (layout, leading)
+    if not sizes:
+        return
+    alloc = _BufferAllocation(func, sizes)
+    placed = {b.owner: b for b in alloc.buffers}
+    for op, (layout, leading) in layouts.items():
+        b = placed[op]
+        ctx.set(op.result, SharedBuffer(b.offset, layout, leading))
+    for op, b in placed.items():
+        ctx.buffer_overlap[op] = {o for o, c in placed.items()
+                                  if b.offset < c.offset + c.size and c.offset < b.offset + b.size}
+    ctx.shared_end = max(ctx.shared_end, alloc.size)
+    ctx.scratch_base = _round_up(alloc.size, SCRATCH_ALIGN)
 
 
 @lowering("ttg.local_alloc")

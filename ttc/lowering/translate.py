@@ -144,7 +144,7 @@ def _lower_module(module: ModuleOp, *, source, data_layout: str, target: str, so
     ctx.global_scratch_ptr = fn.args[-1] if scratch_size else None
     local_memory.assign_buffers(ctx, func)
     control_flow.lower_function_body(ctx, func.body)
-    shared = max(ctx.scratch_base, ctx.shared_end)
+    shared = ctx.shared_end  # the buffers' end, or the furthest scratch use
     declared = module.attributes.get("ttg.shared")
     if isinstance(declared, IntegerAttr):
         shared = max(shared, declared.value.data)

@@ -128,9 +128,13 @@ def _warp_group_dot(ctx, op):
     b_op = _Operand(ctx, op, op.b, 0, "B")
     if k_instr != 16 and not (b_op.k_major and (a_regs or a_op.k_major)):
         raise ctx.error(op, f"wgmma {kind} needs K-major operands (A not transposed, B transposed)")
-    if not b_op.k_major and n_instr % b_op.buf.layout.row_elems:
+    # an N-contiguous B: an instruction covers whole swizzled rows (chunks apart by the leading offset) or lies
+    # within one, starting mid-row (n8..n32 of 128-byte rows, a warp group's half of a 64-wide tile): the start
+    # address is the tile's first element, which the hardware swizzles by its address bits, as Triton's
+    row = b_op.buf.layout.row_elems
+    if not b_op.k_major and n_instr % row and row % n_instr:
         raise ctx.error(op, f"wgmma n{n_instr} reads an N-contiguous B of {b_op.buf.layout.swizzle_bytes}-byte "
-                            "swizzled rows: N per instruction must be a multiple of the row")
+                            "swizzled rows: N per instruction must be a multiple or a divisor of the row")
 
     # the warp group's offset: warp bases beyond the first two, selected by the bits of warp / 4; the warp id is
     # broadcast from lane 0 (as Triton's getWarpId does) so that ptxas sees it is uniform and keeps the descriptors
