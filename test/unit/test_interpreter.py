@@ -86,6 +86,7 @@ VARIANTS = {
     "vector_add_bf16_i64": dict(types={"x": "*bf16", "y": "*bf16", "out": "*bf16", "n": "i64"},
                                 grid=["cdiv(n, 2048)", 1, 1]),
     "softmax_b1024_w8": {},
+    "softmax_loop_s4": dict(spec="softmax_loop"),  # the tutorial's loop kernel: its own arguments
     "softmax_fp16_b512": dict(types={"out": "*fp16", "x": "*fp16"}, shapes={"out": [64, 256], "x": [64, 256]},
                               values={"in_stride": 256, "out_stride": 256},
                               check={"out": f"np.pad({SOFTMAX}(x[:, :250].astype(np.float32)), ((0, 0), (0, 6)))",

@@ -143,7 +143,14 @@ def _operands(ctx, op, value, what: str):
     if isinstance(elt(op.ptr.type).pointee, TensorType):
         raise ctx.error(op, f"{what} through block pointers are not supported (run the rewrite-tensor-pointer pass)")
     t = ctx.type_of(value.type, op)
-    return t, bits_of(t), ctx.get(op.ptr), ctx.get(op.mask) if op.mask is not None else None
+    ptrs, masks = ctx.get(op.ptr), ctx.get(op.mask) if op.mask is not None else None
+    if isinstance(op.ptr.type, TensorType) and not isinstance(ptrs, list):
+        # a tensor kernel parameter is one value for every element (test kernels use them as opaque inputs)
+        raise ctx.error(op, f"{what} through a tensor of pointers that is a kernel parameter: the pointers have no "
+                            "per-element values (make them in the kernel with tt.splat and tt.addptr)")
+    if masks is not None and isinstance(op.mask.type, TensorType) and not isinstance(masks, list):
+        masks = [masks] * len(ptrs)
+    return t, bits_of(t), ptrs, masks
 
 
 def _vector_groups(ctx, op, ll, bits: int, masks):

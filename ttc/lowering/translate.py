@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import llvmlite.ir as ir
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 
 from ttc.analysis.axis_info import AxisInfoAnalysis
 from ttc.diagnostics import CompileError, Diagnostic, at_op
@@ -118,9 +118,6 @@ def _lower_module(module: ModuleOp, *, source, data_layout: str, target: str, so
     llmod.triple = TRIPLE
     llmod.data_layout = data_layout
     inputs = func.function_type.inputs.data
-    if (i := next((i for i, t in enumerate(inputs) if isinstance(t, TensorType)), None)) is not None:
-        raise CompileError(at_op(func, source, f"kernel parameter {i} is a tensor: a kernel takes "
-                                 "scalars, pointers and tensor descriptors"))
     try:
         arg_types = [ir.PointerType() if isinstance(t, TensorDescType) else llvm_type(t) for t in inputs]
     except UnsupportedType as e:
