@@ -17,7 +17,6 @@ _spec.loader.exec_module(ptx_compare)
 # fixture -> our count / Triton's today (bench/ptx_compare.py)
 OVER = {
     "attention": 1.0851,
-    "attention_bwd": 1.0357,
     "attention_d128_m128_n64_w8_s3": 1.1176,
     "attention_w8": 1.0801,
     "block_ptr_matmul": 1.1148,
@@ -33,7 +32,7 @@ OVER = {
     "loop_hints_matmul_s4": 1.0841,
     "matmul": 1.1152,
     "matmul_128x128x64_s3_w8": 1.1879,
-    "matmul_128x256x64_s3_w8": 1.2401,
+    "matmul_128x256x64_s3_w8": 1.246,  # 1.2401 before the merges of smemfit and mmav2gaps (+6 instructions)
     "matmul_64x128x32_s4_w4": 1.2617,
     "matmul_64x64x32_s1": 1.2464,
     "matmul_acc": 1.0917,
