@@ -421,11 +421,8 @@ def transitive_consumers(results: list[SSAValue], parts: list[int]) -> list[Oper
     return [op for op in out if op is not None]
 
 
-def common_post_dominator(ops: list[Operation]) -> Operation:
-    """findNearestCommonPostDominator in structured code: the ops' ancestors in their nearest common block, the
-    last of them."""
-    if len(ops) == 1:
-        return ops[0]
+def common_block(ops: list[Operation]):
+    """The innermost block that holds every op of `ops` (directly or in a nested region), or None."""
     chains = []
     for op in ops:
         chain, b = [], op.parent
@@ -434,7 +431,16 @@ def common_post_dominator(ops: list[Operation]) -> Operation:
             p = b.parent_op()
             b = p.parent if p is not None else None
         chains.append(chain)
-    common = next(b for b in chains[0] if all(b in c for c in chains[1:]))
+    return next((b for b in chains[0] if all(b in c for c in chains[1:])), None)
+
+
+def common_post_dominator(ops: list[Operation]) -> Operation:
+    """findNearestCommonPostDominator in structured code: the ops' ancestors in their nearest common block, the
+    last of them."""
+    if len(ops) == 1:
+        return ops[0]
+    common = common_block(ops)
+    assert common is not None, "ops of one function share its body"
     tops = [common.find_ancestor_op_in_block(op) for op in ops]
     return max(tops, key=common.get_operation_index)
 

@@ -37,7 +37,7 @@ from ttc.ir.tmem import ArriveBarrierOp, TCGen5CommitOp, TensorMemoryScalesEncod
 from ttc.ir.types import AsyncTokenType, MemDescType
 from ttc.passes.assign_latencies import SHARED_ENCODINGS, _outside
 from ttc.passes.assign_stage_phase import assign_stage_phase, depth
-from ttc.passes.insert_aref import MMAV5, WS, has_partition, set_partition, stage_cluster
+from ttc.passes.insert_aref import MMAV5, WS, common_block, has_partition, set_partition, stage_cluster
 from ttc.passes.partition_loops import TAG, ids
 from ttc.passes.pipeline import top_level_users
 from ttc.passmanager import Pass, option
@@ -120,15 +120,7 @@ def _dominant_consumer(enter: Operation, body: Block) -> Operation | None:
     sinks = _sinks(enter.results[0])
     if not sinks:
         return None
-    chains = []
-    for op in sinks:
-        chain, b = [], op.parent
-        while b is not None:
-            chain.append(b)
-            p = b.parent_op()
-            b = p.parent if p is not None else None
-        chains.append(chain)
-    common = next((b for b in chains[0] if all(b in c for c in chains[1:])), None)
+    common = common_block(sinks)
     if common is None:
         return None
     first = min((common.find_ancestor_op_in_block(op) for op in sinks), key=common.get_operation_index)
