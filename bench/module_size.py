@@ -52,12 +52,12 @@ def run_stages(path: str, profile: str | None = None) -> dict:
     import cProfile
     import pstats
 
-    from ttc.diagnostics import Source
+    from ttc.ir.diagnostics import Source
     from ttc.frontend.driver import compile_file
     from ttc.ir import context
     from ttc.lowering import pipeline, target
     from ttc.lowering.translate import lower_module
-    from ttc.passmanager import PassManager, make_pass
+    from ttc.opt.passmanager import PassManager, make_pass
 
     times: dict = {}
     state: dict = {}

@@ -22,7 +22,7 @@ KERNELS = ("matmul", "softmax")
 def main() -> int:
     from ttc.frontend.driver import compile_file
     from ttc.ir import context, parse, print_ir
-    from ttc.passmanager import make_pass
+    from ttc.opt.passmanager import make_pass
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=11)

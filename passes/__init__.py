@@ -1,6 +1,6 @@
 """The pass registry: one module per pass in this package, imported only when the pass is used.
 
-Add a pass by writing `passes/<module>.py` with a `ttc.passmanager.Pass` subclass and listing it here.
+Add a pass by writing `passes/<module>.py` with a `ttc.opt.passmanager.Pass` subclass and listing it here.
 """
 
 from __future__ import annotations

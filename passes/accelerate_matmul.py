@@ -91,7 +91,7 @@ from xdsl.dialects.builtin import (ArrayAttr, BFloat16Type, Float16Type, Float32
                                    IntegerType, TensorType, i1)
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
-from ttc.diagnostics import at_op, emit, reported
+from ttc.ir.diagnostics import at_op, emit, reported
 from ttc.ir.format import build_op
 from ttc.ir.layout_utils import is_elementwise, module_int, num_warps_of, order_for_memory, target_capability, with_encoding
 from ttc.ir.layouts import (BlockedEncoding, DotOperandEncoding, LinearEncoding, NvidiaMmaEncoding,
@@ -102,11 +102,11 @@ from ttc.ir.tmem import (TCGen5MMAOp, TCGen5MMAScaledOp, TensorMemoryEncoding, T
 from ttc.ir.tmem_layout import LL, distributed_tmem_layout, not_larger_than, tmem_layout
 from ttc.ir.tt import INPUT_PRECISION
 from ttc.ir.types import AsyncTokenType, MemDescType, bitwidth, elt, encoding, is_float, shape_of
-from ttc.ir.slices import def_use_slice
+from ttc.analysis.slices import def_use_slice
 from ttc.ir.ttg import ConvertLayoutOp, LocalAllocOp, LocalLoadOp, WarpGroupDotOp
 from ttc.lowering.mma_v2 import MmaKind, mma_v2_kind
 from ttc.passes.decompose_scaled_dot import decompose, fold_identity_upcasts
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 INSTR_SHAPE = (16, 8)  # mma.sync m16n8(k16): M x N per instruction
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import IntegerAttr, i32
 
 from ttc.analysis.allocation import ModuleAllocation
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, i32
 from xdsl.ir import Block, Region
 
 from ttc.ir.warp_specialize import WarpReturnOp, WarpSpecializeOp, WarpSpecializePartitionsOp
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 _MIN_REGS_WITH_PRINT = 32  # regions that may call the device's assert or printf need 32 registers
 

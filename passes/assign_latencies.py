@@ -23,12 +23,12 @@ from xdsl.dialects.builtin import IntegerAttr, TensorType, i32
 from xdsl.ir import Operation
 
 from ttc.analysis.axis_info import AxisInfoAnalysis
-from ttc.ir.loop_schedule import LATENCY, has_distance_above_one, is_outer_loop, nested_operands, num_stages_of
+from ttc.passes.pipeliner.schedule import LATENCY, has_distance_above_one, is_outer_loop, nested_operands, num_stages_of
 from ttc.ir.layouts import NVMMASharedEncoding, SwizzledSharedEncoding
 from ttc.ir.shared_layouts import SHARED_LAYOUTS
-from ttc.ir.pipelined_loads import copy_vec_bytes, is_small_load, shared_encoding, shared_encoding_of_users
+from ttc.passes.pipeliner.loads import copy_vec_bytes, is_small_load, shared_encoding, shared_encoding_of_users
 from ttc.ir.types import bitwidth
-from ttc.passmanager import Pass, option
+from ttc.opt.passmanager import Pass, option
 
 MMA_V5 = ("ttng.tc_gen5_mma", "ttng.tc_gen5_mma_scaled")
 SHARED_ENCODINGS = (SwizzledSharedEncoding, NVMMASharedEncoding, *SHARED_LAYOUTS)

@@ -29,7 +29,7 @@ from ttc.ir.std import CMPI, CmpiOp, SelectOp
 from ttc.ir.tmem import TensorMemoryScalesEncoding
 from ttc.passes.insert_aref import WS, has_partition, set_partition, stage_cluster
 from ttc.passes.partition_loops import OUTPUTS, TAG, ids, outputs
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 STAGED = (ArefBufferOp, ArefGetEnterOp, ArefPutEnterOp, ArefGetExitOp, ArefPutExitOp)
 

@@ -5,7 +5,7 @@ tritongpu-partition-loops, nvws-lower-warp-group and tritongpu-schedule-loops.
 
 Last, tensor descriptors made inside warp-specialized loops are multi-buffered (the pipeliner cannot do it for
 descriptors updated in nested loops): each loop of a warp-specialized partition that makes descriptors gets
-`num-stages + 1` tensormaps per descriptor in global scratch, written in turn (ttc/ir/pipelined_descriptors.py).
+`num-stages + 1` tensormaps per descriptor in global scratch, written in turn (passes/pipeliner/descriptors.py).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects import scf
 
-from ttc.ir.pipelined_descriptors import multibuffer_descriptors
+from ttc.passes.pipeliner.descriptors import multibuffer_descriptors
 from ttc.passes.cse import CSE
 from ttc.passes.hoist_tmem_store import HoistTmemStore
 from ttc.passes.insert_aref import InsertAref
@@ -25,7 +25,7 @@ from ttc.passes.partition_loops import PartitionLoops
 from ttc.passes.partition_scheduling import PartitionScheduling
 from ttc.passes.sccp import SCCP
 from ttc.passes.schedule_loops import ScheduleLoops
-from ttc.passmanager import Pass, option
+from ttc.opt.passmanager import Pass, option
 
 
 @dataclass(frozen=True)

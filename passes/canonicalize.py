@@ -1,12 +1,12 @@
 """canonicalize: MLIR's `-canonicalize` for Triton IR: folding, canonicalization patterns, constant hoisting and
 dead code removal, greedily to a fixed point.
 
-The driver is `ttc.greedy_rewrite.GreedyDriver` (MLIR's GreedyPatternRewriteDriver, described there) in the
+The driver is `ttc.opt.greedy_rewrite.GreedyDriver` (MLIR's GreedyPatternRewriteDriver, described there) in the
 canonicalizer's configuration: top-down (ops queued in pre-order, popped in that order); at most
 `max-iterations` iterations (10; -1: no limit); `region-simplify=normal` (MLIR's default: unreachable blocks
 erased and region DCE run in every iteration) or `disabled`.
 
-Patterns (besides the folds in `ttc.fold`): constants moved to the right of commutative ops and of `arith.cmpi`;
+Patterns (besides the folds in `ttc.ir.fold`): constants moved to the right of commutative ops and of `arith.cmpi`;
 ext/trunc chains, `trunci(shrsi)` of the dropped bits to `shrui`; MLIR's arith reassociations of scalar constants (`(x + c0) + c1` -> `x + (c0 + c1)` etc.),
 `not(cmpi)`, `select` of `not`, nested selects; Triton's `tt.load`/`tt.store` with constant masks,
 `broadcast`/`expand_dims`/`reshape` of `splat`, `broadcast(broadcast)`, `reshape(reshape)`, `trans(trans)`,
@@ -40,7 +40,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from ttc.fold import (
+from ttc.ir.fold import (
     CMPI,
     attr_of,
     constant_attr,
@@ -52,9 +52,9 @@ from ttc.fold import (
     splat_value,
     wrap,
 )
-from ttc.greedy_rewrite import GreedyDriver, Rewriter, fused_location
+from ttc.opt.greedy_rewrite import GreedyDriver, Rewriter, fused_location
 from ttc.ir.types import elt, encoding, shape_of, tensor
-from ttc.passmanager import Pass, option
+from ttc.opt.passmanager import Pass, option
 
 # ----------------------------------------------------------------------------- helpers for patterns
 
@@ -239,7 +239,7 @@ def _trunci_of_shrsi(op: Operation, rw: Rewriter) -> bool:
 
 
 def _truncf_of_extf(op: Operation, rw: Rewriter) -> bool:
-    from ttc.fold import _representable_by
+    from ttc.ir.fold import _representable_by
 
     inner = _def(op.operands[0], "arith.extf")
     if inner is None:
@@ -378,7 +378,7 @@ _CMPF_TO_CMPI = {"ueq": "eq", "oeq": "eq", "ugt": "gt", "ogt": "gt", "uge": "ge"
 
 def _cmpf_of_int_to_fp(op: Operation, rw: Rewriter) -> bool:
     """MLIR's CmpFIntToFPConst: `cmpf(sitofp(x) or uitofp(x), C)` compares integers, or is decided outright."""
-    from ttc.fold import CMPF, _FORMATS, round_float
+    from ttc.ir.fold import CMPF, _FORMATS, round_float
 
     rhs = constant_attr(op.operands[1])
     if not isinstance(rhs, FloatAttr) or type(rhs.type) not in _FORMATS:

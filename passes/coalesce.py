@@ -37,14 +37,14 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, Operation
 
 from ttc.analysis.axis_info import AxisInfoAnalysis
-from ttc.diagnostics import at_op, emit, reported
-from ttc.ir import slices
+from ttc.ir.diagnostics import at_op, emit, reported
+from ttc.analysis import slices
 from ttc.ir.layout_utils import blocked_for_shape, num_warps_of, pointee_bitwidth, threads_per_warp_of, with_encoding
 from ttc.ir.layouts import NVMMASharedEncoding, SwizzledSharedEncoding
 from ttc.ir.printer import attr_text
 from ttc.ir.ttg import ConvertLayoutOp
 from ttc.ir.types import PointerType, bitwidth, encoding
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 MAX_VECTOR_BITS = 128
 DESCRIPTOR_ACCESSES = ("tt.descriptor_load", "tt.descriptor_store", "tt.descriptor_reduce")

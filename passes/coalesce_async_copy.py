@@ -21,7 +21,7 @@ from ttc.ir.inserter import Inserter
 from ttc.ir.layout_utils import blocked_for_shape, with_encoding
 from ttc.ir.layouts import BlockedEncoding, SwizzledSharedEncoding
 from ttc.ir.types import encoding, shape_of
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 
 def clipped_copy_layout(src: Attribute, shared: Attribute, shape) -> BlockedEncoding | None:

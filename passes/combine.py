@@ -22,8 +22,8 @@ erases dead ops, as every `applyPatternsGreedily` pass does):
 - `reshape(descriptor_load(d))` that only drops leading unit dimensions of the load (its one use) -> the load
   itself, typed as the reshape's result (TMA loads may drop a descriptor block's leading unit dimensions).
 
-The driver is `ttc.greedy_rewrite.apply_xdsl_patterns`: `applyPatternsGreedily`'s default configuration, as in
-Triton (see `ttc.greedy_rewrite`).
+The driver is `ttc.opt.greedy_rewrite.apply_xdsl_patterns`: `applyPatternsGreedily`'s default configuration, as in
+Triton (see `ttc.opt.greedy_rewrite`).
 """
 
 from __future__ import annotations
@@ -48,18 +48,18 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from ttc.fold import (
+from ttc.ir.fold import (
     constant_attr,
     elements_of,
     int_width,
     is_zero,
     to_signed,
 )
-from ttc.greedy_rewrite import apply_xdsl_patterns, fused_location
+from ttc.opt.greedy_rewrite import apply_xdsl_patterns, fused_location
 from ttc.ir import std, tt
 from ttc.ir.tensordesc import DescriptorLoadOp
 from ttc.ir.types import elt, shape_of
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 # ----------------------------------------------------------------------------- helpers
 

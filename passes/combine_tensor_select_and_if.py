@@ -18,7 +18,7 @@ from xdsl.ir import Operation
 from ttc.analysis.order import OpOrder
 from ttc.passes.remove_layout_conversions import _ancestor_in_block
 from ttc.ir.inserter import with_if_results
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 
 def _after(op: Operation, user: Operation, order: OpOrder) -> bool:

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from xdsl.dialects import arith, cf
 from xdsl.ir import Block, Operation
 
-from ttc.diagnostics import CompileError, at_op
-from ttc.passmanager import Pass
+from ttc.ir.diagnostics import CompileError, at_op
+from ttc.opt.passmanager import Pass
 
 LOWERED = ("scf.for", "scf.if", "scf.while", "scf.execute_region")
 UNSUPPORTED = ("scf.index_switch", "scf.parallel", "scf.forall")

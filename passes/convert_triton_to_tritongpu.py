@@ -54,7 +54,7 @@ from ttc.ir.layout_utils import (
 from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding
 from ttc.ir.ttg import ConvertLayoutOp
 from ttc.ir.types import encoding, shape_of
-from ttc.passmanager import Pass, option
+from ttc.opt.passmanager import Pass, option
 
 # the dialects whose ops Triton's conversion patterns retype (the others are left to enable-source-remat)
 _CONVERTED = ("arith.", "math.", "tt.", "cf.", "scf.", "ub.")

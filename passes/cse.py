@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from xdsl.transforms.common_subexpression_elimination import cse
 
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 
 @dataclass(frozen=True)

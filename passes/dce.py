@@ -11,8 +11,8 @@ Three things are dead:
 - arguments of non-entry blocks that nothing live uses, together with the `cf.br` / `cf.cond_br` operands
   that feed them (a value that only travels around a CFG loop is dead).
 
-This is `-canonicalize`'s region simplification (`ttc.greedy_rewrite`: `erase_unreachable_blocks` and
-`region_dce`), with `ttc.greedy_rewrite.would_be_trivially_dead` deciding what is removable. It differs in
+This is `-canonicalize`'s region simplification (`ttc.opt.greedy_rewrite`: `erase_unreachable_blocks` and
+`region_dce`), with `ttc.opt.greedy_rewrite.would_be_trivially_dead` deciding what is removable. It differs in
 two ways:
 - ops nested in a dead op are dead too (`strict`: what a dead loop's body yields keeps nothing alive);
 - effects are those of the ops' xDSL traits, refined only for `tt.load` (a volatile load also writes) and
@@ -29,8 +29,8 @@ from dataclasses import dataclass
 
 from xdsl.ir import Operation
 
-from ttc.greedy_rewrite import erase_unreachable_blocks, region_dce, would_be_trivially_dead
-from ttc.passmanager import Pass
+from ttc.opt.greedy_rewrite import erase_unreachable_blocks, region_dce, would_be_trivially_dead
+from ttc.opt.passmanager import Pass
 
 
 def removable_if_unused(op: Operation) -> bool:

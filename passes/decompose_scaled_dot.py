@@ -32,7 +32,7 @@ from xdsl.dialects.builtin import (BFloat16Type, DenseArrayBase, DenseIntOrFPEle
                                    IntegerAttr, i1, i8, i32, i64)
 from xdsl.ir import Operation, SSAValue
 
-from ttc.diagnostics import CompileError, at_op
+from ttc.ir.diagnostics import CompileError, at_op
 from ttc.ir.format import build_op
 from ttc.ir.layout_utils import blocked, default_blocked, num_warps_of, slice_of, threads_per_warp_of, trans_encoding
 from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding

@@ -21,12 +21,12 @@ from xdsl.dialects.builtin import BoolAttr, FloatAttr, IntegerAttr, StringAttr, 
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from ttc.frontend.builder import op_class
-from ttc.greedy_rewrite import GreedyDriver, Rewriter, fold_in_place
+from ttc.opt.greedy_rewrite import GreedyDriver, Rewriter, fold_in_place
 from ttc.ir.format import build_op
 from ttc.ir.std import CMPF
 from ttc.ir.tt import INPUT_PRECISION, ElementwiseInlineAsmOp
 from ttc.ir.types import i1_like, like
-from ttc.passmanager import Pass, option
+from ttc.opt.passmanager import Pass, option
 
 _TF32, _TF32X3, _IEEE, _BF16X3, _BF16X6 = (INPUT_PRECISION[k] for k in ("tf32", "tf32x3", "ieee", "bf16x3", "bf16x6"))
 

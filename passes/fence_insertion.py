@@ -19,7 +19,7 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from ttc.ir.ttg import FenceAsyncSharedOp
 from ttc.ir.types import MemDescType
-from ttc.passmanager import Pass, option
+from ttc.opt.passmanager import Pass, option
 
 DOTS = ("ttng.warp_group_dot", "ttng.tc_gen5_mma", "ttng.tc_gen5_mma_scaled")  # Triton's DotOpInterface on memdescs
 VIEWS = ("ttg.memdesc_index", "ttg.memdesc_trans", "ttg.memdesc_reshape", "ttg.memdesc_subslice",

@@ -33,12 +33,12 @@ from xdsl.dialects.builtin import (AnyFloat, DenseIntOrFPElementsAttr, FloatAttr
                                    TensorType, UnitAttr, i1)
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from ttc.fold import CMPI
-from ttc.greedy_rewrite import would_be_trivially_dead
+from ttc.ir.fold import CMPI
+from ttc.opt.greedy_rewrite import would_be_trivially_dead
 from ttc.ir.inserter import Inserter
 from ttc.ir.types import PointerType
 from ttc.passes.licm import hoist_from, should_move
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 FLATTEN, MUST_EXECUTE, ALWAYS_FUSE = "tt.flatten", "ttg.must-execute", "ttg.always-fuse"
 

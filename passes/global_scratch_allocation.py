@@ -18,8 +18,8 @@ from xdsl.dialects.builtin import IntegerAttr, StringAttr, i32
 from xdsl.ir import Operation
 from xdsl.traits import SymbolTable
 
-from ttc.diagnostics import CompileError, at_op
-from ttc.passmanager import Pass
+from ttc.ir.diagnostics import CompileError, at_op
+from ttc.opt.passmanager import Pass
 
 _KINDS = ("global", "profile")
 

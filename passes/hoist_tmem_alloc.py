@@ -38,16 +38,16 @@ from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IntegerAttr, i1
 from xdsl.ir import Block, Operation, SSAValue
 
-from ttc.diagnostics import CompileError, at_op
-from ttc.fold import constant_attr
-from ttc.greedy_rewrite import GreedyDriver, Rewriter, fold_in_place
+from ttc.ir.diagnostics import CompileError, at_op
+from ttc.ir.fold import constant_attr
+from ttc.opt.greedy_rewrite import GreedyDriver, Rewriter, fold_in_place
 from ttc.ir.format import build_op
 from ttc.ir.inserter import Inserter, set_operand_group, with_if_results, with_iter_args
 from ttc.ir.tmem import TMEMLoadOp, TMEMStoreOp
 from ttc.ir.types import AsyncTokenType
 from ttc.passes.canonicalize import _for_iter_args, _for_trivial
 from ttc.passes.licm import should_move
-from ttc.passmanager import Pass, option
+from ttc.opt.passmanager import Pass, option
 
 MMAV5 = ("ttng.tc_gen5_mma", "ttng.tc_gen5_mma_scaled")
 

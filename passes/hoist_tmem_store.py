@@ -25,8 +25,8 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntegerAttr, i32
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
-from ttc.fold import constant_attr
-from ttc.greedy_rewrite import GreedyDriver, fold_in_place
+from ttc.ir.fold import constant_attr
+from ttc.opt.greedy_rewrite import GreedyDriver, fold_in_place
 from ttc.ir.inserter import with_iter_args
 from ttc.ir.std import CMPI
 from ttc.ir.tmem import TMEMAllocOp
@@ -34,7 +34,7 @@ from ttc.ir.types import AsyncTokenType
 from ttc.passes.insert_aref import MMAV5, WS, set_partition
 from ttc.passes.partition_loops import OUTPUTS, ids, outputs
 from ttc.passes.remove_layout_conversions import CONVERT_PATTERNS
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 
 def _parent_for(op: Operation) -> scf.ForOp | None:

@@ -43,7 +43,7 @@ from xdsl.traits import SymbolTable
 
 from ttc.ir import tt
 from ttc.ir.warp_specialize import WarpSpecializeOp, WarpSpecializePartitionsOp
-from ttc.passmanager import Pass, option
+from ttc.opt.passmanager import Pass, option
 
 
 def stack_location(callee: Attribute, caller: Attribute) -> Attribute:

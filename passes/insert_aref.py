@@ -30,19 +30,19 @@ from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, FloatAttr, IntAttr,
 from xdsl.dialects.builtin import AnyFloat
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
-from ttc.diagnostics import CompileError, at_op
+from ttc.ir.diagnostics import CompileError, at_op
 from ttc.ir import tt, ttg
 from ttc.ir.layout_checks import shape_per_cta
 from ttc.ir.layout_utils import default_blocked, get_order, num_warps_of, threads_per_warp_of
 from ttc.ir.layouts import SharedMemorySpace, SwizzledSharedEncoding
-from ttc.ir.loop_schedule import CLUSTER, MAX_STAGE, STAGE, CoarseSchedule
+from ttc.passes.pipeliner.schedule import CLUSTER, MAX_STAGE, STAGE, CoarseSchedule
 from ttc.ir.nvws import (ArefCreateOp, ArefGetEnterOp, ArefGetExitOp, ArefPutEnterOp, ArefPutExitOp, ArefType,
                          DescriptorGatherOp, DescriptorLoadOp, async_ops)
-from ttc.ir.pipelined_loads import shared_encoding_of_users
+from ttc.passes.pipeliner.loads import shared_encoding_of_users
 from ttc.ir.types import AsyncTokenType, MemDescType, bitwidth, encoding, shape_of
 from ttc.passes.partition_loops import PARTITION, ids, outputs
 from ttc.passes.tma_lowering import encoding_for_shape
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 WS = "tt.warp_specialize"
 DESC_LOADS = ("tt.descriptor_load", "tt.descriptor_gather")

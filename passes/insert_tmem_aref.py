@@ -35,11 +35,11 @@ from ttc.ir.nvws import (ArefBufferOp, ArefCreateOp, ArefGetEnterOp, ArefGetExit
                          ArefType, async_ops)
 from ttc.ir.tmem import TMEMAllocOp, TMEMLoadOp, TMEMStoreOp, TensorMemoryScalesEncoding
 from ttc.ir.types import AsyncTokenType, MemDescType
-from ttc.fold import constant_attr, is_int_value
+from ttc.ir.fold import constant_attr, is_int_value
 from ttc.passes.assign_latencies import _acc_alloc, _acc_read_modify_write, _tmem_users
 from ttc.passes.insert_aref import MMAV5, WS, set_partition, stage_cluster
 from ttc.passes.partition_loops import OUTPUTS, PARTITION, TAG, ids, outputs
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 
 def _parent_for(op: Operation) -> scf.ForOp | None:

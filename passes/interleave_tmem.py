@@ -23,7 +23,7 @@ from xdsl.traits import IsTerminator, MemoryEffect, MemoryEffectKind, RecursiveM
 
 from ttc.ir.tmem import TensorMemorySpace
 from ttc.ir.types import MemDescType
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 _TRITON = ("tt.", "ttg.", "ttng.", "amdg.")
 

@@ -23,7 +23,7 @@ from xdsl.dialects import scf
 from xdsl.ir import Operation, Region, SSAValue
 from xdsl.traits import IsTerminator, is_side_effect_free, is_speculatable
 
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 
 def loop_regions(loop: Operation) -> list[Region]:

@@ -18,9 +18,9 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.traits import is_side_effect_free
 from xdsl.transforms.common_subexpression_elimination import cse
 
-from ttc.greedy_rewrite import GreedyDriver
+from ttc.opt.greedy_rewrite import GreedyDriver
 from ttc.passes.canonicalize import PATTERNS
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 
 class _Equal:

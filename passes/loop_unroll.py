@@ -29,9 +29,9 @@ from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, i32
 from xdsl.ir import Operation, SSAValue
 
-from ttc.fold import int_width, to_signed, wrap
+from ttc.ir.fold import int_width, to_signed, wrap
 from ttc.ir.inserter import Inserter
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 UNROLL_FACTOR = "tt.loop_unroll_factor"
 NUM_STAGES = "tt.num_stages"

@@ -27,7 +27,7 @@ from xdsl.dialects import arith, scf, ub
 from xdsl.dialects.builtin import ArrayAttr, BoolAttr, DenseArrayBase, IntAttr, IntegerAttr, UnitAttr, i1, i32, i64
 from xdsl.ir import Block, Operation, SSAValue
 
-from ttc.greedy_rewrite import is_trivially_dead
+from ttc.opt.greedy_rewrite import is_trivially_dead
 from ttc.ir import tma, ttg
 from ttc.ir.format import build_op
 from ttc.ir.layouts import NVMMASharedEncoding, SharedMemorySpace, SwizzledSharedEncoding
@@ -40,7 +40,7 @@ from ttc.passes.assign_stage_phase import assign_stage_phase, depth
 from ttc.passes.insert_aref import MMAV5, WS, common_block, has_partition, set_partition, stage_cluster
 from ttc.passes.partition_loops import TAG, ids
 from ttc.passes.pipeline import top_level_users
-from ttc.passmanager import Pass, option
+from ttc.opt.passmanager import Pass, option
 
 VIEWS = ("ttg.memdesc_index", "ttg.memdesc_subslice", "ttg.memdesc_trans", "ttg.memdesc_reshape",
          "ttg.memdesc_reinterpret")

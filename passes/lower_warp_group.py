@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType, i32
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.traits import ConstantLike, is_side_effect_free, is_speculatable
 
-from ttc.greedy_rewrite import GreedyDriver, Rewriter, fold_in_place
+from ttc.opt.greedy_rewrite import GreedyDriver, Rewriter, fold_in_place
 from ttc.ir import ttg
 from ttc.ir.layout_utils import get_order
 from ttc.ir.layouts import SwizzledSharedEncoding
@@ -29,7 +29,7 @@ from ttc.ir.nvws import WarpGroupOp
 from ttc.ir.types import encoding
 from ttc.ir.warp_specialize import WarpReturnOp, WarpSpecializeOp, WarpSpecializePartitionsOp, WarpYieldOp
 from ttc.passes.tma_lowering import memdesc
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 
 def _module_num_warps(op: Operation) -> int | None:

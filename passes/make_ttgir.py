@@ -47,13 +47,13 @@ from dataclasses import dataclass
 
 from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, IntegerType
 
-from ttc.diagnostics import at_op, emit, reported
+from ttc.ir.diagnostics import at_op, emit, reported
 from ttc.ir.layouts import BlockedEncoding
 from ttc.ir.printer import attr_text
 from ttc.ir.tt import INPUT_PRECISION
 from ttc.ir.types import elt, encoding, shape_of
 from ttc.lowering.mma_v2 import mma_v2_kind
-from ttc.passmanager import Pass, make_pass, option
+from ttc.opt.passmanager import Pass, make_pass, option
 from ttc.passes.convert_triton_to_tritongpu import check_counts, check_target
 
 

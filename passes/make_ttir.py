@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ttc.passmanager import Pass, make_pass, option
+from ttc.opt.passmanager import Pass, make_pass, option
 
 PIPELINE = (
     "inline",

@@ -22,8 +22,8 @@ from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, UnitAttr, i1,
 from xdsl.ir import Operation, SSAValue
 from xdsl.traits import is_side_effect_free, is_speculatable
 
-from ttc.diagnostics import at_op, emit
-from ttc.greedy_rewrite import GreedyDriver, Rewriter, fold_in_place
+from ttc.ir.diagnostics import at_op, emit
+from ttc.opt.greedy_rewrite import GreedyDriver, Rewriter, fold_in_place
 from ttc.ir.format import build_op
 from ttc.ir.inserter import set_operand_group
 from ttc.ir.scaled import ELEM_TYPE_NAME
@@ -32,7 +32,7 @@ from ttc.ir.tma import InitBarrierOp, InvalBarrierOp, WaitBarrierOp
 from ttc.ir.tmem import TensorMemoryScalesEncoding, TensorMemorySpace, TMEMAllocOp, TMEMCopyOp, _cta_split, _num_ctas
 from ttc.ir.ttg import LocalAllocOp
 from ttc.ir.types import MemDescType
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 _MMA = ("ttng.tc_gen5_mma", "ttng.tc_gen5_mma_scaled")
 

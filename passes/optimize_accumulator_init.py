@@ -32,12 +32,12 @@ from xdsl.dialects.builtin import (Float8E4M3FNType, Float8E4M3FNUZType, Float8E
                                    Float8E5M2Type, IntegerAttr, f32, i1)
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
-from ttc.fold import constant_attr, is_zero
+from ttc.ir.fold import constant_attr, is_zero
 from ttc.frontend.builder import op_class
-from ttc.greedy_rewrite import GreedyDriver, Rewriter, fold_in_place
+from ttc.opt.greedy_rewrite import GreedyDriver, Rewriter, fold_in_place
 from ttc.ir.format import build_op
 from ttc.ir.inserter import Inserter, set_operand_group, with_iter_args
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 _FP8 = (Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType, Float8E5M2FNUZType)
 

@@ -26,12 +26,12 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import FunctionType
 from xdsl.ir import BlockArgument, Operation
 
-from ttc.greedy_rewrite import post_order
+from ttc.opt.greedy_rewrite import post_order
 from ttc.ir.layouts import NVMMASharedEncoding
 from ttc.ir.tensordesc import TensorDescType
 from ttc.ir.types import bitwidth, shape_of
 from ttc.passes.tma_lowering import encoding_for_shape
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 _FORCED = ("tt.call", "tt.return", "ttng.reinterpret_tensor_descriptor")
 

@@ -39,18 +39,18 @@ from dataclasses import dataclass
 
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntAttr, i32
 
-from ttc.greedy_rewrite import apply_tritongpu_patterns
+from ttc.opt.greedy_rewrite import apply_tritongpu_patterns
 from ttc.ir.layout_utils import order_for_memory, trans_encoding
 from ttc.ir.layouts import (BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding, NVMMASharedEncoding,
                             SharedMemorySpace, SwizzledSharedEncoding)
 from ttc.ir.shared_ll import UnsupportedSharedLayout, infer_reshape, infer_trans_encoding, is_innermost_contiguous
 from ttc.ir.tmem import TensorMemoryScalesEncoding
 from ttc.ir.ttg_extra import MemDescReshapeOp
-from ttc.ir.pipelined_loads import mma_v2_shared_layout
+from ttc.passes.pipeliner.loads import mma_v2_shared_layout
 from ttc.ir.ttg import LocalAllocOp, LocalLoadOp, MemDescTransOp
 from ttc.ir.types import MemDescType, bitwidth, elt, encoding, shape_of
 from ttc.passes.remove_layout_conversions import CONVERT_PATTERNS
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 
 MMA_V3_PLUS = ("ttng.warp_group_dot", "ttng.tc_gen5_mma", "ttng.tc_gen5_mma_scaled")  # they transpose in memory

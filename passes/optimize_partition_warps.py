@@ -43,8 +43,8 @@ from ttc.ir.layouts import BlockedEncoding
 from ttc.ir.tt import FuncOp, ReturnOp
 from ttc.ir.types import PointerType, bitwidth, encoding
 from ttc.ir.warp_specialize import WarpReturnOp, WarpSpecializeOp, lookup_num_warps
-from ttc.diagnostics import CompileError, at_op
-from ttc.passmanager import Pass, make_pass
+from ttc.ir.diagnostics import CompileError, at_op
+from ttc.opt.passmanager import Pass, make_pass
 
 TOTAL_REGISTERS = 1 << 16  # per Blackwell SM
 MIN_WARPS = {"ttng.async_tma_gather": 2, "ttng.async_tma_scatter": 2, "ttng.async_tma_copy_global_to_local": 2,

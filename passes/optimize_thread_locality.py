@@ -23,8 +23,8 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import IntegerAttr, TensorType, UnitAttr, i32
 from xdsl.ir import Operation
 
-from ttc.fold import attr_of, make_constant
-from ttc.greedy_rewrite import apply_tritongpu_patterns
+from ttc.ir.fold import attr_of, make_constant
+from ttc.opt.greedy_rewrite import apply_tritongpu_patterns
 from ttc.ir.layout_utils import (
     blocked,
     blocked_for_shape,
@@ -40,7 +40,7 @@ from ttc.ir.tt import ReshapeOp
 from ttc.ir.types import encoding, tensor
 from ttc.passes.gather_layout import optimize_gather
 from ttc.passes.remove_layout_conversions import _cvt, _for_with_new_inits
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 REDUCTION_OPS = ("arith.addf", "arith.mulf", "arith.maximumf", "arith.maxnumf", "arith.minimumf", "arith.minnumf")
 

@@ -24,7 +24,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, TensorType, i1, i32
 from xdsl.ir import Operation, SSAValue
 
-from ttc.greedy_rewrite import GreedyDriver, Rewriter, fold_in_place
+from ttc.opt.greedy_rewrite import GreedyDriver, Rewriter, fold_in_place
 from ttc.ir.format import build_op
 from ttc.ir.layout_utils import infer_dst_encoding, is_elementwise, with_encoding
 from ttc.ir.layouts import LinearEncoding
@@ -35,7 +35,7 @@ from ttc.ir.ttg import ConvertLayoutOp
 from ttc.ir.types import MemDescType, bitwidth, elt, encoding
 from ttc.ir.warp_specialize import lookup_num_warps
 from ttc.passes.remove_layout_conversions import convert_backward_slice
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 
 def _owner(v: SSAValue, name: str) -> Operation | None:

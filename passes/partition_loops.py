@@ -28,14 +28,14 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntAttr, IntegerAttr, TensorType, i32
 from xdsl.ir import Block, Operation, Region, SSAValue
 
-from ttc.diagnostics import CompileError, at_op, emit
+from ttc.ir.diagnostics import CompileError, at_op, emit
 from ttc.ir.layout_utils import get_order
 from ttc.ir.layouts import SharedMemorySpace, SwizzledSharedEncoding
 from ttc.ir.nvws import WarpGroupOp, WarpGroupReturnOp, WarpGroupYieldOp
 from ttc.ir.printer import attr_text
 from ttc.ir.types import MemDescType, encoding
 from ttc.ir.warp_specialize import lookup_num_warps
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 PARTITION = "ttg.partition"
 OUTPUTS = "ttg.partition.outputs"

@@ -39,14 +39,14 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import AnyFloat, ArrayAttr, DenseArrayBase, IntegerAttr, IntegerType, TensorType, i32
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
-from ttc.diagnostics import CompileError, at_op
+from ttc.ir.diagnostics import CompileError, at_op
 from ttc.ir.printer import attr_text
 from ttc.ir.tmem import TCGen5MMAOp, TCGen5MMAScaledOp, TMEMAllocOp, TMEMLoadOp, TMEMStoreOp
 from ttc.ir.types import AsyncTokenType, MemDescType
 from ttc.passes.assign_latencies import _acc_read_modify_write
 from ttc.passes.partition_loops import OUTPUTS, PARTITION, STAGES, TAG, ancestor_in, ids, outputs
 from ttc.passes.tma_lowering import encoding_for_shape
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 WARP_SPECIALIZE = "tt.warp_specialize"
 MMA_V5 = (TCGen5MMAOp, TCGen5MMAScaledOp)

@@ -1,5 +1,5 @@
 """tritongpu-pipeline: software pipelining (Triton's TritonGPUPipeline), driven by the schedule that
-tritongpu-assign-latencies and tritongpu-schedule-loops wrote on each loop (ttc/ir/loop_schedule.py).
+tritongpu-assign-latencies and tritongpu-schedule-loops wrote on each loop (passes/pipeliner/schedule.py).
 
 For each scheduled loop, as Triton 3.6 does:
 1. Lower the loads (lowerLoads): a `tt.load` whose first user is k > 0 stages after it (users of its
@@ -13,7 +13,7 @@ For each scheduled loop, as Triton 3.6 does:
    `async_wait` on that group, `memdesc_index` of the extract slot, which local_allocs of the buffer's layout are
    replaced by (their memdesc_trans users follow), and a `local_load` for other users. The new ops take the
    stage and cluster of what they serve; an `async_wait {num = 0}` follows the loop.
-2. Expand (ttc/ir/pipeline_expander.py): ops in cluster order, prologue of max-stage parts, kernel loop over
+2. Expand (passes/pipeliner/expander.py): ops in cluster order, prologue of max-stage parts, kernel loop over
    the original bounds; side-effecting ops of early stages are predicated (a copy's or load's mask ANDed with
    the splat predicate, an `scf.if` condition ANDed; waits, commits, local loads, fences and ops of
    unregistered dialects run as they are).
@@ -41,23 +41,23 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.traits import IsolatedFromAbove, is_side_effect_free
 
 from ttc.analysis.axis_info import AxisInfoAnalysis
-from ttc.diagnostics import at_op, emit
-from ttc.fold import is_zero
-from ttc.greedy_rewrite import apply_xdsl_patterns
+from ttc.ir.diagnostics import at_op, emit
+from ttc.ir.fold import is_zero
+from ttc.opt.greedy_rewrite import apply_xdsl_patterns
 from ttc.ir import tma, ttg
 from ttc.ir.inserter import Inserter, set_operand_group, with_iter_args
 from ttc.ir.layouts import NvidiaMmaEncoding, NVMMASharedEncoding, SharedMemorySpace, SwizzledSharedEncoding
-from ttc.ir.loop_schedule import CoarseSchedule, num_stages_of, strip
+from ttc.passes.pipeliner.schedule import CoarseSchedule, num_stages_of, strip
 from ttc.ir.std import SelectOp
-from ttc.ir.pipeline_expander import expand, schedule_is_valid
-from ttc.ir.pipelined_descriptors import is_host_side, multibuffer_descriptors
-from ttc.ir.pipelined_mma import barrier_alloc, lower_mmas
-from ttc.ir.pipelined_loads import copy_vec_bytes, copy_width, is_small_load, shared_encoding
-from ttc.ir.rs_dot_split import split_rs_dot
+from ttc.passes.pipeliner.expander import expand, schedule_is_valid
+from ttc.passes.pipeliner.descriptors import is_host_side, multibuffer_descriptors
+from ttc.passes.pipeliner.mma import barrier_alloc, lower_mmas
+from ttc.passes.pipeliner.loads import copy_vec_bytes, copy_width, is_small_load, shared_encoding
+from ttc.passes.pipeliner.rs_dot_split import split_rs_dot
 from ttc.ir.layout_utils import cvt_dims, default_blocked, num_warps_of, threads_per_warp_of
 from ttc.ir.tt import SplatOp, UnsplatOp
 from ttc.ir.types import AsyncTokenType, MemDescType, bitwidth, elt, encoding, shape_of
-from ttc.passmanager import Pass, option
+from ttc.opt.passmanager import Pass, option
 from ttc.passes.schedule_loops import UNSAFE, schedule_dependencies
 from ttc.passes.tma_lowering import encoding_for_shape
 from xdsl.dialects.builtin import ArrayAttr, IntAttr
@@ -805,7 +805,7 @@ def async_launch_dots(loop: scf.ForOp) -> None:
     """Triton's asyncLaunchDots (3.6.0): every `ttng.warp_group_dot` directly in the loop body becomes `isAsync`;
     one that cannot stay in flight (`_properly_async`) gets a `warp_group_dot_wait {pendings = 0}` right after
     it. Without a `pendings = 0` wait in the body, register-operand dots among the others are split along K into
-    one-instruction dots (ttc/ir/rs_dot_split.py); then the waits in the loop (`_wait_in_loop`) and a
+    one-instruction dots (passes/pipeliner/rs_dot_split.py); then the waits in the loop (`_wait_in_loop`) and a
     `pendings = 0` wait on the in-flight dots' loop results right after the loop."""
     body = loop.body.block
     in_flight = []

@@ -29,13 +29,13 @@ from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntAttr, TensorType
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.traits import IsTerminator
 
-from ttc.greedy_rewrite import apply_tritongpu_patterns
+from ttc.opt.greedy_rewrite import apply_tritongpu_patterns
 from ttc.ir import ttg
 from ttc.ir.amd_layouts import AMDMfmaEncoding
 from ttc.ir.layouts import DotOperandEncoding, NvidiaMmaEncoding
 from ttc.ir.types import MemDescType, bitwidth, encoding, shape_of, tensor
 from ttc.passes.remove_layout_conversions import CONVERT_PATTERNS
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 
 class _Builder:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import ArrayAttr, IntAttr
 from xdsl.ir import Operation
 
-from ttc.greedy_rewrite import GreedyDriver, Rewriter, fold_in_place
+from ttc.opt.greedy_rewrite import GreedyDriver, Rewriter, fold_in_place
 from ttc.ir.format import build_op
 from ttc.ir.layouts import LinearEncoding
 from ttc.ir.tmem import TensorMemoryEncoding, TensorMemorySpace, TMEMAllocOp, _cta_split, layout_fits_tmem
@@ -28,7 +28,7 @@ from ttc.ir.layout_utils import with_encoding
 from ttc.ir.types import MemDescType, bitwidth, elt, encoding
 from ttc.ir.warp_specialize import lookup_num_warps
 from ttc.passes.accelerate_matmul import comes_from_load_or_block_arg
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 # ----------------------------------------------------------------------------- the default TMEM ld/st layout
 

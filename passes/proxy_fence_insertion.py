@@ -22,7 +22,7 @@ from xdsl.ir import Operation
 
 from ttc.analysis.membar import BlockInfo, Membar, Slice, insert_barriers, shared_effects
 from ttc.ir.ttg import FenceAsyncSharedOp
-from ttc.passmanager import Pass, option
+from ttc.opt.passmanager import Pass, option
 
 ASYNC_WRITES = {"ttng.async_tma_copy_global_to_local": "result", "ttng.async_tma_gather": "result"}
 ASYNC_READS = {"ttng.async_tma_copy_local_to_global": ("src",), "ttng.async_tma_scatter": ("src",),

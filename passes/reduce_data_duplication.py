@@ -6,7 +6,7 @@ A `ttg.convert_layout` from a register layout to a `#ttg.dot_op` layout that can
 the dot-operand layout, so each element is stored once however many threads need it. The shared layout is stored
 in Triton's getOrderForMemory of the source; for dot operands of a blocked (FMA) parent it is not swizzled
 (`vec = perPhase = maxPhase = 1`), for operands of an MMA v2/v3 parent it is Triton's swizzle for that operand
-(ttc.ir.pipelined_loads.mma_v2_shared_layout). Operands of other parents are left alone.
+(ttc.passes.pipeliner.loads.mma_v2_shared_layout). Operands of other parents are left alone.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from xdsl.dialects.builtin import ArrayAttr, IntAttr
 from ttc.ir.layout_utils import cvt_dims, order_for_memory
 from ttc.ir.layouts import (BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding, SharedMemorySpace,
                             SwizzledSharedEncoding)
-from ttc.ir.pipelined_loads import mma_v2_shared_layout
+from ttc.passes.pipeliner.loads import mma_v2_shared_layout
 from ttc.ir.ttg import LocalAllocOp, LocalLoadOp
 from ttc.ir.types import MemDescType, bitwidth, encoding
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 
 def memdesc(shape, element, enc, mutable: bool = False) -> MemDescType:

@@ -23,13 +23,13 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, Operation, SSAValue
 
-from ttc.diagnostics import CompileError, at_op
+from ttc.ir.diagnostics import CompileError, at_op
 from ttc.ir.layout_utils import blocked, default_blocked, module_int, slice_of, with_encoding
 from ttc.ir.ttg import ConvertLayoutOp
 from ttc.ir.types import encoding
 from ttc.ir.warp_specialize import lookup_num_warps
 from ttc.passes.promote_lhs_to_tmem import default_tmem_layout
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 _DYNAMIC = ("arith.", "math.", "tt.", "cf.", "scf.", "ub.", "ttng.")
 _CAST = "builtin.unrealized_conversion_cast"

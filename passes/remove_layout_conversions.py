@@ -21,7 +21,7 @@ around them (Triton's TritonGPURemoveLayoutConversions).
 5. Final cleanup: dead `scf.for` iteration arguments, conversion patterns, then `scf.for`/`scf.if`
    canonicalization.
 
-The greedy rewrites run in `ttc.greedy_rewrite.apply_tritongpu_patterns`.
+The greedy rewrites run in `ttc.opt.greedy_rewrite.apply_tritongpu_patterns`.
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ from xdsl.dialects.builtin import IntegerType, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from ttc.analysis.order import OpOrder
-from ttc.fold import attr_of, constant_attr, make_constant, splat_value
-from ttc.greedy_rewrite import apply_tritongpu_patterns, walk, would_be_trivially_dead
+from ttc.ir.fold import attr_of, constant_attr, make_constant, splat_value
+from ttc.opt.greedy_rewrite import apply_tritongpu_patterns, walk, would_be_trivially_dead
 from ttc.ir.layout_utils import (
     can_fold_into_conversion,
     cvt_reorders_registers,
@@ -52,7 +52,7 @@ from ttc.ir.layout_utils import (
 from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding
 from ttc.ir.ttg import ConvertLayoutOp
 from ttc.ir.types import encoding
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 # ============================================================================= convert_layout canonicalization
 

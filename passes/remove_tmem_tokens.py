@@ -16,7 +16,7 @@ from xdsl.ir import Operation
 
 from ttc.ir.inserter import set_operand_group
 from ttc.ir.types import AsyncTokenType
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 _DEP = {"ttng.tc_gen5_mma": "acc_dep", "ttng.tc_gen5_mma_scaled": "acc_dep", "ttng.tmem_store": "dep",
         "ttng.tmem_load": "dep", "ttng.tmem_alloc": None}

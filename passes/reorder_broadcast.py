@@ -17,7 +17,7 @@ location of the op they replace. Triton's canonicalization patterns of `tt.broad
 (`broadcast(broadcast(x))` -> `broadcast(x)`, `broadcast(splat(x))` -> `splat(x)`) and `tt.expand_dims`
 (`expand_dims(splat(x))` -> `splat(x)`, `expand_dims(broadcast(x))` -> `broadcast(expand_dims(x))` for tensors
 without layouts) run in the same greedy driver as the two patterns above (triton-combine's:
-`ttc.greedy_rewrite.apply_xdsl_patterns`), which also folds, hoists constants and erases dead ops.
+`ttc.opt.greedy_rewrite.apply_xdsl_patterns`), which also folds, hoists constants and erases dead ops.
 """
 
 from __future__ import annotations
@@ -29,12 +29,12 @@ from xdsl.dialects.builtin import IntegerAttr, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from ttc.fold import attr_of, constant_attr, elements_of
-from ttc.greedy_rewrite import apply_xdsl_patterns
+from ttc.ir.fold import attr_of, constant_attr, elements_of
+from ttc.opt.greedy_rewrite import apply_xdsl_patterns
 from ttc.ir import tt
 from ttc.ir.types import elt, encoding, shape_of
 from ttc.passes.combine import defining
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 _TT_ELEMENTWISE = {
     "tt.addptr", "tt.bitcast", "tt.fp_to_fp", "tt.int_to_ptr", "tt.ptr_to_int", "tt.clampf", "tt.precise_sqrt",

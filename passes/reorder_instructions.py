@@ -20,7 +20,7 @@ from xdsl.ir import Operation
 from ttc.ir.layouts import DotOperandEncoding
 from ttc.ir.types import encoding
 from ttc.passes.remove_layout_conversions import _ancestor_in_block, _before
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 
 def _move_after(op: Operation, anchor: Operation) -> None:

@@ -42,12 +42,12 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Operation, Region, SSAValue
 
-from ttc.diagnostics import CompileError, at_op
+from ttc.ir.diagnostics import CompileError, at_op
 from ttc.ir import tt
 from ttc.ir.tensordesc import REDUCE_KIND, TensorDescType
 from ttc.ir.types import PointerType, is_float
 from ttc.passes.rewrite_tensor_pointer import _arith, _Builder, _Info
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 
 @dataclass

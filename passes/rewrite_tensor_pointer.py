@@ -38,11 +38,11 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 
-from ttc.diagnostics import CompileError, at_op
+from ttc.ir.diagnostics import CompileError, at_op
 from ttc.ir import std, tt
 from ttc.ir.inserter import Inserter
 from ttc.ir.types import PointerType, is_float
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 
 def is_tensor_pointer(t: Attribute) -> bool:

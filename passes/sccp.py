@@ -2,7 +2,7 @@
 
 The analysis is MLIR's (DeadCodeAnalysis + SparseConstantPropagation) on a lattice per SSA value: unknown
 (nothing seen yet), one constant, or overdefined. Blocks start unexecuted; a function's entry block runs when
-the function is public or called from code that runs. A value is simulated with `ttc.fold.fold` once all its
+the function is public or called from code that runs. A value is simulated with `ttc.ir.fold.fold` once all its
 operands are known; constant conditions select the branch (`cf.cond_br`, `scf.if`, `scf.condition`) and only
 executed edges feed block arguments and region results. Loop-carried values join their initial and yielded
 values, so a value that changes around a loop is overdefined; induction variables are overdefined. Calls
@@ -25,9 +25,9 @@ from xdsl.dialects import cf
 from xdsl.dialects.builtin import IntegerAttr, StringAttr, SymbolRefAttr
 from xdsl.ir import Block, Operation, SSAValue
 
-from ttc.fold import ConstantTable, constant_attr, fold, folds_in_place, is_constant_op
-from ttc.greedy_rewrite import erase_unreachable_blocks, would_be_trivially_dead
-from ttc.passmanager import Pass, option
+from ttc.ir.fold import ConstantTable, constant_attr, fold, folds_in_place, is_constant_op
+from ttc.opt.greedy_rewrite import erase_unreachable_blocks, would_be_trivially_dead
+from ttc.opt.passmanager import Pass, option
 
 OVERDEFINED = "overdefined"
 

@@ -1,6 +1,6 @@
 """tritongpu-schedule-loops: a coarse software-pipelining schedule for each loop with latencies (Triton's
 ScheduleLoops), written on the loop for tritongpu-pipeline (`loop.stage`, `loop.cluster`,
-`tt.scheduled_max_stage`; see ttc/ir/loop_schedule.py). The `tt.latency` attributes are consumed.
+`tt.scheduled_max_stage`; see passes/pipeliner/schedule.py). The `tt.latency` attributes are consumed.
 
 For an innermost `scf.for` without `gpu.barrier`, `tt.assert` or `tt.print` whose yielded values are defined in it:
 1. Key ops: every op reachable from an op with a latency (through users in the body) gets the stage
@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from xdsl.dialects import scf
 from xdsl.ir import BlockArgument, Operation
 
-from ttc.ir.loop_schedule import LATENCY, CoarseSchedule, has_distance_above_one, is_outer_loop, nested_operands
-from ttc.passmanager import Pass
+from ttc.passes.pipeliner.schedule import LATENCY, CoarseSchedule, has_distance_above_one, is_outer_loop, nested_operands
+from ttc.opt.passmanager import Pass
 
 UNSAFE = ("gpu.barrier", "tt.assert", "tt.print")  # ops the schedule must not reorder: such loops stay as they are
 

@@ -18,7 +18,7 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr, SymbolR
 from xdsl.ir import Attribute, Operation, ParametrizedAttribute
 from xdsl.traits import SymbolOpInterface, SymbolTable
 
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 
 def symbol_name(op: Operation) -> StringAttr | None:

@@ -25,10 +25,10 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import IntegerAttr, i32
 from xdsl.ir import Block, Operation, SSAValue
 
-from ttc.diagnostics import CompileError, at_op
+from ttc.ir.diagnostics import CompileError, at_op
 from ttc.ir.tmem import TensorMemoryEncoding
 from ttc.ir.tmem_layout import tmem_alloc_rows_cols
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 _VIEWS = ("ttg.memdesc_index", "ttg.memdesc_subslice", "ttg.memdesc_trans", "ttg.memdesc_reshape",
           "ttg.memdesc_reinterpret", "ttng.tmem_subslice")

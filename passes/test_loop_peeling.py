@@ -24,7 +24,7 @@ from ttc.frontend.builder import op_class
 from ttc.ir.format import build_op
 from ttc.ir.inserter import Inserter
 from ttc.ir.std import CMPI
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 
 def peel_loop_epilogue(loop: scf.ForOp) -> scf.IfOp:

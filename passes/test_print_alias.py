@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ttc.analysis import remark
 from ttc.analysis.alias import aliases
 from ttc.ir.printer import _Names
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 
 @dataclass(frozen=True)

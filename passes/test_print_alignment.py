@@ -14,7 +14,7 @@ from xdsl.traits import IsolatedFromAbove
 
 from ttc.analysis import remark
 from ttc.analysis.axis_info import AxisInfoAnalysis
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 
 def axis_text(info) -> str:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ttc.analysis import remark
 from ttc.analysis.allocation import ModuleAllocation
 from ttc.analysis.scratch import scratch_bytes
-from ttc.passmanager import Pass, option
+from ttc.opt.passmanager import Pass, option
 
 
 @dataclass(frozen=True)

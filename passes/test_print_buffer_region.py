@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 from ttc.analysis import remark
 from ttc.analysis.alias import RegionError, buffer_regions, is_memory_access, used_regions
-from ttc.diagnostics import CompileError, at_op
+from ttc.ir.diagnostics import CompileError, at_op
 from ttc.ir.types import MemDescType
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 
 def _text(regions) -> str:

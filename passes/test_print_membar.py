@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ttc.analysis.membar import insert_barriers
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 
 @dataclass(frozen=True)

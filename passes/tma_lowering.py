@@ -33,13 +33,13 @@ from xdsl.dialects.builtin import (
 )
 
 from ttc.frontend.builder import op_class
-from ttc.greedy_rewrite import GreedyDriver, fold_in_place
+from ttc.opt.greedy_rewrite import GreedyDriver, fold_in_place
 from ttc.ir import tma, ttg
 from ttc.ir.tma import tma_element_type
 from ttc.ir.format import build_op
 from ttc.ir.layouts import NVMMASharedEncoding, SharedMemorySpace, SwizzledSharedEncoding
 from ttc.ir.types import MemDescType, PointerType, bitwidth
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 SWIZZLE_MODE = {0: 0, 32: 1, 64: 2, 128: 3}
 

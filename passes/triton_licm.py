@@ -24,7 +24,7 @@ from ttc.ir.inserter import Inserter, set_operand_group
 from ttc.ir.std import CMPI
 from ttc.ir.types import i1_like
 from ttc.passes.licm import hoist_from, loop_regions, move_before, should_move
-from ttc.passmanager import Pass
+from ttc.opt.passmanager import Pass
 
 
 def only_reads(op: Operation) -> bool:

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import IntegerAttr, i32
 
-from ttc.diagnostics import at_op, emit
-from ttc.passmanager import Pass
+from ttc.ir.diagnostics import at_op, emit
+from ttc.opt.passmanager import Pass
 
 WARP_SPECIALIZE = "tt.warp_specialize"
 NUM_STAGES = "tt.num_stages"

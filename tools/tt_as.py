@@ -8,7 +8,7 @@ reports them), and the exit status is 1. `--sass` prints the CUBIN's SASS (nvdis
 nvidia-cuda-nvdisasm wheel that ttc installs) instead of writing the CUBIN to stdout. The CUBIN is binary: it goes
 to `-o`, or to stdout when that is not a terminal. Kernel metadata is read from `IN.json` or the PTX's
 `// ttc.metadata:` line and written to `OUT.json`. The CUBIN is a stage of TRITON_KERNEL_DUMP and
-TRITON_KERNEL_OVERRIDE (`<dir>/<hash>/<kernel>.cubin`, with `<kernel>.json` beside it; see `ttc.stages`).
+TRITON_KERNEL_OVERRIDE (`<dir>/<hash>/<kernel>.cubin`, with `<kernel>.json` beside it; see `ttc.driver.stages`).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from typing import Optional
 
 import typer
 
-from ttc.cli import UsageError, read_input, run, write_output
-from ttc.stages import environment_help
+from ttc.driver.cli import UsageError, read_input, run, write_output
+from ttc.driver.stages import environment_help
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, help=__doc__.split("\n\n")[0])
 
@@ -52,7 +52,7 @@ def assemble(
     show_sass: bool = typer.Option(False, "--sass", help="Print the SASS disassembly"),
 ):
     def main(_argv) -> int:
-        from ttc import compiler
+        from ttc.driver import compiler
         from ttc.lowering.cubin import AsmOptions, AssemblerError
         from ttc.lowering.target import TargetError, cpu_name
 

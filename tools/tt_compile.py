@@ -5,7 +5,7 @@
     tt-compile KERNEL.py --kernel NAME --autotuned --spec SPEC.json [--configs FILE] [-o OUT]
 
 The output is what the pipe of separate commands gives (tt-frontend | tt-opt -make-ttir | tt-opt -make-ttgir |
-tt-translate | tt-as), through the same stage code (`ttc.compiler`): the CUBIN by default, with `OUT.json`
+tt-translate | tt-as), through the same stage code (`ttc.driver.compiler`): the CUBIN by default, with `OUT.json`
 metadata beside it for tt-run; `--stage` stops early (TTIR and TTGIR are printed as Triton's dumps print them,
 with locations). A cache hit (`$TRITON_CACHE_DIR`, default `~/.triton/cache`) skips every stage;
 `TRITON_ALWAYS_COMPILE=1` compiles anyway. A hit never hides a requested dump (TRITON_KERNEL_DUMP copies the
@@ -21,7 +21,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ttc.cli import UsageError, parse_ptx_version, run, write_output
+from ttc.driver.cli import UsageError, parse_ptx_version, run, write_output
 
 STAGES = ("ttir", "ttgir", "llir", "ptx", "cubin")
 ENVIRONMENT = """environment:
@@ -73,8 +73,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
-    from ttc import compiler
-    from ttc.cli import read_input
+    from ttc.driver import compiler
+    from ttc.driver.cli import read_input
     from ttc.lowering.cubin import AssemblerError
 
     if args.autotuned:
@@ -84,7 +84,7 @@ def main(argv: list[str]) -> int:
             raise UsageError("--autotuned takes the signature, warps, stages and registers from tt-tune's winner")
         if args.file == "-":
             raise UsageError("--autotuned reads the kernel from a file, not stdin")
-        from ttc import autotune
+        from ttc.driver import autotune
 
         best = autotune.cached_winner(args.file, args.kernel, args.spec, args.target, args.configs)
         args.signature = best.signature

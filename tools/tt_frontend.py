@@ -15,7 +15,7 @@ from typing import Optional
 
 import typer
 
-from ttc.cli import read_input, run, write_output
+from ttc.driver.cli import read_input, run, write_output
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, help=__doc__.split("\n\n")[0])
 

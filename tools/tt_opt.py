@@ -6,8 +6,8 @@ Flags follow LLVM's cl::opt conventions (one or two dashes, `=` or a following a
 command line is parsed here rather than by typer, whose POSIX rules would read `-cse` as `-c -s -e`.
 Environment: MLIR_ENABLE_DUMP=1|<kernel>, MLIR_DUMP_PATH=<file>, MLIR_ENABLE_TIMING=1, MLIR_ENABLE_DIAGNOSTICS;
 TRITON_KERNEL_DUMP/TRITON_DUMP_DIR and TRITON_KERNEL_OVERRIDE/TRITON_OVERRIDE_DIR for the stages `-make-ttir` and
-`-make-ttgir` produce (`ttc.stages`); TRITON_REPRODUCER_PATH for the reproducer a failing pass leaves
-(`ttc.reproducer`, replayed by `--run-reproducer FILE`).
+`-make-ttgir` produce (`ttc.driver.stages`); TRITON_REPRODUCER_PATH for the reproducer a failing pass leaves
+(`ttc.opt.reproducer`, replayed by `--run-reproducer FILE`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import os
 import sys
 import time
 
-from ttc.cli import UsageError, read_input, run, write_output
+from ttc.driver.cli import UsageError, read_input, run, write_output
 
 VERSION = "tt-opt (ttc) 0.1.0, Triton 3.6 IR syntax"
 
@@ -88,7 +88,7 @@ def parse_args(argv: list[str]) -> Options:
             if name == "o":
                 opts.output = value
             elif name in ("pass-pipeline", "p"):
-                from ttc.passmanager import PassError, parse_pipeline
+                from ttc.opt.passmanager import PassError, parse_pipeline
 
                 try:
                     opts.passes += parse_pipeline(value)
@@ -97,7 +97,7 @@ def parse_args(argv: list[str]) -> Options:
             else:
                 opts.flags[name] = value if takes_value else True
             continue
-        from ttc.passmanager import PassError, make_pass
+        from ttc.opt.passmanager import PassError, make_pass
 
         try:
             opts.passes.append(make_pass(name, value))
@@ -175,10 +175,10 @@ def main(argv: list[str]) -> int:
 
     import contextlib
 
-    from ttc import stages
-    from ttc.diagnostics import CompileError, Diagnostic, Source, collect
+    from ttc.driver import stages
+    from ttc.ir.diagnostics import CompileError, Diagnostic, Source, collect
     from ttc.ir import context, parse, print_ir
-    from ttc.passmanager import PassManager, dump_enabled, instrumentation
+    from ttc.opt.passmanager import PassManager, dump_enabled, instrumentation
 
     t0 = time.perf_counter()
     replay = f.get("run-reproducer")
@@ -220,7 +220,7 @@ def main(argv: list[str]) -> int:
                     parse_time += time.perf_counter() - tp
                     passes = _reproducer_passes(replay, resources) if replay else opts.passes
                     if f.get("dump-pass-pipeline") and index == 0:
-                        from ttc.passmanager import pipeline_text
+                        from ttc.opt.passmanager import pipeline_text
 
                         sys.stderr.write(f"Pass Manager with {len(passes)} passes:\n{pipeline_text(passes)}\n\n")
                     stage_hash = ""
@@ -233,7 +233,7 @@ def main(argv: list[str]) -> int:
                     module = pm.run(module, context())
                     tp = time.perf_counter()
                     if f.get("print-source-map"):
-                        from ttc.source_map import render_source_map
+                        from ttc.opt.source_map import render_source_map
 
                         outputs.append(render_source_map(module, pm.source))
                     else:
@@ -248,7 +248,7 @@ def main(argv: list[str]) -> int:
                         )
                     output_time += time.perf_counter() - tp
                 except CompileError as e:
-                    from ttc import reproducer
+                    from ttc.opt import reproducer
 
                     produced = e.diags
                     outputs.append("")  # a failed chunk prints nothing, as in mlir-opt
@@ -259,7 +259,7 @@ def main(argv: list[str]) -> int:
                 except Exception as e:  # an internal error inside a pass: still a reproducer
                     if pm is None or pm.current is None or verify:
                         raise
-                    from ttc import reproducer
+                    from ttc.opt import reproducer
 
                     notes = [] if replay else [reproducer.save(name, padded, pm, index, unregistered)]
                     if os.environ.get("TTC_DEBUG") == "1":
@@ -270,7 +270,7 @@ def main(argv: list[str]) -> int:
                     failures.append(CompileError(Diagnostic(name, 0, 0, msg), *notes))
             produced = emitted + produced
             if verify:
-                from ttc.expected_diagnostics import check, expectations
+                from ttc.opt.expected_diagnostics import check, expectations
 
                 problems = check(name, expectations(chunk, start), produced)
                 if only_expected:  # MLIR's only-expected mode: diagnostics no comment names are let through
@@ -292,8 +292,8 @@ def main(argv: list[str]) -> int:
 
 
 def _reproducer_passes(path: str, resources: dict) -> list:
-    from ttc.passmanager import PassError, parse_pipeline
-    from ttc.reproducer import pipeline_of
+    from ttc.opt.passmanager import PassError, parse_pipeline
+    from ttc.opt.reproducer import pipeline_of
 
     try:
         return parse_pipeline(pipeline_of(path, resources))
@@ -304,7 +304,7 @@ def _reproducer_passes(path: str, resources: dict) -> list:
 def _timing(enabled, with_io, managers, t0, parse_time, output_time):
     """MLIR's timing report; --mlir-timing (mlir-opt) also times Parser and Output, MLIR_ENABLE_TIMING
     (Triton's pass manager) only the passes."""
-    from ttc.passmanager import PassManager
+    from ttc.opt.passmanager import PassManager
 
     if not enabled:
         return

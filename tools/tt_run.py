@@ -18,7 +18,7 @@ from typing import Optional
 
 import typer
 
-from ttc.cli import UsageError, run, write_output
+from ttc.driver.cli import UsageError, run, write_output
 
 IR_SUFFIXES = (".ttir", ".ttgir", ".mlir")
 BINARY_SUFFIXES = (".cubin", ".ptx")

@@ -10,7 +10,7 @@ the newer of 8.0 and the oldest version supporting the GPU.
 Kernel metadata (name, num_warps, threads_per_warp, shared, hash, target) is written to `OUT.json` with `-o`,
 read from `IN.json` when present, and kept inside the output (`!ttc.metadata`, `// ttc.metadata:`).
 The LLVM IR (`.llir`) and the PTX are stages of TRITON_KERNEL_DUMP and TRITON_KERNEL_OVERRIDE
-(`<dir>/<hash>/<kernel>.<ext>`; see `ttc.stages`).
+(`<dir>/<hash>/<kernel>.<ext>`; see `ttc.driver.stages`).
 Environment: LLVM_IR_ENABLE_DUMP=1 prints the LLVM IR before and after O3, NVPTX_ENABLE_DUMP=1 the PTX (stderr).
 """
 
@@ -21,8 +21,8 @@ from typing import Optional
 
 import typer
 
-from ttc.cli import UsageError, parse_ptx_version, read_input, run, write_output
-from ttc.stages import environment_help
+from ttc.driver.cli import UsageError, parse_ptx_version, read_input, run, write_output
+from ttc.driver.stages import environment_help
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, help=__doc__.split("\n\n")[0])
 
@@ -41,8 +41,8 @@ def translate(
     output: Optional[str] = typer.Option(None, "-o", "--output", help="Output file (default: stdout); written only on success, with OUT.json beside it"),
 ):
     def main(_argv) -> int:
-        from ttc import compiler
-        from ttc.diagnostics import CompileError, Diagnostic
+        from ttc.driver import compiler
+        from ttc.ir.diagnostics import CompileError, Diagnostic
         from ttc.lowering import pipeline
         from ttc.lowering.metadata import KernelMetadata
         from ttc.lowering.target import TargetError

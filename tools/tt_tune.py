@@ -4,7 +4,7 @@
             [--interpret] [--json] [-o best.cubin]
 
 The configs are the kernel's `@triton.autotune(configs=...)` (pruned by `prune_configs_by`), with its
-`@triton.heuristics`, evaluated as Triton evaluates them (ttc.autotune), or a `--configs` JSON file. The spec is
+`@triton.heuristics`, evaluated as Triton evaluates them (ttc.driver.autotune), or a `--configs` JSON file. The spec is
 tt-run's; its signature lists the parameters that no config, heuristic or default sets, its grid and check
 expressions may use every constexpr a config sets, and optional "flops" / "bytes" expressions give TFLOP/s and
 GB/s. Results always go (whatever `cache_results` says) to Triton's autotune cache file (`$TRITON_CACHE_DIR/<hash>/<kernel>.autotune.json`): a second run
@@ -23,7 +23,7 @@ import shutil
 import sys
 import time
 
-from ttc.cli import UsageError, env_on, run, write_output
+from ttc.driver.cli import UsageError, env_on, run, write_output
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
@@ -124,8 +124,8 @@ def _table(report: dict) -> str:
 
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
-    from ttc import autotune
-    from ttc.diagnostics import CompileError, Diagnostic
+    from ttc.driver import autotune
+    from ttc.ir.diagnostics import CompileError, Diagnostic
     from ttc.runtime import spec as specs
     from ttc.runtime import tune
     from ttc.runtime.errors import SpecError

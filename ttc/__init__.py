@@ -1,7 +1,7 @@
 """ttc: a Triton-style GPU kernel compiler whose stages are separate opt-style commands over Triton's textual IR.
 
 `ttc.compile(path, kernel, signature, options)` runs every stage in one process, with Triton's kernel cache (see
-`ttc.compiler`); `ttc.Options` are its options. Importing `ttc` loads nothing else; it installs `_LazyXdslFormats` (below).
+`ttc.driver.compiler`); `ttc.Options` are its options. Importing `ttc` loads nothing else; it installs `_LazyXdslFormats` (below).
 """
 
 import sys
@@ -62,14 +62,14 @@ if "xdsl.irdl.declarative_assembly_format" not in sys.modules:
 
 
 def compile(*args, **kwargs):
-    from ttc.compiler import compile as compile_kernel
+    from ttc.driver.compiler import compile as compile_kernel
 
     return compile_kernel(*args, **kwargs)
 
 
 def __getattr__(name):
     if name == "Options":
-        from ttc.compiler import Options
+        from ttc.driver.compiler import Options
 
         return Options
     raise AttributeError(f"module 'ttc' has no attribute '{name}'")

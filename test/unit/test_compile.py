@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import ttc
-from ttc.compiler import Options
+from ttc.driver.compiler import Options
 from ttc.runtime.spec import kernel_source
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -228,7 +228,7 @@ def test_errors_are_located_and_write_nothing(kernel_dir):
 
 
 def test_a_failing_pass_leaves_a_reproducer_that_replays(kernel_dir, monkeypatch):
-    from ttc.diagnostics import CompileError
+    from ttc.ir.diagnostics import CompileError
     from ttc.passes.coalesce import Coalesce
 
     tmp, _ = kernel_dir
@@ -261,3 +261,16 @@ def test_timing_and_ir_dumps_from_the_environment(kernel_dir):
     assert "// -----// IR Dump Before MakeTTGIR (make-ttgir) ('builtin.module' operation) //----- //" in dump
     proc = _tt_compile(tmp, env, "--stage", "llir", "-o", "k.llir", extra_env={"LLVM_IR_ENABLE_DUMP": "1"})
     assert "; *** IR Dump After O3 ***" in proc.stderr and (tmp / "k.llir.json").exists()
+
+
+def test_the_cache_key_reads_every_source_of_the_compiler():
+    """The compiler's part of the cache key hashes every source file of `ttc` and `ttc.passes`, in every folder
+    (a change anywhere in the compiler is a miss), and nothing else."""
+    from ttc.driver.cache import source_files
+
+    root = Path(__file__).resolve().parents[2]
+    files = {os.path.relpath(p, root) for p in source_files()}
+    want = {os.path.relpath(p, root) for folder in ("ttc", "passes") for p in (root / folder).rglob("*.py")
+            if "__pycache__" not in p.parts}
+    assert want <= files and {"ttc/ir/tt.py", "ttc/driver/cache.py", "passes/pipeliner/expander.py"} <= files
+    assert all(f.startswith(("ttc/", "passes/")) for f in files)

@@ -1,10 +1,10 @@
-"""`ttc.diagnostics`: attached notes and how they render, MLIR_ENABLE_DIAGNOSTICS's `operations` and
+"""`ttc.ir.diagnostics`: attached notes and how they render, MLIR_ENABLE_DIAGNOSTICS's `operations` and
 `stacktraces` on diagnostics made for ops, `emit`/`collect`/`reported`, and attached notes under
-`--verify-diagnostics` (`ttc.expected_diagnostics`)."""
+`--verify-diagnostics` (`ttc.opt.expected_diagnostics`)."""
 
 import pytest
 
-from ttc.diagnostics import (
+from ttc.ir.diagnostics import (
     OPERATION_NOTE,
     TRACE_NOTE,
     Diagnostic,
@@ -16,7 +16,7 @@ from ttc.diagnostics import (
     reported,
     shown,
 )
-from ttc.expected_diagnostics import check, expectations
+from ttc.opt.expected_diagnostics import check, expectations
 from ttc.ir import parse
 
 TEXT = """tt.func @k(%arg0: i32) -> i32 {

@@ -17,7 +17,7 @@ import pytest
 
 from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding, SliceEncoding
 from ttc.lowering.exchange_plan import INT, _wavefronts, exchange_plan, mapped_layout
-from ttc.lowering.linear_layout import layout_for
+from ttc.ir.linear_layout import layout_for
 
 
 def blocked(spt, tpw, wpc, order):
@@ -264,7 +264,7 @@ def test_ldmatrix_for_mma_operands():
     # with bit 0 of threadID_in_group and of groupID swapped it does not (a thread's pair of columns would lie
     # in two rows)
     from ttc.lowering.exchange_plan import ldmatrix_loads
-    from ttc.lowering.linear_layout import LinearLayout
+    from ttc.ir.linear_layout import LinearLayout
 
     good = layout_for((64, 32), operand(0, mma([2, 2])))
     lanes = list(good.lane)
@@ -303,7 +303,7 @@ def test_xor_layouts_fall_back_to_narrower_accesses():
     """Registers 0..3 hold columns 0..3 in lane 0, but lane 1 holds 5, 4, 7, 6 (its basis 5 is not a multiple
     of 4): a 4-wide vector would be misplaced there, so the accesses must narrow (to one element)."""
     from ttc.lowering.exchange_plan import vector_width
-    from ttc.lowering.linear_layout import LinearLayout
+    from ttc.ir.linear_layout import LinearLayout
 
     odd = LinearLayout((4, 32), ((0, 1), (0, 2)), ((0, 5), (0, 8), (0, 16), (1, 0), (2, 0)), ())
     plain = LinearLayout((4, 32), ((0, 1), (0, 2)), ((0, 4), (0, 8), (0, 16), (1, 0), (2, 0)), ())

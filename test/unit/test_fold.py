@@ -1,4 +1,4 @@
-"""Constant folding arithmetic (`ttc.fold`): integer wrap-around, IEEE rounding per float type, and the folds
+"""Constant folding arithmetic (`ttc.ir.fold`): integer wrap-around, IEEE rounding per float type, and the folds
 LLVM refuses (division by zero, signed overflow, oversized shifts, inexact or out-of-range conversions)."""
 
 import math
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type, IntegerAttr
 
-from ttc.fold import attr_of, elements_of, fold_in_ir, round_float, to_signed, wrap
+from ttc.ir.fold import attr_of, elements_of, fold_in_ir, round_float, to_signed, wrap
 from ttc.ir import parse
 
 F16, BF16, F32, F64 = Float16Type(), BFloat16Type(), Float32Type(), Float64Type()

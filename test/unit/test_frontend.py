@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from xdsl.dialects.builtin import FileLineColLoc, NameLoc, NoneAttr
 
-from ttc.diagnostics import CompileError
+from ttc.ir.diagnostics import CompileError
 from ttc.frontend import compile_file, compile_source
 from ttc.frontend.driver import HASH_ATTRIBUTE
 from ttc.frontend.options import Options
@@ -188,7 +188,7 @@ def test_frontend_does_not_need_triton():
 def test_make_ttir_of_our_frontend_is_tritons_ttir(name):
     """Issue acceptance: our frontend then -make-ttir gives Triton's own .ttir (printed without locations)."""
     from ttc.ir import context
-    from ttc.passmanager import make_pass
+    from ttc.opt.passmanager import make_pass
 
     module = _without_hash(_compile(name))
     target = "cuda:" + MANIFEST[name]["target"].split(":")[1]  # below sm_90, descriptors become pointer loads

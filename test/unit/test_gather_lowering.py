@@ -12,7 +12,7 @@ import pytest
 from ttc.ir.layout_utils import blocked
 from ttc.lowering import pipeline
 from ttc.lowering.gather import warp_local_plan
-from ttc.lowering.linear_layout import layout_for
+from ttc.ir.linear_layout import layout_for
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "test" / "fixtures" / "triton"

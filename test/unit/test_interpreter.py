@@ -2,7 +2,7 @@
 the fixture variants: fp16, bf16, i64, tf32, other block sizes and warps), plus focused tests of masking,
 out-of-bounds reports, atomics, integer semantics, custom combine regions, branches, asserts and prints.
 
-tt-run is called in-process (`ttc.cli.run` with `tools/tt_run.main`), as the installed command does.
+tt-run is called in-process (`ttc.driver.cli.run` with `tools/tt_run.main`), as the installed command does.
 """
 
 import io
@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ttc.cli import run
+from ttc.driver.cli import run
 from ttc.tools.tt_run import main
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,7 +7,7 @@ from pathlib import Path
 import llvmlite.binding as llvm
 import pytest
 
-from ttc.diagnostics import CompileError
+from ttc.ir.diagnostics import CompileError
 from ttc.lowering import libdevice, pipeline
 from ttc.lowering.cubin import AsmOptions, AssemblerError, assemble
 from ttc.lowering.metadata import KernelMetadata
@@ -275,7 +275,7 @@ def test_unstructured_control_flow_and_scalar_stores():
   }
 }
 """
-    from ttc.diagnostics import Source
+    from ttc.ir.diagnostics import Source
     from ttc.ir import parse
     from ttc.lowering.translate import lower_module
 

@@ -1,6 +1,6 @@
 """Layout index math of the LLVM lowering: which element each (register, lane, warp) holds.
 
-`ttc.lowering.linear_layout` builds Triton's linear layouts from bases; here they are checked against direct,
+`ttc.ir.linear_layout` builds Triton's linear layouts from bases; here they are checked against direct,
 arithmetic definitions of the same layouts (mixed-radix digits of the register, lane and warp ids, wrapped
 around the tensor's shape), and the LLVM IR that computes the coordinates is JIT-compiled for the host and
 compared with the Python model for every lane and warp.
@@ -18,7 +18,7 @@ import pytest
 from ttc.ir.layout_utils import blocked, slice_of
 from ttc.ir.layouts import DotOperandEncoding
 from ttc.lowering import indexing
-from ttc.lowering.linear_layout import UnsupportedLayout, layout_for
+from ttc.ir.linear_layout import UnsupportedLayout, layout_for
 
 
 def digits(value, radices):

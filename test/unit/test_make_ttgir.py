@@ -24,7 +24,7 @@ from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding, NvidiaMmaEncodin
 from ttc.ir.printer import attr_text
 from ttc.lowering.mma_v2 import MmaKind, mma_v2_kind
 from ttc.ir.types import elt, encoding
-from ttc.passmanager import make_pass
+from ttc.opt.passmanager import make_pass
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "triton"
 MANIFEST = json.loads((FIXTURES / "MANIFEST.json").read_text())["fixtures"]
@@ -192,7 +192,7 @@ def test_sm90_dots_get_tritons_mma_v3_and_shared_layouts(name):
 @pytest.mark.parametrize("name", DESCRIPTORS)
 def test_descriptors_before_sm90_are_not_supported_yet(name):
     # Triton rewrites descriptors to pointer loads in make_ttir before sm90 (not done here yet)
-    from ttc.diagnostics import CompileError
+    from ttc.ir.diagnostics import CompileError
 
     module = parse((FIXTURES / f"{name}.nodebug.ttir").read_text(), f"{name}.nodebug.ttir")
     with pytest.raises(CompileError, match="is not supported yet by make-ttgir for cuda:80"):

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from ttc.ir import context, parse, print_ir
-from ttc.passmanager import PassManager, make_pass
+from ttc.opt.passmanager import PassManager, make_pass
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "triton"
 MANIFEST = json.loads((FIXTURES / "MANIFEST.json").read_text())["fixtures"]

@@ -23,7 +23,7 @@ from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Intege
 
 from ttc.ir.layouts import DotOperandEncoding, NvidiaMmaEncoding
 from ttc.lowering.dot import mma_plan, pack_word
-from ttc.lowering.linear_layout import layout_for
+from ttc.ir.linear_layout import layout_for
 from ttc.lowering.mma_v2 import MmaKind, mma_v2_kind
 
 

@@ -17,7 +17,7 @@ import pytest
 
 from ttc.ir.layouts import DotOperandEncoding, NvidiaMmaEncoding
 from ttc.lowering.dot import MMALayoutError, mma_plan
-from ttc.lowering.linear_layout import layout_for
+from ttc.ir.linear_layout import layout_for
 
 
 def isa_a(lane: int, i: int) -> tuple[int, int]:

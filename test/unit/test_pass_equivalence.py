@@ -14,7 +14,7 @@ import pytest
 
 from ttc.frontend.driver import compile_file
 from ttc.ir import context, parse, print_ir
-from ttc.passmanager import make_pass
+from ttc.opt.passmanager import make_pass
 from ttc.passes.make_ttgir import pipeline as ttgir_pipeline
 from ttc.passes.make_ttir import PIPELINE as TTIR_PIPELINE
 from ttc.runtime import spec as specs

@@ -43,7 +43,7 @@ def test_linear_where_no_blocked_layout_keeps_the_elements():
 @pytest.mark.parametrize("shape,dst", [([8, 16], [128]), ([4, 64], [16, 16]), ([2, 2, 32], [4, 32])])
 def test_inference_keeps_every_element_in_place(shape, dst):
     # reshaping there and back gives a layout that places every element where the original did
-    from ttc.lowering.linear_layout import layout_for
+    from ttc.ir.linear_layout import layout_for
 
     enc = default_blocked(shape, 4, 32)
     two = blocked([1] * (len(shape) - 1) + [2], enc["threadsPerWarp"], enc["warpsPerCTA"], enc["order"])

@@ -1,12 +1,12 @@
 """Layout inference that Triton 3.6's tt.dot_scaled decomposition relies on (ttc/ir/layout_utils.py,
-ttc/ir/pipelined_loads.py), against layouts in Triton's TTGIR for kernels/dot_scaled.py
+passes/pipeliner/loads.py), against layouts in Triton's TTGIR for kernels/dot_scaled.py
 (test/fixtures/triton/dot_scaled*.nodebug.ttgir)."""
 
 from __future__ import annotations
 
 from ttc.ir.layout_utils import blocked, fp4_to_fp_encoding, slice_of, trans_encoding
 from ttc.ir.layouts import DotOperandEncoding, LinearEncoding, NvidiaMmaEncoding
-from ttc.ir.pipelined_loads import mma_v2_shared_layout
+from ttc.passes.pipeliner.loads import mma_v2_shared_layout
 
 MMA = NvidiaMmaEncoding.make(versionMajor=3, versionMinor=0, warpsPerCTA=[4, 1], instrShape=[16, 64, 16])
 

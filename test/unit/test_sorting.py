@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from ttc import frontend
-from ttc.cli import run
+from ttc.driver.cli import run
 from ttc.frontend import dtypes as T
 from ttc.frontend.language import compile_time
 from ttc.ir import context, print_ir
-from ttc.passmanager import make_pass
+from ttc.opt.passmanager import make_pass
 from ttc.tools.tt_run import main
 
 SOURCE = '''

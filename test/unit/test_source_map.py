@@ -1,11 +1,11 @@
-"""`ttc.source_map` (tt-opt --print-source-map): resolving locations, and the edge cases of the rendering
+"""`ttc.opt.source_map` (tt-opt --print-source-map): resolving locations, and the edge cases of the rendering
 (empty module, ops without a location, unreadable or short files, numeric ordering, value names)."""
 
 from xdsl.dialects.builtin import ModuleOp, UnknownLoc
 
-from ttc.diagnostics import Source
+from ttc.ir.diagnostics import Source
 from ttc.ir import parse
-from ttc.source_map import header, render_source_map, resolve
+from ttc.opt.source_map import header, render_source_map, resolve
 
 LOCS = """
 module {

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ttc.cli import run
+from ttc.driver.cli import run
 from ttc.runtime import spec as specs
 from ttc.tools.tt_run import main
 

@@ -1,11 +1,11 @@
-"""Dump/override directories (ttc.stages) and reproducers (ttc.reproducer) through tt-opt, run in process."""
+"""Dump/override directories (ttc.driver.stages) and reproducers (ttc.opt.reproducer) through tt-opt, run in process."""
 
 import hashlib
 from pathlib import Path
 
 import pytest
 
-from ttc.cli import run
+from ttc.driver.cli import run
 
 ROOT = Path(__file__).resolve().parents[2]
 VECTOR_ADD_TTIR = ROOT / "test" / "fixtures" / "triton" / "vector_add.ttir"

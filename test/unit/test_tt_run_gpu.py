@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ttc.cli import run
+from ttc.driver.cli import run
 from ttc.runtime.spec import kernel_source
 from ttc.tools.tt_run import main
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from ttc import autotune
-from ttc.cli import run
+from ttc.driver import autotune
+from ttc.driver.cli import run
 
 ROOT = Path(__file__).resolve().parents[2]
 INPUTS = ROOT / "test" / "lit" / "tt-tune" / "Inputs"

@@ -17,7 +17,7 @@ import pytest
 
 from ttc.ir import context
 from ttc.ir.layouts import DotOperandEncoding, NvidiaMmaEncoding
-from ttc.lowering.linear_layout import layout_for
+from ttc.ir.linear_layout import layout_for
 from ttc.lowering.nvmma_shared import SWIZZLE_MODE, descriptor_constant, descriptor_fields, k_step, nvmma_buffer
 
 

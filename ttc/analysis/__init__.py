@@ -3,7 +3,7 @@ pointer values, Triton's AxisInfoAnalysis), `alias` (which buffers a memory desc
 SharedMemoryAliasAnalysis and BufferRegionAnalysis), `scratch` (shared memory each op needs while it runs),
 `allocation` (shared-memory offsets, Triton's Allocation), `membar` (where barriers must separate
 shared-memory accesses, Triton's Membar analysis) and `order` (program order of ops while a pass inserts and
-erases them, MLIR's `isBeforeInBlock`).
+erases them, MLIR's `isBeforeInBlock`), `slices` (def-use slices, MLIR's getSlice).
 
 `remark` reports what an analysis found about an op, as the test passes of triton-opt do (`-test-print-*`)."""
 
@@ -15,7 +15,7 @@ import sys
 def remark(op, message: str) -> None:
     """A remark at `op`'s location: to `--verify-diagnostics` when it listens, else on stderr (as mlir-opt prints
     every diagnostic of a test pass, whatever MLIR_ENABLE_DIAGNOSTICS says)."""
-    from ttc.diagnostics import at_op, emit, reported
+    from ttc.ir.diagnostics import at_op, emit, reported
 
     diag = at_op(op, None, message, "remark")
     if reported("remark"):

@@ -458,7 +458,7 @@ def _select(op, cond: AxisInfo, a: AxisInfo, b: AxisInfo) -> AxisInfo:
 
 
 def _constant(op) -> AxisInfo | None:
-    from ttc.fold import elements_of
+    from ttc.ir.fold import elements_of
 
     value = op.properties.get("value", op.attributes.get("value"))
     t = op.results[0].type

@@ -2,7 +2,7 @@
 `defaultAllocationAnalysisScratchSizeFn`), and how a layout conversion moves its data (Triton's
 `cvtReordersRegisters` / `cvtNeedsWarpShuffle` / `cvtNeedsSharedMemory` / `isCvtWarpSync`).
 
-Layouts are Triton's linear layouts (`ttc.lowering.linear_layout.layout_for`) seen as GF(2) maps from hardware
+Layouts are Triton's linear layouts (`ttc.ir.linear_layout.layout_for`) seen as GF(2) maps from hardware
 bits (register, lane, warp) to the bits of an element's flat index, dimension 0 the most minor as Triton
 flattens them. On those:
 
@@ -31,7 +31,7 @@ from xdsl.ir import Operation
 from ttc.ir.layout_utils import threads_per_warp_of
 from ttc.ir.layouts import BlockedEncoding
 from ttc.ir.types import PointerType, bitwidth, elt, encoding, shape_of
-from ttc.lowering.linear_layout import LinearLayout, UnsupportedLayout, layout_for
+from ttc.ir.linear_layout import LinearLayout, UnsupportedLayout, layout_for
 
 DIMS = ("register", "lane", "warp")
 

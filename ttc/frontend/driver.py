@@ -12,7 +12,7 @@ from pathlib import Path
 
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, i32
 
-from ttc.diagnostics import CompileError, Diagnostic
+from ttc.ir.diagnostics import CompileError, Diagnostic
 from ttc.frontend.builder import file_loc
 from ttc.frontend.codegen.calls import _Template
 from ttc.frontend.codegen.compilation import Compilation
@@ -24,7 +24,7 @@ from ttc.frontend.signature import parse_signature, split_signature
 from ttc.frontend.source import SourceModule
 from ttc.frontend.values import Constexpr
 from ttc.ir import building
-from ttc.stages import HASH_ATTRIBUTE
+from ttc.driver.stages import HASH_ATTRIBUTE
 
 
 

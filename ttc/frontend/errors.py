@@ -3,7 +3,7 @@
 `LanguageError` is what the language's semantics raise (bad types, bad shapes, unsupported constructs);
 the code generator attaches the AST node being compiled when the error passes through it, and the callers
 of helper functions add a note for each call site. `to_compile_error` turns it into the
-`ttc.diagnostics.CompileError` the command line prints.
+`ttc.ir.diagnostics.CompileError` the command line prints.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from ttc.diagnostics import CompileError, Diagnostic
+from ttc.ir.diagnostics import CompileError, Diagnostic
 
 
 @dataclass

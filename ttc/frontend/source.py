@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import re
 
-from ttc.diagnostics import CompileError, Diagnostic
+from ttc.ir.diagnostics import CompileError, Diagnostic
 from ttc.frontend.jit import JitFunction
 from ttc.frontend.language.namespace import CONSTEXPR, UnknownModule
 from ttc.frontend.static_eval import NotStatic, NotStaticValue, evaluate

@@ -81,13 +81,13 @@ def prebuilt(cls, *params):
 
 def parse(text: str, filename: str = "<stdin>", verify: bool = True, source=None, resources: dict | None = None,
           allow_unregistered: bool = False) -> ModuleOp:
-    """Parse (and verify) one module of textual IR; errors raise `ttc.diagnostics.CompileError`.
+    """Parse (and verify) one module of textual IR; errors raise `ttc.ir.diagnostics.CompileError`.
     `allow_unregistered` reads ops of unknown dialects in the generic form (`"use"(%x) : (i32) -> ()`).
-    `source` (a `ttc.diagnostics.Source`) collects where each op was parsed, for later diagnostics;
+    `source` (a `ttc.ir.diagnostics.Source`) collects where each op was parsed, for later diagnostics;
     `resources` receives the file's `{-# external_resources: ... #-}` groups."""
     from xdsl.utils.exceptions import ParseError
 
-    from ttc.diagnostics import CompileError, Source, at_position
+    from ttc.ir.diagnostics import CompileError, Source, at_position
     from ttc.ir.parser import TTParser
 
     source = source or Source.of(filename, text)
@@ -125,7 +125,7 @@ def _end_of_file(filename: str, text: str, pos: int, msg: str):
     a note there). None for an error before the end."""
     import re
 
-    from ttc.diagnostics import at_position
+    from ttc.ir.diagnostics import at_position
 
     if not re.fullmatch(r"(?:\s|//[^\n]*)*", text[pos:]):
         return None
@@ -139,7 +139,7 @@ def _end_of_file(filename: str, text: str, pos: int, msg: str):
     detail = msg.strip()
     if not opened or detail != "expected an operation or '}'":  # not between two ops: the parser's own message
         return [at_position(filename, text, end, "unexpected end of file" + (f": {detail}" if detail else ""))]
-    from ttc.diagnostics import line_col
+    from ttc.ir.diagnostics import line_col
 
     line, col = line_col(text, opened[-1])
     return [at_position(filename, text, end, f"unexpected end of file: expected '}}' to close the '{{' at {line}:{col}"),
@@ -160,7 +160,7 @@ def verify_module(module, source=None) -> None:
     """Verify the module as MLIR's verifier does: each op, then the ops of its regions, then each block's
     terminator; in each function (an isolated-from-above op) verification stops at the first failure, the
     functions are verified independently. Raise CompileError with the diagnostics."""
-    from ttc.diagnostics import CompileError
+    from ttc.ir.diagnostics import CompileError
 
     diags = _symbol_redefinitions(module, source)
     if not diags:
@@ -182,7 +182,7 @@ def _verify_op(op, source, diags: list, deferred: list) -> bool:
     ops met inside are left in `deferred` (each verified on its own, as MLIR does in parallel)."""
     from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator
 
-    from ttc.diagnostics import at_op, op_text
+    from ttc.ir.diagnostics import at_op, op_text
 
     problems = _op_problems(op)
     if problems:
@@ -255,7 +255,7 @@ def _tensor_size_problem(op) -> str | None:
 
     from xdsl.dialects.builtin import TensorType
 
-    from ttc.diagnostics import op_text
+    from ttc.ir.diagnostics import op_text
 
     if not op.name.startswith("tt."):
         return None
@@ -304,7 +304,7 @@ def _value_text(v) -> str:
     """A value as MLIR streams it into a diagnostic: a block argument by type and index, a result by its op."""
     from xdsl.ir import BlockArgument
 
-    from ttc.diagnostics import op_text
+    from ttc.ir.diagnostics import op_text
     from ttc.ir.printer import attr_text
 
     if isinstance(v, BlockArgument):
@@ -314,7 +314,7 @@ def _value_text(v) -> str:
 
 def _symbol_redefinitions(module, source) -> list:
     """MLIR's symbol table check, with its messages: the second definition is the error."""
-    from ttc.diagnostics import at_op
+    from ttc.ir.diagnostics import at_op
 
     seen, diags = {}, []
     for op in module.body.ops:

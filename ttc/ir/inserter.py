@@ -10,7 +10,7 @@ from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, i32
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import VarOperandDef
 
-from ttc.fold import int_width, to_signed, wrap
+from ttc.ir.fold import int_width, to_signed, wrap
 
 
 class Inserter:

@@ -414,7 +414,7 @@ def _linear_bases(enc: Attribute, shape) -> tuple | None:
         return tuple([list(b) for b in enc[f]] for f in ("register", "lane", "warp"))
     if shape is None:
         return None
-    from ttc.lowering.linear_layout import UnsupportedLayout, layout_for
+    from ttc.ir.linear_layout import UnsupportedLayout, layout_for
 
     try:
         ll = layout_for(tuple(shape), enc)

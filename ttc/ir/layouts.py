@@ -256,7 +256,7 @@ class DotOperandEncoding(Layout):
 @irdl_attr_definition
 class NvidiaMmaEncoding(Layout):
     """`#ttg.nvidia_mma`: Triton reads the fields it knows (others are ignored) and checks none of them; what
-    the back end cannot lower is reported there (ttc/lowering/linear_layout.py, ttc/lowering/wgmma.py)."""
+    the back end cannot lower is reported there (ttc/ir/linear_layout.py, ttc/lowering/wgmma.py)."""
 
     name = "ttg.nvidia_mma"
     ALIAS = "mma"

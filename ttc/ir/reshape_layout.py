@@ -119,7 +119,7 @@ def _row_major_move(b, src_shape, dst_shape) -> tuple[int, ...]:
 
 
 def linear_reshape(src_shape, enc: Attribute, dst_shape) -> LinearEncoding | None:
-    from ttc.lowering.linear_layout import UnsupportedLayout, layout_for
+    from ttc.ir.linear_layout import UnsupportedLayout, layout_for
 
     try:
         ll = layout_for(tuple(src_shape), enc)

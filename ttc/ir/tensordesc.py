@@ -25,6 +25,7 @@ from xdsl.irdl import (
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
+from ttc.ir.enums import CACHE, EVICT
 from ttc.ir.format import register
 from ttc.ir.types import NO_ENCODING, PointerType, bitwidth, elt, shape_of, tensor
 
@@ -261,15 +262,13 @@ def _check_i32_offsets(op, t) -> None:
 DESCRIPTOR_OPS = [MakeTensorDescOp, DescriptorLoadOp, DescriptorStoreOp, DescriptorReduceOp, DescriptorGatherOp,
                   DescriptorScatterOp]
 
-# After the definitions above: ttc.ir.tt imports them at its end (this import may be what runs it).
-from ttc.ir.tt import CACHE as _CACHE, EVICT as _EVICT  # noqa: E402
 
 register(
     "tt.descriptor_load",
     "$desc `[` $indices `]` oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict) "
     "attr-dict `:` qualified(type($desc)) `->` type($result)",
     infer={"indices": lambda T: i32},
-    enums={"cache": _CACHE, "evict": _EVICT},
+    enums={"cache": CACHE, "evict": EVICT},
 )
 register(
     "tt.descriptor_store",

@@ -348,7 +348,7 @@ NOT_LOWERED_YET = frozenset({"ttng.async_tma_gather", "ttng.async_tma_scatter", 
 def first_unsupported(module, names: frozenset, stage: str, arguments: bool = True, hint: str = ""):
     """A `file:line:col: error:` (CompileError) at the first op of `module` named in `names`, or at the first
     function with a `!tt.tensordesc` argument (if `arguments`): `stage` does not handle them yet. None if neither."""
-    from ttc.diagnostics import CompileError, at_op
+    from ttc.ir.diagnostics import CompileError, at_op
 
     ops = list(module.walk())
     for op in ops:

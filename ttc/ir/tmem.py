@@ -250,7 +250,7 @@ def _check_alloc(op, src, t: MemDescType) -> None:
 
 
 def _is_const_false(v) -> bool:
-    from ttc.fold import constant_attr
+    from ttc.ir.fold import constant_attr
 
     a = constant_attr(v)
     return isinstance(a, IntegerAttr) and a.value.data == 0

@@ -9,7 +9,7 @@ row/col -> dim0/dim1), so `LL` below is a small version of Triton's LinearLayout
 composition, `invert_and_compose` by GF(2) elimination, `divide_left`). `tmem_layout` builds the layouts of
 `#ttng.tensor_memory_encoding` and `#ttng.tensor_memory_scales_encoding` (LinearLayoutConversions.cpp);
 `tmem_compatible` is isDistributedLayoutTMemCompatible; `tmem_alloc_rows_cols` is getTmemAllocSizes.
-Register layouts come from `ttc.lowering.linear_layout.layout_for` (layouts it does not model are not checked).
+Register layouts come from `ttc.ir.linear_layout.layout_for` (layouts it does not model are not checked).
 """
 
 from __future__ import annotations
@@ -469,7 +469,7 @@ def tmem_alloc_rows_cols(t) -> tuple[int, int]:
 
 def register_layout(tensor_type) -> LL | None:
     """(register, lane, warp) -> (dim0, ...) of a tensor type's layout; None if ttc does not model it."""
-    from ttc.lowering.linear_layout import UnsupportedLayout, layout_for
+    from ttc.ir.linear_layout import UnsupportedLayout, layout_for
     from ttc.ir.types import encoding
 
     shape = tuple(tensor_type.get_shape())

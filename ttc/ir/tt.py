@@ -74,17 +74,10 @@ from ttc.ir.types import (
     shape_of,
 )
 
-# Triton's enums (TritonAttrDefs.td), keyword -> stored i32 value.
-PROGRAM_DIM = {"x": 0, "y": 1, "z": 2}
-CACHE = {"none": 1, "ca": 2, "cg": 3, "wb": 4, "cs": 5, "wt": 6, "cv": 7}
-EVICT = {"evict_normal": 1, "evict_first": 2, "evict_last": 3}
-PADDING = {"zero": 1, "nan": 2}
-RMW = {"and": 1, "or": 2, "xor": 3, "add": 4, "fadd": 5, "max": 6, "min": 7, "umax": 8, "umin": 9, "exch": 10}
-SEM = {"relaxed": 1, "acquire": 2, "release": 3, "acq_rel": 4}
-SCOPE = {"gpu": 1, "cta": 2, "sys": 3}
-ROUNDING = {"rtz": 0, "rtne": 1}
-PROPAGATE_NAN = {"none": 0, "all": 0xFFFF}
-INPUT_PRECISION = {"tf32": 0, "tf32x3": 1, "ieee": 2, "bf16x3": 3, "bf16x6": 4}
+# Triton's enums (TritonAttrDefs.td), keyword -> stored i32 value: ttc.ir.enums, named here as the ops use them.
+from ttc.ir.enums import (  # noqa: E402,F401
+    CACHE, EVICT, INPUT_PRECISION, PADDING, PROGRAM_DIM, PROPAGATE_NAN, RMW, ROUNDING, SCOPE, SEM,
+)
 
 
 class LoadEffects(MemoryEffect):
@@ -192,7 +185,7 @@ def _layouts_equivalent(shape, a, b) -> bool:
         return True
     if a is None or b is None:
         return False
-    from ttc.lowering.linear_layout import UnsupportedLayout, layout_for
+    from ttc.ir.linear_layout import UnsupportedLayout, layout_for
 
     try:
         la, lb = layout_for(tuple(shape), a), layout_for(tuple(shape), b)
@@ -895,7 +888,7 @@ def _verify_reduce_scan(op):
 
 def _verify_combine_region(op, return_op):
     """Triton's verifyRegionsImpl: the combine block's arguments and terminator against the operands."""
-    from ttc.diagnostics import op_text
+    from ttc.ir.diagnostics import op_text
 
     types = [elt(v.type) for v in op.srcs]
     block = op.combineOp.blocks.first

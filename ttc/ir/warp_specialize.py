@@ -130,7 +130,7 @@ class WarpSpecializeOp(IRDLOperation):
 
 
 class _IsolatedFromAbove(IsolatedFromAbove):
-    """xDSL's trait (which ttc.fold and the passes look for), with MLIR's message."""
+    """xDSL's trait (which ttc.ir.fold and the passes look for), with MLIR's message."""
 
     def verify(self, op: Operation) -> None:
         for region in op.regions:

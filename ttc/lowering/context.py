@@ -33,10 +33,10 @@ import llvmlite.ir as ir
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
-from ttc.diagnostics import CompileError, at_op
+from ttc.ir.diagnostics import CompileError, at_op
 from ttc.ir.types import MemDescType, encoding, shape_of
 from ttc.lowering import indexing, nvvm
-from ttc.lowering.linear_layout import LinearLayout, UnsupportedLayout, layout_for
+from ttc.ir.linear_layout import LinearLayout, UnsupportedLayout, layout_for
 
 class _Any:
     """Every buffer: what the barrier rules assume where accesses are not known (a region's entry)."""

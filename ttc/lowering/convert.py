@@ -17,7 +17,7 @@ import llvmlite.ir as ir
 
 from ttc.lowering import nvvm
 from ttc.lowering.exchange_plan import exchange_plan, mapped_layout
-from ttc.lowering.linear_layout import LinearLayout
+from ttc.ir.linear_layout import LinearLayout
 from ttc.lowering.registry import lowering
 from ttc.lowering.types import bits_of, i32
 

@@ -106,7 +106,7 @@ def located(log: str, filename: str, text: str) -> list | None:
     """The assembler's `..., line N; error : message` lines (and its located warnings) as `filename:N:col`
     diagnostics (column of the line's first character, with the line and a caret), or None when no error in the
     log has a line: then the log itself is the message."""
-    from ttc.diagnostics import Diagnostic, source_line
+    from ttc.ir.diagnostics import Diagnostic, source_line
 
     found = []
     for m in _PTXAS_LINE.finditer(log):

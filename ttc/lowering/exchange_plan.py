@@ -42,7 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from ttc.lowering.linear_layout import LinearLayout
+from ttc.ir.linear_layout import LinearLayout
 
 MAX_VECTOR_BYTES = 16
 

@@ -24,7 +24,7 @@ from functools import reduce
 import llvmlite.ir as ir
 
 from ttc.ir.types import shape_of
-from ttc.lowering.linear_layout import LinearLayout
+from ttc.ir.linear_layout import LinearLayout
 from ttc.lowering.registry import lowering
 from ttc.lowering.types import bits_of, i32
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import llvmlite.ir as ir
 
-from ttc.lowering.linear_layout import LinearLayout
+from ttc.ir.linear_layout import LinearLayout
 from ttc.lowering.types import i32
 
 

@@ -28,7 +28,7 @@ from ttc.analysis.allocation import Allocation, transitive_users
 from ttc.ir.layouts import NVMMASharedEncoding, SwizzledSharedEncoding
 from ttc.lowering.convert import IROps, read_registers, rearrange, write_registers
 from ttc.lowering.exchange_plan import INT, BufferLayout, ldmatrix_loads, swizzled_buffer, vector_starts, vector_width
-from ttc.lowering.linear_layout import LinearLayout
+from ttc.ir.linear_layout import LinearLayout
 from ttc.lowering.nvmma_shared import NVMMA_ALIGN, NvmmaBuffer, NvmmaError, nvmma_buffer
 from ttc.lowering.registry import lowering
 from ttc.lowering.types import bits_of, llvm_type

@@ -67,7 +67,7 @@ class KernelMetadata:
     @classmethod
     def _parse(cls, where: str, text: str) -> KernelMetadata:
         """From JSON text; bad metadata is the user's error, reported against `where`."""
-        from ttc.cli import UsageError
+        from ttc.driver.cli import UsageError
 
         try:
             return cls.from_dict(json.loads(text))
@@ -81,7 +81,7 @@ class KernelMetadata:
         return json.dumps(self.as_dict(), indent=2) + "\n"
 
     def write_sidecar(self, output_path: str) -> None:
-        from ttc.cli import write_output
+        from ttc.driver.cli import write_output
 
         write_output(sidecar_path(output_path), self.file_text())
 

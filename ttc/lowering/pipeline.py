@@ -14,11 +14,11 @@ import re
 import sys
 from dataclasses import dataclass
 
-from ttc.cli import env_on
-from ttc.diagnostics import CompileError, Diagnostic, Source, at_op, source_line
+from ttc.driver.cli import env_on
+from ttc.ir.diagnostics import CompileError, Diagnostic, Source, at_op, source_line
 from ttc.lowering import libdevice, target
 from ttc.lowering.metadata import KernelMetadata, source_hash
-from ttc.stages import HASH_ATTRIBUTE
+from ttc.driver.stages import HASH_ATTRIBUTE
 
 NVPTX_DUMP_HEADER = "// -----// NVPTX Dump //----- //"
 
@@ -61,7 +61,7 @@ class TTGIR:
     def metadata(self) -> KernelMetadata:
         """The kernel's metadata as the module's attributes say it (the lowering adds its scratch memory)."""
         from ttc.ir.layout_utils import module_int
-        from ttc.stages import kernel_func
+        from ttc.driver.stages import kernel_func
 
         func = kernel_func(self.module)
         m = self.module

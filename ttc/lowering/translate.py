@@ -21,7 +21,7 @@ import llvmlite.ir as ir
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 
 from ttc.analysis.axis_info import AxisInfoAnalysis
-from ttc.diagnostics import CompileError, Diagnostic, at_op
+from ttc.ir.diagnostics import CompileError, Diagnostic, at_op
 from ttc.ir.layout_utils import module_int
 from ttc.ir.tensordesc import TensorDescType
 from ttc.ir.tt import FuncOp

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import llvmlite.ir as ir
 
-from ttc.fold import is_zero
+from ttc.ir.fold import is_zero
 from ttc.ir.layouts import DotOperandEncoding, NvidiaMmaEncoding
 from ttc.ir.types import MemDescType, encoding
 from ttc.lowering import nvvm

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ttc.diagnostics import CompileError, Diagnostic
+from ttc.ir.diagnostics import CompileError, Diagnostic
 from ttc.runtime import binary, dtypes, tensormap
 from ttc.runtime import spec as specs
 from ttc.runtime.errors import SpecError
@@ -36,7 +36,7 @@ class _Driver:
     naming the call, the error's name and its message."""
 
     def __init__(self, path: str):
-        from ttc.cli import UsageError
+        from ttc.driver.cli import UsageError
 
         try:
             from cuda.bindings import driver

@@ -14,7 +14,7 @@ import sys
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp, TensorType
 
-from ttc.diagnostics import CompileError, at_op
+from ttc.ir.diagnostics import CompileError, at_op
 from ttc.ir.tt import FuncOp
 from ttc.ir.tensordesc import TensorDescType
 from ttc.ir.types import AsyncTokenType, MemDescType, PointerType, elt

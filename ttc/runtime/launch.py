@@ -37,8 +37,8 @@ def _param_name(arg, i: int) -> str:
 
 def interpret(path: str, spec: specs.Spec, initial: dict, stdout) -> Outcome:
     import ttc.ir
-    from ttc.cli import read_input
-    from ttc.diagnostics import Source
+    from ttc.driver.cli import read_input
+    from ttc.ir.diagnostics import Source
     from ttc.runtime.interpreter import Interpreter, find_kernel
     from ttc.runtime.memory import Memory
     from ttc.runtime.ops_descriptors import describe
@@ -47,7 +47,7 @@ def interpret(path: str, spec: specs.Spec, initial: dict, stdout) -> Outcome:
     source = Source.of(name, text)
     module = ttc.ir.parse(text, name, source=source)
     if not any(op.name == "tt.func" and op.body.blocks for op in module.ops):  # not the spec's fault
-        from ttc.diagnostics import CompileError, Diagnostic
+        from ttc.ir.diagnostics import CompileError, Diagnostic
 
         raise CompileError(Diagnostic(name, 0, 0, "the IR file is empty: no kernel to run" if not text.strip()
                                       else "the IR file defines no kernel to run (no tt.func with a body)"))

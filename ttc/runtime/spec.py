@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ttc.diagnostics import CompileError, Diagnostic
+from ttc.ir.diagnostics import CompileError, Diagnostic
 from ttc.runtime import dtypes
 from ttc.runtime.errors import SpecError
 from ttc.runtime.expr import evaluate

@@ -36,9 +36,9 @@ QUANTILES = (0.5, 0.2, 0.8)
 
 def compile_one(path: str, text: str, kernel: str, signature: str, options: dict) -> dict:
     """Compile one config to CUBIN through the kernel cache; never raises."""
-    from ttc import compiler
-    from ttc.cli import UsageError
-    from ttc.diagnostics import CompileError
+    from ttc.driver import compiler
+    from ttc.driver.cli import UsageError
+    from ttc.ir.diagnostics import CompileError
     from ttc.lowering.cubin import AssemblerError
 
     start = time.perf_counter()
@@ -120,7 +120,7 @@ def _prepare(spec_path: str, reset_to_zero: tuple, config_names: frozenset) -> N
 
 def interpret_one(task: dict) -> dict:
     """Run one compiled config's TTGIR in the interpreter and check it."""
-    from ttc.diagnostics import CompileError
+    from ttc.ir.diagnostics import CompileError
     from ttc.runtime.errors import SpecError
     from ttc.runtime.launch import interpret
 
@@ -204,7 +204,7 @@ def quantile(values, qs) -> list[float]:
 
 def gpu_one(task: dict) -> dict:
     """Load, launch, check and time one compiled config on this worker's GPU."""
-    from ttc.diagnostics import CompileError
+    from ttc.ir.diagnostics import CompileError
     from ttc.runtime.cuda import loaded
     from ttc.runtime.errors import SpecError
 

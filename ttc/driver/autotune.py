@@ -37,7 +37,7 @@ import traceback
 import types
 from pathlib import Path
 
-from ttc.diagnostics import CompileError, Diagnostic
+from ttc.ir.diagnostics import CompileError, Diagnostic
 
 OPTION_NAMES = ("num_warps", "num_stages", "num_ctas", "maxnreg")
 
@@ -692,7 +692,7 @@ def cached_winner(path: str, kernel: str, spec_path: str, target: str, configs_f
 
 
 def cache_path(t: Tunable, spec_text: str, target: str, key: tuple, configs: list) -> str:
-    from ttc import cache
+    from ttc.driver import cache
 
     parts = [cache.compiler_key(), target, hashlib.sha256(t.text.encode()).hexdigest(), t.name,
              hashlib.sha256(spec_text.encode()).hexdigest(), str(key)] + [str(c) for c in configs]
@@ -714,7 +714,7 @@ def load_cached(path: str) -> dict | None:
 
 def store(path: str, key: tuple, results: list) -> None:
     """Write the autotune cache file (atomically) from tt-tune's results (dicts with "config" and "ms")."""
-    from ttc import cache
+    from ttc.driver import cache
 
     timings = [[r["config"].__dict__ | {"pre_hook": None}, r["ms"] if r["ms"] else [math.inf] * 3] for r in results
                if r["config"].pre_hook is None]

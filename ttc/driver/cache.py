@@ -26,7 +26,7 @@ import sys
 import tempfile
 from functools import lru_cache
 
-from ttc.cli import env_on
+from ttc.driver.cli import env_on
 
 VERSION = "ttc-cache-1"
 EXTENSIONS = ("ttir", "ttgir", "llir", "ptx", "cubin", "json")
@@ -45,10 +45,20 @@ def always_compile() -> bool:
 def compiler_key() -> str:
     """A sha256 of what the compiler is: ttc's sources (the `ttc` package, with `ttc.passes`) and the installed
     distributions it compiles with."""
+    h = hashlib.sha256(VERSION.encode())
+    for path in source_files():
+        with open(path, "rb") as f:
+            h.update(path.encode() + b"\0" + f.read() + b"\0")
+    for dist in _distributions():
+        h.update(dist.encode() + b"\0")
+    return h.hexdigest()
+
+
+def source_files() -> list[str]:
+    """Every source of the `ttc` package and of `ttc.passes` (installed from its own folder), sorted."""
     import importlib.util
 
-    h = hashlib.sha256(VERSION.encode())
-    roots = {os.path.dirname(os.path.abspath(__file__))}
+    roots = {os.path.dirname(os.path.dirname(os.path.abspath(__file__)))}  # ttc/ (this is ttc/driver/cache.py)
     passes = importlib.util.find_spec("ttc.passes")
     if passes is not None and passes.submodule_search_locations:
         roots.update(os.path.abspath(p) for p in passes.submodule_search_locations)
@@ -57,12 +67,7 @@ def compiler_key() -> str:
         for directory, subdirs, names in os.walk(root):
             subdirs[:] = sorted(d for d in subdirs if d != "__pycache__")
             files += [os.path.join(directory, n) for n in sorted(names) if n.endswith((".py", ".json"))]
-    for path in files:
-        with open(path, "rb") as f:
-            h.update(path.encode() + b"\0" + f.read() + b"\0")
-    for dist in _distributions():
-        h.update(dist.encode() + b"\0")
-    return h.hexdigest()
+    return files
 
 
 def _distributions() -> list[str]:

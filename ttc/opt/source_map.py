@@ -120,7 +120,7 @@ class _OpPrinter(Printer):
 
 
 def render_source_map(module: ModuleOp, source=None, *, name_locs: bool = True) -> str:
-    """The source map of `module` (see the module docstring); `source` (a `ttc.diagnostics.Source`) gives
+    """The source map of `module` (see the module docstring); `source` (a `ttc.ir.diagnostics.Source`) gives
     the lines of the input itself, for ops located in it. `name_locs`: name values after their NameLoc."""
     printer = _OpPrinter(name_locs)
     aliases = printer.prepare(module)

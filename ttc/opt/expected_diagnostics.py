@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ttc.diagnostics import TRACE_NOTE, Diagnostic
+from ttc.ir.diagnostics import TRACE_NOTE, Diagnostic
 
 _EXPECT = re.compile(r"expected-(error|note|remark|warning)(-re)? *(@([+-][0-9]+|above|below|unknown))? *\{\{(.*)\}\}$")
 

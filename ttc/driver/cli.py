@@ -16,7 +16,7 @@ class UsageError(Exception):
 
 
 def run(tool: str, main, argv: list[str] | None = None) -> int:
-    """Run `main(argv)` as a command: its exit code, errors printed without a traceback. `ttc.diagnostics` is
+    """Run `main(argv)` as a command: its exit code, errors printed without a traceback. `ttc.ir.diagnostics` is
     looked up only when something failed (a CompileError can only come from code that imported it), so that a
     command's start-up pays for nothing it does not use."""
     argv = sys.argv[1:] if argv is None else argv
@@ -30,7 +30,7 @@ def run(tool: str, main, argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as e:  # a CompileError, else an internal error: still no traceback unless asked for
-        diagnostics = sys.modules.get("ttc.diagnostics")
+        diagnostics = sys.modules.get("ttc.ir.diagnostics")
         if diagnostics is not None and isinstance(e, diagnostics.CompileError):
             sys.stderr.write(e.render() + "\n")
             return 1

@@ -171,7 +171,7 @@ class Instrumentation:
 
 class PassManager:
     """Runs passes in order, verifying after each. With `stage_hash` (the dump/override directories are on:
-    see `ttc.stages`), the passes that produce a stage (`-make-ttir`, `-make-ttgir`) dump their result, or are
+    see `ttc.driver.stages`), the passes that produce a stage (`-make-ttir`, `-make-ttgir`) dump their result, or are
     replaced by the override file; `stage_hash` identifies IR that carries no `ttc.source_hash`."""
 
     def __init__(self, passes: list[Pass], instr: Instrumentation | None = None, source=None, stage_hash: str = "",
@@ -206,7 +206,7 @@ class PassManager:
         The module lives through every pass, so Python's cycle collector is told so (`gc.freeze`): its full
         collections then scan only what the passes allocate, not the whole module each time, which made large
         modules superlinear. Frozen objects go back to the collector when the passes end."""
-        from ttc import stages
+        from ttc.driver import stages
         from ttc.ir import print_ir, verify_module
 
         gc.freeze()

@@ -6,12 +6,12 @@ The driver (`GreedyDriver`) rewrites one region. Each iteration:
 2. walks the region, in post-order (bottom-up, MLIR's default) or in pre-order (top-down), hoisting every
    constant to the start of its insertion region's entry block (the body of the nearest isolated-from-above
    op: the function) and merging duplicates into the first one seen (MLIR's OperationFolder,
-   `ttc.fold.ConstantTable`; a new table each iteration unless `keep_constants`), and queueing every op but
+   `ttc.ir.fold.ConstantTable`; a new table each iteration unless `keep_constants`), and queueing every op but
    the merged duplicates; the worklist is a stack, so bottom-up the last op walked is popped first and
    top-down (worklist reversed) the first;
 3. pops ops one at a time (skipping, unless `skip_unreachable` is off, those in blocks no branch reaches): an
    op with no uses and no side effects (`is_trivially_dead`) is erased; else an op other than a constant that
-   folds (`ttc.fold.fold_in_ir`) is replaced by the folded values (new constants are created just before it
+   folds (`ttc.ir.fold.fold_in_ir`) is replaced by the folded values (new constants are created just before it
    and hoisted by the next iteration), or one that folds in place (`fold_in_place`) gets its new operands;
    else the op's patterns are tried in order until one changes the IR. Every change is reported to the
    driver (`inserted`, `modified`, `replaced`, `removed` / `erased`), which queues the ops concerned: the op
@@ -39,7 +39,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriterListener, RewritePattern
 from xdsl.traits import IsTerminator, MemoryEffect, MemoryEffectKind, RecursiveMemoryEffect, SymbolOpInterface
 
-from ttc.fold import ConstantTable, _representable_by, fold_in_ir, int_width, is_constant_op, make_constant
+from ttc.ir.fold import ConstantTable, _representable_by, fold_in_ir, int_width, is_constant_op, make_constant
 from ttc.ir.types import elt
 
 # ----------------------------------------------------------------------------- side effects
@@ -263,7 +263,7 @@ class GreedyDriver:
     - `max_iterations`: -1 for no limit;
     - `region_simplify`: erase unreachable blocks before and after each iteration and run region DCE after it;
     - `fold_in_place`: `op -> new operands or None`, folds that keep the op (`fold_in_place` below), tried
-      after `ttc.fold`;
+      after `ttc.ir.fold`;
     - `skip_unreachable`: ops in blocks that no branch reaches are not processed;
     - `keep_constants`: one constant table for all iterations, else a new one per iteration.
 
@@ -460,7 +460,7 @@ def fold_in_place(op: Operation) -> list[SSAValue] | None:
 def apply_xdsl_patterns(module: Operation, patterns: Sequence[RewritePattern]) -> None:
     """MLIR's `applyPatternsGreedily(module, patterns)` with its default configuration, for xDSL patterns: each
     region of `module` rewritten to a fixed point bottom-up, with region simplification, at most 10
-    iterations, and MLIR's in-place folds (`fold_in_place`) after `ttc.fold`'s."""
+    iterations, and MLIR's in-place folds (`fold_in_place`) after `ttc.ir.fold`'s."""
     fns = [xdsl_pattern(p) for p in patterns]
     for region in module.regions:
         GreedyDriver(fns, fold_in_place=fold_in_place).run(region)

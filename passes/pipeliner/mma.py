@@ -29,13 +29,13 @@ from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, UnitAttr, i1, i32, i64
 from xdsl.ir import Operation, SSAValue
 
-from ttc.diagnostics import CompileError, at_op
-from ttc.fold import constant_attr, make_constant
+from ttc.ir.diagnostics import CompileError, at_op
+from ttc.ir.fold import constant_attr, make_constant
 from ttc.ir import tma, ttg
 from ttc.ir.format import build_op
 from ttc.ir.inserter import Inserter, set_operand_group, with_iter_args
 from ttc.ir.layouts import SharedMemorySpace, SwizzledSharedEncoding
-from ttc.ir.loop_schedule import CoarseSchedule
+from ttc.passes.pipeliner.schedule import CoarseSchedule
 from ttc.ir.tmem import TMEMAllocOp, TMEMStoreOp
 from ttc.ir.types import AsyncTokenType, MemDescType
 

@@ -17,7 +17,7 @@ import os
 import sys
 from dataclasses import dataclass
 
-from ttc.cli import UsageError, env_on, write_output
+from ttc.driver.cli import UsageError, env_on, write_output
 
 HASH_ATTRIBUTE = "ttc.source_hash"
 PASS_STAGES = {"make-ttir": "ttir", "make-ttgir": "ttgir"}  # the tt-opt passes that produce a stage
@@ -93,7 +93,7 @@ def read_override(path: str, binary: bool = False) -> str | bytes:
 
 def missing_kernel(path: str, kernel: Kernel):
     """The error for an override file (LLVM IR, PTX, CUBIN) that does not define `kernel`."""
-    from ttc.diagnostics import CompileError, Diagnostic
+    from ttc.ir.diagnostics import CompileError, Diagnostic
 
     return CompileError(Diagnostic(path, 0, 0, f"override file does not define the kernel '{kernel.name}'"))
 
@@ -126,7 +126,7 @@ def override_llir(path: str, kernel: Kernel, stage_meta, options):
 def override_ptx(path: str, kernel: Kernel, stage_meta) -> str:
     """The PTX of an override file: defining the kernel, checked by assembling it (errors point into the file),
     with a metadata line naming this kernel and hash."""
-    from ttc.diagnostics import CompileError
+    from ttc.ir.diagnostics import CompileError
     from ttc.lowering.cubin import AsmOptions, AssemblerError, assemble, located
     from ttc.lowering.metadata import KernelMetadata, ptx_entries
 
@@ -147,7 +147,7 @@ def override_ptx(path: str, kernel: Kernel, stage_meta) -> str:
 
 def override_cubin(path: str, kernel: Kernel) -> bytes:
     """The CUBIN of an override file: an ELF file with the kernel's symbol."""
-    from ttc.diagnostics import CompileError, Diagnostic
+    from ttc.ir.diagnostics import CompileError, Diagnostic
 
     cubin = read_override(path, binary=True)
     if not cubin.startswith(b"\x7fELF"):
@@ -185,7 +185,7 @@ def override_module(tool: str, kernel: Kernel, ext: str):
     """(module, source) parsed and verified from the override file of this stage, or None."""
     from xdsl.dialects.builtin import StringAttr
 
-    from ttc.diagnostics import CompileError, Diagnostic, Source, at_op
+    from ttc.ir.diagnostics import CompileError, Diagnostic, Source, at_op
     from ttc.ir import parse
 
     path = override(tool, kernel, ext)

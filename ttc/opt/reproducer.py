@@ -23,7 +23,7 @@ import json
 import os
 import tempfile
 
-from ttc.cli import UsageError, write_output
+from ttc.driver.cli import UsageError, write_output
 
 
 def render(module_text: str, pipeline: str) -> str:
@@ -63,9 +63,9 @@ def pipeline_of(path: str, resources: dict) -> str:
 def save(name: str, text: str, pm, index: int = 0, allow_unregistered: bool = False):
     """Write the reproducer of a failed pipeline (`text`, its input, as parsed, with its locations, and the
     pipeline of `pm`); returns the note that names it. `allow_unregistered` as the input was read."""
-    from ttc.diagnostics import Diagnostic
+    from ttc.ir.diagnostics import Diagnostic
     from ttc.ir import parse, print_ir
-    from ttc.passmanager import pipeline_text
+    from ttc.opt.passmanager import pipeline_text
 
     where = f"pipeline failed while executing '{pm.current.name}'"
     if pm.overridden:

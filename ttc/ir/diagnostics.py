@@ -175,7 +175,7 @@ def op_text(op) -> str | None:
 
 
 _HERE = os.path.abspath(__file__)
-_ROOT = Path(_HERE).parents[1]
+_ROOT = Path(_HERE).parents[2]  # the project (this is ttc/ir/diagnostics.py)
 _PROJECT = tuple(str(_ROOT / d) + os.sep for d in ("ttc", "passes", "tools", "kernels", "test"))
 _LIBRARY_PATHS = ("stdlib", "platstdlib", "purelib", "platlib", "scripts")
 # the standard library, installed packages and console scripts: left out of traces (xDSL and ttc are kept)

@@ -10,7 +10,7 @@ from ttc.analysis.axis_info import AxisInfoAnalysis, access_width, mask_width
 from ttc.ir.layout_utils import get_order, linear_orders
 from ttc.ir.layouts import DotOperandEncoding, NvidiaMmaEncoding, NVMMASharedEncoding, SwizzledSharedEncoding
 from ttc.ir.types import bitwidth, elt, encoding, shape_of
-from ttc.lowering.linear_layout import UnsupportedLayout, layout_for
+from ttc.ir.linear_layout import UnsupportedLayout, layout_for
 
 
 def _reg_order(load: Operation) -> list[int]:

@@ -249,7 +249,7 @@ def _peel_epilogue(loop: scf.ForOp, ex: Expander) -> None:
     epilogue's masked ops."""
     from xdsl.dialects.ub import PoisonAttr
 
-    from ttc.fold import make_constant
+    from ttc.ir.fold import make_constant
     from ttc.passes.test_loop_peeling import peel_loop_epilogue
     body = loop.body.block
     position = {op: i for i, op in enumerate(body.ops)}

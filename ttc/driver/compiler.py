@@ -1,5 +1,5 @@
 """Every stage of a kernel in one process (`ttc.compile`, `tt-compile`), through the stage functions that the
-separate commands use, with Triton's kernel cache (`ttc.cache`).
+separate commands use, with Triton's kernel cache (`ttc.driver.cache`).
 
 The stages and the commands that run them alone:
 
@@ -26,8 +26,9 @@ import sys
 import time
 from dataclasses import asdict, dataclass, field, replace
 
-from ttc import cache, stages
-from ttc.cli import UsageError, env_on
+from ttc.driver import cache
+from ttc.driver import stages
+from ttc.driver.cli import UsageError, env_on
 
 STAGES = ("ttir", "ttgir", "llir", "ptx", "cubin")  # what `stage=` may name, in order
 # Variables under which a compile must run its passes, even when the cache holds the kernel: they ask for output
@@ -141,7 +142,7 @@ def ptx_arch(text: str) -> str | None:
 def cubin(text: str, path: str, meta, options, tool: str, ptxas: str | None = None) -> bytes:
     """PTX -> CUBIN with nvJitLink (or `ptxas`), or the `.cubin` override; the CUBIN and its `.json` dumped.
     Assembler errors with a PTX line are CompileErrors at that line; others raise `AssemblerError`."""
-    from ttc.diagnostics import CompileError
+    from ttc.ir.diagnostics import CompileError
     from ttc.lowering.cubin import AssemblerError, assemble, located
 
     kernel = stages.Kernel(meta.name, meta.hash)
@@ -177,7 +178,7 @@ def compile(path: str, kernel: str, signature: str, options: Options | None = No
     syntax, `"*fp32:16,i32,1024"`) through every stage up to `stage`, or take it from the cache (`use_cache`;
     only complete compiles, `stage="cubin"`, are stored).
 
-    Raises `ttc.diagnostics.CompileError` for bad input (its `render()` is the `file:line:col: error:` text)."""
+    Raises `ttc.ir.diagnostics.CompileError` for bad input (its `render()` is the `file:line:col: error:` text)."""
     options = options or Options()
     if stage not in STAGES:
         raise UsageError(f"unknown stage '{stage}' (expected one of {', '.join(STAGES)})")
@@ -185,7 +186,7 @@ def compile(path: str, kernel: str, signature: str, options: Options | None = No
     if options.ptxas is None and os.environ.get("TRITON_PTXAS_PATH"):
         options = replace(options, ptxas=os.environ["TRITON_PTXAS_PATH"])
     if text is None:
-        from ttc.cli import read_input
+        from ttc.driver.cli import read_input
 
         path, text = read_input(path)
     key = cache.key(source=text, path=path, kernel=kernel, signature=",".join(e.strip() for e in signature.split(",")),
@@ -194,7 +195,7 @@ def compile(path: str, kernel: str, signature: str, options: Options | None = No
         hit = _from_cache(key, kernel, stage)
         if hit is not None:
             return hit
-    from ttc.passmanager import dump_enabled, instrumentation
+    from ttc.opt.passmanager import dump_enabled, instrumentation
 
     instr = instrumentation({})
     dump_path = os.environ.get("MLIR_DUMP_PATH") if dump_enabled() else None
@@ -249,10 +250,10 @@ def _from_cache(key: str, kernel: str, stage: str) -> Compiled | None:
 
 
 def _compile(text, path, kernel, signature, options: Options, arch: int, stage: str, tool: str, instr) -> Compiled:
-    from ttc.diagnostics import Source
+    from ttc.ir.diagnostics import Source
     from ttc.lowering import pipeline, target
     from ttc.lowering.cubin import AsmOptions
-    from ttc.passmanager import make_pass
+    from ttc.opt.passmanager import make_pass
 
     result = Compiled(kernel)
     times = result.times
@@ -311,10 +312,10 @@ def _compile(text, path, kernel, signature, options: Options, arch: int, stage: 
 def _passes(module, passes, source, tool, stage_hash, instr, text, path, kernel, signature, options, arch):
     """Run a pipeline as tt-opt does, with its reproducer when a pass fails: the pipeline's input is made again
     (the stages are deterministic) and saved with the pipeline."""
-    from ttc import reproducer
-    from ttc.diagnostics import CompileError, Diagnostic
+    from ttc.opt import reproducer
+    from ttc.ir.diagnostics import CompileError, Diagnostic
     from ttc.ir import context
-    from ttc.passmanager import PassManager
+    from ttc.opt.passmanager import PassManager
 
     pm = PassManager(passes, instr, source, stage_hash, tool)
     t0 = time.perf_counter()
@@ -342,7 +343,7 @@ def _passes(module, passes, source, tool, stage_hash, instr, text, path, kernel,
 def _input_of(passes, text, path, kernel, signature, options, arch) -> str:
     """The module that `passes` ran on, made again, printed with its locations (for a reproducer)."""
     from ttc.ir import context, print_ir
-    from ttc.passmanager import Instrumentation, PassManager, make_pass
+    from ttc.opt.passmanager import Instrumentation, PassManager, make_pass
 
     module = frontend(text, path, kernel, signature, module_name=options.module_name, debug=options.debug,
                       sanitize_overflow=options.sanitize_overflow, arch=arch)
