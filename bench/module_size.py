@@ -54,7 +54,7 @@ def run_stages(path: str, profile: str | None = None) -> dict:
 
     from ttc.ir.diagnostics import Source
     from ttc.frontend.driver import compile_file
-    from ttc.ir import context
+    from ttc.ir.dialects import context
     from ttc.lowering import pipeline, target
     from ttc.lowering.translate import lower_module
     from ttc.opt.passmanager import PassManager, make_pass

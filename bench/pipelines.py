@@ -21,7 +21,9 @@ KERNELS = ("matmul", "softmax")
 
 def main() -> int:
     from ttc.frontend.driver import compile_file
-    from ttc.ir import context, parse, print_ir
+    from ttc.ir.printer import print_ir
+    from ttc.ir.parser import parse
+    from ttc.ir.dialects import context
     from ttc.opt.passmanager import make_pass
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -96,12 +96,13 @@ from ttc.ir.format import build_op
 from ttc.ir.layout_utils import is_elementwise, module_int, num_warps_of, order_for_memory, target_capability, with_encoding
 from ttc.ir.layouts import (BlockedEncoding, DotOperandEncoding, LinearEncoding, NvidiaMmaEncoding,
                             NVMMASharedEncoding, SharedMemorySpace)
-from ttc.ir.printer import attr_text
-from ttc.ir.tmem import (TCGen5MMAOp, TCGen5MMAScaledOp, TensorMemoryEncoding, TensorMemoryScalesEncoding,
-                         TensorMemorySpace, TMEMAllocOp, TMEMLoadOp, _cta_split)
+from ttc.ir.attr_printer import attr_text
+from ttc.ir.tmem import TCGen5MMAOp, TCGen5MMAScaledOp, TMEMAllocOp, TMEMLoadOp, _cta_split
+from ttc.ir.tmem_attrs import TensorMemoryEncoding, TensorMemoryScalesEncoding, TensorMemorySpace
 from ttc.ir.tmem_layout import LL, distributed_tmem_layout, not_larger_than, tmem_layout
 from ttc.ir.tt import INPUT_PRECISION
-from ttc.ir.types import AsyncTokenType, MemDescType, bitwidth, elt, encoding, is_float, shape_of
+from ttc.ir.types import AsyncTokenType, bitwidth, elt, encoding, is_float, shape_of
+from ttc.ir.memdesc import MemDescType
 from ttc.analysis.slices import def_use_slice
 from ttc.ir.ttg import ConvertLayoutOp, LocalAllocOp, LocalLoadOp, WarpGroupDotOp
 from ttc.lowering.mma_v2 import MmaKind, mma_v2_kind

@@ -26,7 +26,7 @@ from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from ttc.ir.inserter import set_operand_group, with_iter_args
 from ttc.ir.nvws import (ArefBufferOp, ArefCreateOp, ArefGetEnterOp, ArefGetExitOp, ArefPutEnterOp, ArefPutExitOp)
 from ttc.ir.std import CMPI, CmpiOp, SelectOp
-from ttc.ir.tmem import TensorMemoryScalesEncoding
+from ttc.ir.tmem_attrs import TensorMemoryScalesEncoding
 from ttc.passes.insert_aref import WS, has_partition, set_partition, stage_cluster
 from ttc.passes.partition_loops import OUTPUTS, TAG, ids, outputs
 from ttc.opt.passmanager import Pass

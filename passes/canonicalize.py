@@ -1259,12 +1259,12 @@ _add("tt.trans", _trans_of_trans)
 
 
 def _convert_patterns(op: Operation, rw: Rewriter) -> bool:
-    """Triton's ConvertLayoutOp canonicalization patterns (remove_layout_conversions.CONVERT_PATTERNS), each
+    """Triton's ConvertLayoutOp canonicalization patterns (ttc/ir/convert_layout_patterns.py), each
     about an op fed by (or feeding) a ttg.convert_layout: none can match before the ttg dialect is loaded, so
     TTIR never imports them."""
     if "ttc.ir.ttg" not in sys.modules:
         return False
-    from ttc.passes.remove_layout_conversions import CONVERT_PATTERNS
+    from ttc.ir.convert_layout_patterns import CONVERT_PATTERNS
 
     return any(fn(op, rw) for fn in CONVERT_PATTERNS[op.name])
 

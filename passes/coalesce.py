@@ -39,9 +39,10 @@ from xdsl.ir import Block, Operation
 from ttc.analysis.axis_info import AxisInfoAnalysis
 from ttc.ir.diagnostics import at_op, emit, reported
 from ttc.analysis import slices
-from ttc.ir.layout_utils import blocked_for_shape, num_warps_of, pointee_bitwidth, threads_per_warp_of, with_encoding
+from ttc.ir.layout_utils import num_warps_of, pointee_bitwidth, threads_per_warp_of, with_encoding
+from ttc.ir.layouts import blocked_for_shape
 from ttc.ir.layouts import NVMMASharedEncoding, SwizzledSharedEncoding
-from ttc.ir.printer import attr_text
+from ttc.ir.attr_printer import attr_text
 from ttc.ir.ttg import ConvertLayoutOp
 from ttc.ir.types import PointerType, bitwidth, encoding
 from ttc.opt.passmanager import Pass

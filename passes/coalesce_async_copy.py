@@ -18,7 +18,8 @@ from xdsl.ir import Attribute, Operation
 
 from ttc.ir import ttg
 from ttc.ir.inserter import Inserter
-from ttc.ir.layout_utils import blocked_for_shape, with_encoding
+from ttc.ir.layout_utils import with_encoding
+from ttc.ir.layouts import blocked_for_shape
 from ttc.ir.layouts import BlockedEncoding, SwizzledSharedEncoding
 from ttc.ir.types import encoding, shape_of
 from ttc.opt.passmanager import Pass

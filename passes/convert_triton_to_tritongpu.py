@@ -40,17 +40,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from ttc.ir.layout_utils import (
-    blocked,
-    blocked_for_shape,
-    default_blocked,
-    join_encoding,
-    slice_of,
-    split_encoding,
-    total_elems_per_thread,
-    trans_encoding,
-    with_encoding,
-)
+from ttc.ir.layout_utils import join_encoding, slice_of, split_encoding, total_elems_per_thread, trans_encoding, with_encoding
+from ttc.ir.layouts import blocked, blocked_for_shape, default_blocked
 from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding
 from ttc.ir.ttg import ConvertLayoutOp
 from ttc.ir.types import encoding, shape_of

@@ -34,9 +34,10 @@ from xdsl.ir import Operation, SSAValue
 
 from ttc.ir.diagnostics import CompileError, at_op
 from ttc.ir.format import build_op
-from ttc.ir.layout_utils import blocked, default_blocked, num_warps_of, slice_of, threads_per_warp_of, trans_encoding
+from ttc.ir.layout_utils import num_warps_of, slice_of, threads_per_warp_of, trans_encoding
+from ttc.ir.layouts import blocked, default_blocked
 from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding
-from ttc.ir.printer import attr_text
+from ttc.ir.attr_printer import attr_text
 from ttc.ir.reshape_layout import infer_reshape_encoding
 from ttc.ir.scaled import SCALE_GROUP
 from ttc.ir.types import elt, encoding, shape_of, tensor

@@ -18,7 +18,7 @@ from xdsl.dialects.builtin import BoolAttr, i1
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from ttc.ir.ttg import FenceAsyncSharedOp
-from ttc.ir.types import MemDescType
+from ttc.ir.memdesc import MemDescType
 from ttc.opt.passmanager import Pass, option
 
 DOTS = ("ttng.warp_group_dot", "ttng.tc_gen5_mma", "ttng.tc_gen5_mma_scaled")  # Triton's DotOpInterface on memdescs

@@ -25,7 +25,8 @@ import math
 from xdsl.dialects.builtin import UnitAttr
 from xdsl.ir import Operation
 
-from ttc.ir.layout_utils import blocked, get_order, linear_orders, num_warps_of, threads_per_warp_of, with_encoding
+from ttc.ir.layout_utils import get_order, linear_orders, num_warps_of, threads_per_warp_of, with_encoding
+from ttc.ir.layouts import blocked
 from ttc.ir.layouts import BlockedEncoding
 from ttc.ir.types import encoding
 
@@ -59,7 +60,7 @@ def gather_layout(src_shape, src_enc, axis: int, num_warps: int, threads_per_war
 
 
 def optimize_gather(op: Operation, rw) -> bool:
-    from ttc.passes.remove_layout_conversions import _cvt
+    from ttc.ir.convert_layout_patterns import convert as _cvt
 
     if op.properties.get("efficient_layout") is not None or len(op.operands[0].type.get_shape()) == 1:
         return False

@@ -33,7 +33,7 @@ from ttc.ir.tmem import TMEMAllocOp
 from ttc.ir.types import AsyncTokenType
 from ttc.passes.insert_aref import MMAV5, WS, set_partition
 from ttc.passes.partition_loops import OUTPUTS, ids, outputs
-from ttc.passes.remove_layout_conversions import CONVERT_PATTERNS
+from ttc.ir.convert_layout_patterns import CONVERT_PATTERNS
 from ttc.opt.passmanager import Pass
 
 

@@ -32,14 +32,16 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from ttc.ir.diagnostics import CompileError, at_op
 from ttc.ir import tt, ttg
-from ttc.ir.layout_checks import shape_per_cta
-from ttc.ir.layout_utils import default_blocked, get_order, num_warps_of, threads_per_warp_of
+from ttc.ir.layouts import shape_per_cta
+from ttc.ir.layout_utils import get_order, num_warps_of, threads_per_warp_of
+from ttc.ir.layouts import default_blocked
 from ttc.ir.layouts import SharedMemorySpace, SwizzledSharedEncoding
 from ttc.passes.pipeliner.schedule import CLUSTER, MAX_STAGE, STAGE, CoarseSchedule
 from ttc.ir.nvws import (ArefCreateOp, ArefGetEnterOp, ArefGetExitOp, ArefPutEnterOp, ArefPutExitOp, ArefType,
                          DescriptorGatherOp, DescriptorLoadOp, async_ops)
 from ttc.passes.pipeliner.loads import shared_encoding_of_users
-from ttc.ir.types import AsyncTokenType, MemDescType, bitwidth, encoding, shape_of
+from ttc.ir.types import AsyncTokenType, bitwidth, encoding, shape_of
+from ttc.ir.memdesc import MemDescType
 from ttc.passes.partition_loops import PARTITION, ids, outputs
 from ttc.passes.tma_lowering import encoding_for_shape
 from ttc.opt.passmanager import Pass

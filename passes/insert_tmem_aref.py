@@ -33,8 +33,10 @@ from ttc.ir.format import build_op
 from ttc.ir.inserter import set_operand_group
 from ttc.ir.nvws import (ArefBufferOp, ArefCreateOp, ArefGetEnterOp, ArefGetExitOp, ArefPutEnterOp, ArefPutExitOp,
                          ArefType, async_ops)
-from ttc.ir.tmem import TMEMAllocOp, TMEMLoadOp, TMEMStoreOp, TensorMemoryScalesEncoding
-from ttc.ir.types import AsyncTokenType, MemDescType
+from ttc.ir.tmem import TMEMAllocOp, TMEMLoadOp, TMEMStoreOp
+from ttc.ir.tmem_attrs import TensorMemoryScalesEncoding
+from ttc.ir.types import AsyncTokenType
+from ttc.ir.memdesc import MemDescType
 from ttc.ir.fold import constant_attr, is_int_value
 from ttc.passes.assign_latencies import _acc_alloc, _acc_read_modify_write, _tmem_users
 from ttc.passes.insert_aref import MMAV5, WS, set_partition, stage_cluster

@@ -21,8 +21,8 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator, MemoryEffect, MemoryEffectKind, RecursiveMemoryEffect, get_effects, \
     is_side_effect_free, is_speculatable
 
-from ttc.ir.tmem import TensorMemorySpace
-from ttc.ir.types import MemDescType
+from ttc.ir.tmem_attrs import TensorMemorySpace
+from ttc.ir.memdesc import MemDescType
 from ttc.opt.passmanager import Pass
 
 _TRITON = ("tt.", "ttg.", "ttng.", "amdg.")

@@ -33,8 +33,10 @@ from ttc.ir.format import build_op
 from ttc.ir.layouts import NVMMASharedEncoding, SharedMemorySpace, SwizzledSharedEncoding
 from ttc.ir.nvws import (ArefBufferOp, ArefCreateOp, ArefGetEnterOp, ArefGetExitOp, ArefPutEnterOp, ArefPutExitOp,
                          ArefType, DescriptorGatherOp, DescriptorLoadOp)
-from ttc.ir.tmem import ArriveBarrierOp, TCGen5CommitOp, TensorMemoryScalesEncoding, TensorMemorySpace
-from ttc.ir.types import AsyncTokenType, MemDescType
+from ttc.ir.tmem import ArriveBarrierOp, TCGen5CommitOp
+from ttc.ir.tmem_attrs import TensorMemoryScalesEncoding, TensorMemorySpace
+from ttc.ir.types import AsyncTokenType
+from ttc.ir.memdesc import MemDescType
 from ttc.passes.assign_latencies import SHARED_ENCODINGS, _outside
 from ttc.passes.assign_stage_phase import assign_stage_phase, depth
 from ttc.passes.insert_aref import MMAV5, WS, common_block, has_partition, set_partition, stage_cluster

@@ -49,7 +49,7 @@ from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Intege
 
 from ttc.ir.diagnostics import at_op, emit, reported
 from ttc.ir.layouts import BlockedEncoding
-from ttc.ir.printer import attr_text
+from ttc.ir.attr_printer import attr_text
 from ttc.ir.tt import INPUT_PRECISION
 from ttc.ir.types import elt, encoding, shape_of
 from ttc.lowering.mma_v2 import mma_v2_kind

@@ -29,9 +29,10 @@ from ttc.ir.inserter import set_operand_group
 from ttc.ir.scaled import ELEM_TYPE_NAME
 from ttc.ir.layouts import NVMMASharedEncoding, SharedMemorySpace, SwizzledSharedEncoding
 from ttc.ir.tma import InitBarrierOp, InvalBarrierOp, WaitBarrierOp
-from ttc.ir.tmem import TensorMemoryScalesEncoding, TensorMemorySpace, TMEMAllocOp, TMEMCopyOp, _cta_split, _num_ctas
+from ttc.ir.tmem import TMEMAllocOp, TMEMCopyOp, _cta_split, _num_ctas
+from ttc.ir.tmem_attrs import TensorMemoryScalesEncoding, TensorMemorySpace
 from ttc.ir.ttg import LocalAllocOp
-from ttc.ir.types import MemDescType
+from ttc.ir.memdesc import MemDescType
 from ttc.opt.passmanager import Pass
 
 _MMA = ("ttng.tc_gen5_mma", "ttng.tc_gen5_mma_scaled")

@@ -44,12 +44,13 @@ from ttc.ir.layout_utils import order_for_memory, trans_encoding
 from ttc.ir.layouts import (BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding, NVMMASharedEncoding,
                             SharedMemorySpace, SwizzledSharedEncoding)
 from ttc.ir.shared_ll import UnsupportedSharedLayout, infer_reshape, infer_trans_encoding, is_innermost_contiguous
-from ttc.ir.tmem import TensorMemoryScalesEncoding
+from ttc.ir.tmem_attrs import TensorMemoryScalesEncoding
 from ttc.ir.ttg_extra import MemDescReshapeOp
 from ttc.passes.pipeliner.loads import mma_v2_shared_layout
 from ttc.ir.ttg import LocalAllocOp, LocalLoadOp, MemDescTransOp
-from ttc.ir.types import MemDescType, bitwidth, elt, encoding, shape_of
-from ttc.passes.remove_layout_conversions import CONVERT_PATTERNS
+from ttc.ir.types import bitwidth, elt, encoding, shape_of
+from ttc.ir.memdesc import MemDescType
+from ttc.ir.convert_layout_patterns import CONVERT_PATTERNS
 from ttc.opt.passmanager import Pass
 
 

@@ -25,21 +25,14 @@ from xdsl.ir import Operation
 
 from ttc.ir.fold import attr_of, make_constant
 from ttc.opt.greedy_rewrite import apply_tritongpu_patterns
-from ttc.ir.layout_utils import (
-    blocked,
-    blocked_for_shape,
-    get_order,
-    num_warps_of,
-    slice_of,
-    threads_per_warp_of,
-    total_elems_per_thread,
-    with_encoding,
-)
+from ttc.ir.layout_utils import get_order, num_warps_of, slice_of, threads_per_warp_of, total_elems_per_thread, with_encoding
+from ttc.ir.layouts import blocked, blocked_for_shape
 from ttc.ir.layouts import BlockedEncoding
 from ttc.ir.tt import ReshapeOp
 from ttc.ir.types import encoding, tensor
 from ttc.passes.gather_layout import optimize_gather
-from ttc.passes.remove_layout_conversions import _cvt, _for_with_new_inits
+from ttc.ir.convert_layout_patterns import convert as _cvt
+from ttc.passes.remove_layout_conversions import _for_with_new_inits
 from ttc.opt.passmanager import Pass
 
 REDUCTION_OPS = ("arith.addf", "arith.mulf", "arith.maximumf", "arith.maxnumf", "arith.minimumf", "arith.minnumf")

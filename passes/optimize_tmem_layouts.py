@@ -29,10 +29,12 @@ from ttc.ir.format import build_op
 from ttc.ir.layout_utils import infer_dst_encoding, is_elementwise, with_encoding
 from ttc.ir.layouts import LinearEncoding
 from ttc.ir.shared_ll import UnsupportedSharedLayout, to_linear_layout
-from ttc.ir.tmem import TensorMemoryEncoding, TMEMLoadOp, TMEMStoreOp, TMEMSubSliceOp, _cta_split
+from ttc.ir.tmem import TMEMLoadOp, TMEMStoreOp, TMEMSubSliceOp, _cta_split
+from ttc.ir.tmem_attrs import TensorMemoryEncoding
 from ttc.ir.tmem_layout import LL, distributed_tmem_layout, register_layout, tmem_layout
 from ttc.ir.ttg import ConvertLayoutOp
-from ttc.ir.types import MemDescType, bitwidth, elt, encoding
+from ttc.ir.types import bitwidth, elt, encoding
+from ttc.ir.memdesc import MemDescType
 from ttc.ir.warp_specialize import lookup_num_warps
 from ttc.passes.remove_layout_conversions import convert_backward_slice
 from ttc.opt.passmanager import Pass

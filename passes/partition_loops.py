@@ -32,8 +32,9 @@ from ttc.ir.diagnostics import CompileError, at_op, emit
 from ttc.ir.layout_utils import get_order
 from ttc.ir.layouts import SharedMemorySpace, SwizzledSharedEncoding
 from ttc.ir.nvws import WarpGroupOp, WarpGroupReturnOp, WarpGroupYieldOp
-from ttc.ir.printer import attr_text
-from ttc.ir.types import MemDescType, encoding
+from ttc.ir.attr_printer import attr_text
+from ttc.ir.types import encoding
+from ttc.ir.memdesc import MemDescType
 from ttc.ir.warp_specialize import lookup_num_warps
 from ttc.opt.passmanager import Pass
 

@@ -40,9 +40,10 @@ from xdsl.dialects.builtin import AnyFloat, ArrayAttr, DenseArrayBase, IntegerAt
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from ttc.ir.diagnostics import CompileError, at_op
-from ttc.ir.printer import attr_text
+from ttc.ir.attr_printer import attr_text
 from ttc.ir.tmem import TCGen5MMAOp, TCGen5MMAScaledOp, TMEMAllocOp, TMEMLoadOp, TMEMStoreOp
-from ttc.ir.types import AsyncTokenType, MemDescType
+from ttc.ir.types import AsyncTokenType
+from ttc.ir.memdesc import MemDescType
 from ttc.passes.assign_latencies import _acc_read_modify_write
 from ttc.passes.partition_loops import OUTPUTS, PARTITION, STAGES, TAG, ancestor_in, ids, outputs
 from ttc.passes.tma_lowering import encoding_for_shape

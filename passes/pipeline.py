@@ -46,7 +46,7 @@ from ttc.ir.fold import is_zero
 from ttc.opt.greedy_rewrite import apply_xdsl_patterns
 from ttc.ir import tma, ttg
 from ttc.ir.inserter import Inserter, set_operand_group, with_iter_args
-from ttc.ir.layouts import NvidiaMmaEncoding, NVMMASharedEncoding, SharedMemorySpace, SwizzledSharedEncoding
+from ttc.ir.layouts import NvidiaMmaEncoding, SwizzledSharedEncoding
 from ttc.passes.pipeliner.schedule import CoarseSchedule, num_stages_of, strip
 from ttc.ir.std import SelectOp
 from ttc.passes.pipeliner.expander import expand, schedule_is_valid
@@ -54,66 +54,18 @@ from ttc.passes.pipeliner.descriptors import is_host_side, multibuffer_descripto
 from ttc.passes.pipeliner.mma import barrier_alloc, lower_mmas
 from ttc.passes.pipeliner.loads import copy_vec_bytes, copy_width, is_small_load, shared_encoding
 from ttc.passes.pipeliner.rs_dot_split import split_rs_dot
-from ttc.ir.layout_utils import cvt_dims, default_blocked, num_warps_of, threads_per_warp_of
+from ttc.passes.pipeliner.views import mutable_memdesc, use_view
+from ttc.ir.layout_utils import cvt_dims, num_warps_of, threads_per_warp_of
+from ttc.ir.layouts import default_blocked
 from ttc.ir.tt import SplatOp, UnsplatOp
-from ttc.ir.types import AsyncTokenType, MemDescType, bitwidth, elt, encoding, shape_of
+from ttc.ir.types import AsyncTokenType, bitwidth, elt, encoding, shape_of
+from ttc.ir.memdesc import MemDescType
 from ttc.opt.passmanager import Pass, option
 from ttc.passes.schedule_loops import UNSAFE, schedule_dependencies
 from ttc.passes.tma_lowering import encoding_for_shape
-from xdsl.dialects.builtin import ArrayAttr, IntAttr
 
 LOAD_OPS = ("tt.load", "tt.descriptor_load", "tt.descriptor_gather")
 TMA_LOADS = ("tt.descriptor_load", "tt.descriptor_gather")
-
-
-def _memdesc(shape, element_type, enc) -> MemDescType:
-    dims = ArrayAttr([IntAttr(d) for d in shape])
-    return MemDescType(dims, element_type, enc, SharedMemorySpace(), IntAttr(1), dims)
-
-
-def _as_mutable(t: MemDescType) -> MemDescType:
-    return _memdesc(t.get_shape(), t.element_type, t.encoding)
-
-
-def _use_view(alloc: Operation, view: SSAValue) -> None:
-    """Replace `ttg.local_alloc %load` by a view of the multi-buffer (Triton's replaceUsesAndPropagateType): its
-    users read the view, a mutable descriptor now; view ops among them (memdesc_trans, _index, _subslice) are
-    rebuilt on it where they were (right after the view if they came before it), their users in turn; a
-    `warp_group_dot_wait` reading it is rebuilt."""
-    for use in list(alloc.results[0].uses):
-        user = use.operation
-        if user.name in ("ttg.memdesc_trans", "ttg.memdesc_index", "ttg.memdesc_subslice"):
-            t = user.results[0].type
-            if user.name == "ttg.memdesc_trans":
-                t = _as_mutable(t)
-            else:
-                t = MemDescType(t.shape, t.element_type, t.encoding, t.memory_space, IntAttr(1),
-                                t.alloc_shape if user.name == "ttg.memdesc_subslice" else t.shape)
-            new = type(user).build(operands=[view, *user.operands[1:]], result_types=[t],
-                                   properties=dict(user.properties), attributes=dict(user.attributes))
-            new.location = user.location
-            v = view.owner
-            if isinstance(v, Operation) and v.parent is user.parent and \
-                    user.parent.get_operation_index(v) > user.parent.get_operation_index(user):
-                v.parent.insert_op_after(new, v)
-            else:
-                user.parent.insert_op_before(new, user)
-            _use_view(user, new.results[0])
-            continue
-        if user.name == "ttng.warp_group_dot_wait":
-            operands = [view if k == use.index else o for k, o in enumerate(user.operands)]
-            new = ttg.WarpGroupDotWaitOp.build(operands=[operands], result_types=[[o.type for o in operands]],
-                                               properties=dict(user.properties), attributes=dict(user.attributes))
-            new.location = user.location
-            user.parent.insert_op_after(new, user)
-            for a, b in zip(user.results, new.results):
-                a.replace_all_uses_with(b)
-            user.detach()
-            user.erase()
-            continue
-        user.operands[use.index] = view
-    alloc.detach()
-    alloc.erase()
 
 
 def top_level_users(op: Operation, loop: scf.ForOp) -> list[Operation]:
@@ -221,7 +173,7 @@ def _increment_modulo(em, counter, modulus, zero, one):
 def _create_async_copy(loop, load, alloc, insert_idx, extract_idx, schedule, width) -> None:
     user = first_use([load], loop, schedule)
     staged = _Staged(load, load.location, schedule, schedule.at[load])
-    sub = _memdesc(alloc.type.get_shape()[1:], alloc.type.element_type, alloc.type.encoding)
+    sub = mutable_memdesc(alloc.type.get_shape()[1:], alloc.type.element_type, alloc.type.encoding)
     view = staged.add(ttg.MemDescIndexOp.build(operands=[alloc, insert_idx], result_types=[sub]))
     other = [load.other] if load.other is not None else []
     copy = staged.add(ttg.AsyncCopyGlobalToLocalOp.build(
@@ -238,7 +190,7 @@ def _create_async_copy(loop, load, alloc, insert_idx, extract_idx, schedule, wid
         for use in list(load.results[0].uses):
             u = use.operation
             if u.name == "ttg.local_alloc" and u.result.type.encoding == alloc.type.encoding:
-                _use_view(u, view_load)
+                use_view(u, view_load)
     if load.results[0].first_use is not None:
         local = staged.add(ttg.LocalLoadOp.build(operands=[view_load, [wait]], result_types=[load.results[0].type]))
         result = local
@@ -256,7 +208,7 @@ def _create_tma_load(loop, load, alloc, insert_idx, extract_idx, barrier, wait, 
     for the others)."""
     user = first_use([load], loop, schedule)
     staged = _Staged(load, load.location, schedule, schedule.at[load])
-    sub = _memdesc(alloc.type.get_shape()[1:], alloc.type.element_type, alloc.type.encoding)
+    sub = mutable_memdesc(alloc.type.get_shape()[1:], alloc.type.element_type, alloc.type.encoding)
     view = staged.add(ttg.MemDescIndexOp.build(operands=[alloc, insert_idx], result_types=[sub]))
     true = staged.add(arith.ConstantOp(IntegerAttr(1, i1), i1))
     if load.name == "tt.descriptor_gather":  # Triton's createTMAAsyncGather
@@ -273,7 +225,7 @@ def _create_tma_load(loop, load, alloc, insert_idx, extract_idx, barrier, wait, 
     for use in list(load.results[0].uses):
         u = use.operation
         if u.name == "ttg.local_alloc" and u.result.type.encoding == alloc.type.encoding:
-            _use_view(u, view_load.results[0])
+            use_view(u, view_load.results[0])
     if load.results[0].first_use is not None:
         local = ttg.LocalLoadOp.build(operands=[view_load.results[0], []], result_types=[load.results[0].type])
         local.location = load.location
@@ -324,7 +276,7 @@ def _tma_barriers(loop, loads, index, schedule) -> dict:
         size = sum(prod(shape_of(ld.results[0].type)) * bitwidth(elt(ld.results[0].type)) // 8 for ld in group)
         alloc = barrier_alloc(loop, n)
         insert, extract, phase = index[n]
-        one_t = _memdesc([1], i64, alloc.type.encoding)
+        one_t = mutable_memdesc([1], i64, alloc.type.encoding)
         staged = _Staged(group[0], loop.location, schedule, schedule.at[group[0]])
         bar = staged.add(ttg.MemDescIndexOp.build(operands=[alloc, insert], result_types=[one_t]))
         true = staged.add(arith.ConstantOp(IntegerAttr(1, i1), i1))
@@ -421,7 +373,7 @@ def lower_loads(loop: scf.ForOp, schedule: CoarseSchedule, axis: AxisInfoAnalysi
     for load, n, enc in loads:
         shape = shape_of(load.results[0].type)
         allocs.append(before.add(ttg.LocalAllocOp.build(
-            operands=[[]], result_types=[_memdesc([n, *shape], elt(load.results[0].type), enc)]), load.location))
+            operands=[[]], result_types=[mutable_memdesc([n, *shape], elt(load.results[0].type), enc)]), load.location))
     for a in allocs:  # each right after the loop, as Triton's createAlloc puts them (the last first)
         Inserter(loop.next_op, loop.location).add(ttg.LocalDeallocOp.build(operands=[a]))
     groups: dict[int, bool] = {}
@@ -853,7 +805,7 @@ def pipeline_tma_stores(loop: scf.ForOp) -> None:
         if key not in allocs:
             enc = encoding_for_shape(st.desc.type.encoding, shape_of(t))
             allocs[key] = before.add(ttg.LocalAllocOp.build(
-                operands=[[]], result_types=[_memdesc(shape_of(t), elt(t), enc)]), st.location)
+                operands=[[]], result_types=[mutable_memdesc(shape_of(t), elt(t), enc)]), st.location)
     bufs = [allocs[(tuple(shape_of(st.src.type)), elt(st.src.type))] for st in stores]
     for st, buf in zip(stores, bufs):
         em = Inserter(st, st.location)

@@ -33,8 +33,9 @@ from ttc.opt.greedy_rewrite import apply_tritongpu_patterns
 from ttc.ir import ttg
 from ttc.ir.amd_layouts import AMDMfmaEncoding
 from ttc.ir.layouts import DotOperandEncoding, NvidiaMmaEncoding
-from ttc.ir.types import MemDescType, bitwidth, encoding, shape_of, tensor
-from ttc.passes.remove_layout_conversions import CONVERT_PATTERNS
+from ttc.ir.types import bitwidth, encoding, shape_of, tensor
+from ttc.ir.memdesc import MemDescType
+from ttc.ir.convert_layout_patterns import CONVERT_PATTERNS
 from ttc.opt.passmanager import Pass
 
 

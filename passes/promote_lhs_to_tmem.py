@@ -21,11 +21,13 @@ from xdsl.ir import Operation
 from ttc.opt.greedy_rewrite import GreedyDriver, Rewriter, fold_in_place
 from ttc.ir.format import build_op
 from ttc.ir.layouts import LinearEncoding
-from ttc.ir.tmem import TensorMemoryEncoding, TensorMemorySpace, TMEMAllocOp, _cta_split, layout_fits_tmem
+from ttc.ir.tmem import TMEMAllocOp, _cta_split, layout_fits_tmem
+from ttc.ir.tmem_attrs import TensorMemoryEncoding, TensorMemorySpace
 from ttc.ir.tmem_layout import distributed_tmem_layout, tmem_layout
 from ttc.ir.ttg import ConvertLayoutOp
 from ttc.ir.layout_utils import with_encoding
-from ttc.ir.types import MemDescType, bitwidth, elt, encoding
+from ttc.ir.types import bitwidth, elt, encoding
+from ttc.ir.memdesc import MemDescType
 from ttc.ir.warp_specialize import lookup_num_warps
 from ttc.passes.accelerate_matmul import comes_from_load_or_block_arg
 from ttc.opt.passmanager import Pass

@@ -20,7 +20,8 @@ from ttc.ir.layouts import (BlockedEncoding, DotOperandEncoding, NvidiaMmaEncodi
                             SwizzledSharedEncoding)
 from ttc.passes.pipeliner.loads import mma_v2_shared_layout
 from ttc.ir.ttg import LocalAllocOp, LocalLoadOp
-from ttc.ir.types import MemDescType, bitwidth, encoding
+from ttc.ir.types import bitwidth, encoding
+from ttc.ir.memdesc import MemDescType
 from ttc.opt.passmanager import Pass
 
 

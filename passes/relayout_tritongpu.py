@@ -24,7 +24,8 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, Operation, SSAValue
 
 from ttc.ir.diagnostics import CompileError, at_op
-from ttc.ir.layout_utils import blocked, default_blocked, module_int, slice_of, with_encoding
+from ttc.ir.layout_utils import module_int, slice_of, with_encoding
+from ttc.ir.layouts import blocked, default_blocked
 from ttc.ir.ttg import ConvertLayoutOp
 from ttc.ir.types import encoding
 from ttc.ir.warp_specialize import lookup_num_warps

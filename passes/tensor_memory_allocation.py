@@ -26,7 +26,7 @@ from xdsl.dialects.builtin import IntegerAttr, i32
 from xdsl.ir import Block, Operation, SSAValue
 
 from ttc.ir.diagnostics import CompileError, at_op
-from ttc.ir.tmem import TensorMemoryEncoding
+from ttc.ir.tmem_attrs import TensorMemoryEncoding
 from ttc.ir.tmem_layout import tmem_alloc_rows_cols
 from ttc.opt.passmanager import Pass
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ttc.analysis import remark
 from ttc.analysis.alias import RegionError, buffer_regions, is_memory_access, used_regions
 from ttc.ir.diagnostics import CompileError, at_op
-from ttc.ir.types import MemDescType
+from ttc.ir.memdesc import MemDescType
 from ttc.opt.passmanager import Pass
 
 

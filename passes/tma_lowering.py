@@ -38,7 +38,8 @@ from ttc.ir import tma, ttg
 from ttc.ir.tma import tma_element_type
 from ttc.ir.format import build_op
 from ttc.ir.layouts import NVMMASharedEncoding, SharedMemorySpace, SwizzledSharedEncoding
-from ttc.ir.types import MemDescType, PointerType, bitwidth
+from ttc.ir.types import PointerType, bitwidth
+from ttc.ir.memdesc import MemDescType
 from ttc.opt.passmanager import Pass
 
 SWIZZLE_MODE = {0: 0, 32: 1, 64: 2, 128: 3}

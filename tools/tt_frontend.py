@@ -34,7 +34,8 @@ def frontend(
 ):
     def main(_argv) -> int:
         from ttc.frontend import Options, compile_source
-        from ttc.ir import print_ir, verify_module
+        from ttc.ir.verifier import verify_module
+        from ttc.ir.printer import print_ir
 
         path, text = read_input(file)
         options = Options(debug=debug, sanitize_overflow=sanitize_overflow, arch=arch)

@@ -177,7 +177,9 @@ def main(argv: list[str]) -> int:
 
     from ttc.driver import stages
     from ttc.ir.diagnostics import CompileError, Diagnostic, Source, collect
-    from ttc.ir import context, parse, print_ir
+    from ttc.ir.printer import print_ir
+    from ttc.ir.parser import parse
+    from ttc.ir.dialects import context
     from ttc.opt.passmanager import PassManager, dump_enabled, instrumentation
 
     t0 = time.perf_counter()

@@ -37,7 +37,8 @@ from ttc.ir.inserter import Inserter, set_operand_group, with_iter_args
 from ttc.ir.layouts import SharedMemorySpace, SwizzledSharedEncoding
 from ttc.passes.pipeliner.schedule import CoarseSchedule
 from ttc.ir.tmem import TMEMAllocOp, TMEMStoreOp
-from ttc.ir.types import AsyncTokenType, MemDescType
+from ttc.ir.types import AsyncTokenType
+from ttc.ir.memdesc import MemDescType
 
 MMA_V5 = ("ttng.tc_gen5_mma", "ttng.tc_gen5_mma_scaled")
 SELF_LATENCY = "tt.self_latency"
@@ -127,7 +128,7 @@ def hoist_buffer_out_of_loop(loop: scf.ForOp, op: Operation, schedule: CoarseSch
     """Triton's hoistBufferOutOfLoop: an in-loop `tmem_alloc` / `local_alloc` of a value becomes a mutable buffer
     allocated before the loop and a store of the value into it at the alloc's place; the store, or None when `op` is
     no such alloc."""
-    from ttc.passes.pipeline import _use_view
+    from ttc.passes.pipeliner.views import use_view
     if op.name not in ("ttng.tmem_alloc", "ttg.local_alloc") or not loop.is_ancestor(op):
         return None
     t = op.results[0].type
@@ -146,7 +147,7 @@ def hoist_buffer_out_of_loop(loop: scf.ForOp, op: Operation, schedule: CoarseSch
     if at.at is not None:
         schedule.insert(store, *at.at)
     schedule.at.pop(op, None)
-    _use_view(op, new)
+    use_view(op, new)
     return store
 
 

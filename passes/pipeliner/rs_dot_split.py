@@ -21,7 +21,8 @@ from ttc.ir import ttg
 from ttc.ir.layout_utils import split_encoding, trans_encoding
 from ttc.ir.reshape_layout import infer_reshape_encoding
 from ttc.ir.tt import ReshapeOp, SplitOp, TransOp
-from ttc.ir.types import MemDescType, encoding, shape_of, tensor
+from ttc.ir.types import encoding, shape_of, tensor
+from ttc.ir.memdesc import MemDescType
 
 
 def split_rs_dot(dot: Operation) -> list[Operation]:

@@ -8,7 +8,7 @@ import pytest
 from ttc.analysis.axis_info import MAX_DIVISOR, AxisInfo, AxisInfoAnalysis, join, pow2_divisor
 
 RANGE0 = 1 << 30  # a make_range from 0: Triton takes its 32-bit start's divisor, 2^30
-from ttc.ir import parse
+from ttc.ir.parser import parse
 
 
 def analyze(body: str, args: str = "", extra_funcs: str = ""):

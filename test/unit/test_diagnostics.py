@@ -17,7 +17,7 @@ from ttc.ir.diagnostics import (
     shown,
 )
 from ttc.opt.expected_diagnostics import check, expectations
-from ttc.ir import parse
+from ttc.ir.parser import parse
 
 TEXT = """tt.func @k(%arg0: i32) -> i32 {
   %c = arith.constant true

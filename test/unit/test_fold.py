@@ -11,7 +11,7 @@ import pytest
 from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type, IntegerAttr
 
 from ttc.ir.fold import attr_of, elements_of, fold_in_ir, round_float, to_signed, wrap
-from ttc.ir import parse
+from ttc.ir.parser import parse
 
 F16, BF16, F32, F64 = Float16Type(), BFloat16Type(), Float32Type(), Float64Type()
 

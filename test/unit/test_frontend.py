@@ -23,7 +23,9 @@ from ttc.ir.diagnostics import CompileError
 from ttc.frontend import compile_file, compile_source
 from ttc.frontend.driver import HASH_ATTRIBUTE
 from ttc.frontend.options import Options
-from ttc.ir import parse, print_ir, verify_module
+from ttc.ir.verifier import verify_module
+from ttc.ir.printer import print_ir
+from ttc.ir.parser import parse
 from ttc.runtime.spec import kernel_source
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -187,7 +189,7 @@ def test_frontend_does_not_need_triton():
 @pytest.mark.parametrize("name", sorted(MANIFEST))
 def test_make_ttir_of_our_frontend_is_tritons_ttir(name):
     """Issue acceptance: our frontend then -make-ttir gives Triton's own .ttir (printed without locations)."""
-    from ttc.ir import context
+    from ttc.ir.dialects import context
     from ttc.opt.passmanager import make_pass
 
     module = _without_hash(_compile(name))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ttc.ir.layout_utils import blocked
+from ttc.ir.layouts import blocked
 from ttc.lowering import pipeline
 from ttc.lowering.gather import warp_local_plan
 from ttc.ir.linear_layout import layout_for

@@ -276,7 +276,7 @@ def test_unstructured_control_flow_and_scalar_stores():
 }
 """
     from ttc.ir.diagnostics import Source
-    from ttc.ir import parse
+    from ttc.ir.parser import parse
     from ttc.lowering.translate import lower_module
 
     unoptimized = lower_module(parse(text), source=Source.of("cf.ttgir", text), data_layout="", target="cuda:90",

@@ -15,7 +15,8 @@ import llvmlite.binding as llvm
 import llvmlite.ir as ir
 import pytest
 
-from ttc.ir.layout_utils import blocked, slice_of
+from ttc.ir.layout_utils import slice_of
+from ttc.ir.layouts import blocked
 from ttc.ir.layouts import DotOperandEncoding
 from ttc.lowering import indexing
 from ttc.ir.linear_layout import UnsupportedLayout, layout_for
@@ -193,7 +194,7 @@ def test_emitted_coordinates_match_the_model(host_jit, shape, enc):
 def test_slice_of_a_linear_layout_broadcasts_the_sliced_bases():
     # a #ttg.linear parent for 8x2x4 (as reshape layout inference makes for dot_scaled's scale broadcast), sliced
     # along dim 2: the parent's bases along dim 2 broadcast (Triton's ensureLayoutNotLargerThan), the rest stay
-    from ttc.ir import parse
+    from ttc.ir.parser import parse
 
     text = """#lin = #ttg.linear<{register = [[0, 0, 1], [0, 0, 2], [0, 1, 0]], lane = [[1, 0, 0], [2, 0, 0], [4, 0, 0],
         [0, 0, 0], [0, 0, 0]], warp = [], block = []}>

@@ -19,9 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from ttc.ir import context, parse, print_ir
+from ttc.ir.printer import print_ir
+from ttc.ir.parser import parse
+from ttc.ir.dialects import context
 from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding, NVMMASharedEncoding, SliceEncoding
-from ttc.ir.printer import attr_text
+from ttc.ir.attr_printer import attr_text
 from ttc.lowering.mma_v2 import MmaKind, mma_v2_kind
 from ttc.ir.types import elt, encoding
 from ttc.opt.passmanager import make_pass

@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from ttc.ir import context, parse, print_ir
+from ttc.ir.printer import print_ir
+from ttc.ir.parser import parse
+from ttc.ir.dialects import context
 from ttc.opt.passmanager import PassManager, make_pass
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "triton"
@@ -36,7 +38,7 @@ def _expected(name: str) -> str:
 
 def _ops(text: str) -> Counter:
     """Every op of a module as (name, operand types, result types, properties, attributes), counted."""
-    from ttc.ir.printer import attr_text
+    from ttc.ir.attr_printer import attr_text
 
     def show(d) -> tuple:
         return tuple(sorted((k, attr_text(v)) for k, v in d.items()))

@@ -13,7 +13,9 @@ import numpy as np
 import pytest
 
 from ttc.frontend.driver import compile_file
-from ttc.ir import context, parse, print_ir
+from ttc.ir.printer import print_ir
+from ttc.ir.parser import parse
+from ttc.ir.dialects import context
 from ttc.opt.passmanager import make_pass
 from ttc.passes.make_ttgir import pipeline as ttgir_pipeline
 from ttc.passes.make_ttir import PIPELINE as TTIR_PIPELINE

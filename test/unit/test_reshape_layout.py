@@ -7,7 +7,7 @@ from math import prod
 
 import pytest
 
-from ttc.ir.layout_utils import blocked, default_blocked
+from ttc.ir.layouts import blocked, default_blocked
 from ttc.ir.layouts import LinearEncoding
 from ttc.ir.reshape_layout import infer_reshape_encoding, reshape_decomposition
 

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from ttc.ir import parse, print_ir
+from ttc.ir.printer import print_ir
+from ttc.ir.parser import parse
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "triton"
 DUMPS = sorted(p for p in FIXTURES.glob("*.tt*ir") if ".nodebug." not in p.name)

@@ -4,7 +4,8 @@ passes/pipeliner/loads.py), against layouts in Triton's TTGIR for kernels/dot_sc
 
 from __future__ import annotations
 
-from ttc.ir.layout_utils import blocked, fp4_to_fp_encoding, slice_of, trans_encoding
+from ttc.ir.layout_utils import fp4_to_fp_encoding, slice_of, trans_encoding
+from ttc.ir.layouts import blocked
 from ttc.ir.layouts import DotOperandEncoding, LinearEncoding, NvidiaMmaEncoding
 from ttc.passes.pipeliner.loads import mma_v2_shared_layout
 

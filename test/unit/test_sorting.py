@@ -16,7 +16,8 @@ from ttc import frontend
 from ttc.driver.cli import run
 from ttc.frontend import dtypes as T
 from ttc.frontend.language import compile_time
-from ttc.ir import context, print_ir
+from ttc.ir.printer import print_ir
+from ttc.ir.dialects import context
 from ttc.opt.passmanager import make_pass
 from ttc.tools.tt_run import main
 

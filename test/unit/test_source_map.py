@@ -4,7 +4,7 @@
 from xdsl.dialects.builtin import ModuleOp, UnknownLoc
 
 from ttc.ir.diagnostics import Source
-from ttc.ir import parse
+from ttc.ir.parser import parse
 from ttc.opt.source_map import header, render_source_map, resolve
 
 LOCS = """

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from ttc.ir import context
+from ttc.ir.dialects import context
 from ttc.ir.layouts import DotOperandEncoding, NvidiaMmaEncoding
 from ttc.ir.linear_layout import layout_for
 from ttc.lowering.nvmma_shared import SWIZZLE_MODE, descriptor_constant, descriptor_fields, k_step, nvmma_buffer

@@ -16,7 +16,8 @@ from collections.abc import Callable
 
 from xdsl.ir import Operation, SSAValue
 
-from ttc.ir.types import MemDescType, bitwidth
+from ttc.ir.types import bitwidth
+from ttc.ir.memdesc import MemDescType
 
 VIEW_OPS = ("ttg.memdesc_index", "ttg.memdesc_subslice", "ttg.memdesc_trans", "ttg.memdesc_reshape",
             "ttg.memdesc_reinterpret", "ttng.tmem_subslice")

@@ -31,7 +31,8 @@ from ttc.analysis.alias import SHARED, aliases, memory_space
 from ttc.analysis.scratch import scratch_bytes
 from ttc.ir.layouts import BlockedEncoding, NVMMASharedEncoding, SliceEncoding
 from ttc.ir.shared_layouts import PaddedSharedEncoding, SharedLinearEncoding
-from ttc.ir.types import MemDescType, bitwidth, encoding
+from ttc.ir.types import bitwidth, encoding
+from ttc.ir.memdesc import MemDescType
 from ttc.ir.warp_specialize import WarpSpecializeOp
 
 SCRATCH_ALIGN = 128

@@ -26,7 +26,7 @@ from xdsl.traits import IsTerminator
 
 from ttc.analysis.allocation import ModuleAllocation, callees_first
 from ttc.analysis.scratch import is_warp_sync
-from ttc.ir.types import MemDescType
+from ttc.ir.memdesc import MemDescType
 
 INF = 1 << 63
 BARRIERS = ("gpu.barrier", "ttg.local_barrier", "ttg.warp_specialize.partitions")

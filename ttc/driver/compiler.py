@@ -92,7 +92,7 @@ def frontend(text: str, path: str, kernel: str, signature: str, *, module_name: 
     """The TTIR module of `kernel` in the Python source `text` (tt-frontend), verified."""
     from ttc.frontend import Options as FrontendOptions
     from ttc.frontend import compile_source
-    from ttc.ir import verify_module
+    from ttc.ir.verifier import verify_module
 
     options = FrontendOptions(debug=debug, sanitize_overflow=sanitize_overflow, arch=arch)
     module = compile_source(text, path, kernel, signature, module_name, options)
@@ -167,7 +167,7 @@ def cubin(text: str, path: str, meta, options, tool: str, ptxas: str | None = No
 
 def dump_text(module) -> str:
     """A TTIR/TTGIR stage as TRITON_KERNEL_DUMP and the cache hold it."""
-    from ttc.ir import print_ir
+    from ttc.ir.printer import print_ir
 
     return print_ir(module, debuginfo=True, name_locs=True) + "\n"
 
@@ -253,6 +253,7 @@ def _compile(text, path, kernel, signature, options: Options, arch: int, stage: 
     from ttc.ir.diagnostics import Source
     from ttc.lowering import pipeline, target
     from ttc.lowering.cubin import AsmOptions
+    from ttc.ir.kernel_module import HASH_ATTRIBUTE
     from ttc.opt.passmanager import make_pass
 
     result = Compiled(kernel)
@@ -283,7 +284,7 @@ def _compile(text, path, kernel, signature, options: Options, arch: int, stage: 
     try:
         cpu = pipeline.kernel_cpu(module, arch, source)
         ttgir = pipeline.TTGIR(module, source, cpu, pipeline.ptx_version(module, cpu, options.ptx_version, options.ptxas),
-                               module.attributes[stages.HASH_ATTRIBUTE].data)
+                               module.attributes[HASH_ATTRIBUTE].data)
     except target.TargetError as e:
         raise UsageError(str(e)) from None
     overrides = stages.override_dir() is not None
@@ -314,7 +315,7 @@ def _passes(module, passes, source, tool, stage_hash, instr, text, path, kernel,
     (the stages are deterministic) and saved with the pipeline."""
     from ttc.opt import reproducer
     from ttc.ir.diagnostics import CompileError, Diagnostic
-    from ttc.ir import context
+    from ttc.ir.dialects import context
     from ttc.opt.passmanager import PassManager
 
     pm = PassManager(passes, instr, source, stage_hash, tool)
@@ -342,7 +343,8 @@ def _passes(module, passes, source, tool, stage_hash, instr, text, path, kernel,
 
 def _input_of(passes, text, path, kernel, signature, options, arch) -> str:
     """The module that `passes` ran on, made again, printed with its locations (for a reproducer)."""
-    from ttc.ir import context, print_ir
+    from ttc.ir.printer import print_ir
+    from ttc.ir.dialects import context
     from ttc.opt.passmanager import Instrumentation, PassManager, make_pass
 
     module = frontend(text, path, kernel, signature, module_name=options.module_name, debug=options.debug,

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 
 from ttc.driver.cli import UsageError, env_on, write_output
 
-HASH_ATTRIBUTE = "ttc.source_hash"
 PASS_STAGES = {"make-ttir": "ttir", "make-ttgir": "ttgir"}  # the tt-opt passes that produce a stage
 
 
@@ -160,19 +159,12 @@ def override_cubin(path: str, kernel: Kernel) -> bytes:
 # ---------------------------------------------------------------- MLIR stages (tt-opt)
 
 
-def kernel_func(module):
-    """The module's kernel: its first public tt.func, or None."""
-    for op in module.body.ops:
-        vis = getattr(op, "sym_visibility", None)
-        if op.name == "tt.func" and (vis is None or vis.data == "public"):
-            return op
-    return None
-
-
 def module_kernel(module, fallback_hash: str) -> Kernel:
     """The module's kernel and its source hash (recorded on the module when it has none, so that later stages
     find the same directory)."""
     from xdsl.dialects.builtin import StringAttr
+
+    from ttc.ir.kernel_module import HASH_ATTRIBUTE, kernel_func
 
     func = kernel_func(module)
     h = module.attributes.get(HASH_ATTRIBUTE)
@@ -186,7 +178,8 @@ def override_module(tool: str, kernel: Kernel, ext: str):
     from xdsl.dialects.builtin import StringAttr
 
     from ttc.ir.diagnostics import CompileError, Diagnostic, Source, at_op
-    from ttc.ir import parse
+    from ttc.ir.kernel_module import HASH_ATTRIBUTE, kernel_func
+    from ttc.ir.parser import parse
 
     path = override(tool, kernel, ext)
     if path is None:
@@ -208,6 +201,6 @@ def dump_module(kernel: Kernel, ext: str, module) -> None:
     """The stage as Triton's dumps print it: with locations, NameLocs as SSA names."""
     if dump_dir() is None:
         return
-    from ttc.ir import print_ir
+    from ttc.ir.printer import print_ir
 
     dump(kernel, ext, print_ir(module, debuginfo=True, name_locs=True) + "\n")

@@ -33,7 +33,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.ub import PoisonAttr
 from xdsl.ir import Block, Operation, SSAValue
 
-from ttc.ir import prebuilt
+from ttc.ir.dialects import prebuilt
 from ttc.ir.format import build_op
 
 
@@ -45,7 +45,7 @@ def op_class(name: str):
     imported when the first of its ops is built (a kernel without math never loads xDSL's math)."""
     cls = _OP_CLASSES.get(name)
     if cls is None:
-        from ttc.ir import DIALECTS
+        from ttc.ir.dialects import DIALECTS
 
         _OP_CLASSES.update({op.name: op for op in DIALECTS[name.partition(".")[0]]().operations})
         cls = _OP_CLASSES[name]

@@ -21,11 +21,11 @@ from ttc.frontend.descriptors import TensorDescDType, descriptor_prototype
 from ttc.frontend.errors import LanguageError, position_of, to_compile_error
 from ttc.frontend.options import Options
 from ttc.frontend.signature import parse_signature, split_signature
+from ttc.frontend.language.modules import resolve_module
 from ttc.frontend.source import SourceModule
 from ttc.frontend.values import Constexpr
-from ttc.ir import building
-from ttc.driver.stages import HASH_ATTRIBUTE
-
+from ttc.ir.dialects import building
+from ttc.ir.kernel_module import HASH_ATTRIBUTE
 
 
 def compile_source(text: str, path: str, kernel: str, signature: str, module_name: str | None = None,
@@ -33,7 +33,7 @@ def compile_source(text: str, path: str, kernel: str, signature: str, module_nam
     """Compile `kernel` from source `text` (named `path` in locations and diagnostics)."""
     options = options or Options()
     module_name = module_name or Path(path).stem
-    source = SourceModule(path, text, module_name)
+    source = SourceModule(path, text, module_name, resolve_module)
     fn = source.functions.get(kernel)
     if fn is None:
         found = ", ".join(sorted(source.functions)) or "none"

@@ -33,8 +33,9 @@ class HostFunction:
 
 
 class SourceModule:
-    def __init__(self, path: str, text: str, name: str, library: bool = False):
+    def __init__(self, path: str, text: str, name: str, resolve, library: bool = False):
         self.path = path  # as it appears in locations and diagnostics
+        self.resolve = resolve  # module name -> the Namespace it imports as (None: not a kernel-language module)
         self.text = text
         self.name = name  # the module name, the prefix of helper function names
         self.library = library  # ttc's own implementation of triton.language
@@ -62,8 +63,7 @@ class SourceModule:
     # ------------------------------------------------------------------ top-level statements
 
     def _read(self, stmt: ast.stmt):
-        from ttc.frontend.language.modules import resolve_module
-
+        resolve_module = self.resolve
         if isinstance(stmt, ast.Import):
             for alias in stmt.names:
                 if alias.asname:

@@ -455,7 +455,7 @@ class _ParseState:
                     self.types[e.name] = [p.parse_type()]
                     cls = self.info.classes.get(e.name)
                     if cls is TensorType and not isinstance(self.types[e.name][0], cls):
-                        from ttc.ir.printer import attr_text
+                        from ttc.ir.attr_printer import attr_text
 
                         p.raise_error("invalid kind of type specified: expected builtin.tensor, but found "
                                       f"'{attr_text(self.types[e.name][0])}'", at, p.pos)

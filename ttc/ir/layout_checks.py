@@ -1,9 +1,6 @@
-"""Triton's checks of the TritonGPU layouts, with Triton's messages, and nothing more.
+"""The checks tt, ttg and ttng ops make of their layouts, with Triton's messages (the layout attributes' own
+verifiers are in ttc/ir/layouts.py).
 
-- `verify_layout`: the attribute verifiers (`BlockedEncodingAttr::verify`, `SliceEncodingAttr::verify`,
-  `DotOperandEncodingAttr::verify`, `SwizzledSharedEncodingAttr::verify`, `NVMMASharedEncodingAttr::verify`,
-  `LinearEncodingAttr::verify` in lib/Dialect/TritonGPU/IR/Dialect.cpp), run when a layout is parsed or made.
-  `#ttg.nvidia_mma` has none: what the back end cannot lower is reported by the back end, at the op.
 - `tensor_layout_problem` / `memdesc_layout_problem`: TritonGPU's DialectVerifyTensorLayoutInterface, the
   check every tt/ttg/ttng op makes of the layouts of its operands and results against its module (rank, the
   shape's powers of two, threads per warp, warps per CTA, CTAs per CGA).
@@ -16,89 +13,13 @@ from __future__ import annotations
 
 from math import prod
 
-
-def _pow2(x) -> bool:
-    return x > 0 and x & (x - 1) == 0
-
-
-def _list(v) -> str:
-    return ", ".join(str(x) for x in v)
-
-
-def _order_problem(order) -> str | None:
-    if sorted(order) != list(range(len(order))):
-        return f"order must be a permutation of 0..(rank-1), but was [{_list(order)}]"
-    return None
-
-
-def verify_layout(cls, f: dict) -> str | None:
-    """Triton's verifier of layout class `cls` over its (canonical) fields."""
-    from ttc.ir import layouts as L
-
-    if cls is L.BlockedEncoding:
-        spt, tpw, wpc, order = (f[k] for k in ("sizePerThread", "threadsPerWarp", "warpsPerCTA", "order"))
-        if len({len(spt), len(tpw), len(wpc), len(order)}) != 1:
-            return "sizePerThread, threadsPerWarp, warpsPerCTA, and order must all have the same rank."
-        for key, what in ((spt, "sizePerThread"), (tpw, "threadsPerWarp"), (wpc, "warpsPerCTA")):
-            if not all(_pow2(x) for x in key):
-                return f"Every element in {what} must be a power of two."
-        return _order_problem(order)
-    if cls is L.SwizzledSharedEncoding:
-        return _order_problem(f["order"])
-    if cls is L.NVMMASharedEncoding:
-        if f["elementBitWidth"] == 0:
-            return "elementBitWidth must be non-zero"
-        if f["swizzlingByteWidth"] not in (0, 32, 64, 128):
-            return "swizzlingByteWidth must be 0, 32, 64, or 128"
-        return None
-    if cls is L.SliceEncoding:
-        rank = L.cga_rank(f["parent"])
-        if rank <= 1:
-            return "parent layout must have at least rank >= 2"
-        if f["dim"] >= rank:
-            return f"slice dim={f['dim']} must be less than the parent rank={rank}"
-        return None
-    if cls is L.DotOperandEncoding:
-        return _dot_operand_problem(f["opIdx"], f["parent"], f.get("kWidth", 0))
-    if cls is L.LinearEncoding:
-        for _, bases in f.items():
-            if any(sum(1 for x in b if x) > 1 for b in bases):
-                return "In a distributed layout, each base must move in at most one dimension."
-        return None
-    return None
-
-
-def _dot_operand_problem(op_idx: int, parent, k_width: int) -> str | None:
-    from ttc.ir.layouts import BlockedEncoding, NvidiaMmaEncoding
-
-    if op_idx not in (0, 1):
-        return f"ttg.dot_op opIdx parameter can be 0 or 1, got: {op_idx}"
-    if isinstance(parent, NvidiaMmaEncoding):
-        ampere_or_hopper = parent["versionMajor"] in (2, 3)
-        if k_width and not ampere_or_hopper:
-            return "ttg.dot_op kWidth parameter can only be non-zero for Ampere or Hopper MMA parent"
-        if not k_width and ampere_or_hopper:
-            return "ttg.dot_op kWidth parameter is mandatory for Ampere or Hopper MMA parent"
-        if op_idx != 0 and parent["versionMajor"] == 3:
-            return ("ttg.dot_op opIdx parameter must be 0 for Hopper MMA parent, since Hopper WGMMA only allows "
-                    "first operand to be in registers")
-        return None
-    if isinstance(parent, BlockedEncoding):
-        if k_width:
-            return "ttg.dot_op kWidth parameter is not supported when the parent is a blocked layout"
-        return None
-    check = getattr(type(parent), "dot_operand_problem", None)  # a parent layout that brings its own rules
-    if check is not None:
-        return check(parent, op_idx, k_width)
-    from ttc.ir.printer import attr_text
-
-    return f"ttg.dot_op unexpected parent layout: {attr_text(parent)}"
+from ttc.ir.layouts import _list, _pow2, shape_per_cta
 
 
 def layout_rank(enc) -> int | None:
     """A layout's rank (Triton's LayoutEncodingTrait::getRank); None for what is not a layout."""
     from ttc.ir import layouts as L
-    from ttc.ir.types import shared_rank
+    from ttc.ir.memdesc import shared_rank
 
     rank = shared_rank(enc)
     if rank is None and isinstance(enc, L.DISTRIBUTED):
@@ -149,7 +70,7 @@ def _module_int(op, name: str, default: int) -> int:
 def tensor_layout_problem(enc, shape, op) -> str | None:
     """TritonGPU's verifyTensorLayout for a tensor of `shape` in layout `enc` used by `op`."""
     from ttc.ir import layouts as L
-    from ttc.ir.printer import attr_text
+    from ttc.ir.attr_printer import attr_text
 
     if isinstance(enc, L.SHARED) or getattr(enc, "SHARED", False):
         return "Non-distributed layout is not allowed in tensor type."
@@ -181,7 +102,7 @@ def tensor_layout_problem(enc, shape, op) -> str | None:
 def memdesc_layout_problem(enc, memdesc, op) -> str | None:
     """TritonGPU's verifyMemDescLayout: the layout's CTAs against the module, its extent against the buffer."""
     from ttc.ir import layouts as L
-    from ttc.ir.printer import attr_text
+    from ttc.ir.attr_printer import attr_text
 
     if isinstance(enc, L.SHARED) or isinstance(enc, L.DISTRIBUTED):
         rank = L.cga_rank(enc)
@@ -205,24 +126,19 @@ def memdesc_layout_problem(enc, memdesc, op) -> str | None:
 
 def support_mma(element_type, version: int) -> bool:
     """Triton's supportMMA(Value, version): the element types MMA takes (fp8 always, promoted if need be)."""
-    from ttc.ir.printer import attr_text
+    from ttc.ir.attr_printer import attr_text
 
     t = attr_text(element_type)
     return t in ("f8E5M2", "f8E4M3FN", "f8E5M2FNUZ", "f8E4M3FNUZ", "f16", "bf16") or (
         t in ("f32", "f64", "i8") and version >= 2)
 
 
-def shape_per_cta(shape, enc) -> tuple[int, ...]:
-    """A tensor's shape divided by its layout's CTA split (Triton's getShapePerCTA)."""
-    cga = enc.get("CGALayout", ()) if hasattr(enc, "get") else ()
-    return tuple(s // max(1, 2 ** sum(1 for b in cga if b[d])) for d, s in enumerate(shape))
-
-
 def check_warp_group_dot(op) -> str | None:
     """Triton's WarpGroupDotOp::verify (the back end reports what it cannot lower, ttc/lowering/wgmma.py)."""
     from ttc.ir.layouts import DotOperandEncoding, NVMMASharedEncoding, NvidiaMmaEncoding
-    from ttc.ir.printer import attr_text
-    from ttc.ir.types import MemDescType, bitwidth, encoding, shape_of
+    from ttc.ir.attr_printer import attr_text
+    from ttc.ir.types import bitwidth, encoding, shape_of
+    from ttc.ir.memdesc import MemDescType
 
     mma = encoding(op.d.type)
     if not isinstance(mma, NvidiaMmaEncoding) or mma["versionMajor"] != 3:

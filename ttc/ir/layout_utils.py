@@ -29,6 +29,9 @@ from ttc.ir.layouts import (
     NVMMASharedEncoding,
     SliceEncoding,
     SwizzledSharedEncoding,
+    blocked,
+    blocked_for_shape,
+    default_blocked,
 )
 from ttc.ir.types import PointerType, bitwidth, elt, encoding, tensor
 
@@ -74,44 +77,6 @@ def threads_per_warp_of(op: Operation) -> int:
 
 
 # ----------------------------------------------------------------------------- building layouts
-
-
-def blocked(spt, tpw, wpc, order) -> BlockedEncoding:
-    return BlockedEncoding.make(
-        sizePerThread=list(spt), threadsPerWarp=list(tpw), warpsPerCTA=list(wpc), order=list(order)
-    )
-
-
-def blocked_for_shape(shape, size_per_thread, order, num_warps: int, threads_per_warp: int) -> BlockedEncoding:
-    """Triton's BlockedEncodingAttr::get(shape, sizePerThread, order, numWarps, threadsPerWarp): starting from
-    the most contiguous dimension, each dimension takes as many of the remaining threads as its extent needs
-    (lanes first, then warps); the slowest dimension takes whatever lanes and warps are left."""
-    rank = len(size_per_thread)
-    tpw = [0] * rank
-    wpc = [0] * rank
-    remaining_lanes = threads_per_warp
-    remaining_threads = num_warps * threads_per_warp
-    remaining_warps = num_warps
-    prev_lanes = prev_warps = 1
-    for d in range(rank - 1):
-        i = order[d]
-        threads_per_cta = min(max(remaining_threads, 1), max(1, shape[i] // size_per_thread[i]))
-        tpw[i] = min(max(threads_per_cta, 1), remaining_lanes)
-        wpc[i] = min(max(threads_per_cta // tpw[i], 1), remaining_warps)
-        remaining_warps //= wpc[i]
-        remaining_lanes //= tpw[i]
-        remaining_threads //= threads_per_cta
-        prev_lanes *= tpw[i]
-        prev_warps *= wpc[i]
-    tpw[order[rank - 1]] = threads_per_warp // prev_lanes
-    wpc[order[rank - 1]] = num_warps // prev_warps
-    return blocked(size_per_thread, tpw, wpc, order)
-
-
-def default_blocked(shape, num_warps: int, threads_per_warp: int) -> BlockedEncoding:
-    """Triton's getDefaultBlockedEncoding: one element per thread, the last dimension fastest."""
-    rank = len(shape)
-    return blocked_for_shape(shape, [1] * rank, list(reversed(range(rank))), num_warps, threads_per_warp)
 
 
 def slice_of(dim: int, parent: Attribute) -> SliceEncoding:

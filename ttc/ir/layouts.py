@@ -9,7 +9,7 @@ under (`#blocked`, `#mma`, ...), as Triton's dialect asm interface does; layouts
 `CGALayout = [[...], ...]` is Triton 3.6's placement of a layout over the CTAs of a cluster: one basis per
 power-of-two CTA count, each naming the tensor offset (one entry per dimension) that CTA bit moves to. It is
 optional and printed only when non-trivial (more than one CTA). Parsing follows each attribute's parser in
-Triton's Dialect.cpp, and the checks are its attribute verifiers (ttc/ir/layout_checks.py), with its messages.
+Triton's Dialect.cpp, and `verify_layout` holds its attribute verifiers, with its messages.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from typing import ClassVar
 from xdsl.ir import Attribute, Data, ParametrizedAttribute
 from xdsl.irdl import irdl_attr_definition
 
-from ttc.ir import layout_checks
 
 
 class LayoutError(Exception):
@@ -140,7 +139,7 @@ class Layout(Data[tuple]):
         """A layout from Python values (lists or tuples); it must be valid (asserted, not reported)."""
         frozen = {k: _freeze(v) for k, v in fields.items() if v is not None}
         data = cls.from_fields(frozen)
-        assert layout_checks.verify_layout(cls, dict(data)) is None, (cls.name, fields)
+        assert verify_layout(cls, dict(data)) is None, (cls.name, fields)
         return cls(data)
 
     @classmethod
@@ -163,7 +162,7 @@ class Layout(Data[tuple]):
         parser.parse_punctuation(">")
         try:
             data = cls.from_fields(dict(sorted(fields.items())))  # a DictionaryAttr: keys in sorted order
-            problem = layout_checks.verify_layout(cls, dict(data))
+            problem = verify_layout(cls, dict(data))
         except LayoutError as e:
             problem = str(e)
         if problem is not None:  # at the attribute's name, as MLIR reports a dialect attribute's errors
@@ -173,7 +172,7 @@ class Layout(Data[tuple]):
         return data
 
     def print_parameter(self, printer) -> None:
-        from ttc.ir.printer import attr_text
+        from ttc.ir.attr_printer import attr_text
 
         printer.print_string(attr_text(self)[len(self.name) + 1 :])
 
@@ -362,3 +361,131 @@ LAYOUTS = [
     LinearEncoding,
     SharedMemorySpace,
 ]
+
+
+# ----------------------------------------------------------------------------- blocked layouts as Triton builds them
+
+
+def blocked(spt, tpw, wpc, order) -> BlockedEncoding:
+    return BlockedEncoding.make(
+        sizePerThread=list(spt), threadsPerWarp=list(tpw), warpsPerCTA=list(wpc), order=list(order)
+    )
+
+
+def blocked_for_shape(shape, size_per_thread, order, num_warps: int, threads_per_warp: int) -> BlockedEncoding:
+    """Triton's BlockedEncodingAttr::get(shape, sizePerThread, order, numWarps, threadsPerWarp): starting from
+    the most contiguous dimension, each dimension takes as many of the remaining threads as its extent needs
+    (lanes first, then warps); the slowest dimension takes whatever lanes and warps are left."""
+    rank = len(size_per_thread)
+    tpw = [0] * rank
+    wpc = [0] * rank
+    remaining_lanes = threads_per_warp
+    remaining_threads = num_warps * threads_per_warp
+    remaining_warps = num_warps
+    prev_lanes = prev_warps = 1
+    for d in range(rank - 1):
+        i = order[d]
+        threads_per_cta = min(max(remaining_threads, 1), max(1, shape[i] // size_per_thread[i]))
+        tpw[i] = min(max(threads_per_cta, 1), remaining_lanes)
+        wpc[i] = min(max(threads_per_cta // tpw[i], 1), remaining_warps)
+        remaining_warps //= wpc[i]
+        remaining_lanes //= tpw[i]
+        remaining_threads //= threads_per_cta
+        prev_lanes *= tpw[i]
+        prev_warps *= wpc[i]
+    tpw[order[rank - 1]] = threads_per_warp // prev_lanes
+    wpc[order[rank - 1]] = num_warps // prev_warps
+    return blocked(size_per_thread, tpw, wpc, order)
+
+
+def default_blocked(shape, num_warps: int, threads_per_warp: int) -> BlockedEncoding:
+    """Triton's getDefaultBlockedEncoding: one element per thread, the last dimension fastest."""
+    rank = len(shape)
+    return blocked_for_shape(shape, [1] * rank, list(reversed(range(rank))), num_warps, threads_per_warp)
+
+
+# ----------------------------------------------------------------------------- Triton's attribute verifiers
+# (BlockedEncodingAttr::verify, SliceEncodingAttr::verify, DotOperandEncodingAttr::verify,
+# SwizzledSharedEncodingAttr::verify, NVMMASharedEncodingAttr::verify, LinearEncodingAttr::verify in
+# lib/Dialect/TritonGPU/IR/Dialect.cpp), run when a layout is parsed or made. `#ttg.nvidia_mma` has none: what the
+# back end cannot lower is reported by the back end, at the op.
+
+
+def _pow2(x) -> bool:
+    return x > 0 and x & (x - 1) == 0
+
+
+def _list(v) -> str:
+    return ", ".join(str(x) for x in v)
+
+
+def _order_problem(order) -> str | None:
+    if sorted(order) != list(range(len(order))):
+        return f"order must be a permutation of 0..(rank-1), but was [{_list(order)}]"
+    return None
+
+
+def verify_layout(cls, f: dict) -> str | None:
+    """Triton's verifier of layout class `cls` over its (canonical) fields."""
+    if cls is BlockedEncoding:
+        spt, tpw, wpc, order = (f[k] for k in ("sizePerThread", "threadsPerWarp", "warpsPerCTA", "order"))
+        if len({len(spt), len(tpw), len(wpc), len(order)}) != 1:
+            return "sizePerThread, threadsPerWarp, warpsPerCTA, and order must all have the same rank."
+        for key, what in ((spt, "sizePerThread"), (tpw, "threadsPerWarp"), (wpc, "warpsPerCTA")):
+            if not all(_pow2(x) for x in key):
+                return f"Every element in {what} must be a power of two."
+        return _order_problem(order)
+    if cls is SwizzledSharedEncoding:
+        return _order_problem(f["order"])
+    if cls is NVMMASharedEncoding:
+        if f["elementBitWidth"] == 0:
+            return "elementBitWidth must be non-zero"
+        if f["swizzlingByteWidth"] not in (0, 32, 64, 128):
+            return "swizzlingByteWidth must be 0, 32, 64, or 128"
+        return None
+    if cls is SliceEncoding:
+        rank = cga_rank(f["parent"])
+        if rank <= 1:
+            return "parent layout must have at least rank >= 2"
+        if f["dim"] >= rank:
+            return f"slice dim={f['dim']} must be less than the parent rank={rank}"
+        return None
+    if cls is DotOperandEncoding:
+        return _dot_operand_problem(f["opIdx"], f["parent"], f.get("kWidth", 0))
+    if cls is LinearEncoding:
+        for _, bases in f.items():
+            if any(sum(1 for x in b if x) > 1 for b in bases):
+                return "In a distributed layout, each base must move in at most one dimension."
+        return None
+    return None
+
+
+def _dot_operand_problem(op_idx: int, parent, k_width: int) -> str | None:
+    if op_idx not in (0, 1):
+        return f"ttg.dot_op opIdx parameter can be 0 or 1, got: {op_idx}"
+    if isinstance(parent, NvidiaMmaEncoding):
+        ampere_or_hopper = parent["versionMajor"] in (2, 3)
+        if k_width and not ampere_or_hopper:
+            return "ttg.dot_op kWidth parameter can only be non-zero for Ampere or Hopper MMA parent"
+        if not k_width and ampere_or_hopper:
+            return "ttg.dot_op kWidth parameter is mandatory for Ampere or Hopper MMA parent"
+        if op_idx != 0 and parent["versionMajor"] == 3:
+            return ("ttg.dot_op opIdx parameter must be 0 for Hopper MMA parent, since Hopper WGMMA only allows "
+                    "first operand to be in registers")
+        return None
+    if isinstance(parent, BlockedEncoding):
+        if k_width:
+            return "ttg.dot_op kWidth parameter is not supported when the parent is a blocked layout"
+        return None
+    check = getattr(type(parent), "dot_operand_problem", None)  # a parent layout that brings its own rules
+    if check is not None:
+        return check(parent, op_idx, k_width)
+    from ttc.ir.attr_printer import attr_text
+
+    return f"ttg.dot_op unexpected parent layout: {attr_text(parent)}"
+
+
+def shape_per_cta(shape, enc) -> tuple[int, ...]:
+    """A tensor's shape divided by its layout's CTA split (Triton's getShapePerCTA)."""
+    cga = enc.get("CGALayout", ()) if hasattr(enc, "get") else ()
+    return tuple(s // max(1, 2 ** sum(1 for b in cga if b[d])) for d, s in enumerate(shape))

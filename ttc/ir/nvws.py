@@ -52,8 +52,9 @@ from xdsl.utils.exceptions import VerifyException
 from ttc.ir.format import Custom, register
 from ttc.ir.printer import RESULT_NAMES
 from ttc.ir.tensordesc import TensorDescType
-from ttc.ir.tmem import TensorMemoryScalesEncoding
-from ttc.ir.types import AsyncTokenType, MemDescType
+from ttc.ir.tmem_attrs import TensorMemoryScalesEncoding
+from ttc.ir.types import AsyncTokenType
+from ttc.ir.memdesc import MemDescType
 
 
 @irdl_op_definition

@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     LocationAttr,
     MemRefType,
+    ModuleOp,
     StringAttr,
     TensorType,
     VectorType,
@@ -37,7 +38,8 @@ from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import KIND_BY_PUNCTUATION_SPELLING, MLIRLexer, MLIRTokenKind, StringLiteral
 
-from ttc.ir import prebuilt
+from ttc.ir.dialects import building, context, prebuilt
+from ttc.ir.verifier import verify_module
 from ttc.ir.format import FORMATS
 
 _DENSE_ELEMENT = (IntegerType, IndexType, AnyFloat, ComplexType)
@@ -292,7 +294,7 @@ class TTParser(Parser):
         return super().resolve_operand(operand, type)
 
     def _conflict(self, operand, type, prior_type, prior_span):
-        from ttc.ir.printer import attr_text
+        from ttc.ir.attr_printer import attr_text
 
         raise TypeConflict(
             operand.span,
@@ -455,7 +457,7 @@ class TTParser(Parser):
             self.raise_error("float constant out of range for type", start)
 
     def _hex_float_dense(self, type, et, elems, shape, count):
-        from ttc.ir.printer import float_bits
+        from ttc.ir.attr_printer import float_bits
 
         width = 16 if isinstance(et, BFloat16Type) else et.bitwidth
         data = b"".join((int(e.span.text, 16) if e.span.text.lower().startswith("0x") else
@@ -465,3 +467,70 @@ class TTParser(Parser):
         if len(data) != count * (width // 8):
             self.raise_error(f"dense literal has {len(elems)} elements, its type needs {count}")
         return DenseIntOrFPElementsAttr(type, BytesAttr(data))
+
+
+def parse(text: str, filename: str = "<stdin>", verify: bool = True, source=None, resources: dict | None = None,
+          allow_unregistered: bool = False) -> ModuleOp:
+    """Parse (and verify) one module of textual IR; errors raise `ttc.ir.diagnostics.CompileError`.
+    `allow_unregistered` reads ops of unknown dialects in the generic form (`"use"(%x) : (i32) -> ()`).
+    `source` (a `ttc.ir.diagnostics.Source`) collects where each op was parsed, for later diagnostics;
+    `resources` receives the file's `{-# external_resources: ... #-}` groups."""
+    from xdsl.utils.exceptions import ParseError
+
+    from ttc.ir.diagnostics import CompileError, Source, at_position
+    from ttc.ir.parser import TTParser
+
+    source = source or Source.of(filename, text)
+    try:
+        with building():
+            parser = TTParser(context(allow_unregistered), text, filename, source.positions)
+            module = parser.parse_module()
+        if resources is not None:
+            resources.update(parser.external_resources)
+    except ParseError as e:
+        from ttc.ir.parser import TypeConflict
+
+        msg = e.msg
+        if msg.startswith("Operation ") and msg.endswith(" is not registered"):
+            msg = f"custom op '{msg[len('Operation '):-len(' is not registered')]}' is unknown"
+        elif msg == "Operation builtin.unregistered does not have a custom format.":  # -allow-unregistered-dialect
+            import re
+
+            names = re.findall(r"[A-Za-z_][\w$.]*", text[max(0, e.span.start - 200) : e.span.start])
+            msg = f"custom op '{names[-1] if names else '?'}' is unknown"
+        elif msg.strip() == "in block definition":  # xDSL's message when neither an op nor '}' follows an op
+            msg = "expected an operation or '}'"
+        diags = _end_of_file(filename, text, e.span.start, msg) or [at_position(filename, text, e.span.start, msg)]
+        if isinstance(e, TypeConflict) and e.prior is not None:
+            diags.append(at_position(filename, text, e.prior.start, "prior use here", "note"))
+        raise CompileError(*diags) from None
+    if verify:
+        verify_module(module, source)
+    return module
+
+
+def _end_of_file(filename: str, text: str, pos: int, msg: str):
+    """A parse error at the end of the input (a truncated file): said so at the end of the last line with text,
+    with the parser's message, or, where the input ends between two ops, naming the innermost '{' left open (with
+    a note there). None for an error before the end."""
+    import re
+
+    from ttc.ir.diagnostics import at_position
+
+    if not re.fullmatch(r"(?:\s|//[^\n]*)*", text[pos:]):
+        return None
+    end = len(re.sub(r"(?:\s|//[^\n]*)*\Z", "", text[:pos]))
+    opened = []  # offsets of the '{' not closed yet, skipping strings and comments
+    for m in re.finditer(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|[{}]', text[:end]):
+        if m.group() == "{":
+            opened.append(m.start())
+        elif m.group() == "}" and opened:
+            opened.pop()
+    detail = msg.strip()
+    if not opened or detail != "expected an operation or '}'":  # not between two ops: the parser's own message
+        return [at_position(filename, text, end, "unexpected end of file" + (f": {detail}" if detail else ""))]
+    from ttc.ir.diagnostics import line_col
+
+    line, col = line_col(text, opened[-1])
+    return [at_position(filename, text, end, f"unexpected end of file: expected '}}' to close the '{{' at {line}:{col}"),
+            at_position(filename, text, opened[-1], "the '{' opened here", "note")]

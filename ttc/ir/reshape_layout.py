@@ -56,7 +56,7 @@ def _inverse(perm) -> list[int]:
 
 
 def _blocked_reshape(src_shape, enc: BlockedEncoding, dst_shape) -> BlockedEncoding | None:
-    from ttc.ir.layout_utils import blocked, default_blocked
+    from ttc.ir.layouts import blocked, default_blocked
 
     if list(src_shape) == list(dst_shape):
         return enc

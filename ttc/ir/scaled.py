@@ -61,9 +61,9 @@ class DotScaledOp(IRDLOperation):
     def verify_(self):
         """Triton's DotScaledOp: its DotOpInterface check (K and M/N with e2m1 packing undone), then the scales'
         shapes (one per 32 elements of K, per 16 for f8E4M3FN scales)."""
-        from ttc.ir import OpDiagnostics
-        from ttc.ir.printer import attr_text
-        from ttc.ir.tt import verify_dot_interface
+        from ttc.ir.verify_errors import OpDiagnostics
+        from ttc.ir.attr_printer import attr_text
+        from ttc.ir.dot_interface import verify_dot_interface
 
         for v in (self.a_elem_type, self.b_elem_type):
             if v.value.data not in ELEM_TYPE_NAME:

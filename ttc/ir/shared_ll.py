@@ -307,7 +307,7 @@ def infer_reshape(src, dst_shape):
     """MemDescReshapeOp::inferReturnTypes: the memdesc type of `src` reshaped to `dst_shape`."""
     from xdsl.dialects.builtin import ArrayAttr, IntAttr
 
-    from ttc.ir.types import MemDescType
+    from ttc.ir.memdesc import MemDescType
 
     shape, alloc = src.get_shape(), src.get_alloc_shape()
     enc = infer_reshape_encoding(shape, src.encoding, tuple(dst_shape))

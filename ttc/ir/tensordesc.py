@@ -109,7 +109,7 @@ def _check_block(op, desc: TensorDescType, value_type) -> None:
 
 
 def _show(t) -> str:
-    from ttc.ir.printer import attr_text
+    from ttc.ir.attr_printer import attr_text
 
     return attr_text(t)
 

@@ -38,8 +38,10 @@ from xdsl.utils.exceptions import VerifyException
 from ttc.ir.format import register
 from ttc.ir.layouts import NVMMASharedEncoding
 from ttc.ir.tensordesc import REDUCE_KIND, TensorDescType, verify_gather_scatter
-from ttc.ir.tt import CACHE, EVICT, LocatedVerifyException
-from ttc.ir.types import MemDescType, PointerType
+from ttc.ir.tt import CACHE, EVICT
+from ttc.ir.verify_errors import LocatedVerifyException
+from ttc.ir.types import PointerType
+from ttc.ir.memdesc import MemDescType
 
 
 def _i32(v: int) -> IntegerAttr:

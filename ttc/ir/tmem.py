@@ -17,161 +17,20 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import (BFloat16Type, Float8E4M3FNType, Float8E5M2Type, Float16Type, Float32Type,
                                    IntegerAttr, IntegerType, TensorType, UnitAttr, i1, i32)
-from xdsl.ir import Attribute, ParametrizedAttribute
-from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_attr_definition, irdl_op_definition,
-                       operand_def, opt_operand_def, opt_prop_def, opt_result_def, prop_def, result_def, traits_def,
-                       var_operand_def)
+from xdsl.ir import Attribute
+from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def,
+                       opt_operand_def, opt_prop_def, opt_result_def, prop_def, result_def, traits_def, var_operand_def)
 from xdsl.traits import (EffectInstance, MemoryEffect, MemoryEffectKind, MemoryReadEffect, MemoryWriteEffect,
                          Pure)
 from xdsl.utils.exceptions import VerifyException
 
 from ttc.ir.format import Custom, op_info, register
 from ttc.ir.printer import RESULT_NAMES
-from ttc.ir.layouts import Layout, NVMMASharedEncoding, SharedMemorySpace, SwizzledSharedEncoding
+from ttc.ir.layouts import Layout, NVMMASharedEncoding, SharedMemorySpace
 from ttc.ir.scaled import ELEM_TYPE_NAME, SCALE_DOT_ELEM_TYPE
-from ttc.ir.types import AsyncTokenType, MemDescType, bitwidth, elt, encoding, shape_of
-
-# ----------------------------------------------------------------------------- attributes
-
-
-@irdl_attr_definition
-class TensorMemorySpace(ParametrizedAttribute):
-    """`#ttng.tensor_memory`: the memory space of tensor-memory descriptors."""
-
-    name = "ttng.tensor_memory"
-
-    def mlir(self, p) -> str:
-        return "#ttng.tensor_memory"
-
-
-class _Struct(Layout):
-    """An attribute written `<key = value, ...>` (MLIR's `struct(params)`): any order in, declared order out,
-    parameters at their default left out. `DEFAULTS` holds each parameter's default (None: required)."""
-
-    DEFAULTS: dict = {}
-
-    @classmethod
-    def parse_parameter(cls, parser) -> tuple:
-        start = parser.pos
-        parser.parse_punctuation("<")
-        got: dict = {}
-        if not parser.parse_optional_punctuation(">"):
-            while True:
-                at = parser.pos
-                key = parser.parse_optional_identifier()
-                if key not in cls.DEFAULTS or key in got:
-                    parser.raise_error(f"duplicate or unknown struct parameter name: {key or ''}", at)
-                parser.parse_punctuation("=")
-                if isinstance(cls.DEFAULTS[key], bool):
-                    word = parser.parse_optional_keyword("true") or parser.parse_optional_keyword("false")
-                    if word is None:
-                        parser.raise_error("expected 'true' or 'false'")
-                    got[key] = word == "true"
-                else:
-                    got[key] = parser.parse_integer(allow_negative=False)
-                if parser.parse_optional_punctuation(">"):
-                    break
-                parser.parse_punctuation(",")
-        for key, default in cls.DEFAULTS.items():
-            if default is None and key not in got:
-                parser.raise_error(f"struct is missing required parameter: {key}", start, parser.pos)
-        fields = {k: got.get(k, d) for k, d in cls.DEFAULTS.items()}
-        problem = cls.problem(fields)
-        if problem:
-            parser.raise_error(problem, start, parser.pos)
-        return tuple(fields.items())
-
-    @staticmethod
-    def problem(fields: dict) -> str | None:
-        return None
-
-    @classmethod
-    def make(cls, **fields):
-        return cls(tuple((k, fields.get(k, d)) for k, d in cls.DEFAULTS.items()))
-
-    def replace(self, **fields):
-        return type(self).make(**{**dict(self.data), **fields})
-
-    def mlir(self, p) -> str:
-        shown = [(k, v) for k, v in self.data if v != self.DEFAULTS[k]]
-        body = ", ".join(f"{k} = {('true' if v else 'false') if isinstance(v, bool) else v}" for k, v in shown)
-        return f"#{self.name}<{body}>"
-
-
-def _pow2(x: int) -> bool:
-    return x > 0 and x & (x - 1) == 0
-
-
-@irdl_attr_definition
-class TensorMemoryEncoding(_Struct):
-    name = "ttng.tensor_memory_encoding"
-    ALIAS = "tmem"
-    DEFAULTS = {"blockM": None, "blockN": None, "colStride": None, "CTASplitM": 1, "CTASplitN": 1, "twoCTAs": False}
-
-    @staticmethod
-    def problem(f: dict) -> str | None:
-        """TensorMemoryEncodingAttr::verify."""
-        if not (_pow2(f["CTASplitM"]) and _pow2(f["CTASplitN"])):
-            return "CTASplitM and CTASplitN must be greater than 0 and a power of 2"
-        if f["blockM"] not in (64, 128):
-            return f"blockM must be 64 or 128 but got {f['blockM']}"
-        if not _pow2(f["blockN"]):
-            return f"blockN must be a power of 2 but got {f['blockN']}"
-        if f["blockN"] > 512:
-            return f"blockN must be less than or equal to 512 but got {f['blockN']}"
-        if f["colStride"] not in (1, 2, 4):
-            return f"colStride must be 1, 2, or 4 but got but got {f['colStride']}"  # sic, as Triton says it
-        return None
-
-
-@irdl_attr_definition
-class TensorMemoryScalesEncoding(_Struct):
-    name = "ttng.tensor_memory_scales_encoding"
-    ALIAS = "tmem_scales"
-    DEFAULTS = {"CTASplitM": 1, "CTASplitN": 1}
-
-
-TMEM_ENCODINGS = (TensorMemoryEncoding, TensorMemoryScalesEncoding)
-
-
-def _dims_text(shape) -> str:
-    """A shape as MLIR's diagnostics stream an ArrayRef: `128, 64`."""
-    return ", ".join(str(d) for d in shape)
-
-
-def memdesc_problem(shape, element, enc, space, alloc) -> str | None:
-    """The tensor-memory part of Triton's MemDescType::verify (and its rank-0 rule), or None."""
-    from ttc.ir.tmem_layout import tmem_layout
-
-    if not shape:
-        return "rank 0 memdesc is not allowed"
-    if isinstance(enc, TensorMemoryEncoding):
-        f = dict(enc.data)
-        if not isinstance(space, TensorMemorySpace):
-            return "memorySpace must be TensorMemorySpace"
-        if len(shape) not in (2, 3):
-            return "rank must be 2 or 3"
-        bits = bitwidth(element)
-        if bits * f["colStride"] > 32:
-            return f"bitwidth * colStride must be less than or equal to 32. Got {bits} and {f['colStride']}"
-        m, n = alloc[-2:] if len(alloc) >= 2 else (0, 0)
-        want = (f["blockM"] * f["CTASplitM"], f["blockN"] * f["CTASplitN"])
-        if m < want[0] or n < want[1]:
-            return f"the allocation shape must be at least {want[0]}x{want[1]}. Got {_dims_text(alloc[-2:])}"
-        if any(not _pow2(d) for d in (m, n)):
-            return None  # Triton's other rule (power-of-2 dimensions) reports it
-        ll = tmem_layout((m, n), enc)
-        if (ll.outs["dim0"], ll.outs["dim1"]) != (m, n):
-            return f"allocation shape must be equal to {ll.outs['dim0']}x{ll.outs['dim1']}"
-    elif isinstance(enc, TensorMemoryScalesEncoding):
-        if not isinstance(space, TensorMemorySpace):
-            return "memorySpace must be TensorMemorySpace"
-        if len(alloc) != 2:
-            return "Scales don't currently support multibuffering"
-        if bitwidth(element) != 8:
-            return "bitwidth must be 8"
-    return None
-
+from ttc.ir.tmem_attrs import TMEM_ENCODINGS, TensorMemoryEncoding, TensorMemoryScalesEncoding, TensorMemorySpace, _dims_text
+from ttc.ir.types import AsyncTokenType, bitwidth, elt, encoding, shape_of
+from ttc.ir.memdesc import MemDescType
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -181,7 +40,7 @@ def _err(op, msg: str):
 
 
 def _text(t: Attribute) -> str:
-    from ttc.ir.printer import attr_text
+    from ttc.ir.attr_printer import attr_text
 
     return attr_text(t)
 
@@ -224,7 +83,7 @@ def _check_tmem_operand(op, t, memdesc, what: str) -> None:
 
 def _check_memory_types(op, src, dst) -> None:
     """Triton's verifyMemoryOpTypes."""
-    from ttc.ir.types import MemDescType as M
+    from ttc.ir.memdesc import MemDescType as M
 
     def shape(t):
         return t.get_shape() if isinstance(t, M) else shape_of(t)

@@ -381,7 +381,7 @@ def _dims(rank: int) -> list[str]:
 def tmem_layout(shape, enc) -> LL:
     """(row, col) -> (dim0, dim1) of a 2D shape in `#ttng.tensor_memory_encoding` or `_scales_encoding`
     (Triton's tensorMemoryToLinearLayout / tensorMemoryScalesToLinearLayout)."""
-    from ttc.ir.tmem import TensorMemoryEncoding
+    from ttc.ir.tmem_attrs import TensorMemoryEncoding
 
     d0, d1 = _dims(2)
     m, n = shape
@@ -452,7 +452,7 @@ def memdesc_tmem_layout(t) -> LL:
 
 def tmem_alloc_rows_cols(t) -> tuple[int, int]:
     """Triton's getTmemAllocSizes: the rows and 32-bit columns of TMEM a memdesc takes."""
-    from ttc.ir.tmem import TensorMemoryEncoding
+    from ttc.ir.tmem_attrs import TensorMemoryEncoding
     from ttc.ir.types import bitwidth
 
     ll = tmem_layout(t.get_shape()[-2:], t.encoding)
@@ -483,7 +483,7 @@ def register_layout(tensor_type) -> LL | None:
 def tmem_problem(tensor_type, memdesc, maxnreg: int) -> str | None:
     """Why `tensor_type`'s layout cannot be moved to or from the TMEM `memdesc` (Triton's
     computeTMemLdStEncodingInfo), or None when it can (or ttc does not model the layout)."""
-    from ttc.ir.tmem import TensorMemoryScalesEncoding
+    from ttc.ir.tmem_attrs import TensorMemoryScalesEncoding
     from ttc.ir.types import bitwidth
 
     reg = register_layout(tensor_type)

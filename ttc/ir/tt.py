@@ -59,6 +59,8 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from ttc.ir.format import Custom, register, same_as
+from ttc.ir.verify_errors import LocatedVerifyException
+from ttc.ir.dot_interface import verify_dot_interface
 from ttc.ir.scaled import DotScaledOp
 from ttc.ir.types import (
     PointerType,
@@ -123,14 +125,14 @@ def _err(op, msg: str):
 
 def _emit(*messages: str):
     """MLIR's emitError at the op: each message as it is (several: several diagnostics)."""
-    from ttc.ir import OpDiagnostics
+    from ttc.ir.verify_errors import OpDiagnostics
 
     raise OpDiagnostics(*messages)
 
 
 def _q(t) -> str:
     """A type as MLIR streams it into a diagnostic: quoted, in full (no aliases)."""
-    from ttc.ir.printer import attr_text
+    from ttc.ir.attr_printer import attr_text
 
     return f"'{attr_text(t)}'"
 
@@ -482,7 +484,7 @@ class ReshapeOp(_ShapeOp):
     def verify_(self):
         import math
 
-        from ttc.ir.printer import attr_text
+        from ttc.ir.attr_printer import attr_text
         from ttc.ir.reshape_layout import infer_reshape_encoding
 
         _traits(self, "same_element_type")
@@ -1004,23 +1006,6 @@ class DotOp(IRDLOperation):
                 _emit(problem, "'tt.dot' op failed to infer returned types")
 
 
-def verify_dot_interface(op, a, b, c, k_pack=(1, 1), mn_pack=(1, 1)):
-    """Triton's DotOpInterface verifier (`k_pack`/`mn_pack`: fp4 operands packed two to an i8 along K or M/N)."""
-    a, b, c = shape_of(a), shape_of(b), shape_of(c)
-    if len(a) not in (2, 3):
-        _err(op, "expected operands to be 2d or 3d")
-    if len(a) != len(b) or len(a) != len(c):
-        _err(op, "expected all operands to have the same rank")
-    if a[-1] * k_pack[0] != b[-2] * k_pack[1]:
-        _err(op, "expected the last dimension of the first operand to be equal to the second-to-last dimension of "
-                 "the second operand")
-    if len(a) == 3 and (a[0] != c[0] or b[0] != c[0]):
-        _err(op, "expected the first dimension of the first operand to be equal to the first dimension of the result")
-    if c[-2] != a[-2] * mn_pack[0] or c[-1] != b[-1] * mn_pack[1]:
-        _err(op, "expected the output shape to be the concatenation of the last dimension of the first operand and "
-                 "the last dimension of the second ")
-
-
 def _verify_dot_encodings(op, a_enc, b_enc):
     """TritonGPU's verifyDotOpEncodingCompatibility."""
     from ttc.ir.layout_checks import support_mma
@@ -1044,8 +1029,9 @@ def _verify_dot_encodings(op, a_enc, b_enc):
 
 def _support_mma_dot(op, version: int, support_mma) -> bool:
     """Triton's supportMMA(DotOp, version)."""
-    from ttc.ir.layout_checks import num_warps_context, shape_per_cta
-    from ttc.ir.printer import attr_text
+    from ttc.ir.layout_checks import num_warps_context
+    from ttc.ir.layouts import shape_per_cta
+    from ttc.ir.attr_printer import attr_text
     from ttc.ir.types import bitwidth
 
     a_elt, b_elt = attr_text(elt(op.a.type)), attr_text(elt(op.b.type))
@@ -1355,15 +1341,6 @@ class UnsplatOp(IRDLOperation):
 register("tt.unsplat", "$src attr-dict `:` type($src)", infer={"result": lambda T: elt(T["src"])})
 
 
-class LocatedVerifyException(VerifyException):
-    """A verifier error reported at `op` (the op verified or one of its regions) with its message as written: MLIR's
-    `op->emitError`, which has no "'name' op" prefix."""
-
-    def __init__(self, op, msg: str):
-        super().__init__(msg)
-        self.op = op
-
-
 def _writes_memory(op) -> bool:
     """MLIR's `MemoryEffectOpInterface::hasEffect<Write>`: the op's own effects (not its regions') write."""
     for t in op.get_traits_of_type(MemoryEffect):
@@ -1423,7 +1400,7 @@ register("tt.map_elementwise.return", "attr-dict ($result^ `:` type($result))?")
 
 
 def _type_text(t) -> str:
-    from ttc.ir.printer import attr_text
+    from ttc.ir.attr_printer import attr_text
 
     return attr_text(t)
 

@@ -29,7 +29,8 @@ from ttc.ir.layouts import LAYOUTS
 from ttc.ir.scaled import Fp4ToFpOp
 from ttc.ir.layouts import SharedMemorySpace
 from ttc.ir.tt import CACHE, EVICT, _dims, _emit, _err, _q, _traits
-from ttc.ir.types import AsyncTokenType, MemDescType, elt, i1_like, pointee_like, shape_of
+from ttc.ir.types import AsyncTokenType, elt, i1_like, pointee_like, shape_of
+from ttc.ir.memdesc import MemDescType
 
 
 def _i32(v: int) -> IntegerAttr:
@@ -155,7 +156,7 @@ class MemDescIndexOp(IRDLOperation):
     traits = traits_def(Pure())
 
     def verify_(self):
-        from ttc.ir.tmem import TensorMemoryEncoding
+        from ttc.ir.tmem_attrs import TensorMemoryEncoding
 
         src, dst = self.src.type, self.result.type
         if src.element_type != dst.element_type:
@@ -179,7 +180,7 @@ class MemDescIndexOp(IRDLOperation):
 
 
 def _is_shared(enc) -> bool:
-    from ttc.ir.types import shared_rank
+    from ttc.ir.memdesc import shared_rank
 
     return shared_rank(enc) is not None
 

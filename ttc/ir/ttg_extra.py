@@ -31,7 +31,7 @@ from xdsl.traits import IsTerminator, Pure, ReturnLike
 from xdsl.utils.exceptions import VerifyException
 
 from ttc.ir.format import register, same_as
-from ttc.ir.types import MemDescType
+from ttc.ir.memdesc import MemDescType
 
 
 @irdl_op_definition
@@ -42,7 +42,7 @@ class MemDescReshapeOp(IRDLOperation):
     traits = traits_def(Pure())
 
     def verify_(self):
-        from ttc.ir import OpDiagnostics
+        from ttc.ir.verify_errors import OpDiagnostics
         from ttc.ir.shared_ll import UnsupportedSharedLayout, equivalent_memdesc, infer_reshape
 
         src, dst = self.src.type, self.result.type
@@ -60,7 +60,7 @@ class MemDescReshapeOp(IRDLOperation):
         except UnsupportedSharedLayout as e:
             raise VerifyException(f"'ttg.memdesc_reshape' op cannot check the result layout: {e}") from None
         if not same:
-            from ttc.ir.printer import attr_text
+            from ttc.ir.attr_printer import attr_text
 
             raise VerifyException(f"'ttg.memdesc_reshape' op result type must be equivalent to "
                                   f"'{attr_text(expected)}' (the reshaped source)")

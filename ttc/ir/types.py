@@ -1,4 +1,5 @@
-"""Triton's types (`!tt.ptr`, `!ttg.memdesc`, `!ttg.async.token`) and small helpers over tensor types.
+"""Triton's types (`!tt.ptr`, `!ttg.async.token`; `!ttg.memdesc` is in ttc/ir/memdesc.py) and small helpers over
+tensor types.
 
 Each type class prints itself with `mlir(p)` (full form) and `mlir_stripped(p)` (the `<...>` body MLIR
 prints when an op's format names the type class), and parses both forms.
@@ -20,7 +21,7 @@ from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.utils.exceptions import VerifyException
 
-from ttc.ir import prebuilt
+from ttc.ir.dialects import prebuilt
 
 NO_ENCODING = NoneAttr()  # the encoding of a tensor type without a layout
 
@@ -72,150 +73,6 @@ class AsyncTokenType(ParametrizedAttribute, TypeAttribute):
         return "!ttg.async.token"
 
 
-@irdl_attr_definition
-class MemDescType(ParametrizedAttribute, TypeAttribute):
-    """`!ttg.memdesc<SHAPExT, #encoding, #memspace(, mutable)(, ALLOCSHAPE)>`: a view of shared memory."""
-
-    name = "ttg.memdesc"
-    shape: Attribute  # ArrayAttr of IntAttr, held as a tuple-valued Data below
-    element_type: Attribute
-    encoding: Attribute
-    memory_space: Attribute
-    mutable: IntAttr
-    alloc_shape: Attribute
-
-    @classmethod
-    def parse_parameters(cls, parser) -> list[Attribute]:
-        from xdsl.dialects.builtin import ArrayAttr
-
-        start = parser.pos
-        parser.parse_punctuation("<")
-        dims: list[int] = []
-        while True:
-            tok = parser._current_token.text
-            if tok and tok[0].isdigit():
-                dims.append(parser.parse_shape_dimension())
-                parser.parse_shape_delimiter()
-            else:
-                break
-        elt = parser.parse_type()
-        parser.parse_punctuation(",")
-        enc = parser.parse_attribute()
-        parser.parse_punctuation(",")
-        space = parser.parse_attribute()
-        mutable = 0
-        alloc: list[int] = list(dims)
-        while parser.parse_optional_punctuation(","):
-            if parser.parse_optional_keyword("mutable"):
-                mutable = 1
-                continue
-            alloc = [parser.parse_shape_dimension()]
-            while (parser._current_token.text or "").startswith("x"):  # "64x64" lexes as 64, x64
-                parser.parse_shape_delimiter()
-                alloc.append(parser.parse_shape_dimension())
-        parser.parse_punctuation(">")
-        from ttc.ir.tmem import memdesc_problem
-
-        problem = memdesc_problem(dims, elt, enc, space, alloc) or _memdesc_problem(dims, elt, enc, space, alloc)
-        if problem:
-            parser.raise_error(problem, start, parser.pos)
-        return [
-            ArrayAttr([IntAttr(d) for d in dims]),
-            elt,
-            enc,
-            space,
-            IntAttr(mutable),
-            ArrayAttr([IntAttr(d) for d in alloc]),
-        ]
-
-    @classmethod
-    def parse_stripped(cls, parser):
-        return cls(*cls.parse_parameters(parser))
-
-    def get_shape(self) -> tuple[int, ...]:
-        return tuple(d.data for d in self.shape.data)
-
-    def get_alloc_shape(self) -> tuple[int, ...]:
-        return tuple(d.data for d in self.alloc_shape.data)
-
-    def print_parameters(self, printer) -> None:
-        printer.print_string(self.mlir_stripped(_XdslShim(printer)))
-
-    def mlir_stripped(self, p) -> str:
-        shape = self.get_shape()
-        parts = ["x".join(str(d) for d in shape) + ("x" if shape else "") + p.type(self.element_type)]
-        parts += [p.attr(self.encoding), p.attr(self.memory_space)]
-        if self.mutable.data:
-            parts.append("mutable")
-        alloc = self.get_alloc_shape()
-        if alloc != shape:
-            parts.append("x".join(str(d) for d in alloc))
-        return "<" + ", ".join(parts) + ">"
-
-    def mlir(self, p) -> str:
-        return "!ttg.memdesc" + self.mlir_stripped(p)
-
-
-def shared_rank(enc) -> int | None:
-    """The rank of a shared-memory layout (Triton's LayoutEncodingTrait::getRank), None for other layouts."""
-    from ttc.ir.layouts import SHARED, cga_rank
-    from ttc.ir.shared_layouts import SHARED_LAYOUTS, PaddedSharedEncoding, SharedLinearEncoding
-
-    if isinstance(enc, SharedLinearEncoding):
-        return len((enc["offset"] + enc["block"])[0])
-    if isinstance(enc, PaddedSharedEncoding):
-        return enc["rank"]
-    if isinstance(enc, SHARED):
-        return cga_rank(enc)
-    if isinstance(enc, tuple(SHARED_LAYOUTS)):
-        return len(enc["order"])
-    return None
-
-
-def _memdesc_problem(shape, element, enc, space, alloc) -> str | None:
-    """Triton's MemDescType::verify beyond tensor memory (ttc/ir/tmem.py): powers of two but for the leading
-    (buffer-count) dimension, the allocation shape, and a shared layout's memory space, rank and extent."""
-    from ttc.ir.layouts import DISTRIBUTED, NVMMASharedEncoding, SharedMemorySpace
-    from ttc.ir.printer import attr_text
-    from ttc.ir.shared_layouts import PaddedSharedEncoding, SharedLinearEncoding, out_sizes
-
-    def dims(v):
-        return ", ".join(map(str, v))
-
-    if any(d <= 0 or d & (d - 1) for d in shape[1:]):
-        return f"shape must have power-of-2 and non-zero dimensions; got {dims(shape)}"
-    if len(alloc) < len(shape):
-        return "alloc shape must have at least as many dimensions as shape"
-    if any(d > a for d, a in zip(shape, alloc[len(alloc) - len(shape):])):
-        return f"shape must be less than or equal to allocShape. shape = {dims(shape)}, allocShape = {dims(alloc)}"
-    if isinstance(enc, DISTRIBUTED):
-        return f"{attr_text(enc)} is not a valid encoding"
-    rank = shared_rank(enc)
-    if rank is None:
-        return None
-    if not isinstance(space, SharedMemorySpace):
-        return f"memorySpace must be SharedMemorySpace for shared encoding. Got {attr_text(space)}"
-    if rank not in (len(shape), len(shape) - 1):
-        return f"rank must be equal to or one less than the shape size. Got {rank} and {len(shape)}"
-    block = alloc[len(alloc) - rank:]
-    if isinstance(enc, (PaddedSharedEncoding, SharedLinearEncoding)):
-        sizes = enc.shape if isinstance(enc, PaddedSharedEncoding) else out_sizes((enc["offset"], enc["block"]), rank)
-        for d, (want, got) in enumerate(zip(block, sizes)):
-            if want != got:
-                return f"Mismatch in expected shape for dimension {d}. Expected: {want}, got: {got}"
-    elif isinstance(enc, NVMMASharedEncoding) and enc["swizzlingByteWidth"]:  # Triton's getTMABlockShape
-        from ttc.ir.layout_checks import shape_per_cta
-
-        block = list(shape_per_cta(block, enc))
-        contig = 0 if enc["transposed"] else len(block) - 1
-        size = min(block[contig] * (2 if enc.get("fp4Padded") else 1), 256)
-        want = 8 * enc["swizzlingByteWidth"] // enc["elementBitWidth"]
-        if size < want:
-            return (f"block shape along the contiguous dimension {contig} is too small for the swizzle byte size "
-                    f"{enc['swizzlingByteWidth']} in an NVMMASharedLayout, got {size} but expected at least {want}")
-    return None
-
-
 class _XdslShim:
     """Lets xDSL's own printer show our types (debugging only) through the MLIR printer's helpers."""
 
@@ -223,7 +80,7 @@ class _XdslShim:
         self.printer = printer
 
     def type(self, t):
-        from ttc.ir.printer import attr_text
+        from ttc.ir.attr_printer import attr_text
 
         return attr_text(t)
 

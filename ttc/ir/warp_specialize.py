@@ -41,7 +41,7 @@ OPTIONAL_ARRAYS = ("warpGroupStartIds", "requestedRegisters", "actualRegisters")
 
 
 def _type_text(t) -> str:
-    from ttc.ir.printer import attr_text
+    from ttc.ir.attr_printer import attr_text
 
     return attr_text(t)
 
@@ -75,7 +75,8 @@ class WarpSpecializeOp(IRDLOperation):
         from xdsl.dialects.builtin import AnyFloat, IntegerType
 
         from ttc.ir.layouts import SharedMemorySpace
-        from ttc.ir.types import MemDescType, bitwidth
+        from ttc.ir.types import bitwidth
+        from ttc.ir.memdesc import MemDescType
 
         size = 0
         for v in self.explicitCaptures:
@@ -124,7 +125,7 @@ class WarpSpecializeOp(IRDLOperation):
             parent = parent.parent_op()
         n = lookup_num_warps(self)
         if n is not None and n % 4:
-            from ttc.ir import OpDiagnostics
+            from ttc.ir.verify_errors import OpDiagnostics
 
             raise OpDiagnostics("warp-specialized kernels requires num_warps to be a multiple of 4")
 

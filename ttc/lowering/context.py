@@ -30,11 +30,13 @@ and arithmetic) leaves the barrier state as it found it.
 from __future__ import annotations
 
 import llvmlite.ir as ir
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
 from ttc.ir.diagnostics import CompileError, at_op
-from ttc.ir.types import MemDescType, encoding, shape_of
+from ttc.ir.types import encoding, shape_of
+from ttc.ir.memdesc import MemDescType
 from ttc.lowering import indexing, nvvm
 from ttc.ir.linear_layout import LinearLayout, UnsupportedLayout, layout_for
 
@@ -361,3 +363,16 @@ class Lowering:
         if term is None:
             raise self.error(region.parent_op(), "combine region has no terminator")
         return [self.get(v) for v in term.operands]
+
+
+def map_elementwise(ctx, op, fn, result=None) -> None:
+    """Set `op`'s (first) result to `fn` applied to its operands, register by register; scalar operands of a
+    tensor op are broadcast."""
+    res = result if result is not None else op.results[0]
+    operands = [ctx.get(v) for v in op.operands]
+    if isinstance(res.type, TensorType):
+        n = ctx.layout(res.type, op).num_regs
+        cols = [x if isinstance(x, list) else [x] * n for x in operands]
+        ctx.set(res, [fn(*[c[i] for c in cols]) for i in range(n)])
+    else:
+        ctx.set(res, fn(*operands))

@@ -33,7 +33,7 @@ import llvmlite.ir as ir
 from ttc.ir.layouts import NvidiaMmaEncoding
 from ttc.ir.types import elt, encoding, shape_of
 from ttc.lowering import nvvm
-from ttc.ir.printer import attr_text
+from ttc.ir.attr_printer import attr_text
 from ttc.lowering.mma_v2 import FP8, MmaKind, mma_v2_kind
 from ttc.lowering.registry import lowering
 from ttc.lowering.types import bits_of, f32, i16, i32

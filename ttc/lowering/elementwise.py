@@ -17,23 +17,11 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAt
 from ttc.ir.std import CMPF, CMPI
 from ttc.ir.tt import ROUNDING
 from ttc.lowering import indexing, minifloat, nvvm
+from ttc.lowering.context import map_elementwise
 from ttc.lowering.registry import lowering
 from ttc.lowering.types import BFloatType, f32, i1, i32, is_float_type
 
 CONTRACT = ("contract",)
-
-
-def map_elementwise(ctx, op, fn, result=None) -> None:
-    """Set `op`'s (first) result to `fn` applied to its operands, register by register; scalar operands of a
-    tensor op are broadcast."""
-    res = result if result is not None else op.results[0]
-    operands = [ctx.get(v) for v in op.operands]
-    if isinstance(res.type, TensorType):
-        n = ctx.layout(res.type, op).num_regs
-        cols = [x if isinstance(x, list) else [x] * n for x in operands]
-        ctx.set(res, [fn(*[c[i] for c in cols]) for i in range(n)])
-    else:
-        ctx.set(res, fn(*operands))
 
 
 def _fname(t: ir.Type) -> str:

@@ -22,7 +22,7 @@ from ttc.ir.layout_utils import get_order
 from ttc.ir.tt import CACHE, EVICT
 from ttc.ir.types import elt, encoding
 from ttc.lowering import nvvm
-from ttc.lowering.elementwise import map_elementwise
+from ttc.lowering.context import map_elementwise
 from ttc.lowering.registry import lowering
 from ttc.lowering.types import bits_of, i8, i32, llvm_type
 

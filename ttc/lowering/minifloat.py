@@ -66,7 +66,7 @@ def fp8_to_float(ctx, op, fmt: str, t: ir.Type) -> None:
     """`tt.fp_to_fp` from an fp8 type (i8 registers) to the float type `t`. An e5m2 code is the high byte of an f16
     (same exponent, 2 of its mantissa bits): to f16 and wider it is shifted there, exactly, NaN and inf kept (f16
     -> bf16 is no LLVM cast, so bf16 is decoded as the other formats are)."""
-    from ttc.lowering.elementwise import map_elementwise
+    from ttc.lowering.context import map_elementwise
 
     from ttc.ir.layout_utils import target_capability
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type, IntegerType
 
-from ttc.ir.printer import attr_text
+from ttc.ir.attr_printer import attr_text
 
 TF32 = 0  # INPUT_PRECISION["tf32"] in ttc/ir/tt.py
 FP8 = {"f8E4M3FN": "e4m3", "f8E5M2": "e5m2"}

@@ -18,7 +18,7 @@ from ttc.driver.cli import env_on
 from ttc.ir.diagnostics import CompileError, Diagnostic, Source, at_op, source_line
 from ttc.lowering import libdevice, target
 from ttc.lowering.metadata import KernelMetadata, source_hash
-from ttc.driver.stages import HASH_ATTRIBUTE
+from ttc.ir.kernel_module import HASH_ATTRIBUTE
 
 NVPTX_DUMP_HEADER = "// -----// NVPTX Dump //----- //"
 
@@ -61,7 +61,7 @@ class TTGIR:
     def metadata(self) -> KernelMetadata:
         """The kernel's metadata as the module's attributes say it (the lowering adds its scratch memory)."""
         from ttc.ir.layout_utils import module_int
-        from ttc.driver.stages import kernel_func
+        from ttc.ir.kernel_module import kernel_func
 
         func = kernel_func(self.module)
         m = self.module
@@ -77,7 +77,7 @@ def needed_ptx(module) -> tuple[int | None, str]:
     """The PTX ISA version the kernel's instructions need beyond the GPU's minimum (fp8 mma.sync: 8.4; tensor maps
     made in the kernel: 8.3), and what needs it."""
     from ttc.ir.layouts import NvidiaMmaEncoding
-    from ttc.ir.printer import attr_text
+    from ttc.ir.attr_printer import attr_text
     from ttc.ir.types import elt, encoding
     from ttc.lowering.mma_v2 import FP8
 
@@ -131,7 +131,7 @@ def kernel_cpu(module, sm: str, source=None) -> str:
 
 
 def parse_ttgir(text: str, filename: str, options: Options) -> TTGIR:
-    from ttc.ir import parse
+    from ttc.ir.parser import parse
     from ttc.lowering.translate import module_target
 
     source = Source.of(filename, text)

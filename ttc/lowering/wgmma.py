@@ -24,7 +24,8 @@ import llvmlite.ir as ir
 
 from ttc.ir.fold import is_zero
 from ttc.ir.layouts import DotOperandEncoding, NvidiaMmaEncoding
-from ttc.ir.types import MemDescType, encoding
+from ttc.ir.types import encoding
+from ttc.ir.memdesc import MemDescType
 from ttc.lowering import nvvm
 from ttc.lowering.convert import IROps
 from ttc.lowering.dot import isa_a_coords, mma_lane_bases, pack_word
@@ -42,7 +43,7 @@ WGMMA_KINDS = {"f16": ("f16", 16, "f32"), "bf16": ("bf16", 16, "f32"), "f32": ("
 
 def _kind(ctx, op, t) -> tuple[str, int, str]:
     """The wgmma type name, K per instruction and accumulator type of operand element type `t` (MLIR)."""
-    from ttc.ir.printer import attr_text
+    from ttc.ir.attr_printer import attr_text
 
     kind = WGMMA_KINDS.get(attr_text(t))
     if kind is None:

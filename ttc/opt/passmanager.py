@@ -192,7 +192,7 @@ class PassManager:
         return any(getattr(op, "sym_name", None) is not None and op.sym_name.data == k for op in module.walk())
 
     def _print(self, when: str, p: Pass, module):
-        from ttc.ir import print_ir
+        from ttc.ir.printer import print_ir
 
         scope = " ('builtin.module' operation)" if self.instr.module_scope else ""
         header = f"// -----// IR Dump {when} {p.display or p.name} ({p.name}){scope} //----- //"
@@ -207,7 +207,8 @@ class PassManager:
         collections then scan only what the passes allocate, not the whole module each time, which made large
         modules superlinear. Frozen objects go back to the collector when the passes end."""
         from ttc.driver import stages
-        from ttc.ir import print_ir, verify_module
+        from ttc.ir.verifier import verify_module
+        from ttc.ir.printer import print_ir
 
         gc.freeze()
         try:

@@ -64,7 +64,8 @@ def save(name: str, text: str, pm, index: int = 0, allow_unregistered: bool = Fa
     """Write the reproducer of a failed pipeline (`text`, its input, as parsed, with its locations, and the
     pipeline of `pm`); returns the note that names it. `allow_unregistered` as the input was read."""
     from ttc.ir.diagnostics import Diagnostic
-    from ttc.ir import parse, print_ir
+    from ttc.ir.printer import print_ir
+    from ttc.ir.parser import parse
     from ttc.opt.passmanager import pipeline_text
 
     where = f"pipeline failed while executing '{pm.current.name}'"

@@ -197,3 +197,10 @@ def spec_type(name: str):
         return None
     t, host = SPEC_TYPES[base]
     return is_ptr, t, np.dtype(host)
+
+
+def bit_width(t) -> int:
+    """Bits of an element type as the interpreter stores it (pointers: 64)."""
+    if isinstance(t, IntegerType):
+        return t.width.data
+    return 16 if is_bf16(t) else value_dtype(t).itemsize * 8  # pointers: 64

@@ -1,6 +1,7 @@
 """The errors of a run, before they are given a place: `Fault` (the kernel did something wrong while it ran,
 e.g. an out-of-bounds load; the interpreter adds the op's location), `SpecError` (the launch spec is wrong;
-reported against the spec file) and `Unsupported` (an op or type the interpreter does not execute)."""
+reported against the spec file), `Unsupported` (an op or type the interpreter does not execute) and `NeedsScalar`
+(a combine region must run one element at a time)."""
 
 from __future__ import annotations
 
@@ -20,3 +21,8 @@ class SpecError(Exception):
         super().__init__(message)
         self.where = where
         self.message = message
+
+
+class NeedsScalar(Exception):
+    """Control flow met a per-element condition while a combine region ran on whole slices; the reduce or scan
+    running it falls back to one element at a time."""

@@ -17,9 +17,10 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from ttc.ir.diagnostics import CompileError, at_op
 from ttc.ir.tt import FuncOp
 from ttc.ir.tensordesc import TensorDescType
-from ttc.ir.types import AsyncTokenType, MemDescType, PointerType, elt
+from ttc.ir.types import AsyncTokenType, PointerType, elt
+from ttc.ir.memdesc import MemDescType
 from ttc.runtime import dtypes, libdevice, ptx
-from ttc.runtime.errors import Fault, SpecError, Unsupported
+from ttc.runtime.errors import Fault, NeedsScalar, SpecError, Unsupported
 from ttc.runtime.registry import HANDLERS
 
 # Terminators, run by `run_region` itself: branches continue in the region, the others end it.
@@ -27,11 +28,6 @@ TERMINATORS = {"tt.return", "scf.yield", "scf.condition", "tt.reduce.return", "t
 # Triton 3.6 ops that tt-opt reads and transforms and the interpreter does not run yet
 NOT_YET = frozenset({"tt.descriptor_gather", "tt.descriptor_scatter", "ttng.async_tma_gather", "ttng.async_tma_scatter",
                      "tt.unsplat", "tt.map_elementwise"})
-
-
-class NeedsScalar(Exception):
-    """Control flow met a per-element condition while a combine region ran on whole slices; the reduce or scan
-    running it falls back to one element at a time."""
 
 
 def _load_handlers() -> None:

@@ -36,7 +36,7 @@ def _param_name(arg, i: int) -> str:
 
 
 def interpret(path: str, spec: specs.Spec, initial: dict, stdout) -> Outcome:
-    import ttc.ir
+    from ttc.ir.parser import parse
     from ttc.driver.cli import read_input
     from ttc.ir.diagnostics import Source
     from ttc.runtime.interpreter import Interpreter, find_kernel
@@ -45,7 +45,7 @@ def interpret(path: str, spec: specs.Spec, initial: dict, stdout) -> Outcome:
 
     name, text = read_input(path)
     source = Source.of(name, text)
-    module = ttc.ir.parse(text, name, source=source)
+    module = parse(text, name, source=source)
     if not any(op.name == "tt.func" and op.body.blocks for op in module.ops):  # not the spec's fault
         from ttc.ir.diagnostics import CompileError, Diagnostic
 

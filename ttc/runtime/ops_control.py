@@ -17,7 +17,7 @@ import numpy as np
 
 from ttc.runtime.dtypes import value_dtype
 from ttc.runtime.errors import Fault
-from ttc.runtime.interpreter import NeedsScalar
+from ttc.runtime.errors import NeedsScalar
 from ttc.runtime.registry import handler
 
 

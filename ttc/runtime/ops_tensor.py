@@ -10,13 +10,13 @@ elements (an `scf.if` on an element) is run one element at a time instead.
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import Float32Type, IntegerType
+from xdsl.dialects.builtin import Float32Type
 
 from ttc.ir.types import elt, shape_of
 from ttc.runtime import dtypes, libdevice
 from ttc.runtime.dtypes import as_signed, fit, value_dtype
 from ttc.runtime.errors import Fault
-from ttc.runtime.interpreter import NeedsScalar
+from ttc.runtime.errors import NeedsScalar
 from ttc.runtime.ops_arith import _wrap, bitcast, mulhi_unsigned
 from ttc.runtime.registry import handler
 
@@ -307,12 +307,6 @@ def _from_element_bits(bits, t) -> np.ndarray:
     return dtypes.from_storage(bits.astype(dtypes.unsigned_dtype(dt)).view(dt), t)
 
 
-def _bit_width(t) -> int:
-    if isinstance(t, IntegerType):
-        return t.width.data
-    return 16 if dtypes.is_bf16(t) else dtypes.value_dtype(t).itemsize * 8  # pointers: 64
-
-
 @handler("tt.elementwise_inline_asm")
 def elementwise_inline_asm(ip, op, args):
     """PTX evaluated by ttc.runtime.ptx, `packed_element` consecutive (row-major) elements per call."""
@@ -324,7 +318,7 @@ def elementwise_inline_asm(ip, op, args):
     numel = int(np.prod(shape)) if shape else 1
     in_types = [elt(v.type) for v in op.operands]
     out_types = [elt(r.type) for r in res]
-    in_bits, out_bits = [_bit_width(t) for t in in_types], [_bit_width(t) for t in out_types]
+    in_bits, out_bits = [dtypes.bit_width(t) for t in in_types], [dtypes.bit_width(t) for t in out_types]
     if args:
         if numel % pack:
             raise ptx.PtxUnsupported(f"packed_element = {pack} does not divide the {numel} elements")

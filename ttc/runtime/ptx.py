@@ -430,11 +430,11 @@ def run(asm: str, constraints: str, inputs: list, in_bits: list[int], out_bits: 
 def check_op(op) -> None:
     """Raise PtxUnsupported when the interpreter cannot evaluate a `tt.elementwise_inline_asm`: a run of one
     call on zeros reaches every instruction, operand and constraint."""
-    from ttc.runtime.ops_tensor import _bit_width
+    from ttc.runtime.dtypes import bit_width
     from ttc.ir.types import elt
 
     pack = op.packed_element.value.data
-    in_bits = [_bit_width(elt(v.type)) for v in op.operands]
-    out_bits = [_bit_width(elt(r.type)) for r in op.results]
+    in_bits = [bit_width(elt(v.type)) for v in op.operands]
+    out_bits = [bit_width(elt(r.type)) for r in op.results]
     run(op.asm_string.data, op.constraints.data, [np.zeros(pack, np.uint64) for _ in in_bits], in_bits, out_bits,
         pack, 1)

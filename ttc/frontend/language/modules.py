@@ -9,6 +9,7 @@ import functools
 from pathlib import Path
 
 from ttc.frontend.jit import jit
+from ttc.frontend.source import SourceModule
 from ttc.frontend.language.compile_time import COMPILE_TIME_FUNCTIONS
 from ttc.frontend.language.core import CORE_MEMBERS
 from ttc.frontend.language.cuda import CUDA, EXTRA
@@ -32,11 +33,9 @@ RANDOM_EXPORTS = (
 
 
 def _read_library(path: str, module_name: str):
-    from ttc.frontend.source import SourceModule
-
     # named by its place in the package, so that locations do not depend on where ttc is installed
     text = Path(__file__).with_name(Path(path).name).read_text(encoding="utf-8")
-    return SourceModule(path, text, module_name, library=True)
+    return SourceModule(path, text, module_name, resolve_module, library=True)
 
 
 @functools.lru_cache(maxsize=1)
