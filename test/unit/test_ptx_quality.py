@@ -16,8 +16,6 @@ _spec.loader.exec_module(ptx_compare)
 
 # fixture -> our count / Triton's today (bench/ptx_compare.py)
 OVER = {
-    "attention": 1.0498,
-    "attention_w8": 1.0351,
     "desc_control_flow": 1.2735,
     "dot_scaled": 1.1646,
     "dot_scaled_mxfp4_matmul": 1.6198,
@@ -29,7 +27,6 @@ OVER = {
     "matmul_acc_tf32": 1.0323,
     "matmul_fp32_tf32_64x64x32_s3": 1.0458,
     "matmul_nohint_64x64x32": 1.0377,
-    "tma_attention": 1.0352,
     "tma_persistent_matmul": 1.0371,
 }
 

@@ -191,7 +191,7 @@ def _warp_group_dot(ctx, op):
                             side_effect=True)
 
     # C a zero constant: the first step does not read it (scale-d 0), so no register is set to zero first
-    zero_c = op.useC is None and not isinstance(ctx.get(op.c), list) and is_zero(op.c)
+    zero_c = op.useC is None and is_zero(op.c)
     use_c = ctx.get(op.useC) if op.useC is not None else ir.Constant(ir.IntType(1), 1)
     true = ir.Constant(ir.IntType(1), 1)
     # every operand is computed before wgmma.fence: a register written after it makes ptxas serialize
