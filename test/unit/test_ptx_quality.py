@@ -27,7 +27,6 @@ OVER = {
     "matmul_acc_tf32": 1.0306,
     "matmul_fp32_tf32_64x64x32_s3": 1.0441,
     "matmul_nohint_64x64x32": 1.0362,
-    "tma_persistent_matmul": 1.0349,
 }
 
 
