@@ -587,3 +587,101 @@ def _places(side: Side, addr, nw: int):
                 src_lane, col = 8 * j + lane // 4, 2 * (lane % 4) + e
             out.append((addr.reshape(nw, 32)[:, src_lane] + col[None, :]).reshape(-1))
     return np.stack(out, axis=1)
+
+
+# ------------------------------------------------------------------ registers to and from a given buffer
+
+def buffer_inverse(byte_offset, shape, eb: int) -> tuple[int, ...] | None:
+    """Per flat coordinate bit, the element offset in a buffer whose byte offsets `byte_offset(coords)` gives
+    (int coordinates of `shape`); None when they are not linear over GF(2) in the coordinate bits."""
+    units = []   # flat bit order: the last dimension's bits lowest
+    for d in reversed(range(len(shape))):
+        for k in range(_log2(shape[d])):
+            units.append([(1 << k) if i == d else 0 for i in range(len(shape))])
+
+    def off(c):
+        return byte_offset(list(c))
+
+    if off([0] * len(shape)) != 0:
+        return None
+    offs = [off(c) for c in units]
+    if any(o % eb for o in offs):
+        return None
+    for i in range(len(units)):
+        for j in range(i):
+            if off([x | y for x, y in zip(units[i], units[j])]) != offs[i] ^ offs[j]:
+                return None
+    return tuple(o // eb for o in offs)
+
+
+def _buffer_ok(side: Side, inv, ll: LinearLayout) -> bool:
+    """Does every thread's access of `side` put each register's element where the buffer has it (aligned)?"""
+    import numpy as np
+
+    fl = flatten(ll)
+    nw = ll.num_warps
+    L = np.tile(np.arange(32), nw)
+    W = np.repeat(np.arange(nw), 32)
+
+    def vec_of(vecs, ident):
+        out = np.zeros_like(ident)
+        for i, v in enumerate(vecs):
+            out ^= ((ident >> i) & 1) * v
+        return out
+
+    def offsets(x):
+        out = np.zeros_like(x)
+        for i, o in enumerate(inv):
+            out ^= ((x >> i) & 1) * o
+        return out
+
+    t = vec_of(side.lane, L) ^ vec_of(side.warp, W)
+    held = vec_of(fl.lane, L) ^ vec_of(fl.warp, W)
+    for c, slots in side.instrs:
+        places = _places(side, offsets(t ^ c), nw)
+        if places is None:
+            return False
+        want = offsets(held[:, None] ^ np.array([_reg_const(fl, r) for r in slots], dtype=np.int64)[None, :])
+        if (places != want).any():
+            return False
+    return True
+
+
+@lru_cache(maxsize=256)
+def buffer_side(ll: LinearLayout, inverse: tuple[int, ...], eb: int, matrix: str = "") -> Side | None:
+    """The accesses of `ll`'s registers in a linear buffer (`buffer_inverse`): vectors of the register bases
+    whose offsets are 1, 2, 4, ... elements (any registers, at most 16 bytes), or `matrix` ("ldmatrix",
+    "stmatrix": where allowed) x4 of 16-bit elements where the lanes hold its fragments; the fewest
+    instructions, then the fewest wavefronts of warp 0. None when no candidate checks (`_buffer_ok`)."""
+    if ll.num_lanes != 32:
+        return None
+    fl = flatten(ll)
+    nz = [i for i, v in enumerate(fl.reg) if v]
+    off = {i: apply_inverse(inverse, fl.reg[i]) for i in nz}
+    cands = []
+    bits = []
+    for k in range(_log2(max(1, 16 // eb))):
+        r = next((i for i in nz if off[i] == 1 << k), None)
+        if r is None:
+            break
+        bits.append(r)
+    cands += [_vec_side(fl, bits[:k]) for k in range(len(bits), -1, -1)]
+    if matrix and eb == 2 and len(nz) >= 3 and all(fl.lane):
+        lanes = [apply_inverse(inverse, v) for v in fl.lane]
+        rows = [i for i in nz if off[i] % 8 == 0]
+        if lanes[:2] == [2, 4]:           # a register half, lanes 0, 1: one 16-byte row
+            for half in (i for i in nz if off[i] == 1):
+                rest = [i for i in rows if i != half]
+                if len(rest) >= 2:
+                    cands.append(_matrix_side(matrix, fl, half, rest[0], rest[1]))
+        if lanes[2:5] == [1, 2, 4] and len(rows) >= 3:   # lanes 2-4 along the row: the transposed form
+            cands.append(_matrix_side(matrix + ".trans", fl, rows[0], rows[1], rows[2]))
+    best = None
+    for side in cands:
+        if not _buffer_ok(side, inverse, ll):
+            continue
+        width = 16 if side.kind in MATRIX_KINDS else side.width * eb
+        key = (len(side.instrs), _side_cost(inverse, side, eb, width))
+        if best is None or key < best[0]:
+            best = (key, side)
+    return best[1] if best else None
