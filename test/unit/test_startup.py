@@ -153,3 +153,23 @@ def test_dataclass_code_cache_same_code_and_used(tmp_path):
     again, counts = run(str(folder))
     assert again == plain and int(counts.split()[1]) > 0
     assert run(str(folder))[1].split()[1] == "0"
+
+
+def test_commands_run_with_a_high_gc_threshold():
+    """Every command's main runs with ttc.driver.cli.GC_THRESHOLD (rarer collections over the many long-lived
+    objects of xDSL and the IR); the caller's threshold comes back afterwards, also after an error."""
+    import gc
+
+    from ttc.driver import cli
+
+    seen = []
+
+    def main(argv):
+        seen.append(gc.get_threshold()[0])
+        if argv:
+            raise cli.UsageError("bad")
+
+    before = gc.get_threshold()
+    assert cli.run("t", main, []) == 0 and cli.run("t", main, ["x"]) == 1
+    assert seen == [cli.GC_THRESHOLD] * 2 and cli.GC_THRESHOLD > 10 * before[0]
+    assert gc.get_threshold() == before
