@@ -70,8 +70,9 @@ def test_tt_frontend_builds_without_passes_or_back_end(tmp_path):
                                    "ttc.opt.passmanager", "ttc.ir.ttg", "xdsl.dialects.llvm", "xdsl.dialects.math"))
 
 
-def test_tt_translate_llvmir(tmp_path):
-    modules = imported(tmp_path, "ttc.tools.tt_translate", FIXTURES / "vector_add.ttgir", "--target=llvmir",
+@pytest.mark.parametrize("kernel", ["vector_add", "matmul"])  # matmul's layout exchanges: no numpy either
+def test_tt_translate_llvmir(tmp_path, kernel):
+    modules = imported(tmp_path, "ttc.tools.tt_translate", FIXTURES / f"{kernel}.ttgir", "--target=llvmir",
                        "-o", tmp_path / "a.ll")
     assert "llvmlite" in modules
     assert not offending(modules, ("numpy", "cuda", "ttc.frontend", "ttc.runtime", "xdsl.dialects.math"))
