@@ -75,7 +75,8 @@ def test_tt_translate_llvmir(tmp_path, kernel):
     modules = imported(tmp_path, "ttc.tools.tt_translate", FIXTURES / f"{kernel}.ttgir", "--target=llvmir",
                        "-o", tmp_path / "a.ll")
     assert "llvmlite" in modules
-    assert not offending(modules, ("numpy", "cuda", "ttc.frontend", "ttc.runtime", "xdsl.dialects.math"))
+    assert not offending(modules, ("numpy", "cuda", "ttc.frontend", "ttc.runtime", "xdsl.dialects.math",
+                                   "importlib.metadata"))  # nvJitLink's version: from its .dist-info folder's name
 
 
 @pytest.mark.parametrize("module", ["ttc.tools.tt_compile", "ttc.tools.tt_as", "ttc.tools.tt_run"])
