@@ -348,92 +348,65 @@ def _choose(n: int, k: int, vector, space, tiles, bank_bits: int) -> list[tuple[
     return list(dict.fromkeys(out))
 
 
+def _xor_of(vecs, ident: int) -> int:
+    """The XOR of the `vecs` whose bit is set in `ident` (a thread's part of a linear map)."""
+    out = 0
+    for i, v in enumerate(vecs):
+        if ident >> i & 1:
+            out ^= v
+    return out
+
+
 def _side_cost(plan_inv, side: Side, elem_bytes: int, vec_bytes: int) -> int:
     """Wavefronts of warp 0's accesses plus their number."""
-    import numpy as np
+    from ttc.lowering.exchange_plan import _wavefronts
 
-    from ttc.lowering.exchange_plan import _wavefronts_each
-
-    lanes = [0] * 32
-    for L in range(32):
-        t = 0
-        for i, v in enumerate(side.lane):
-            if L >> i & 1:
-                t ^= v
-        lanes[L] = t
-    addr = np.array([[apply_inverse(plan_inv, t ^ c) * elem_bytes for t in lanes] for c, _ in side.instrs],
-                    dtype=np.int64)
-    return int(_wavefronts_each(addr[None], vec_bytes)[0]) + len(side.instrs)
+    lanes = [_xor_of(side.lane, L) for L in range(32)]
+    addr = [[apply_inverse(plan_inv, t ^ c) * elem_bytes for t in lanes] for c, _ in side.instrs]
+    return _wavefronts(addr, vec_bytes) + len(side.instrs)
 
 
 def _simulate(plan: LinearExchange, src: LinearLayout, dst: LinearLayout) -> bool:
     """Every thread's stores then loads, as the PTX ISA defines the instructions: does every destination register
     receive the element it holds (and no two source elements share a slot)?"""
-    import numpy as np
-
     fs, fd = flatten(src), flatten(dst)
-    n_el = 1 << len(plan.bases)
-    mem = np.full(n_el, -1, dtype=np.int64)
+    mem: dict[int, int] = {}
     inv = plan.inverse
+    threads = [(L, w) for w in range(src.num_warps) for L in range(32)]
 
-    def thread_vec(vecs, ident):
-        out = np.zeros_like(ident)
-        for i, v in enumerate(vecs):
-            out ^= ((ident >> i) & 1) * v
-        return out
-
-    def offsets(x):  # flat coordinates (array) -> element offsets
-        out = np.zeros_like(x)
-        for i, o in enumerate(inv):
-            out ^= ((x >> i) & 1) * o
-        return out
-
-    def elements(flat, regs, L, w):  # the flat coordinate each (thread, register) holds
-        t = thread_vec(flat.lane, L) ^ thread_vec(flat.warp, w)
-        return t[:, None] ^ np.array([_reg_const(flat, r) for r in regs], dtype=np.int64)[None, :]
-
-    nw = src.num_warps
-    L = np.tile(np.arange(32), nw)
-    W = np.repeat(np.arange(nw), 32)
-
-    def run(side: Side, flat: Flat, store: bool):
+    def run(side: Side, flat: Flat, store: bool) -> bool:
         width = side.width
-        t = thread_vec(side.lane, L) ^ thread_vec(side.warp, W)                   # [thread]
+        base = [_xor_of(side.lane, L) ^ _xor_of(side.warp, w) for L, w in threads]
+        held = [_xor_of(flat.lane, L) ^ _xor_of(flat.warp, w) for L, w in threads]
         for c, slots in side.instrs:
-            addr = offsets(t ^ c)                                                # [thread]
-            if side.kind in MATRIX_KINDS:
-                if (addr % 8).any():
-                    return None
-                # lane l's word j half e <-> matrix j, row/column as the ISA says
-                lane_of = np.arange(32)
-                out = []
-                for j in range(4):
-                    for e in range(2):
-                        if side.kind.endswith("trans"):
-                            src_lane, col = 8 * j + 2 * (lane_of % 4) + e, lane_of // 4
-                        else:
-                            src_lane, col = 8 * j + lane_of // 4, 2 * (lane_of % 4) + e
-                        rows = addr.reshape(nw, 32)[:, src_lane] + col[None, :]
-                        out.append(rows.reshape(-1))
-                places = np.stack(out, axis=1)                                   # [thread, slot]
-            else:
-                if (addr % width).any():
-                    return None
-                places = addr[:, None] + np.arange(width)[None, :]
-            el = elements(flat, slots, L, W)
-            if store:
-                cur = mem[places]
-                if ((cur != -1) & (cur != el)).any():
-                    return None
-                mem[places] = el
-            else:
-                if (mem[places] != el).any():
-                    return None
+            addr = [apply_inverse(inv, t ^ c) for t in base]
+            consts = [_reg_const(flat, r) for r in slots]
+            matrix = side.kind in MATRIX_KINDS
+            if any(a % (8 if matrix else width) for a in addr):
+                return False
+            for i, (L, w) in enumerate(threads):
+                if matrix:  # lane L's word j, half e <-> matrix j's row/column, as the ISA says
+                    warp0 = w * 32
+                    places = []
+                    for j in range(4):
+                        for e in range(2):
+                            if side.kind.endswith("trans"):
+                                src_lane, col = 8 * j + 2 * (L % 4) + e, L // 4
+                            else:
+                                src_lane, col = 8 * j + L // 4, 2 * (L % 4) + e
+                            places.append(addr[warp0 + src_lane] + col)
+                else:
+                    places = [addr[i] + k for k in range(width)]
+                for place, k in zip(places, consts):
+                    el = held[i] ^ k
+                    if store:
+                        if mem.setdefault(place, el) != el:
+                            return False
+                    elif mem.get(place) != el:
+                        return False
         return True
 
-    if run(plan.store, fs, True) is None:
-        return False
-    if run(plan.load, fd, False) is None:
+    if not run(plan.store, fs, True) or not run(plan.load, fd, False):
         return False
     # every register of the destination is loaded, or repeats a loaded one
     loaded = {r for _, slots in plan.load.instrs for r in slots}
