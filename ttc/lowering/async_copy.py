@@ -21,7 +21,7 @@ from ttc.lowering import nvvm
 from ttc.lowering.convert import IROps
 from ttc.lowering.exchange_plan import vector_width as buffer_vector_width
 from ttc.lowering.global_memory import vector_width
-from ttc.lowering.local_memory import buffer_address, whole_buffer
+from ttc.lowering.local_memory import buffer_address, register_addresses, whole_buffer
 from ttc.lowering.registry import lowering
 from ttc.lowering.types import bits_of, i32, llvm_type
 
@@ -49,12 +49,13 @@ def _async_copy(ctx, op):
     masks = ctx.get(op.mask) if op.mask is not None else None
     ops = IROps(b)
     ctx.buffer_access(write=True, asynchronous=True, values=[op.result])
-    coords = ctx.coords(ll)
     cache = ".cg" if nbytes == 16 else ".ca"
-    for r in ll.unique_regs:
-        if r % vec:
-            continue
-        dst = buffer_address(ctx, buf, coords[r], ops)
+    starts = [r for r in ll.unique_regs if r % vec == 0]
+    # one thread-dependent base address and constant offsets where the buffer's offsets are linear
+    regs = register_addresses(ctx, ll, buf, starts, ops)
+    coords = ctx.coords(ll) if regs is None else None
+    for r in starts:
+        dst = regs[r] if regs is not None else buffer_address(ctx, buf, coords[r], ops)
         if masks is None:
             nvvm.asm(b, f"cp.async{cache}.shared.global [$0], [$1], {nbytes};", "r,l", ir.VoidType(), [dst, ptrs[r]])
         else:

@@ -5,8 +5,12 @@ the element it needs *in the same thread*: possible when the two layouts give la
 (after mapping the destination's coordinates to the source's by a linear map: identity for `convert_layout`, a
 permutation for `tt.trans`, a projection for `tt.broadcast`, ...). Otherwise `exchange` goes through shared memory:
 every thread writes the elements it holds, a barrier, every thread reads the elements it needs, with vector
-accesses (up to 16 bytes) where a thread's registers are consecutive along the buffer's innermost dimension, and
-a padded or XOR-swizzled buffer against bank conflicts, and `ldmatrix` for mma.sync operands (`exchange_plan`). `ttg.convert_layout` is lowered here.
+accesses (up to 16 bytes), in one of two kinds of buffer, whichever the bank-conflict model scores lower (a
+plain row-major buffer of single elements at equal score, its addresses being the elements' coordinates): a
+linear XOR-swizzled buffer (`linear_exchange`: 128-bit accesses of non-consecutive registers, ldmatrix and from
+sm_90 stmatrix where the lanes hold their fragments, one base address per thread and immediates, as Triton's
+generic swizzling), or a padded or row-swizzled buffer (`exchange_plan`, with ldmatrix for mma.sync operands).
+`ttg.convert_layout` is lowered here.
 """
 
 from __future__ import annotations
@@ -16,10 +20,12 @@ from typing import Callable
 import llvmlite.ir as ir
 
 from ttc.lowering import nvvm
-from ttc.lowering.exchange_plan import exchange_plan, mapped_layout
+from ttc.ir.layout_utils import target_capability
+from ttc.lowering.exchange_plan import exchange_plan, mapped_layout, plan_cost
+from ttc.lowering.linear_exchange import LinearExchange, Side, linear_exchange
 from ttc.ir.linear_layout import LinearLayout
 from ttc.lowering.registry import lowering
-from ttc.lowering.types import bits_of, i32
+from ttc.lowering.types import bits_of, i8, i32
 
 
 def register_map(src: LinearLayout, dst: LinearLayout, f: Callable[[tuple], tuple]) -> list[int] | None:
@@ -42,13 +48,24 @@ def register_map(src: LinearLayout, dst: LinearLayout, f: Callable[[tuple], tupl
 def exchange(ctx, op, values: list, src: LinearLayout, dst: LinearLayout, f: Callable[[tuple], tuple]) -> list:
     """Through shared memory: the source tensor's elements, rearranged into the destination layout. `f` maps
     destination coordinates to source coordinates (linear over GF(2) in their bits; see `mapped_layout`). Where
-    each element goes and which vector accesses every thread issues: `exchange_plan.exchange_plan`."""
+    each element goes and which accesses every thread issues: `linear_exchange.linear_exchange` or
+    `exchange_plan.exchange_plan` (the module docstring says which)."""
     b = ctx.b
     t = values[0].type
     st = ctx.stored_type(t)
     elem_bytes = max(1, bits_of(st) // 8)
     dst_in_src = mapped_layout(dst, src.shape, f)
     plan = exchange_plan(src, dst_in_src, elem_bytes)
+    capability = target_capability(op) or 90
+    lin = linear_exchange(src, dst_in_src, elem_bytes, capability >= 75, capability >= 90)
+    if lin is not None:
+        old = plan_cost(plan, src, dst_in_src)
+        # at equal cost a plain row-major buffer of single elements keeps its addresses the elements'
+        # coordinates, which the kernel's other index arithmetic shares
+        plain = (plan.max_phase == 1 and plan.row_elems == plan.shape[plan.inner] and plan.ldmatrix is None
+                 and plan.store_vec == plan.load_vec == 1)
+        if lin.cost < old or (lin.cost == old and not plain):
+            return linear_exchange_registers(ctx, values, lin, dst_in_src)
     ctx.use_scratch(plan.nbytes)
     ops = IROps(b)
 
@@ -59,6 +76,63 @@ def exchange(ctx, op, values: list, src: LinearLayout, dst: LinearLayout, f: Cal
     write_registers(ctx, values, src, plan.stores, plan.store_vec, address)
     ctx.barrier()
     return read_registers(ctx, dst_in_src, t, plan.loads, plan.load_vec, plan.ldmatrix, address)
+
+
+def linear_exchange_registers(ctx, values: list, plan: LinearExchange, dst: LinearLayout) -> list:
+    """`plan`'s exchange (`linear_exchange`): every thread's stores, a barrier, its loads; returns `dst`'s
+    registers."""
+    b = ctx.b
+    t = values[0].type
+    st = ctx.stored_type(t)
+    ctx.use_scratch(plan.nbytes)
+    ctx.barrier_before_scratch()
+    for ptr, slots in side_addresses(ctx, plan, plan.store):
+        if plan.store.kind == "vec":
+            ctx.store_vector(ptr, [to_stored(b, values[r], st) for r in slots])
+        else:
+            words = [b.bitcast(pack(b, [values[slots[2 * j]], values[slots[2 * j + 1]]]), i32) for j in range(4)]
+            stmatrix(b, ptr, words, plan.store.kind.endswith("trans"))
+    ctx.barrier()
+    out = [None] * dst.num_regs
+    for ptr, slots in side_addresses(ctx, plan, plan.load):
+        if plan.load.kind == "vec":
+            for r, v in zip(slots, ctx.load_vector(ptr, st, len(slots))):
+                out[r] = from_stored(b, v, t)
+        else:
+            for j, word in enumerate(ldmatrix(b, ptr, plan.load.kind.endswith("trans"))):
+                vec = b.bitcast(word, ir.VectorType(t, 2))
+                for e in range(2):
+                    out[slots[2 * j + e]] = b.extract_element(vec, ir.Constant(i32, e))
+    zero = sum(1 << i for i, v in enumerate(dst.reg) if not any(v))
+    return [out[r] if out[r] is not None else out[r & ~zero] for r in range(dst.num_regs)]
+
+
+def side_addresses(ctx, plan: LinearExchange, side: Side):
+    """(pointer, register slots) of each of `side`'s instructions (`LinearExchange.addresses`): the base offset
+    XORed with a constant once per distinct constant, the rest of the instruction's constant an immediate."""
+    ops = IROps(ctx.b)
+    pointers = {}
+    for x, a, slots in plan.addresses(side, ops, ctx.tid()):
+        key = x if isinstance(x, int) else id(x)
+        if key not in pointers:
+            pointers[key] = (ctx.shared_ptr(ops.value(x)), x)   # x kept alive with its id
+        p = pointers[key][0]
+        a += ctx.scratch_at
+        yield (ctx.b.gep(p, [ir.Constant(i32, a)], source_etype=i8) if a else p), slots
+
+
+def pack(b, vals: list):
+    """Values as one LLVM vector."""
+    vec = ir.Constant(ir.VectorType(vals[0].type, len(vals)), ir.Undefined)
+    for i, v in enumerate(vals):
+        vec = b.insert_element(vec, v, ir.Constant(i32, i))
+    return vec
+
+
+def stmatrix(b, ptr, words: list, trans: bool) -> None:
+    """`stmatrix.sync.aligned.m8n8.x4[.trans].shared.b16` of four 32-bit registers at this lane's row address
+    (NVVM's intrinsic, as `ldmatrix`)."""
+    nvvm.call(b, f"llvm.nvvm.stmatrix.sync.aligned.m8n8.x4{'.trans' if trans else ''}.b16", ir.VoidType(), [ptr] + words)
 
 
 def write_registers(ctx, values: list, ll: LinearLayout, starts, vec: int, address, reg_address=None) -> None:
@@ -110,9 +184,10 @@ def load_ldmatrix(b, ldm, address, t, out: list) -> None:
 
 def ldmatrix(b, ptr, trans: bool) -> list:
     """The four 32-bit registers of `ldmatrix.sync.aligned.m8n8.x4[.trans].shared.b16` from this lane's row
-    address `ptr` (a 32-bit shared pointer). Side-effecting, so that it stays between the exchange's barriers."""
-    text = f"ldmatrix.sync.aligned.m8n8.x4{'.trans' if trans else ''}.shared.b16 {{$0, $1, $2, $3}}, [$4];"
-    res = nvvm.asm(b, text, "=r,=r,=r,=r,r", ir.LiteralStructType([i32] * 4), [ptr])
+    address `ptr` (a shared pointer), through NVVM's intrinsic (as Triton's NVVM op): it reads only its argument's
+    memory, so it stays between the exchange's barriers, and a constant offset becomes its immediate."""
+    name = f"llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4{'.trans' if trans else ''}.b16"
+    res = nvvm.call(b, name, ir.LiteralStructType([i32] * 4), [ptr])
     return [b.extract_value(res, j) for j in range(4)]
 
 
@@ -166,6 +241,9 @@ class IROps:
 
     def mul(self, x, k):
         return self._bin("mul", x, k, lambda p, q: p * q)
+
+    def sub(self, x, y):
+        return self._bin("sub", x, y, lambda p, q: p - q)
 
     def add(self, x, y):
         if isinstance(y, int) and y == 0:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import llvmlite.ir as ir
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, TensorType
+from xdsl.ir import Operation
 
 from ttc.ir.std import CMPF, CMPI
 from ttc.ir.tt import ROUNDING
@@ -244,7 +245,36 @@ def _cast(ctx, op, kind: str):
             return b.bitcast(x, t)
         return getattr(b, kind)(x, t)
 
+    if kind == "fptrunc" and _fptrunc_pairs(ctx, op, t):
+        return
     map_elementwise(ctx, op, f)
+
+
+_PAIRED_TRUNC_SOURCES = ("scf.for", "scf.while", "tt.dot", "ttng.warp_group_dot", "ttng.warp_group_dot_wait")
+
+
+def _fptrunc_pairs(ctx, op, t) -> bool:
+    """f32 -> f16/bf16 of a tensor that a loop or a dot gives (a matmul's accumulator, a block argument), two
+    registers at a time as one `fptrunc <2 x float>` (cvt.rn.f16x2.f32, as Triton's): the pair stays one
+    operation where LLVM moves the truncation into the loop's exit block, past the join's phi (scalar
+    truncations there are not paired again). Elsewhere the scalar form lets LLVM do arithmetic feeding it in 16
+    bits (fptrunc(fadd(fpext a, fpext b)) -> fadd half, also through a branch's phi), which SLP then pairs."""
+    owner = op.operands[0].owner
+    if isinstance(owner, Operation) and owner.name not in _PAIRED_TRUNC_SOURCES:
+        return False
+    src = ctx.get(op.operands[0])
+    if not isinstance(src, list) or len(src) < 2 or len(src) % 2 or not isinstance(src[0].type, ir.FloatType) \
+            or not isinstance(t, (ir.HalfType, BFloatType)):
+        return False
+    b = ctx.b
+    out = []
+    for i in range(0, len(src), 2):
+        pair = b.insert_element(b.insert_element(ir.Constant(ir.VectorType(f32, 2), ir.Undefined), src[i],
+                                                 ir.Constant(i32, 0)), src[i + 1], ir.Constant(i32, 1))
+        v = b.fptrunc(pair, ir.VectorType(t, 2))
+        out += [b.extract_element(v, ir.Constant(i32, 0)), b.extract_element(v, ir.Constant(i32, 1))]
+    ctx.set(op.results[0], out)
+    return True
 
 
 for _name, _kind in {

@@ -101,6 +101,10 @@ class _IntOps:
         return x * k
 
     @staticmethod
+    def sub(x, y):
+        return x - y
+
+    @staticmethod
     def add(x, y):
         return x + y
 
@@ -495,6 +499,17 @@ def exchange_plan(src: LinearLayout, dst: LinearLayout, elem_bytes: int) -> Exch
                 best = (key, replace(base, unit=unit, row_elems=row_elems, per_phase_log=shift, max_phase=mp,
                                      ldmatrix=found[0] if found else None))
     return best[1]
+
+
+def plan_cost(plan: ExchangePlan, src: LinearLayout, dst: LinearLayout) -> int:
+    """What `exchange_plan` minimized for `plan`: warp 0's wavefronts plus the number of accesses, both sides."""
+    cands = [(plan.unit, plan.row_elems, plan.per_phase_log, plan.max_phase)]
+    cost = _access_costs(plan, cands, src, plan.stores, plan.store_vec * plan.elem_bytes)[0]
+    ldm = plan.ldmatrix
+    if ldm is None:
+        return cost + _access_costs(plan, cands, dst, plan.loads, plan.load_vec * plan.elem_bytes)[0]
+    rows = [[plan.byte_offset(list(ldm.rows.apply(g, L, 0))) for L in range(32)] for g in ldm.groups]
+    return cost + _wavefronts(rows, 16) + len(ldm.groups)
 
 
 def mapped_layout(dst: LinearLayout, shape, f) -> LinearLayout:

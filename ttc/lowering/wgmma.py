@@ -140,9 +140,13 @@ def _warp_group_dot(ctx, op):
     # the warp group's offset: warp bases beyond the first two, selected by the bits of warp / 4; the warp id is
     # broadcast from lane 0 (as Triton's getWarpId does) so that ptxas sees it is uniform and keeps the descriptors
     # in uniform registers, not in 16 of each thread's
-    warp_hi = b.lshr(nvvm.shfl(b, "idx", ctx.warp(), 0), ir.Constant(i32, 2))
+    # (only where there is more than one warp group: the shuffle is not dead code to LLVM)
     offset = [ir.Constant(i32, 0), ir.Constant(i32, 0)]
+    if any(any(basis) for basis in c_ll.warp[2:]):
+        warp_hi = b.lshr(nvvm.shfl(b, "idx", ctx.warp(), 0), ir.Constant(i32, 2))
     for i, basis in enumerate(c_ll.warp[2:]):
+        if not any(basis):
+            continue
         bit = b.and_(b.lshr(warp_hi, ir.Constant(i32, i)), ir.Constant(i32, 1))
         for d in range(2):
             if basis[d]:
@@ -191,7 +195,7 @@ def _warp_group_dot(ctx, op):
                             side_effect=True)
 
     # C a zero constant: the first step does not read it (scale-d 0), so no register is set to zero first
-    zero_c = op.useC is None and not isinstance(ctx.get(op.c), list) and is_zero(op.c)
+    zero_c = op.useC is None and is_zero(op.c)
     use_c = ctx.get(op.useC) if op.useC is not None else ir.Constant(ir.IntType(1), 1)
     true = ir.Constant(ir.IntType(1), 1)
     # every operand is computed before wgmma.fence: a register written after it makes ptxas serialize

@@ -1,0 +1,224 @@
+"""Layout exchanges through a linear (XOR-swizzled) buffer (`linear_exchange`, lowered by `convert.exchange`),
+simulated thread by thread from the addresses the lowering computes (`LinearExchange.addresses` on ints, the same
+code that builds the LLVM IR) and the PTX ISA's definitions of the instructions:
+
+- st/ld.shared of a vector: slot i at byte offset + i * E, the offset aligned to the vector's size;
+- ldmatrix / stmatrix .x4 (16-bit): lane L passes the address of row L % 8 of matrix L // 8 (16 bytes, aligned);
+  thread l's 32-bit register j holds matrix j's row l // 4, elements 2 (l % 4) + e (with .trans: rows
+  2 (l % 4) + e, column l // 4), e = 0, 1 the low and high half.
+
+Every destination register must receive the element it holds, no two source elements may share a byte, every
+byte lies in the buffer. Also: what the plans promise the matmul epilogue (128-bit stores and ldmatrix, no bank
+conflicts) and how the instruction kinds are picked.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding
+from ttc.ir.linear_layout import layout_for
+from ttc.lowering.exchange_plan import INT, _wavefronts, mapped_layout
+from ttc.lowering.linear_exchange import linear_exchange, thread_offset
+
+
+def blocked(spt, tpw, wpc, order):
+    return BlockedEncoding.make(sizePerThread=list(spt), threadsPerWarp=list(tpw), warpsPerCTA=list(wpc),
+                                order=list(order))
+
+
+def mma(warps, version=2, n=8):
+    shape = [16, 8] if version == 2 else [16, n, 16]
+    return NvidiaMmaEncoding.make(versionMajor=version, versionMinor=0, warpsPerCTA=list(warps), instrShape=shape)
+
+
+def operand(idx, parent):
+    return DotOperandEncoding.make(opIdx=idx, parent=parent, kWidth=2)
+
+
+def addresses(plan, side, warps):
+    """[instruction][thread]: byte offsets, and the register slots of each instruction."""
+    per_thread = [list(plan.addresses(side, INT, tid)) for tid in range(32 * warps)]
+    slots = [s for _, _, s in per_thread[0]]
+    return [[t[k][0] + t[k][1] for t in per_thread] for k in range(len(slots))], slots
+
+
+def places(kind, addr, warps, E, width):
+    """[thread][slot]: the byte offset each slot of each thread's access goes to."""
+    out = []
+    for w, l in itertools.product(range(warps), range(32)):
+        a = addr[32 * w + l]
+        if kind == "vec":
+            assert a % (width * E) == 0, ("misaligned", a, width)
+            out.append([a + i * E for i in range(width)])
+            continue
+        row = []
+        for j, e in itertools.product(range(4), range(2)):
+            if kind.endswith("trans"):
+                lane, col = 8 * j + 2 * (l % 4) + e, l // 4
+            else:
+                lane, col = 8 * j + l // 4, 2 * (l % 4) + e
+            r = addr[32 * w + lane]
+            assert r % 16 == 0, ("row misaligned", r)
+            row.append(r + col * E)
+        out.append(row)
+    return out
+
+
+def simulate(src, dst, f, E, **kw):
+    """Run the exchange's linear plan for every thread; returns the plan."""
+    dst_in_src = mapped_layout(dst, src.shape, f)
+    plan = linear_exchange(src, dst_in_src, E, **kw)
+    assert plan is not None
+    warps = src.num_warps
+    mem = {}
+    addr, slots = addresses(plan, plan.store, warps)
+    for k, regs in enumerate(slots):
+        for t, ps in enumerate(places(plan.store.kind, addr[k], warps, E, len(regs))):
+            for r, p in zip(regs, ps):
+                elem = src.apply(r, t % 32, t // 32)
+                for b in range(E):
+                    assert 0 <= p + b < plan.nbytes, ("store outside the buffer", p)
+                    assert mem.setdefault(p + b, (elem, b)) == (elem, b), ("two elements share a byte", p)
+    addr, slots = addresses(plan, plan.load, warps)
+    loaded = {}
+    for k, regs in enumerate(slots):
+        for t, ps in enumerate(places(plan.load.kind, addr[k], warps, E, len(regs))):
+            for r, p in zip(regs, ps):
+                want = tuple(f(dst.apply(r, t % 32, t // 32)))
+                for b in range(E):
+                    assert mem.get(p + b) == (want, b), ("wrong bytes", r, t, p, mem.get(p + b), want)
+                loaded[t, r] = want
+    for t, r in itertools.product(range(32 * warps), range(dst.num_regs)):
+        want = tuple(f(dst.apply(r, t % 32, t // 32)))
+        if (t, r) not in loaded:  # a repeated register copies the first holding its element
+            r0 = dst_in_src.first_reg[dst_in_src.reg_coords[r]]
+            assert loaded[t, r0] == want, ("repeated register holds another element", r, r0)
+    return plan
+
+
+def identity(c):
+    return tuple(c)
+
+
+def swap(c):
+    return (c[1], c[0])
+
+
+A_BLOCKED = blocked([1, 8], [8, 4], [4, 1], [1, 0])
+B_BLOCKED = blocked([1, 8], [4, 8], [4, 1], [1, 0])
+
+CASES = [
+    # (name, shape, src encoding, dst encoding, elem bytes)
+    ("wgmma epilogue f16", (64, 64), mma([4, 1], 3, 64), B_BLOCKED, 2),
+    ("wgmma epilogue f32", (64, 64), mma([4, 1], 3, 64), blocked([1, 4], [2, 16], [4, 1], [1, 0]), 4),
+    ("wgmma epilogue 128x256 w8", (128, 256), mma([8, 1], 3, 256), blocked([1, 8], [1, 32], [8, 1], [1, 0]), 2),
+    ("wgmma epilogue 2 warp groups along N", (64, 128), mma([4, 2], 3, 64), blocked([1, 8], [4, 8], [8, 1], [1, 0]), 2),
+    ("mma.sync epilogue f16", (64, 64), mma([2, 2]), B_BLOCKED, 2),
+    ("mma.sync A", (64, 32), A_BLOCKED, operand(0, mma([2, 2])), 2),
+    ("mma.sync B", (32, 64), B_BLOCKED, operand(1, mma([2, 2])), 2),
+    ("transpose f16", (64, 64), blocked([8, 1], [8, 4], [1, 4], [0, 1]), B_BLOCKED, 2),
+    ("transpose f32", (32, 32), blocked([1, 1], [32, 1], [1, 4], [0, 1]), blocked([1, 1], [1, 32], [4, 1], [1, 0]), 4),
+    ("blocked i8", (32, 64), blocked([1, 16], [8, 4], [4, 1], [1, 0]), blocked([2, 2], [8, 4], [2, 2], [0, 1]), 1),
+    ("blocked i64", (32, 32), blocked([1, 2], [4, 8], [4, 1], [1, 0]), blocked([2, 1], [8, 4], [1, 4], [0, 1]), 8),
+    ("replicated source", (16, 16), blocked([1, 4], [8, 4], [4, 1], [1, 0]), blocked([1, 1], [1, 32], [4, 1], [1, 0]), 4),
+    ("1-d, repeated destination", (1024,), blocked([8], [32], [4], [0]), blocked([4], [32], [4], [0]), 4),
+    ("3-d", (2, 16, 32), blocked([1, 1, 4], [1, 4, 8], [2, 2, 1], [2, 1, 0]),
+     blocked([1, 4, 1], [2, 8, 2], [1, 1, 4], [1, 2, 0]), 4),
+]
+
+
+@pytest.mark.parametrize("stmatrix", [False, True])
+@pytest.mark.parametrize("name,shape,src_enc,dst_enc,E", CASES, ids=[c[0] for c in CASES])
+def test_exchange(name, shape, src_enc, dst_enc, E, stmatrix):
+    simulate(layout_for(shape, src_enc), layout_for(shape, dst_enc), identity, E, stmatrix=stmatrix)
+
+
+def test_trans_and_broadcast():
+    src = layout_for((64, 64), blocked([1, 4], [2, 16], [4, 1], [1, 0]))
+    simulate(src, layout_for((64, 64), blocked([4, 1], [16, 2], [1, 4], [0, 1])), swap, 4)
+    src = layout_for((64, 1), blocked([1, 1], [32, 1], [4, 1], [1, 0]))
+    simulate(src, layout_for((64, 32), blocked([1, 4], [4, 8], [4, 1], [1, 0])), lambda c: (c[0], 0), 4)
+
+
+def _random_blocked(rng, shape, warps):
+    rank = len(shape)
+    order = list(range(rank))
+    rng.shuffle(order)
+    lanes_left, warps_left = 32, warps
+    spt, tpw, wpc = [1] * rank, [1] * rank, [1] * rank
+    for d in order:
+        spt[d] = rng.choice([1, 2, 4, 8])
+    for d in order:
+        t = rng.choice([x for x in (1, 2, 4, 8, 16, 32) if x <= lanes_left])
+        tpw[d] = t
+        lanes_left //= t
+    tpw[order[-1]] *= lanes_left
+    for d in order:
+        t = rng.choice([x for x in (1, 2, 4) if x <= warps_left])
+        wpc[d] = t
+        warps_left //= t
+    wpc[order[-1]] *= warps_left
+    return blocked(spt, tpw, wpc, order)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_blocked_pairs(seed):
+    rng = random.Random(seed)
+    shape = (rng.choice([8, 16, 32, 64]), rng.choice([8, 16, 32, 64]))
+    warps = rng.choice([1, 2, 4])
+    E = rng.choice([1, 2, 4, 8])
+    src = layout_for(shape, _random_blocked(rng, shape, warps))
+    dst = layout_for(shape, _random_blocked(rng, shape, warps))
+    simulate(src, dst, identity, E, stmatrix=bool(seed % 2))
+    if shape[0] == shape[1]:
+        simulate(src, dst, swap, E)
+
+
+def _conflicts(plan, side, E):
+    addr, slots = addresses(plan, side, 1)
+    width = 16 if side.kind != "vec" else len(slots[0]) * E
+    return _wavefronts([a[:32] for a in addr], width), len(slots)
+
+
+def test_wgmma_epilogue_is_128_bit_and_conflict_free():
+    """The wgmma accumulator (f16) to the store's blocked layout: st.shared.v4 of 8 registers that are not
+    consecutive (columns c, c + 1, c + 8, c + 9, c + 16, ...) and ldmatrix, as Triton; every 8-lane phase in
+    distinct banks (4 wavefronts a 16-byte access)."""
+    src = layout_for((64, 64), mma([4, 1], 3, 64))
+    dst = layout_for((64, 64), B_BLOCKED)
+    plan = simulate(src, dst, identity, 2)
+    assert (plan.store.kind, plan.store.width, len(plan.store.instrs)) == ("vec", 8, 4)
+    assert (plan.load.kind, len(plan.load.instrs)) == ("ldmatrix", 4)
+    assert plan.nbytes == 64 * 64 * 2
+    for side in (plan.store, plan.load):
+        assert _conflicts(plan, side, 2) == (4 * 4, 4)
+    # f32: 128-bit on both sides, conflict-free
+    plan = simulate(src, layout_for((64, 64), blocked([1, 4], [2, 16], [4, 1], [1, 0])), identity, 4)
+    assert plan.store.width == 4 and plan.load.width == 4
+    assert _conflicts(plan, plan.store, 4) == (4 * 8, 8) and _conflicts(plan, plan.load, 4) == (4 * 8, 8)
+
+
+def test_stmatrix_only_where_allowed():
+    """stmatrix (sm_90) stores the mma accumulator when the destination's registers hold a column (no
+    wide vector in common), and only where the target has it."""
+    src = layout_for((64, 64), mma([4, 1], 3, 64))
+    dst = layout_for((64, 64), blocked([1, 1], [32, 1], [4, 1], [1, 0]))
+    assert linear_exchange(src, dst, 2, stmatrix=False).store.kind == "vec"
+    plan = simulate(src, dst, identity, 2, stmatrix=True)
+    assert plan.store.kind.startswith("stmatrix")
+
+
+def test_thread_offset_terms():
+    """A thread's base offset is the XOR of the offsets of its id's set bits, however the bits group into runs."""
+    for vecs in ([16, 32, 64, 0, 4096, 8192], [3, 0, 12, 8, 1024], [64, 32, 16], [0, 0, 0]):
+        for tid in range(1 << len(vecs)):
+            got, known = thread_offset(INT, tid, vecs)
+            want = 0
+            for i, v in enumerate(vecs):
+                if tid >> i & 1:
+                    want ^= v
+            assert (got or 0) == want and want & ~known == 0

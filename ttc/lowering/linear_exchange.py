@@ -1,0 +1,515 @@
+"""Layout exchanges through a shared-memory buffer whose layout is linear over GF(2): which buffer, which
+instructions (`convert.exchange` lowers what `linear_exchange` plans).
+
+A tensor of 2^n elements is indexed by its flattened coordinate (row-major: the last dimension's bits lowest),
+an n-bit vector. The buffer is a basis `bases` of that space: element offset bit k holds coordinate vector
+`bases[k]`, so the element at coordinate x lives at offset `inverse(x)`, the XOR of the offsets of x's bits.
+Every distributed layout is linear too (`LinearLayout`), so a thread's access at register constant c sits at
+
+    inverse(thread part) ^ inverse(c)
+
+one per-thread base (from the lane and warp id bits, computed once per side) XOR a constant per instruction;
+the constant's bits that the base never has are added (an immediate of the ld/st), the others XORed.
+
+Each side issues one kind of instruction, every thread the same ones:
+- `vec`: `ld/st.shared` of 2^k elements (at most 16 bytes) whose registers differ in k register bases that are
+  the buffer's offset bits 0..k-1 (any register bases, not only the first ones);
+- `ldmatrix` / `stmatrix` (16-bit elements, `.x4`; stmatrix from sm_90): the buffer's bits 0..2 are a register
+  basis (the two halves of a 32-bit word) and lane bases 0, 1 (.trans: lane bases 2..4), the 8 lanes of each of
+  the four 8x8 matrices pass the addresses of 16-byte rows.
+The first offset bits (`vector`) are what both sides need contiguous; the next bits up to 128 bytes (the 32 banks)
+and the rest (`segment`) are chosen so that the 8, 16 or 32 lanes served together in one access fall in distinct
+banks where possible (the segment avoids the span of each side's lanes, as Triton's optimalSwizzling does).
+
+Every plan is checked by simulating every thread's accesses (`_simulate`: each destination register receives its
+element); a candidate that fails is dropped. Plans are scored by the shared-memory wavefronts of warp 0 plus the
+instruction count (`exchange_plan._wavefronts_each`) and compared with `exchange_plan`'s row-swizzled buffers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ttc.ir.linear_layout import LinearLayout
+
+MATRIX_KINDS = ("ldmatrix", "ldmatrix.trans", "stmatrix", "stmatrix.trans")
+
+
+def _log2(n: int) -> int:
+    return n.bit_length() - 1
+
+
+# ------------------------------------------------------------------ GF(2) vectors as ints
+
+def _echelon(vecs) -> dict[int, int]:
+    """Pivot bit -> row: a reduced basis of span(vecs)."""
+    rows: dict[int, int] = {}
+    for v in vecs:
+        v = _reduce(rows, v)
+        if v:
+            rows[v.bit_length() - 1] = v
+    return rows
+
+
+def _reduce(rows: dict[int, int], v: int) -> int:
+    while v:
+        p = v.bit_length() - 1
+        r = rows.get(p)
+        if r is None:
+            return v
+        v ^= r
+    return 0
+
+
+def _rank(vecs) -> int:
+    return len(_echelon(vecs))
+
+
+def _in_span(rows: dict[int, int], v: int) -> bool:
+    return _reduce(rows, v) == 0
+
+
+def _intersection(a, b, n: int) -> list[int]:
+    """A basis of span(a) ∩ span(b) (Zassenhaus: rows (x | x) for x in a, (y | 0) for y in b)."""
+    rows: dict[int, int] = {}
+    for v in [(x << n) | x for x in a] + [y << n for y in b]:
+        v = _reduce(rows, v)
+        if v:
+            rows[v.bit_length() - 1] = v
+    return [r for p, r in rows.items() if p < n]
+
+
+def _inverse(bases: tuple[int, ...], n: int) -> tuple[int, ...] | None:
+    """Per coordinate bit i: the offset whose bits pick the bases XORing to 1 << i; None when `bases` is not a
+    basis of the n-bit space."""
+    if len(bases) != n:
+        return None
+    rows: dict[int, tuple[int, int]] = {}   # pivot -> (vector, offset bits combining it)
+    for k, v in enumerate(bases):
+        c = 1 << k
+        while v:
+            p = v.bit_length() - 1
+            if p not in rows:
+                break
+            rv, rc = rows[p]
+            v, c = v ^ rv, c ^ rc
+        if not v:
+            return None
+        rows[v.bit_length() - 1] = (v, c)
+    out = []
+    for i in range(n):
+        v, c = 1 << i, 0
+        while v:
+            rv, rc = rows[v.bit_length() - 1]
+            v, c = v ^ rv, c ^ rc
+        out.append(c)
+    return tuple(out)
+
+
+def apply_inverse(inv: tuple[int, ...], x: int) -> int:
+    out = 0
+    i = 0
+    while x:
+        if x & 1:
+            out ^= inv[i]
+        x >>= 1
+        i += 1
+    return out
+
+
+# ------------------------------------------------------------------ layouts as flat vectors
+
+@dataclass(frozen=True)
+class Flat:
+    """A `LinearLayout`'s bases as flat coordinate vectors."""
+    reg: tuple[int, ...]
+    lane: tuple[int, ...]
+    warp: tuple[int, ...]
+
+
+def flatten(ll: LinearLayout) -> Flat:
+    shifts, s = [], 0
+    for d in reversed(range(ll.rank)):
+        shifts.append(s)
+        s += _log2(ll.shape[d])
+    shifts.reverse()
+
+    def f(b):
+        v = 0
+        for d, x in enumerate(b):
+            v |= x << shifts[d]
+        return v
+
+    return Flat(tuple(map(f, ll.reg)), tuple(map(f, ll.lane)), tuple(map(f, ll.warp)))
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side's accesses. Lane L of warp w (bits of its address layout `lane`, `warp`) accesses, in instruction
+    (c, slots), the element at coordinate thread(L, w) ^ c: `vec`, the first of `len(slots)` consecutive elements
+    (register slots[i] at offset + i); matrices, the 16-byte row its lane passes (slot 2j + e: word j, half e)."""
+    kind: str
+    lane: tuple[int, ...]
+    warp: tuple[int, ...]
+    instrs: tuple[tuple[int, tuple[int, ...]], ...]
+
+    @property
+    def width(self) -> int:
+        return len(self.instrs[0][1])
+
+
+@dataclass(frozen=True)
+class LinearExchange:
+    shape: tuple[int, ...]
+    elem_bytes: int
+    bases: tuple[int, ...]       # offset bit k -> flat coordinate vector
+    inverse: tuple[int, ...]     # coordinate bit i -> element offset
+    store: Side
+    load: Side
+    cost: int                    # warp 0's wavefronts plus the number of accesses
+    address_ops: int = 0         # about how many instructions the addresses take
+
+    @property
+    def nbytes(self) -> int:
+        return (1 << len(self.bases)) * self.elem_bytes
+
+    def offset(self, x: int) -> int:
+        """The element offset of flat coordinate x."""
+        return apply_inverse(self.inverse, x)
+
+    def addresses(self, side: Side, ops, tid):
+        """Per instruction of `side`: (x, a, slots), the thread's byte offset being x + a: x the per-thread base
+        (from thread id `tid`, lane bits 0-4 and warp bits above) XORed with the bits of the instruction's
+        constant that the base can have (the same value object for equal constants), a the constant's other
+        bits (an immediate). `ops`: `exchange_plan.INT` on ints, `convert.IROps` building LLVM IR."""
+        eb = self.elem_bytes
+        base, known = thread_offset(ops, tid, [self.offset(v) * eb for v in side.lane + side.warp])
+        xored = {}
+        for c, slots in side.instrs:
+            off = self.offset(c) * eb
+            x = off & known
+            if x not in xored:
+                xored[x] = x if base is None else (ops.xor(base, x) if x else base)
+            yield xored[x], off & ~known, slots
+
+
+def thread_terms(vecs: list[int]) -> list[tuple[int, int, int]]:
+    """How a thread's base offset (the XOR over the set bits i of its id of `vecs[i]`) is computed: terms
+    (first id bit i, count m, value v): a run of m id bits whose offsets are the consecutive single bits from v
+    ((id shifted) & mask), or (i, 1, v) for one bit of a multi-bit offset v ((0 - bit) & v)."""
+    terms, i = [], 0
+    while i < len(vecs):
+        v = vecs[i]
+        if v == 0:
+            i += 1
+            continue
+        m = 1
+        if v & (v - 1) == 0:
+            while i + m < len(vecs) and vecs[i + m] == v << m:
+                m += 1
+        terms.append((i, m, v))
+        i += m
+    return terms
+
+
+def thread_offset(ops, tid, vecs: list[int]):
+    """The XOR over the set bits i of `tid` of `vecs[i]` (as `thread_terms` says), and the mask of the bits it
+    can have; (None, 0) when always 0."""
+    out, known = None, 0
+    for i, m, v in thread_terms(vecs):
+        if v & (v - 1) == 0:
+            p = v.bit_length() - 1
+            mask = ((1 << m) - 1) << p
+            term = ops.and_(ops.shl(tid, p - i) if p >= i else ops.lshr(tid, i - p), mask)
+        else:
+            mask = v
+            term = ops.and_(ops.sub(0, ops.and_(ops.lshr(tid, i), 1)), v)
+        out = term if out is None else (ops.xor(out, term) if known & mask else ops.or_(out, term))
+        known |= mask
+    return out, known
+
+
+def _address_ops(inv, side: Side, eb: int) -> int:
+    """About how many integer instructions a side's addresses take (`convert.side_addresses`)."""
+    vecs = [apply_inverse(inv, v) * eb for v in side.lane + side.warp]
+    terms = thread_terms(vecs)
+    ops = sum(2 if v & (v - 1) == 0 else 4 for _, _, v in terms) + max(0, len(terms) - 1)
+    known = 0
+    for v in vecs:
+        known |= v
+    return ops + len({(apply_inverse(inv, c) * eb) & known for c, _ in side.instrs})
+
+
+def _combos(bits: list[int]) -> list[int]:
+    """Every register index made of the given register bits (in order of the bits' binary counting)."""
+    out = [0]
+    for b in bits:
+        out += [r | (1 << b) for r in out]
+    return out
+
+
+def _reg_const(flat: Flat, r: int) -> int:
+    c = 0
+    for i, v in enumerate(flat.reg):
+        if r >> i & 1:
+            c ^= v
+    return c
+
+
+def _vec_side(flat: Flat, vbits: list[int]) -> Side:
+    """`vec` accesses over register bits `vbits` (slot i: register bits vbits[t] for the set bits t of i)."""
+    rest = [i for i, v in enumerate(flat.reg) if v and i not in vbits]
+    slots = _combos(vbits)
+    instrs = tuple((_reg_const(flat, r0), tuple(r0 | s for s in slots)) for r0 in _combos(rest))
+    return Side("vec", flat.lane, flat.warp, instrs)
+
+
+def _matrix_side(kind: str, flat: Flat, half: int, m0: int, m1: int) -> Side:
+    """ldmatrix/stmatrix x4 with register bit `half` for the word's halves and `m0`, `m1` for the matrix."""
+    trans = kind.endswith("trans")
+    L = flat.lane
+    row_lanes = (flat.reg[half], L[0], L[1]) if trans else (L[2], L[3], L[4])
+    lanes = row_lanes + (flat.reg[m0], flat.reg[m1])
+    rest = [i for i, v in enumerate(flat.reg) if v and i not in (half, m0, m1)]
+    slots = [(e << half) | ((j & 1) << m0) | ((j >> 1) << m1) for j in range(4) for e in range(2)]
+    instrs = tuple((_reg_const(flat, g), tuple(g | s for s in slots)) for g in _combos(rest))
+    return Side(kind, lanes, flat.warp, instrs)
+
+
+def _matrix_vector(kind: str, flat: Flat, half: int) -> list[int]:
+    """The buffer's offset bits 0..2 a matrix access needs."""
+    L = flat.lane
+    return [L[2], L[3], L[4]] if kind.endswith("trans") else [flat.reg[half], L[0], L[1]]
+
+
+def _prefix(vector: list[int], regs: tuple[int, ...], max_len: int) -> list[int]:
+    """The register bits of the longest prefix of `vector` made of `regs`' bases (at most max_len)."""
+    out = []
+    for v in vector[:max_len]:
+        if v not in regs:
+            break
+        out.append(regs.index(v))
+    return out
+
+
+def _tile(side: Side, width_bytes: int, vector: list[int]) -> list[int]:
+    """The vectors of the lanes served in one shared-memory phase of `side`'s accesses, but those in the
+    buffer's vector bits (they stay within one access)."""
+    if side.kind in MATRIX_KINDS:
+        lanes = side.lane[:3]
+    else:
+        per_phase = 32 if width_bytes <= 4 else 128 // width_bytes
+        lanes = side.lane[:_log2(per_phase)]
+    vrows = _echelon(vector)
+    return [v for v in lanes if v and not _in_span(vrows, v)]
+
+
+def _other_vectors(side: Side, flat: Flat, used_regs: list[int]) -> list[int]:
+    """Every vector of a side's accesses but those inside one access: the address layout's lanes and warps and
+    the registers that differ between instructions."""
+    return [v for v in side.lane + side.warp if v] + [v for i, v in enumerate(flat.reg) if v and i not in used_regs]
+
+
+def _choose(n: int, k: int, vector, space, tiles, bank_bits: int) -> list[tuple[int, ...]]:
+    """Orderings of `space` into bank bits (the next `bank_bits` offset bits) and segment bits (the rest): the
+    plain one (coordinate bits ascending, when `space` is spanned by them), and ones whose segment avoids the
+    span of each tile where possible (Triton's optimalSwizzling's idea), with the tiles' lanes first among the
+    bank bits."""
+    seg_len = n - k - bank_bits
+    space_rows = _echelon(space)
+    units = [1 << i for i in reversed(range(n)) if _in_span(space_rows, 1 << i)]
+    out = []
+    if len(units) == n - k:
+        out.append(tuple(vector) + tuple(units[::-1]))
+    pairs = [a ^ b for a in tiles[0] for b in (tiles[1] if len(tiles) > 1 else ()) if a != b]
+    seg: list[int] = []
+
+    def fits(x, strict):
+        w = list(vector) + seg + [x]
+        if not _in_span(space_rows, x) or _rank(w) != len(w):
+            return False
+        return not strict or all(_rank(w + t) == len(w) + _rank(t) for t in tiles)
+
+    for strict in (True, False):
+        for x in units + pairs + list(space):
+            if len(seg) < seg_len and fits(x, strict):
+                seg.append(x)
+    if len(seg) < seg_len:
+        return out
+    for first in ([t for tile in tiles for t in tile], [t for tile in tiles[::-1] for t in tile], []):
+        bank: list[int] = []
+        for x in first + units[::-1] + list(space):
+            w = list(vector) + bank + seg + [x]
+            if len(bank) < bank_bits and _in_span(space_rows, x) and _rank(w) == len(w):
+                bank.append(x)
+        if len(bank) == bank_bits:  # which bits, not their order, decides the conflicts: ascending is cheapest
+            out.append(tuple(vector) + tuple(sorted(bank)) + tuple(sorted(seg)))
+    return list(dict.fromkeys(out))
+
+
+def _xor_of(vecs, ident: int) -> int:
+    """The XOR of the `vecs` whose bit is set in `ident` (a thread's part of a linear map)."""
+    out = 0
+    for i, v in enumerate(vecs):
+        if ident >> i & 1:
+            out ^= v
+    return out
+
+
+def _side_cost(plan_inv, side: Side, elem_bytes: int, vec_bytes: int) -> int:
+    """Wavefronts of warp 0's accesses plus their number."""
+    from ttc.lowering.exchange_plan import _wavefronts
+
+    lanes = [_xor_of(side.lane, L) for L in range(32)]
+    addr = [[apply_inverse(plan_inv, t ^ c) * elem_bytes for t in lanes] for c, _ in side.instrs]
+    return _wavefronts(addr, vec_bytes) + len(side.instrs)
+
+
+def _simulate(plan: LinearExchange, src: LinearLayout, dst: LinearLayout) -> bool:
+    """Every thread's stores then loads, as the PTX ISA defines the instructions: does every destination register
+    receive the element it holds (and no two source elements share a slot)?"""
+    fs, fd = flatten(src), flatten(dst)
+    mem: dict[int, int] = {}
+    inv = plan.inverse
+    threads = [(L, w) for w in range(src.num_warps) for L in range(32)]
+
+    def run(side: Side, flat: Flat, store: bool) -> bool:
+        width = side.width
+        base = [_xor_of(side.lane, L) ^ _xor_of(side.warp, w) for L, w in threads]
+        held = [_xor_of(flat.lane, L) ^ _xor_of(flat.warp, w) for L, w in threads]
+        for c, slots in side.instrs:
+            addr = [apply_inverse(inv, t ^ c) for t in base]
+            consts = [_reg_const(flat, r) for r in slots]
+            matrix = side.kind in MATRIX_KINDS
+            if any(a % (8 if matrix else width) for a in addr):
+                return False
+            for i, (L, w) in enumerate(threads):
+                if matrix:  # lane L's word j, half e <-> matrix j's row/column, as the ISA says
+                    warp0 = w * 32
+                    places = []
+                    for j in range(4):
+                        for e in range(2):
+                            if side.kind.endswith("trans"):
+                                src_lane, col = 8 * j + 2 * (L % 4) + e, L // 4
+                            else:
+                                src_lane, col = 8 * j + L // 4, 2 * (L % 4) + e
+                            places.append(addr[warp0 + src_lane] + col)
+                else:
+                    places = [addr[i] + k for k in range(width)]
+                for place, k in zip(places, consts):
+                    el = held[i] ^ k
+                    if store:
+                        if mem.setdefault(place, el) != el:
+                            return False
+                    elif mem.get(place) != el:
+                        return False
+        return True
+
+    if not run(plan.store, fs, True) or not run(plan.load, fd, False):
+        return False
+    # every register of the destination is loaded, or repeats a loaded one
+    loaded = {r for _, slots in plan.load.instrs for r in slots}
+    return all(r in loaded or (r & ~_zero_bits(fd)) in loaded for r in range(dst.num_regs))
+
+
+def _zero_bits(flat: Flat) -> int:
+    return sum(1 << i for i, v in enumerate(flat.reg) if not v)
+
+
+@lru_cache(maxsize=256)
+def linear_exchange(src: LinearLayout, dst: LinearLayout, elem_bytes: int, ldmatrix: bool = True,
+                    stmatrix: bool = False) -> LinearExchange | None:
+    """The best linear plan of an exchange from `src` to `dst` (in the source's coordinates), or None.
+    `ldmatrix` / `stmatrix`: whether the target has them (sm_75 / sm_90)."""
+    if src.num_lanes != 32 or dst.num_lanes != 32 or src.num_warps != dst.num_warps:
+        return None
+    n = sum(_log2(s) for s in src.shape)
+    fs, fd = flatten(src), flatten(dst)
+    max_vec = _log2(max(1, 16 // elem_bytes))
+    bank_total = _log2(128 // elem_bytes)   # offset bits of one 128-byte row of the 32 banks
+    sregs, dregs = fs.reg, fd.reg
+
+    def nz(regs):
+        return [i for i, v in enumerate(regs) if v]
+
+    # candidate (vector bits, store kind + args, load kind + args)
+    cands = []
+    common = [v for v in sregs if v and v in dregs]
+    base = common[:max_vec]
+    vectors = [base]
+    if len(base) < max_vec:
+        ext_s = [v for v in sregs if v and v not in base and v in fd.lane]
+        ext_d = [v for v in dregs if v and v not in base and v in fs.lane]
+        vectors.append(base + ext_s[:max_vec - len(base)])
+        vectors.append(base + ext_d[:max_vec - len(base)])
+        if (1 << len(base)) * elem_bytes < 4:  # fill a 32-bit word on one side
+            fill = _log2(4 // elem_bytes)
+            vectors.append(base + [v for v in sregs if v and v not in base][:fill - len(base)])
+            vectors.append(base + [v for v in dregs if v and v not in base][:fill - len(base)])
+    for vec in vectors:
+        cands.append((vec, ("vec",), ("vec",)))
+    if elem_bytes == 2:
+        kinds_d = ["ldmatrix", "ldmatrix.trans"] if ldmatrix else []
+        kinds_s = ["stmatrix", "stmatrix.trans"] if stmatrix else []
+        zd, zs = nz(dregs), nz(sregs)
+        for kind in kinds_d:
+            if len(zd) >= 3 and all(fd.lane):
+                vec = _matrix_vector(kind, fd, zd[0])
+                cands.append((vec, ("vec",), (kind, zd[0], zd[1], zd[2])))
+        for kind in kinds_s:
+            if len(zs) >= 3 and all(fs.lane):
+                vec = _matrix_vector(kind, fs, zs[0])
+                cands.append((vec, (kind, zs[0], zs[1], zs[2]), ("vec",)))
+                for kd in kinds_d:
+                    if len(zd) >= 3 and all(fd.lane) and _matrix_vector(kd, fd, zd[0]) == vec:
+                        cands.append((vec, (kind, zs[0], zs[1], zs[2]), (kd, zd[0], zd[1], zd[2])))
+    best = None
+    seen = set()
+    for vec, sk, dk in cands:
+        key = (tuple(vec), sk, dk)
+        if key in seen or len(set(vec)) != len(vec) or not all(vec):
+            continue
+        seen.add(key)
+        plan = _candidate(src, dst, fs, fd, n, elem_bytes, vec, sk, dk, bank_total, max_vec)
+        if plan is not None and (best is None or (plan.cost + plan.address_ops, plan.cost) <
+                                 (best.cost + best.address_ops, best.cost)):
+            best = plan
+    return best
+
+
+def _candidate(src, dst, fs, fd, n, eb, vec, sk, dk, bank_total, max_vec) -> LinearExchange | None:
+    sides = []
+    for flat, kind in ((fs, sk), (fd, dk)):
+        if kind[0] == "vec":
+            bits = _prefix(vec, flat.reg, max_vec)
+            side = _vec_side(flat, bits)
+            sides.append((side, _other_vectors(side, flat, bits), side.width * eb))
+        else:
+            side = _matrix_side(kind[0], flat, *kind[1:])
+            sides.append((side, _other_vectors(side, flat, list(kind[1:])), 16))
+    (st, others_s, st_bytes), (ld, others_d, ld_bytes) = sides
+    k = len(vec)
+    # the buffer's bits above the vector span what both sides address outside their accesses, so that those
+    # offsets keep the access's low bits zero (aligned): a complement of the vector inside both spans
+    space = list(_echelon(_intersection(others_s, others_d, n)).values())
+    if _rank(space) != n - k or _rank(list(vec) + space) != n:
+        return None
+    tiles = [t for t in (_tile(st, st_bytes, vec), _tile(ld, ld_bytes, vec)) if t]
+    best = None
+    for bases in _choose(n, k, vec, space, tiles, max(0, min(bank_total - k, n - k))):
+        inv = _inverse(bases, n)
+        if inv is None:
+            continue
+        cost = _side_cost(inv, st, eb, st_bytes) + _side_cost(inv, ld, eb, ld_bytes)
+        ops = _address_ops(inv, st, eb) + _address_ops(inv, ld, eb)
+        key = (cost + ops, cost)
+        if best is None or key < best[0]:
+            best = (key, bases, inv)
+    if best is None:
+        return None
+    (total, cost), bases, inv = best
+    ops = total - cost
+    plan = LinearExchange(tuple(src.shape), eb, bases, inv, st, ld, cost, ops)
+    return plan if _simulate(plan, src, dst) else None
+
