@@ -203,18 +203,26 @@ def test_wgmma_epilogue_is_128_bit_and_conflict_free():
 
 
 def test_stmatrix_only_where_allowed():
-    """stmatrix (sm_90) stores the mma accumulator when the destination's registers hold a column (no
-    wide vector in common), and only where the target has it."""
+    """stmatrix (sm_90) stores the mma accumulator when the destination's registers run down a column (8 rows a
+    thread: the transposed form, then 128-bit loads), and only where the target has it."""
     src = layout_for((64, 64), mma([4, 1], 3, 64))
-    dst = layout_for((64, 64), blocked([1, 1], [32, 1], [4, 1], [1, 0]))
+    dst = layout_for((64, 64), blocked([8, 1], [8, 4], [1, 4], [0, 1]))
     assert linear_exchange(src, dst, 2, stmatrix=False).store.kind == "vec"
     plan = simulate(src, dst, identity, 2, stmatrix=True)
     assert plan.store.kind.startswith("stmatrix")
 
 
 def test_thread_offset_terms():
-    """A thread's base offset is the XOR of the offsets of its id's set bits, however the bits group into runs."""
-    for vecs in ([16, 32, 64, 0, 4096, 8192], [3, 0, 12, 8, 1024], [64, 32, 16], [0, 0, 0]):
+    """A thread's base offset is the XOR of the offsets of its id's set bits, whichever form computes it: shifted
+    runs, a swizzle's bits moving to two places, (0 - bit) & v, a multiplied run."""
+    from ttc.lowering.linear_exchange import thread_terms
+
+    cases = ([16, 32, 64, 0, 4096, 8192], [3, 0, 12, 8, 1024], [64, 32, 16], [0, 0, 0],
+             [16 | 128, 32 | 256, 64 | 512, 1024], [288, 576, 16, 0, 4096], [5, 10, 20, 40], [0x41, 0x82, 0, 0x1000],
+             [0x21, 0, 0x300])
+    kinds = set()
+    for vecs in cases:
+        kinds |= {t[0] for t in thread_terms(vecs)}
         for tid in range(1 << len(vecs)):
             got, known = thread_offset(INT, tid, vecs)
             want = 0
@@ -222,3 +230,4 @@ def test_thread_offset_terms():
                 if tid >> i & 1:
                     want ^= v
             assert (got or 0) == want and want & ~known == 0
+    assert kinds == {"shift", "bit", "mul"}

@@ -95,6 +95,7 @@ class Lowering:
         self.shared_touched = True  # any shared-memory address taken, or buffer used, since the last barrier
         self.shared_uses = 0        # how many times shared memory was touched so far (regions without any keep
                                     # the barrier state they found)
+        self.deferred_selects: dict = {}  # scf.if -> the arith.selects its join defines (control_flow.defer_select)
         self.libdevice: set[str] = set()
         self.externs: dict[str, str] = {}  # function name -> bitcode library to link (tt.extern_elementwise)
         self._smem = None

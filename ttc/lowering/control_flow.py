@@ -4,6 +4,12 @@
 `scf.for` compares the induction variable with the upper bound as signed integers, as MLIR does; its results are
 the loop-carried values at the header when the loop exits. `scf.while`'s results are the values its
 `scf.condition` forwards.
+
+A tensor `arith.select` on a scalar condition that a later `scf.if` of the same block branches on, with no use
+before that `scf.if` ends, becomes phis at the `scf.if`'s join (`defer_select`): its true values from the then
+branch, its false values from the other path, as Triton's pipeline has it before LLVM (a persistent matmul's
+accumulator reset, `select(last_k, 0, acc)` with the epilogue under `scf.if last_k`: copies on the epilogue's
+path, not one `selp` a register on every iteration).
 """
 
 from __future__ import annotations
@@ -69,10 +75,34 @@ def _for(ctx, op):
         ctx.set(r, p)
 
 
+def defer_select(ctx, op) -> bool:
+    """Whether `arith.select` `op` is left to the `scf.if` after it that branches on its condition (the module
+    docstring); that `scf.if` then defines its result."""
+    c = op.operands[0]
+    if not isinstance(op.results[0].type, TensorType) or isinstance(c.type, TensorType):
+        return False
+    block = op.parent_block()
+    ops = list(block.ops)
+    at = ops.index(op)
+    target = next((o for o in ops[at + 1:] if o.name == "scf.if" and o.cond is c), None)
+    if target is None:
+        return False
+    end = ops.index(target)
+    for use in op.results[0].uses:
+        u = use.operation
+        while u is not None and u.parent_block() is not block:
+            u = u.parent_op()
+        if u is None or ops.index(u) <= end:
+            return False
+    ctx.deferred_selects.setdefault(target, []).append(op)
+    return True
+
+
 @lowering("scf.if")
 def _if(ctx, op):
     b = ctx.b
     cond = ctx.get(op.cond)
+    entry = b.block
     then_bb = ctx.fn.append_basic_block("if.then")
     has_else = bool(op.false_region.blocks) and (bool(op.results) or bool(list(op.false_region.blocks.first.ops)[:-1]))
     else_bb = ctx.fn.append_basic_block("if.else") if has_else else None
@@ -92,6 +122,12 @@ def _if(ctx, op):
         for vals, blk in arms:
             add_incoming(p, vals[i], blk)
         ctx.set(r, p)
+    for sel in ctx.deferred_selects.pop(op, ()):
+        res = sel.results[0]
+        p = make_phis(ctx, res.type, sel)
+        add_incoming(p, ctx.get(sel.operands[1]), arms[0][1])
+        add_incoming(p, ctx.get(sel.operands[2]), arms[1][1] if else_bb is not None else entry)
+        ctx.set(res, p)
 
 
 @lowering("scf.while")

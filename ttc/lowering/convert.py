@@ -22,7 +22,7 @@ import llvmlite.ir as ir
 from ttc.lowering import nvvm
 from ttc.ir.layout_utils import target_capability
 from ttc.lowering.exchange_plan import exchange_plan, mapped_layout, plan_cost
-from ttc.lowering.linear_exchange import LinearExchange, Side, linear_exchange
+from ttc.lowering.linear_exchange import LinearExchange, Side, addresses, linear_exchange
 from ttc.ir.linear_layout import LinearLayout
 from ttc.lowering.registry import lowering
 from ttc.lowering.types import bits_of, i8, i32
@@ -81,25 +81,38 @@ def exchange(ctx, op, values: list, src: LinearLayout, dst: LinearLayout, f: Cal
 def linear_exchange_registers(ctx, values: list, plan: LinearExchange, dst: LinearLayout) -> list:
     """`plan`'s exchange (`linear_exchange`): every thread's stores, a barrier, its loads; returns `dst`'s
     registers."""
-    b = ctx.b
-    t = values[0].type
-    st = ctx.stored_type(t)
     ctx.use_scratch(plan.nbytes)
     ctx.barrier_before_scratch()
-    for ptr, slots in side_addresses(ctx, plan, plan.store):
-        if plan.store.kind == "vec":
+    store_side(ctx, values, plan.store, side_pointers(ctx, plan.inverse, plan.elem_bytes, plan.store, ctx.scratch_at))
+    ctx.barrier()
+    return load_side(ctx, dst, values[0].type, plan.load,
+                     side_pointers(ctx, plan.inverse, plan.elem_bytes, plan.load, ctx.scratch_at))
+
+
+def store_side(ctx, values: list, side: Side, pointers) -> None:
+    """`side`'s stores of the registers `values` (vectors, or stmatrix of 16-bit pairs) at `pointers`."""
+    b = ctx.b
+    st = ctx.stored_type(values[0].type)
+    for ptr, slots in pointers:
+        if side.kind == "vec":
             ctx.store_vector(ptr, [to_stored(b, values[r], st) for r in slots])
         else:
             words = [b.bitcast(pack(b, [values[slots[2 * j]], values[slots[2 * j + 1]]]), i32) for j in range(4)]
-            stmatrix(b, ptr, words, plan.store.kind.endswith("trans"))
-    ctx.barrier()
+            stmatrix(b, ptr, words, side.kind.endswith("trans"))
+
+
+def load_side(ctx, dst: LinearLayout, t, side: Side, pointers) -> list:
+    """`dst`'s registers (of type `t`) read by `side`'s loads (vectors, or ldmatrix) at `pointers`; registers
+    repeating an element copy the loaded one."""
+    b = ctx.b
+    st = ctx.stored_type(t)
     out = [None] * dst.num_regs
-    for ptr, slots in side_addresses(ctx, plan, plan.load):
-        if plan.load.kind == "vec":
+    for ptr, slots in pointers:
+        if side.kind == "vec":
             for r, v in zip(slots, ctx.load_vector(ptr, st, len(slots))):
                 out[r] = from_stored(b, v, t)
         else:
-            for j, word in enumerate(ldmatrix(b, ptr, plan.load.kind.endswith("trans"))):
+            for j, word in enumerate(ldmatrix(b, ptr, side.kind.endswith("trans"))):
                 vec = b.bitcast(word, ir.VectorType(t, 2))
                 for e in range(2):
                     out[slots[2 * j + e]] = b.extract_element(vec, ir.Constant(i32, e))
@@ -107,17 +120,20 @@ def linear_exchange_registers(ctx, values: list, plan: LinearExchange, dst: Line
     return [out[r] if out[r] is not None else out[r & ~zero] for r in range(dst.num_regs)]
 
 
-def side_addresses(ctx, plan: LinearExchange, side: Side):
-    """(pointer, register slots) of each of `side`'s instructions (`LinearExchange.addresses`): the base offset
-    XORed with a constant once per distinct constant, the rest of the instruction's constant an immediate."""
+def side_pointers(ctx, inverse, elem_bytes: int, side: Side, base):
+    """(pointer, register slots) of each of `side`'s instructions in a linear buffer (`inverse`: coordinate bit ->
+    element offset) starting at byte `base` (an int or an i32 value), from `linear_exchange.addresses`: the
+    thread's base offset XORed with a constant once per distinct constant, the rest of the instruction's
+    constant an immediate."""
     ops = IROps(ctx.b)
     pointers = {}
-    for x, a, slots in plan.addresses(side, ops, ctx.tid()):
+    fixed = base if isinstance(base, int) else 0
+    for x, a, slots in addresses(inverse, elem_bytes, side, ops, ctx.tid()):
         key = x if isinstance(x, int) else id(x)
-        if key not in pointers:
-            pointers[key] = (ctx.shared_ptr(ops.value(x)), x)   # x kept alive with its id
+        if key not in pointers:   # x kept alive with its id
+            pointers[key] = (ctx.shared_ptr(ops.value(x if fixed == base else ops.add(x, base))), x)
         p = pointers[key][0]
-        a += ctx.scratch_at
+        a += fixed
         yield (ctx.b.gep(p, [ir.Constant(i32, a)], source_etype=i8) if a else p), slots
 
 

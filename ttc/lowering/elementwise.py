@@ -17,7 +17,7 @@ from xdsl.ir import Operation
 
 from ttc.ir.std import CMPF, CMPI
 from ttc.ir.tt import ROUNDING
-from ttc.lowering import indexing, minifloat, nvvm
+from ttc.lowering import control_flow, indexing, minifloat, nvvm
 from ttc.lowering.context import map_elementwise
 from ttc.lowering.registry import lowering
 from ttc.lowering.types import BFloatType, f32, i1, i32, is_float_type
@@ -220,6 +220,8 @@ def _cmpf(ctx, op):
 
 @lowering("arith.select")
 def _select(ctx, op):
+    if control_flow.defer_select(ctx, op):  # the scf.if branching on the condition defines it
+        return
     map_elementwise(ctx, op, lambda c, x, y: ctx.b.select(c, x, y))
 
 

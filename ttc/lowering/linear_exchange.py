@@ -179,62 +179,104 @@ class LinearExchange:
         return apply_inverse(self.inverse, x)
 
     def addresses(self, side: Side, ops, tid):
-        """Per instruction of `side`: (x, a, slots), the thread's byte offset being x + a: x the per-thread base
-        (from thread id `tid`, lane bits 0-4 and warp bits above) XORed with the bits of the instruction's
-        constant that the base can have (the same value object for equal constants), a the constant's other
-        bits (an immediate). `ops`: `exchange_plan.INT` on ints, `convert.IROps` building LLVM IR."""
-        eb = self.elem_bytes
-        base, known = thread_offset(ops, tid, [self.offset(v) * eb for v in side.lane + side.warp])
-        xored = {}
-        for c, slots in side.instrs:
-            off = self.offset(c) * eb
-            x = off & known
-            if x not in xored:
-                xored[x] = x if base is None else (ops.xor(base, x) if x else base)
-            yield xored[x], off & ~known, slots
+        """`addresses` in this plan's buffer."""
+        return addresses(self.inverse, self.elem_bytes, side, ops, tid)
 
 
-def thread_terms(vecs: list[int]) -> list[tuple[int, int, int]]:
-    """How a thread's base offset (the XOR over the set bits i of its id of `vecs[i]`) is computed: terms
-    (first id bit i, count m, value v): a run of m id bits whose offsets are the consecutive single bits from v
-    ((id shifted) & mask), or (i, 1, v) for one bit of a multi-bit offset v ((0 - bit) & v)."""
-    terms, i = [], 0
+def addresses(inverse: tuple[int, ...], eb: int, side: Side, ops, tid):
+    """Per instruction of `side` in a linear buffer (`inverse`: coordinate bit -> element offset, elements of
+    `eb` bytes): (x, a, slots), the thread's byte offset being x + a: x the per-thread base (from thread id
+    `tid`, lane bits 0-4 and warp bits above) XORed with the bits of the instruction's constant that the base can
+    have (the same value object for equal constants), a the constant's other bits (an immediate). `ops`:
+    `exchange_plan.INT` on ints, `convert.IROps` building LLVM IR."""
+    base, known = thread_offset(ops, tid, [apply_inverse(inverse, v) * eb for v in side.lane + side.warp])
+    xored = {}
+    for c, slots in side.instrs:
+        off = apply_inverse(inverse, c) * eb
+        x = off & known
+        if x not in xored:
+            xored[x] = x if base is None else (ops.xor(base, x) if x else base)
+        yield xored[x], off & ~known, slots
+
+
+def thread_terms(vecs: list[int]) -> list[tuple[str, int, int, int]]:
+    """How a thread's base offset (the XOR over the set bits i of its id of `vecs[i]`) is computed, the cheapest
+    of three forms: terms ("shift", s, mask, 0): (id shifted left by s, right when s < 0) & mask, every id bit i
+    whose offset has bit i + s contributing that bit (one term moves a run of bits; a swizzle's row bits, into
+    their row and their XOR position, take two); ("bit", i, v, 0): (0 - bit i) & v for an id bit whose offset
+    has several bits; ("mul", i, v, m): ((id >> i) & (2^m - 1)) * v for m id bits whose offsets are v, 2v, 4v,
+    ... without carries (v's bits at least m apart)."""
+    def shifts(bits):
+        out: dict[int, int] = {}
+        for i in bits:
+            v = vecs[i]
+            while v:
+                p = v.bit_length() - 1
+                out[p - i] = out.get(p - i, 0) | (1 << p)
+                v ^= 1 << p
+        return [("shift", k, m, 0) for k, m in sorted(out.items())]
+
+    def cost(terms):
+        one = {"shift": lambda t: 1 if t[1] == 0 else 2, "bit": lambda t: 2, "mul": lambda t: 2 if t[1] == 0 else 3}
+        return sum(one[t[0]](t) for t in terms) + max(0, len(terms) - 1)
+
+    set_bits = [i for i, v in enumerate(vecs) if v]
+    multi = [i for i in set_bits if vecs[i] & (vecs[i] - 1)]
+    single = [i for i in set_bits if i not in multi]
+    forms = [shifts(set_bits), shifts(single) + [("bit", i, vecs[i], 0) for i in multi]]
+    runs, i = [], 0
     while i < len(vecs):
-        v = vecs[i]
-        if v == 0:
-            i += 1
-            continue
-        m = 1
-        if v & (v - 1) == 0:
-            while i + m < len(vecs) and vecs[i + m] == v << m:
+        v, m = vecs[i], 1
+        if i in multi:
+            bits = [p for p in range(v.bit_length()) if v >> p & 1]
+            gap = min(q - p for p, q in zip(bits, bits[1:]))
+            while i + m < len(vecs) and m < gap and vecs[i + m] == v << m:
                 m += 1
-        terms.append((i, m, v))
+        if m > 1:
+            runs.append(("mul", i, v, m))
         i += m
-    return terms
+    if runs:
+        in_runs = {t[1] + k for t in runs for k in range(t[3])}
+        forms.append(shifts([j for j in single if j not in in_runs]) + runs
+                     + [("bit", j, vecs[j], 0) for j in multi if j not in in_runs])
+    return min(forms, key=cost)
+
+
+def _term_mask(term) -> int:
+    """The bits a `thread_terms` term can set."""
+    kind, i, v, m = term
+    if kind != "mul":
+        return v
+    out = 0
+    for k in range(m):
+        out |= v << k
+    return out
 
 
 def thread_offset(ops, tid, vecs: list[int]):
     """The XOR over the set bits i of `tid` of `vecs[i]` (as `thread_terms` says), and the mask of the bits it
     can have; (None, 0) when always 0."""
     out, known = None, 0
-    for i, m, v in thread_terms(vecs):
-        if v & (v - 1) == 0:
-            p = v.bit_length() - 1
-            mask = ((1 << m) - 1) << p
-            term = ops.and_(ops.shl(tid, p - i) if p >= i else ops.lshr(tid, i - p), mask)
+    for term in thread_terms(vecs):
+        kind, i, v, m = term
+        if kind == "shift":
+            t = ops.and_(ops.shl(tid, i) if i >= 0 else ops.lshr(tid, -i), v)
+        elif kind == "bit":
+            t = ops.and_(ops.sub(0, ops.and_(ops.lshr(tid, i), 1)), v)
         else:
-            mask = v
-            term = ops.and_(ops.sub(0, ops.and_(ops.lshr(tid, i), 1)), v)
-        out = term if out is None else (ops.xor(out, term) if known & mask else ops.or_(out, term))
+            t = ops.mul(ops.and_(ops.lshr(tid, i), (1 << m) - 1), v)
+        mask = _term_mask(term)
+        out = t if out is None else (ops.xor(out, t) if known & mask else ops.or_(out, t))
         known |= mask
     return out, known
 
 
 def _address_ops(inv, side: Side, eb: int) -> int:
-    """About how many integer instructions a side's addresses take (`convert.side_addresses`)."""
+    """About how many integer instructions a side's addresses take (`convert.side_pointers`)."""
     vecs = [apply_inverse(inv, v) * eb for v in side.lane + side.warp]
     terms = thread_terms(vecs)
-    ops = sum(2 if v & (v - 1) == 0 else 4 for _, _, v in terms) + max(0, len(terms) - 1)
+    ops = sum(1 if k == "shift" and i == 0 else 3 if k == "mul" and i else 2 for k, i, _, _ in terms) \
+        + max(0, len(terms) - 1)
     known = 0
     for v in vecs:
         known |= v
@@ -512,4 +554,3 @@ def _candidate(src, dst, fs, fd, n, eb, vec, sk, dk, bank_total, max_vec) -> Lin
     ops = total - cost
     plan = LinearExchange(tuple(src.shape), eb, bases, inv, st, ld, cost, ops)
     return plan if _simulate(plan, src, dst) else None
-

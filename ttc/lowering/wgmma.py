@@ -32,7 +32,7 @@ from ttc.lowering.dot import isa_a_coords, mma_lane_bases, pack_word
 from ttc.lowering.local_memory import SharedBuffer, whole_buffer
 from ttc.lowering.nvmma_shared import NvmmaBuffer, NvmmaError, descriptor_constant, descriptor_fields, k_step
 from ttc.lowering.registry import lowering
-from ttc.lowering.types import f32, i32, i64
+from ttc.lowering.types import bits_of, f32, i32, i64
 
 
 # f16 and fp8 operands may also accumulate in f16 (`.f16` D: two accumulators a 32-bit register)
@@ -233,8 +233,8 @@ def _warp_group_dot(ctx, op):
             else:
                 res = b.call(rest, args + [use_c if i == 0 else true] + acc)
             acc = [b.extract_value(res, j) for j in range(n_out)]
-        if f16_acc:
-            acc = [b.bitcast(b.trunc(b.lshr(word, ir.Constant(i32, 16 * h)), ir.IntType(16)), ir.HalfType())
+        if f16_acc:  # halves of <2 x half> words, so that re-packing them (a store, stmatrix) gives the word back
+            acc = [b.extract_element(b.bitcast(word, ir.VectorType(ir.HalfType(), 2)), ir.Constant(i32, h))
                    for word in acc for h in (0, 1)]
         for x, v in zip(cs, acc):
             out[x] = v
@@ -251,7 +251,11 @@ def _warp_group_dot_wait(ctx, op):
     for i, v in enumerate(op.inputs):
         x = ctx.get(v)
         if isinstance(x, list):
-            passed.append((i, x, [ctx.to_words(r) for r in x]))
+            if len(x) % 2 == 0 and all(bits_of(r.type) == 16 for r in x):   # 16-bit pairs in one word each
+                words = [[pack_word(b, x[k:k + 2])] for k in range(0, len(x), 2)]
+                passed.append((i, x, words))
+            else:
+                passed.append((i, x, [ctx.to_words(r) for r in x]))
     words = [w for _, _, ws in passed for rw in ws for w in rw]
     if words:
         n = len(words)
@@ -266,9 +270,15 @@ def _warp_group_dot_wait(ctx, op):
     at = 0
     for i, regs, ws in passed:
         out = []
-        for r, rw in zip(regs, ws):
-            out.append(ctx.from_words(words[at:at + len(rw)], r.type))
-            at += len(rw)
+        if len(ws) != len(regs):  # 16-bit pairs
+            for k, rw in enumerate(ws):
+                vec = b.bitcast(words[at], ir.VectorType(regs[2 * k].type, 2))
+                out += [b.extract_element(vec, ir.Constant(i32, h)) for h in (0, 1)]
+                at += 1
+        else:
+            for r, rw in zip(regs, ws):
+                out.append(ctx.from_words(words[at:at + len(rw)], r.type))
+                at += len(rw)
         results[i] = out
     for res, x in zip(op.outputs, results):
         ctx.set(res, x)
