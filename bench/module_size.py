@@ -8,12 +8,14 @@ and a masked store `blocks` times, each block with its own offsets and constants
 the op count is that of the module after `-make-ttgir`. The stages are timed in one process, each from the
 previous stage's module (as `ttc.compile` runs them): frontend, make-ttir, make-ttgir, LLVM IR (our lowering to
 LLVM IR text, before llvmlite parses and optimizes it), then llvmlite's parse + O3 and the PTX back end.
-`--profile STAGE` runs cProfile over one stage and prints the top functions by cumulative time.
+`--profile STAGE` runs cProfile over one stage and prints the top functions by cumulative time. The garbage
+collector runs with the commands' threshold (ttc.driver.cli.GC_THRESHOLD).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import math
 import os
@@ -108,6 +110,9 @@ def main() -> int:
     ap.add_argument("--json", help="write the rows and exponents as JSON here")
     ap.add_argument("--profile", help="cProfile this stage (frontend, make-ttir, make-ttgir, llvm-ir, llvm-o3, ptx)")
     args = ap.parse_args()
+    from ttc.driver.cli import GC_THRESHOLD
+
+    gc.set_threshold(GC_THRESHOLD)  # as every command runs (ttc.driver.cli.run)
     rows = []
     with tempfile.TemporaryDirectory(prefix="ttc-module-size-") as tmp:
         for blocks in (int(b) for b in args.blocks.split(",")):

@@ -71,6 +71,7 @@ REGISTRY: dict[str, str] = {
     "triton-nvidia-optimize-tmem-layouts": "optimize_tmem_layouts:OptimizeTMemLayouts",
     "triton-nvidia-interleave-tmem": "interleave_tmem:InterleaveTMem",
     "relayout-tritongpu": "relayout_tritongpu:RelayoutTritonGPU",
+    "tritoninstrument-concurrency-sanitizer": "concurrency_sanitizer:ConcurrencySanitizer",
     "tritongpu-reduce-data-duplication": "reduce_data_duplication:ReduceDataDuplication",
     "tritongpu-reorder-instructions": "reorder_instructions:ReorderInstructions",
     "triton-nvidia-optimize-descriptor-encoding": "optimize_descriptor_encoding:OptimizeDescriptorEncoding",

@@ -16,14 +16,23 @@ from __future__ import annotations
 import os
 import re
 import sys
-from typing import Optional
 
-import typer
-
-from ttc.driver.cli import UsageError, read_input, run, write_output
+from ttc.driver.cli import ArgumentParser, UsageError, int_range, read_input, run, write_output
 from ttc.driver.stages import environment_help
 
-app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, help=__doc__.split("\n\n")[0])
+
+def _parser() -> ArgumentParser:
+    p = ArgumentParser(prog="tt-as", description=__doc__.split("\n\n")[0].split(": ", 1)[1],
+                       epilog=environment_help(".cubin (with <kernel>.json)"))
+    p.add_argument("file", metavar="FILE", nargs="?", default="-", help="PTX input ('-' for stdin; the default)")
+    p.add_argument("-o", "--output", metavar="OUT", help="Output CUBIN (default: stdout if not a terminal)")
+    p.add_argument("--sm", help="GPU architecture: 90, 90a, sm_90 (default: the PTX's .target)")
+    p.add_argument("--maxrregcount", metavar="N", type=int_range(1), help="Registers per thread at most")
+    p.add_argument("--lineinfo", action="store_true", help="Keep line information")
+    p.add_argument("--opt-level", metavar="N", type=int_range(0, 4), help="Assembler optimization level (0-4)")
+    p.add_argument("--ptxas", metavar="PATH", help="Assemble with this ptxas (also $TRITON_PTXAS_PATH)")
+    p.add_argument("--sass", dest="show_sass", action="store_true", help="Print the SASS disassembly")
+    return p
 
 
 def _metadata(path: str, text: str, arch: str):
@@ -40,68 +49,54 @@ def _metadata(path: str, text: str, arch: str):
     return meta
 
 
-@app.command(context_settings={"help_option_names": ["-h", "--help"]}, epilog=environment_help(".cubin (with <kernel>.json)"))
-def assemble(
-    file: str = typer.Argument("-", help="PTX input ('-' for stdin)"),
-    output: Optional[str] = typer.Option(None, "-o", "--output", help="Output CUBIN (default: stdout if not a terminal)"),
-    sm: Optional[str] = typer.Option(None, "--sm", help="GPU architecture: 90, 90a, sm_90 (default: the PTX's .target)"),
-    maxrregcount: Optional[int] = typer.Option(None, "--maxrregcount", min=1, help="Registers per thread at most"),
-    lineinfo: bool = typer.Option(False, "--lineinfo", help="Keep line information"),
-    opt_level: Optional[int] = typer.Option(None, "--opt-level", min=0, max=4, help="Assembler optimization level (0-4)"),
-    ptxas: Optional[str] = typer.Option(None, "--ptxas", help="Assemble with this ptxas (also $TRITON_PTXAS_PATH)"),
-    show_sass: bool = typer.Option(False, "--sass", help="Print the SASS disassembly"),
-):
-    def main(_argv) -> int:
-        from ttc.driver import compiler
-        from ttc.lowering.cubin import AsmOptions, AssemblerError
-        from ttc.lowering.target import TargetError, cpu_name
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    from ttc.driver import compiler
+    from ttc.lowering.cubin import AsmOptions, AssemblerError
+    from ttc.lowering.target import TargetError, cpu_name
 
-        path, text = read_input(file)
-        if sm is not None:
-            try:
-                arch = cpu_name(sm)
-            except TargetError as e:
-                raise UsageError(str(e)) from None
-        else:
-            arch = compiler.ptx_arch(text)
-            if arch is None:
-                raise UsageError(f"'{path}' has no .target directive; is it PTX? (or pass --sm)")
-        options = AsmOptions(arch=arch, opt_level=opt_level, maxrregcount=maxrregcount, lineinfo=lineinfo)
-        tool = ptxas or os.environ.get("TRITON_PTXAS_PATH") or None
-        meta = _metadata(path, text, arch)
+    path, text = read_input(args.file)
+    if args.sm is not None:
         try:
-            cubin = compiler.cubin(text, path, meta, options, "tt-as", tool)
-        except AssemblerError as e:  # a log without a PTX line: printed as the assembler wrote it
-            sys.stderr.write(str(e).rstrip("\n") + "\n")
-            return 1
-        if show_sass:
-            from ttc.lowering.disasm import DisassemblerFailed, DisassemblerNotFound, sass
+            arch = cpu_name(args.sm)
+        except TargetError as e:
+            raise UsageError(str(e)) from None
+    else:
+        arch = compiler.ptx_arch(text)
+        if arch is None:
+            raise UsageError(f"'{path}' has no .target directive; is it PTX? (or pass --sm)")
+    options = AsmOptions(arch=arch, opt_level=args.opt_level, maxrregcount=args.maxrregcount, lineinfo=args.lineinfo)
+    tool = args.ptxas or os.environ.get("TRITON_PTXAS_PATH") or None
+    meta = _metadata(path, text, arch)
+    try:
+        cubin = compiler.cubin(text, path, meta, options, "tt-as", tool)
+    except AssemblerError as e:  # a log without a PTX line: printed as the assembler wrote it
+        sys.stderr.write(str(e).rstrip("\n") + "\n")
+        return 1
+    if args.show_sass:
+        from ttc.lowering.disasm import DisassemblerFailed, DisassemblerNotFound, sass
 
-            try:
-                listing = sass(cubin)
-            except (DisassemblerNotFound, DisassemblerFailed) as e:
-                raise UsageError(str(e)) from None
-            if output not in (None, "-"):
-                write_output(output, cubin)
-                meta.write_sidecar(output)
-            write_output(None, listing)
-            return 0
-        if output in (None, "-"):
-            if sys.stdout.isatty():
-                raise UsageError("refusing to write a binary CUBIN to a terminal: use -o FILE, a pipe, or --sass")
-            write_output(None, cubin)
-            return 0
-        write_output(output, cubin)
-        meta.write_sidecar(output)
+        try:
+            listing = sass(cubin)
+        except (DisassemblerNotFound, DisassemblerFailed) as e:
+            raise UsageError(str(e)) from None
+        if args.output not in (None, "-"):
+            write_output(args.output, cubin)
+            meta.write_sidecar(args.output)
+        write_output(None, listing)
         return 0
-
-    code = run("tt-as", main, [])
-    if code:
-        raise typer.Exit(code)
+    if args.output in (None, "-"):
+        if sys.stdout.isatty():
+            raise UsageError("refusing to write a binary CUBIN to a terminal: use -o FILE, a pipe, or --sass")
+        write_output(None, cubin)
+        return 0
+    write_output(args.output, cubin)
+    meta.write_sidecar(args.output)
+    return 0
 
 
 def entry() -> None:
-    app()
+    sys.exit(run("tt-as", main))
 
 
 if __name__ == "__main__":

@@ -12,8 +12,7 @@ with locations). A cache hit (`$TRITON_CACHE_DIR`, default `~/.triton/cache`) sk
 cached stages; MLIR_ENABLE_DUMP, MLIR_ENABLE_TIMING, MLIR_ENABLE_DIAGNOSTICS, LLVM_IR_ENABLE_DUMP and
 NVPTX_ENABLE_DUMP compile) and never beats an override (TRITON_KERNEL_OVERRIDE with a file of the kernel's
 compiles). `--autotuned` compiles the winner that `tt-tune` stored in Triton's autotune cache for the kernel, the
-spec, the configs and the target (its signature, warps, stages and registers). The command line is read with argparse rather than typer, whose import alone would cost a cache hit
-most of its time.
+spec, the configs and the target (its signature, warps, stages and registers).
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ttc.driver.cli import UsageError, parse_ptx_version, run, write_output
+from ttc.driver.cli import ArgumentParser, UsageError, parse_ptx_version, run, write_output
 
 STAGES = ("ttir", "ttgir", "llir", "ptx", "cubin")
 ENVIRONMENT = """environment:
@@ -34,14 +33,9 @@ ENVIRONMENT = """environment:
 """
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # usage errors as every command reports them: `tt-compile: error: ...`, exit 1
-        raise UsageError(message)
-
-
-def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="tt-compile", description=__doc__.split("\n\n")[0].split(": ", 1)[1],
-                epilog=ENVIRONMENT, formatter_class=argparse.RawDescriptionHelpFormatter)
+def _parser() -> ArgumentParser:
+    p = ArgumentParser(prog="tt-compile", description=__doc__.split("\n\n")[0].split(": ", 1)[1],
+                       epilog=ENVIRONMENT, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", metavar="KERNEL.py", help="the Python file with the kernel ('-' for stdin)")
     p.add_argument("-k", "--kernel", required=True, help="name of the @triton.jit kernel")
     p.add_argument("-s", "--signature", help='argument types and constexpr values, e.g. "*fp32:16,i32,1024"')

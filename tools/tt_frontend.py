@@ -11,47 +11,49 @@ locations (and names SSA values after variables) as Triton's dumps do.
 
 from __future__ import annotations
 
-from typing import Optional
+import argparse
+import sys
 
-import typer
-
-from ttc.driver.cli import read_input, run, write_output
-
-app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, help=__doc__.split("\n\n")[0])
+from ttc.driver.cli import ArgumentParser, read_input, run, write_output
 
 
-@app.command(context_settings={"help_option_names": ["-h", "--help"]})
-def frontend(
-    file: str = typer.Argument(..., help="The Python file with the kernel ('-' for stdin)"),
-    kernel: str = typer.Option(..., "--kernel", "-k", help="Name of the @triton.jit kernel to compile"),
-    signature: str = typer.Option(..., "--signature", "-s", help='Argument types and constexpr values, e.g. "*fp32:16,i32,1024"'),
-    output: Optional[str] = typer.Option(None, "-o", "--output", help="Output file (default: stdout); written only on success"),
-    debuginfo: bool = typer.Option(False, "--mlir-print-debuginfo", help="Print locations, as Triton's dumps do"),
-    module_name: Optional[str] = typer.Option(None, "--module-name", help="Python module name of the file, the prefix of helper function names (default: the file's stem)"),
-    debug: bool = typer.Option(False, "--debug", help="Triton's debug mode: emit tt.assert for device_assert and overflow checks"),
-    sanitize_overflow: bool = typer.Option(True, "--sanitize-overflow/--no-sanitize-overflow", help="Compute integer overflow checks (Triton's default)"),
-    arch: int = typer.Option(90, "--arch", help="CUDA compute capability (fp8 support and defaults depend on it)"),
-):
-    def main(_argv) -> int:
-        from ttc.frontend import Options, compile_source
-        from ttc.ir.verifier import verify_module
-        from ttc.ir.printer import print_ir
+def _parser() -> ArgumentParser:
+    p = ArgumentParser(prog="tt-frontend", description=__doc__.split("\n\n")[0].split(": ", 1)[1])
+    p.add_argument("file", metavar="FILE", help="The Python file with the kernel ('-' for stdin)")
+    p.add_argument("-k", "--kernel", required=True, help="Name of the @triton.jit kernel to compile")
+    p.add_argument("-s", "--signature", required=True,
+                   help='Argument types and constexpr values, e.g. "*fp32:16,i32,1024"')
+    p.add_argument("-o", "--output", metavar="OUT", help="Output file (default: stdout); written only on success")
+    p.add_argument("--mlir-print-debuginfo", dest="debuginfo", action="store_true",
+                   help="Print locations, as Triton's dumps do")
+    p.add_argument("--module-name", metavar="NAME", help="Python module name of the file, the prefix of helper "
+                                                         "function names (default: the file's stem)")
+    p.add_argument("--debug", action="store_true",
+                   help="Triton's debug mode: emit tt.assert for device_assert and overflow checks")
+    p.add_argument("--sanitize-overflow", action=argparse.BooleanOptionalAction, default=True,
+                   help="Compute integer overflow checks (Triton's default)")
+    p.add_argument("--arch", type=int, default=90, help="CUDA compute capability (fp8 support and defaults depend "
+                                                        "on it; default: 90)")
+    return p
 
-        path, text = read_input(file)
-        options = Options(debug=debug, sanitize_overflow=sanitize_overflow, arch=arch)
-        name = module_name or ("__main__" if file in ("-", "") else None)  # stdin runs like a script
-        module = compile_source(text, path, kernel, signature, name, options)
-        verify_module(module)
-        write_output(output, print_ir(module, debuginfo=debuginfo, name_locs=debuginfo))
-        return 0
 
-    code = run("tt-frontend", main, [])
-    if code:
-        raise typer.Exit(code)
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    from ttc.frontend import Options, compile_source
+    from ttc.ir.verifier import verify_module
+    from ttc.ir.printer import print_ir
+
+    path, text = read_input(args.file)
+    options = Options(debug=args.debug, sanitize_overflow=args.sanitize_overflow, arch=args.arch)
+    name = args.module_name or ("__main__" if args.file in ("-", "") else None)  # stdin runs like a script
+    module = compile_source(text, path, args.kernel, args.signature, name, options)
+    verify_module(module)
+    write_output(args.output, print_ir(module, debuginfo=args.debuginfo, name_locs=args.debuginfo))
+    return 0
 
 
 def entry() -> None:
-    app()
+    sys.exit(run("tt-frontend", main))
 
 
 if __name__ == "__main__":

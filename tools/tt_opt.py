@@ -2,8 +2,10 @@
 
     tt-opt [FILE|-] [-o OUT] [-PASS[='opt=v ...']]... [--pass-pipeline='builtin.module(a,b{k=v})']
 
-Flags follow LLVM's cl::opt conventions (one or two dashes, `=` or a following argument for values), so the
-command line is parsed here rather than by typer, whose POSIX rules would read `-cse` as `-c -s -e`.
+Flags follow LLVM's cl::opt conventions (one or two dashes, `=` or a following argument for values, a pass's
+options as `-pass=opts` or `-pass{opts}`), so the command line is parsed here rather than by argparse (the other
+commands' `ttc.driver.cli.ArgumentParser`): argparse would need every pass declared as an option before parsing
+(the pass registry imported even for `--version`), reads an unknown `-oxyz` as `-o xyz`, and has no `{opts}` form.
 Environment: MLIR_ENABLE_DUMP=1|<kernel>, MLIR_DUMP_PATH=<file>, MLIR_ENABLE_TIMING=1, MLIR_ENABLE_DIAGNOSTICS;
 TRITON_KERNEL_DUMP/TRITON_DUMP_DIR and TRITON_KERNEL_OVERRIDE/TRITON_OVERRIDE_DIR for the stages `-make-ttir` and
 `-make-ttgir` produce (`ttc.driver.stages`); TRITON_REPRODUCER_PATH for the reproducer a failing pass leaves

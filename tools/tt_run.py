@@ -14,16 +14,11 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Optional
 
-import typer
-
-from ttc.driver.cli import UsageError, run, write_output
+from ttc.driver.cli import ArgumentParser, UsageError, int_range, run, write_output
 
 IR_SUFFIXES = (".ttir", ".ttgir", ".mlir")
 BINARY_SUFFIXES = (".cubin", ".ptx")
-
-app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
 
 def _outputs_to_write(spec, out_dir: str | None) -> dict:
@@ -55,20 +50,27 @@ def _save(path: Path, array) -> None:
     write_output(str(path), buf.getvalue())
 
 
-@app.command(help="Launch KERNEL as the JSON spec describes; check and save its outputs.")
-def tt_run(
-    kernel: str = typer.Argument(..., metavar="KERNEL", help=".ttir/.ttgir/.mlir (with --interpret), or .cubin/.ptx"),
-    spec: str = typer.Option(..., "--spec", metavar="SPEC", help="The launch spec (JSON): args, grid, checks."),
-    out_dir: Optional[str] = typer.Option(None, "--out-dir", metavar="DIR",
-                                          help="Write the outputs (checked or 'output' args) as DIR/<name>.npy."),
-    check: bool = typer.Option(False, "--check", help="Compare outputs with the spec's checks; exit 1 on a mismatch."),
-    bench: bool = typer.Option(False, "--bench", help="Time the launch with CUDA events (GPU only)."),
-    warmup: Optional[int] = typer.Option(None, "--warmup", min=0,
-                                         help="Untimed launches before timing, and at least 50 ms of them [10]."),
-    rep: Optional[int] = typer.Option(None, "--rep", min=1, help="Timed launches [100]."),
-    json_out: bool = typer.Option(False, "--json", help="Print the result as JSON."),
-    interpret: bool = typer.Option(False, "--interpret", help="Execute TTIR/TTGIR on the CPU with NumPy."),
-) -> int:
+def _parser() -> ArgumentParser:
+    p = ArgumentParser(prog="tt-run",
+                       description="Launch KERNEL as the JSON spec describes; check and save its outputs.")
+    p.add_argument("kernel", metavar="KERNEL", help=".ttir/.ttgir/.mlir (with --interpret), or .cubin/.ptx")
+    p.add_argument("--spec", metavar="SPEC", required=True, help="The launch spec (JSON): args, grid, checks.")
+    p.add_argument("--out-dir", metavar="DIR", help="Write the outputs (checked or 'output' args) as DIR/<name>.npy.")
+    p.add_argument("--check", action="store_true", help="Compare outputs with the spec's checks; exit 1 on a mismatch.")
+    p.add_argument("--bench", action="store_true", help="Time the launch with CUDA events (GPU only).")
+    p.add_argument("--warmup", metavar="N", type=int_range(0),
+                   help="Untimed launches before timing, and at least 50 ms of them [10].")
+    p.add_argument("--rep", metavar="N", type=int_range(1), help="Timed launches [100].")
+    p.add_argument("--json", dest="json_out", action="store_true", help="Print the result as JSON.")
+    p.add_argument("--interpret", action="store_true", help="Execute TTIR/TTGIR on the CPU with NumPy.")
+    return p
+
+
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    kernel, spec, out_dir, check, bench = args.kernel, args.spec, args.out_dir, args.check, args.bench
+    warmup, rep, json_out, interpret = args.warmup, args.rep, args.json_out, args.interpret
+
     import numpy as np
 
     from ttc.runtime import check as checks
@@ -143,35 +145,6 @@ def tt_run(
         lines += [f"wrote {p}" for p in written.values()]
         sys.stdout.write("\n".join(lines) + "\n")
     return 0 if ok else 1
-
-
-def _click_exceptions() -> list:
-    """The modules of click's exceptions that typer may raise: click's, and the copy newer typers vendor."""
-    import importlib
-
-    modules = []
-    for name in ("click.exceptions", "typer._click.exceptions"):
-        try:
-            modules.append(importlib.import_module(name))
-        except ImportError:
-            pass
-    return modules
-
-
-def main(argv: list[str]) -> int:
-    mods = _click_exceptions()
-    usage = tuple(m.UsageError for m in mods)
-    exits = tuple({typer.Exit, *(m.Exit for m in mods if hasattr(m, "Exit"))})
-    aborts = tuple({typer.Abort, *(m.Abort for m in mods if hasattr(m, "Abort"))})
-    command = typer.main.get_command(app)
-    try:
-        return command.main(args=argv, prog_name="tt-run", standalone_mode=False) or 0
-    except usage as e:
-        raise UsageError(e.format_message()) from None
-    except exits as e:
-        return e.exit_code
-    except aborts:
-        return 130
 
 
 def entry() -> None:

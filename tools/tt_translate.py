@@ -16,71 +16,63 @@ Environment: LLVM_IR_ENABLE_DUMP=1 prints the LLVM IR before and after O3, NVPTX
 
 from __future__ import annotations
 
-import enum
-from typing import Optional
+import sys
 
-import typer
-
-from ttc.driver.cli import UsageError, parse_ptx_version, read_input, run, write_output
+from ttc.driver.cli import ArgumentParser, UsageError, parse_ptx_version, read_input, run, write_output
 from ttc.driver.stages import environment_help
 
-app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, help=__doc__.split("\n\n")[0])
+
+def _parser() -> ArgumentParser:
+    p = ArgumentParser(prog="tt-translate", description=__doc__.split("\n\n")[0].split(": ", 1)[1],
+                       epilog=environment_help(".llir (--target=llvmir from TTGIR) and .ptx"))
+    p.add_argument("file", metavar="FILE", nargs="?", default="-",
+                   help="TTGIR or LLVM IR input ('-' for stdin; the default)")
+    p.add_argument("--target", required=True, choices=("llvmir", "ptx"), help="What to produce: llvmir or ptx")
+    p.add_argument("--sm", help="GPU architecture: 90, 90a, sm_90 (default: the module's ttg.target, else 90)")
+    p.add_argument("--ptx-version", metavar="V", help="PTX ISA version, e.g. 8.0 or 80")
+    p.add_argument("-o", "--output", metavar="OUT",
+                   help="Output file (default: stdout); written only on success, with OUT.json beside it")
+    return p
 
 
-class Target(str, enum.Enum):
-    llvmir = "llvmir"
-    ptx = "ptx"
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    from ttc.driver import compiler
+    from ttc.ir.diagnostics import CompileError, Diagnostic
+    from ttc.lowering import pipeline
+    from ttc.lowering.metadata import KernelMetadata
+    from ttc.lowering.target import TargetError
 
-
-@app.command(context_settings={"help_option_names": ["-h", "--help"]}, epilog=environment_help(".llir (--target=llvmir from TTGIR) and .ptx"))
-def translate(
-    file: str = typer.Argument("-", help="TTGIR or LLVM IR input ('-' for stdin)"),
-    target: Target = typer.Option(..., "--target", help="What to produce: llvmir or ptx"),
-    sm: Optional[str] = typer.Option(None, "--sm", help="GPU architecture: 90, 90a, sm_90 (default: the module's ttg.target, else 90)"),
-    ptx_version: Optional[str] = typer.Option(None, "--ptx-version", help="PTX ISA version, e.g. 8.0 or 80"),
-    output: Optional[str] = typer.Option(None, "-o", "--output", help="Output file (default: stdout); written only on success, with OUT.json beside it"),
-):
-    def main(_argv) -> int:
-        from ttc.driver import compiler
-        from ttc.ir.diagnostics import CompileError, Diagnostic
-        from ttc.lowering import pipeline
-        from ttc.lowering.metadata import KernelMetadata
-        from ttc.lowering.target import TargetError
-
-        path, text = read_input(file)
-        if not text.strip():
-            raise CompileError(Diagnostic(path, 0, 0, "the input is empty: expected TTGIR or LLVM IR"))
-        options = pipeline.Options(sm=sm, ptx_version=parse_ptx_version(ptx_version))
-        kind = pipeline.detect_kind(text)
-        try:
-            if kind == "ptx":
-                raise UsageError(f"'{path}' is PTX already (assemble it with tt-as)")
-            if kind == "ttgir" and path.endswith((".ll", ".llir")):
-                raise CompileError(Diagnostic(path, 0, 0, "no LLVM IR here (no define, declare, target or ModuleID "
-                                              "line); TTGIR files end in .ttgir"))
-            if kind == "ttgir":  # the .llir stage: lowered here, unless an override file stands in for it
-                mod, meta, tm = compiler.llir(pipeline.parse_ttgir(text, path, options), "tt-translate", options)
-            else:
-                sidecar = KernelMetadata.read_sidecar(None if file == "-" else file)
-                mod, meta, tm = pipeline.parse_llvm(text, path, options, sidecar)
-        except TargetError as e:
-            raise UsageError(str(e)) from None
-        if target is Target.llvmir:
-            result = str(mod)
+    path, text = read_input(args.file)
+    if not text.strip():
+        raise CompileError(Diagnostic(path, 0, 0, "the input is empty: expected TTGIR or LLVM IR"))
+    options = pipeline.Options(sm=args.sm, ptx_version=parse_ptx_version(args.ptx_version))
+    kind = pipeline.detect_kind(text)
+    try:
+        if kind == "ptx":
+            raise UsageError(f"'{path}' is PTX already (assemble it with tt-as)")
+        if kind == "ttgir" and path.endswith((".ll", ".llir")):
+            raise CompileError(Diagnostic(path, 0, 0, "no LLVM IR here (no define, declare, target or ModuleID "
+                                          "line); TTGIR files end in .ttgir"))
+        if kind == "ttgir":  # the .llir stage: lowered here, unless an override file stands in for it
+            mod, meta, tm = compiler.llir(pipeline.parse_ttgir(text, path, options), "tt-translate", options)
         else:
-            result = compiler.ptx(mod, meta, tm, "tt-translate")
-        write_output(output, result)
-        if output not in (None, "-"):
-            meta.write_sidecar(output)
-        return 0
-
-    code = run("tt-translate", main, [])
-    if code:
-        raise typer.Exit(code)
+            sidecar = KernelMetadata.read_sidecar(None if args.file == "-" else args.file)
+            mod, meta, tm = pipeline.parse_llvm(text, path, options, sidecar)
+    except TargetError as e:
+        raise UsageError(str(e)) from None
+    if args.target == "llvmir":
+        result = str(mod)
+    else:
+        result = compiler.ptx(mod, meta, tm, "tt-translate")
+    write_output(args.output, result)
+    if args.output not in (None, "-"):
+        meta.write_sidecar(args.output)
+    return 0
 
 
 def entry() -> None:
-    app()
+    sys.exit(run("tt-translate", main))
 
 
 if __name__ == "__main__":

@@ -15,7 +15,6 @@ or the spec are `file:line:col: error:` lines, exit 1.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
@@ -23,17 +22,13 @@ import shutil
 import sys
 import time
 
-from ttc.driver.cli import UsageError, env_on, run, write_output
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise UsageError(message)
+from ttc.driver.cli import ArgumentParser, UsageError, env_on, run, write_output
 
 
-def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="tt-tune", description=__doc__.split("\n\n")[0].split(": ", 1)[1],
-                epilog="environment: TRITON_CACHE_DIR (kernel and autotune cache), TRITON_PRINT_AUTOTUNING=1, "
-                       "TRITON_ALWAYS_COMPILE=1 (compile and time again)")
+def _parser() -> ArgumentParser:
+    p = ArgumentParser(prog="tt-tune", description=__doc__.split("\n\n")[0].split(": ", 1)[1],
+                       epilog="environment: TRITON_CACHE_DIR (kernel and autotune cache), TRITON_PRINT_AUTOTUNING=1, "
+                              "TRITON_ALWAYS_COMPILE=1 (compile and time again)")
     p.add_argument("file", metavar="KERNEL.py", help="the Python file with the kernel")
     p.add_argument("-k", "--kernel", required=True, help="name of the (autotuned) @triton.jit kernel")
     p.add_argument("--spec", required=True, help="tt-run's launch spec (JSON), with optional flops/bytes")

@@ -1,7 +1,8 @@
 """ttc: a Triton-style GPU kernel compiler whose stages are separate opt-style commands over Triton's textual IR.
 
 `ttc.compile(path, kernel, signature, options)` runs every stage in one process, with Triton's kernel cache (see
-`ttc.driver.compiler`); `ttc.Options` are its options. Importing `ttc` loads nothing else; it installs `_LazyXdslFormats` (below).
+`ttc.driver.compiler`); `ttc.Options` are its options. Importing `ttc` loads nothing else; it installs
+`_LazyXdslFormats` and `_DataclassCode` (below).
 """
 
 import sys
@@ -59,6 +60,108 @@ class _LazyFormat:
 
 if "xdsl.irdl.declarative_assembly_format" not in sys.modules:
     sys.meta_path.insert(0, _LazyXdslFormats)
+
+
+class _DataclassCode:
+    """Reuses the code objects `dataclasses` compiles for every generated method: Python 3.10-3.13 write one
+    source text per `__init__`/`__repr__`/`__eq__`/... of each dataclass and compile it at class creation, about
+    40% of importing xDSL's core, builtin and arith (bytecode does not cache it). This shadows the module-level
+    `exec` that `dataclasses` calls with such a text: the text is the key, its code object (`compile` with the
+    flags and file name `exec` would use, so the same object) the value, one marshal file per defining module
+    under `ttc/__pycache__/dc/`, read when that module defines its first dataclass. Files are written at exit
+    for modules that compiled something new (atomically; where the folder is not writable, not at all), also
+    under PYTHONDONTWRITEBYTECODE: no install step can fill them (they need xDSL imported), and they hold
+    xDSL's methods, not our bytecode. Only xDSL's and ttc's own modules are cached."""
+
+    MODULES = ("xdsl.", "ttc.")
+    folder = None  # set when installed; a test may point it elsewhere first
+
+    def __init__(self, folder):
+        self.folder, self.shards, self.dirty, self.hits, self.misses = folder, {}, set(), 0, 0
+
+    def _shard(self, module):
+        shard = self.shards.get(module)
+        if shard is None:
+            import marshal
+
+            try:
+                with open(f"{self.folder}/{module}.{sys.implementation.cache_tag}.marshal", "rb") as f:
+                    shard = marshal.load(f)
+            except (OSError, EOFError, ValueError, TypeError):
+                shard = {}
+            if type(shard) is not dict:
+                shard = {}
+            self.shards[module] = shard
+        return shard
+
+    def exec(self, source, globals=None, locals=None, /):
+        module = globals.get("__name__", "") if type(globals) is dict else ""
+        if type(source) is str and module.startswith(self.MODULES):
+            shard = self._shard(module)
+            code = shard.get(source)
+            if code is None:
+                code = shard[source] = _builtin_compile(source, "<string>", "exec", dont_inherit=True)
+                self.dirty.add(module)
+                self.misses += 1
+            else:
+                self.hits += 1
+            source = code
+        return _builtin_exec(source, globals, locals)
+
+    def save(self):
+        import marshal
+        import os
+
+        for module in sorted(self.dirty):
+            path = f"{self.folder}/{module}.{sys.implementation.cache_tag}.marshal"
+            try:
+                os.makedirs(self.folder, exist_ok=True)
+                with open(f"{path}.{os.getpid()}", "wb") as f:
+                    marshal.dump(self.shards[module], f)
+                os.replace(f"{path}.{os.getpid()}", path)
+            except OSError:
+                pass
+        self.dirty.clear()
+
+
+def _cache_dataclass_code(dataclasses):
+    """Installs _DataclassCode in `dataclasses` where it builds methods from source texts (3.10-3.12's
+    `_create_fn`, 3.13's `_FuncBuilder`); elsewhere leaves it alone."""
+    if "exec" in vars(dataclasses) or not ("_create_fn" in vars(dataclasses) or "_FuncBuilder" in vars(dataclasses)):
+        return
+    import atexit
+
+    cache = _DataclassCode(_DataclassCode.folder or f"{__path__[0]}/__pycache__/dc")
+    dataclasses.exec = cache.exec
+    atexit.register(cache.save)
+
+
+class _DataclassHook:
+    """Installs _DataclassCode when `dataclasses` is first imported (so `import ttc` imports nothing)."""
+
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
+        if name != "dataclasses":
+            return None
+        sys.meta_path.remove(cls)
+        import importlib.util
+
+        spec = importlib.util.find_spec(name)
+        run = spec.loader.exec_module
+
+        def exec_module(module):
+            run(module)
+            _cache_dataclass_code(module)
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+_builtin_exec, _builtin_compile = exec, compile  # before `compile` below shadows it
+if "dataclasses" in sys.modules:
+    _cache_dataclass_code(sys.modules["dataclasses"])
+else:
+    sys.meta_path.insert(0, _DataclassHook)
 
 
 def compile(*args, **kwargs):

@@ -251,6 +251,43 @@ def test_a_failing_pass_leaves_a_reproducer_that_replays(kernel_dir, monkeypatch
     assert proc.returncode == 0 and "#ttg.blocked" in proc.stdout, proc.stderr
 
 
+def test_make_ttir_is_verified_again_only_when_a_later_pipeline_fails(kernel_dir, monkeypatch):
+    """ttc.compile verifies the frontend's module and make-ttgir's, not make-ttir's; when make-ttir or make-ttgir
+    fails, it compiles again verifying every stage, which reports what such a compile reports: here a broken
+    make-ttir (its function left without a terminator) at make-ttir, with make-ttir's reproducer, as with
+    MLIR_ENABLE_TIMING (which prints between the pipelines, so every stage is verified)."""
+    from ttc.ir import verifier
+    from ttc.ir.diagnostics import CompileError
+    from ttc.passes.make_ttir import MakeTTIR
+
+    tmp, _ = kernel_dir
+    monkeypatch.setenv("TRITON_REPRODUCER_PATH", str(tmp / "repro.mlir"))
+    text = (tmp / "k.py").read_text()
+    verified = []
+    verify = verifier.verify_module
+    monkeypatch.setattr(verifier, "verify_module", lambda m, s=None: verified.append(m) or verify(m, s))
+    good = ttc.compile("k.py", "bias_gelu_kernel", SIG, text=text, use_cache=False, stage="ttgir")
+    assert len(verified) == 2 and good.ttgir
+    apply = MakeTTIR.apply
+
+    def broken(self, ctx, module):
+        apply(self, ctx, module)
+        ret = next(op for op in module.walk() if op.name == "tt.return")
+        ret.detach()
+        ret.erase()
+
+    monkeypatch.setattr(MakeTTIR, "apply", broken)
+    renders = []
+    for timing in ("", "1"):
+        monkeypatch.setenv("MLIR_ENABLE_TIMING", timing)
+        verified.clear()
+        with pytest.raises(CompileError) as failure:
+            ttc.compile("k.py", "bias_gelu_kernel", SIG, text=text, use_cache=False)
+        renders.append(failure.value.render())
+    assert renders[0] == renders[1]
+    assert "block with no terminator" in renders[0] and "while executing 'make-ttir'" in renders[0]
+
+
 def test_timing_and_ir_dumps_from_the_environment(kernel_dir):
     tmp, env = kernel_dir
     proc = _tt_compile(tmp, env, extra_env={"MLIR_ENABLE_TIMING": "1"})

@@ -339,3 +339,97 @@ def test_ldmatrix_for_8_and_32_bit_mma_operands(bits, k_width, shape, buffer):
     # B (N innermost in its buffer): its k run down the rows, which only .trans (16-bit) could gather
     b_dst = layout_for(shape[::-1], DotOperandEncoding.make(opIdx=1, parent=mma([2, 2]), kWidth=k_width))
     assert ldmatrix_loads(swizzled_buffer(shape[::-1], [1, 0], E, 8, 1, 8), b_dst) is None
+
+
+def _random_linear(rng, shape, warps):
+    """A layout whose bases are unit steps mixed by random XORs (invertible), 32 lanes, `warps` warps."""
+    from ttc.ir.linear_layout import LinearLayout
+
+    bases = [[(1 << i) if d == k else 0 for k in range(len(shape))] for d, n in enumerate(shape)
+             for i in range(n.bit_length() - 1)]
+    rng.shuffle(bases)
+    for _ in range(len(bases)):
+        i, j = rng.sample(range(len(bases)), 2)
+        bases[i] = [x ^ y for x, y in zip(bases[i], bases[j])]
+    bases = [tuple(b) for b in bases]
+    n_warp = warps.bit_length() - 1
+    n_reg = len(bases) - 5 - n_warp
+    return LinearLayout(tuple(shape), tuple(bases[:n_reg]), tuple(bases[n_reg:n_reg + 5]), tuple(bases[n_reg + 5:]))
+
+
+def test_linear_shortcuts_score_as_the_full_evaluation(monkeypatch):
+    """`exchange_plan` scores most candidates on a few points (one access's lanes for all accesses, ldmatrix's
+    check on basis vectors) where the buffer's offsets are linear; with `_CHECK_ALL` it evaluates every thread
+    and register of every candidate. Both must give every candidate the same costs and ldmatrix loads, hence the
+    same plans: every case above, random pairs, layouts whose bases mix dimensions or whose lanes do not hold
+    ldmatrix's fragments, and 8/32-bit mma operands in swizzled and padded buffers."""
+    from ttc.ir.linear_layout import LinearLayout
+    from ttc.lowering import exchange_plan as ep
+
+    pairs = [(layout_for(shape, s), layout_for(shape, d), E) for _, shape, s, d, E in CASES
+             if shape[0] * shape[-1] <= 4096]  # the 8-warp tiles take seconds evaluated everywhere
+    for seed in range(12):
+        rng = random.Random(seed)
+        shape = (rng.choice([16, 32, 64]), rng.choice([16, 32, 64]))
+        warps, E = rng.choice([1, 2, 4]), rng.choice([1, 2, 4])
+        pairs.append((layout_for(shape, _random_blocked(rng, shape, warps)),
+                      layout_for(shape, _random_blocked(rng, shape, warps)), E))
+    for seed in range(8):  # bases mixing dimensions: lanes and registers share coordinate bits
+        rng = random.Random(seed)
+        shape, warps = (rng.choice([8, 16, 32]), rng.choice([16, 32])), rng.choice([1, 2, 4])
+        pairs.append((_random_linear(rng, shape, warps), _random_linear(rng, shape, warps), rng.choice([1, 2, 4])))
+    good = layout_for((64, 32), operand(0, mma([2, 2])))
+    variants = []
+    for change in ({2: 3, 3: 2}, {0: 2, 2: 0}, {0: 1, 1: 0}):  # lanes swapped: fits, does not, does not
+        lanes = list(good.lane)
+        for i, j in change.items():
+            lanes[i] = good.lane[j]
+        variants.append(LinearLayout(good.shape, good.reg, tuple(lanes), good.warp))
+    mixed = list(good.lane)
+    mixed[2] = (mixed[2][0], mixed[2][1] ^ 8)  # a lane basis in both dimensions
+    variants.append(LinearLayout(good.shape, good.reg, tuple(mixed), good.warp))
+    pairs += [(layout_for((64, 32), A_BLOCKED), v, 2) for v in variants]
+    odd = LinearLayout((4, 32), ((0, 1), (0, 2)), ((0, 5), (0, 8), (0, 16), (1, 0), (2, 0)), ())
+    cols = LinearLayout((4, 32), ((1, 0), (2, 0)), tuple((0, 1 << i) for i in range(5)), ())
+    pairs += [(odd, cols, 2), (cols, odd, 1)]
+    loads = []
+    for shape, E, k_width, buffer in (((64, 32), 1, 4, (16, 4, 2)), ((64, 32), 4, 1, (4, 1, 8)),
+                                      ((128, 64), 2, 2, (8, 1, 8)), ((64, 64), 2, 2, (8, 2, 4))):
+        buf = ep.swizzled_buffer(shape, [1, 0], E, *buffer)
+        for idx in (0, 1):
+            loads.append((buf, layout_for(shape, DotOperandEncoding.make(opIdx=idx, parent=mma([2, 2]),
+                                                                        kWidth=k_width))))
+    for row_elems in (40, 36, 34):  # padded rows of 80, 72, 68 bytes: integer-linear offsets
+        loads += [(ep.BufferLayout((64, 32), 1, 2, 2, row_elems, 0, 1), v) for v in [good] + variants[:3]]
+
+    scores = []
+    costs, fit_each = ep._access_costs, ep._LdmatrixFit.fit_each
+    monkeypatch.setattr(ep, "_access_costs", lambda *a: scores.append(costs(*a)) or scores[-1])
+    monkeypatch.setattr(ep._LdmatrixFit, "fit_each", lambda *a: scores.append(fit_each(*a)) or scores[-1])
+
+    def run():
+        scores.clear()
+        plans = [ep.exchange_plan.__wrapped__(*p) for p in pairs], [ep.ldmatrix_loads(b, d) for b, d in loads]
+        return plans, list(scores)
+
+    fast = run()
+    ldm = fast[0][1]
+    assert [x is not None for x in ldm[-12:]] == [True, True, False, False] + [False] * 8  # 72, 68: misaligned
+    assert sum(p.ldmatrix is not None for p in fast[0][0]) >= 4
+    monkeypatch.setattr(ep, "_CHECK_ALL", True)
+    assert run() == fast
+
+
+def test_planning_imports_no_numpy():
+    """Importing NumPy took longer than planning a kernel's exchanges: the plans are pure Python."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom ttc.ir.linear_layout import layout_for\nfrom test_exchange_plan import A_BLOCKED, "
+            "operand, mma\nfrom ttc.lowering.exchange_plan import exchange_plan\n"
+            "p = exchange_plan(layout_for((64, 32), A_BLOCKED), layout_for((64, 32), operand(0, mma([2, 2]))), 2)\n"
+            "assert p.ldmatrix is not None\nprint('numpy' in sys.modules)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=__import__("pathlib").Path(__file__).parent)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "False"

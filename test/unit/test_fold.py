@@ -187,3 +187,19 @@ def test_identities_return_existing_values():
                    "    %r = arith.addi %x, %c0 : i32\n    tt.return %r : i32\n  }\n}\n")
     add = [op for op in module.walk() if op.name == "arith.addi"][0]
     assert fold_in_ir(add)[0] is add.operands[0]
+
+
+def test_ops_without_a_folder_read_no_constants(monkeypatch):
+    """The greedy driver asks `fold_in_ir` about every op it pops; for ops that have no folder (a load, a
+    return) it answers at once, without looking up its operands' constants."""
+    from ttc.ir import fold as fold_module
+
+    module = parse("module {\n  tt.func @f(%p: !tt.ptr<i32>) -> i32 {\n    %c1 = arith.constant 1 : i32\n"
+                   "    %v = tt.load %p : !tt.ptr<i32>\n    %s = arith.addi %v, %c1 : i32\n"
+                   "    tt.return %s : i32\n  }\n}\n")
+    ops = {op.name: op for op in module.walk()}
+    asked = []
+    monkeypatch.setattr(fold_module, "constant_attr", lambda v: asked.append(v) or None)
+    assert fold_in_ir(ops["tt.load"]) is None and fold_in_ir(ops["tt.return"]) is None and not asked
+    assert fold_in_ir(ops["arith.addi"]) is None and len(asked) == 2
+    assert elements_of(None) is None

@@ -189,6 +189,55 @@ def test_gpu_names_and_ptx_versions_as_triton():
         [80, 85, 85, 87, 90, 91, 78]
 
 
+def test_ptx_version_cache_keyed_and_invalidated(tmp_path, monkeypatch):
+    """resolve_ptx_version keeps its answers across processes (target.PTX_VERSIONS), keyed by the installed
+    llvmlite and assembler: a stored answer is used without probing LLVM; another nvJitLink wheel or a changed
+    ptxas is another key, probed afresh; a damaged file is ignored. dist_info finds what importlib.metadata does."""
+    import json
+    from importlib import metadata
+
+    from ttc.lowering import target
+
+    for dist in ("llvmlite",) + target.NVJITLINK_DISTS:
+        try:
+            want = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            want = None
+        assert (target.dist_info(dist) or (None,))[0] == want
+    store = tmp_path / "ptx_versions.json"
+    monkeypatch.setattr(target, "PTX_VERSIONS", str(store))
+    probes = []
+    probe = target._emit_probe
+    monkeypatch.setattr(target, "_emit_probe", lambda *a: probes.append(a) or probe(*a))
+
+    def resolve(*args):
+        for f in (target.resolve_ptx_version, target.min_ptx_version, target.llvm_writes, target.assembler_cuda):
+            f.cache_clear()
+        probes.clear()
+        return target.resolve_ptx_version(*args)
+
+    truth = target._resolve_ptx_version("sm_90a", None, None)
+    assert resolve("sm_90a", None) == truth and probes
+    (key, value), = json.loads(store.read_text()).items()
+    assert value == truth and "llvmlite-" in key and "nvjitlink-" in key
+    store.write_text(json.dumps({key: 77}))  # a planted answer: read, not probed
+    assert resolve("sm_90a", None) == 77 and not probes
+    store.write_text("{damaged")
+    assert resolve("sm_90a", None) == truth and probes and json.loads(store.read_text()) == {key: truth}
+    wheel = tmp_path / "nvidia_nvjitlink-12.4.127.dist-info"
+    wheel.mkdir()
+    found = target.dist_info
+    monkeypatch.setattr(target, "dist_info", lambda d: ("12.4.127", str(wheel)) if d == "nvidia-nvjitlink" else found(d))
+    assert resolve("sm_90a", None) == 84 and probes and len(json.loads(store.read_text())) == 2
+    ptxas = tmp_path / "ptxas"
+    ptxas.write_text("#!/bin/sh\necho 'Cuda compilation tools, release 12.0, V12.0.76'\n")
+    ptxas.chmod(0o755)
+    assert resolve("sm_90a", None, str(ptxas)) == 80 and probes
+    assert resolve("sm_90a", None, str(ptxas)) == 80 and not probes
+    ptxas.write_text("#!/bin/sh\necho 'Cuda compilation tools, release 12.3, V12.3.107'\n")
+    assert resolve("sm_90a", None, str(ptxas)) == 83 and probes
+
+
 def test_layouts_must_match_the_warp_count():
     text = HEADER.replace('"ttg.num-warps" = 4', '"ttg.num-warps" = 8') + """  tt.func public @k(%p: !tt.ptr<i32>) {
     %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>

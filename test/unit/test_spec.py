@@ -162,8 +162,12 @@ def test_init_file_dtype_and_shape(tmp_path):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--interpret"], "tt-run: error: Missing argument 'KERNEL'."),
-    ([TTIR], "tt-run: error: Missing option '--spec'."),
+    (["--interpret"], "tt-run: error: the following arguments are required: KERNEL, --spec"),
+    ([TTIR], "tt-run: error: the following arguments are required: --spec"),
+    ([TTIR, "--spec", ROOT / "kernels" / "vector_add.json", "--bench", "--rep", "0"],
+     "tt-run: error: argument --rep: 0 is not in the range x>=1"),
+    ([TTIR, "--spec", ROOT / "kernels" / "vector_add.json", "--bench", "--warmup", "x"],
+     "tt-run: error: argument --warmup: invalid int value: 'x'"),
     ([TTIR, "--spec", ROOT / "kernels" / "vector_add.json"], f"tt-run: error: '{TTIR}' is IR: pass --interpret to run it on the CPU"),
     ([ROOT / "kernels" / "vector_add.py", "--spec", ROOT / "kernels" / "vector_add.json"],
      f"tt-run: error: '{ROOT / 'kernels' / 'vector_add.py'}' is neither IR (.ttir, .ttgir, .mlir) nor a GPU binary (.cubin, .ptx)"),

@@ -204,8 +204,16 @@ def compile(path: str, kernel: str, signature: str, options: Options | None = No
             instr.stream = open(dump_path, "w", encoding="utf-8")
         except OSError as e:
             raise UsageError(f"cannot open MLIR_DUMP_PATH '{dump_path}': {e.strerror}") from None
+    # make-ttir's module is not verified (make-ttgir's is) where nothing prints or dumps the stages between; when
+    # make-ttir or make-ttgir fails then, the compile runs again verifying each stage, so that the failure is
+    # reported as that compile reports it (the stages are deterministic). The frontend's module is always
+    # verified, as Triton verifies make_ir's: what the user wrote is checked where it was written.
+    once = not (dump_path or instr.before or instr.after or stages.active() or env_on("MLIR_ENABLE_TIMING"))
     try:
-        result = _compile(text, path, kernel, signature, options, arch, stage, tool, instr)
+        try:
+            result = _compile(text, path, kernel, signature, options, arch, stage, tool, instr, verify_all=not once)
+        except _Unverified:
+            result = _compile(text, path, kernel, signature, options, arch, stage, tool, instr, verify_all=True)
     finally:
         if dump_path:
             instr.stream.close()
@@ -249,7 +257,15 @@ def _from_cache(key: str, kernel: str, stage: str) -> Compiled | None:
     return result
 
 
-def _compile(text, path, kernel, signature, options: Options, arch: int, stage: str, tool: str, instr) -> Compiled:
+class _Unverified(Exception):
+    """make-ttir or make-ttgir failed in a compile that had not verified make-ttir's module."""
+
+
+def _compile(text, path, kernel, signature, options: Options, arch: int, stage: str, tool: str, instr,
+             verify_all: bool = True) -> Compiled:
+    """The stages up to `stage`. With `verify_all` off, make-ttir's module (unless it is the stage asked for) is
+    not verified, and a failure of make-ttir or make-ttgir is raised as _Unverified, with no reproducer written
+    (`compile` then runs again with `verify_all`)."""
     from ttc.ir.diagnostics import Source
     from ttc.lowering import pipeline, target
     from ttc.lowering.cubin import AsmOptions
@@ -274,8 +290,14 @@ def _compile(text, path, kernel, signature, options: Options, arch: int, stage: 
                                                     f"num-ctas={options.num_ctas} num-stages={options.num_stages}")])]
     stage_hash = "-" if stages.active() else ""  # the module carries its source hash: this is never used
     for ext, passes in pipelines:
-        module, pm = timed(f"make-{ext}", lambda: _passes(module, passes, source, tool, stage_hash, instr, text,
-                                                           path, kernel, signature, options, arch))
+        try:
+            module, pm = timed(f"make-{ext}", lambda: _passes(module, passes, source, tool, stage_hash, instr, text,
+                                                               path, kernel, signature, options, arch,
+                                                               verify_all or ext in ("ttgir", stage), verify_all))
+        except Exception as e:
+            if verify_all:
+                raise
+            raise _Unverified() from e
         result.overridden |= pm.overridden
         source = pm.source
         setattr(result, ext, dump_text(module))
@@ -310,15 +332,17 @@ def _compile(text, path, kernel, signature, options: Options, arch: int, stage: 
     return result
 
 
-def _passes(module, passes, source, tool, stage_hash, instr, text, path, kernel, signature, options, arch):
+def _passes(module, passes, source, tool, stage_hash, instr, text, path, kernel, signature, options, arch,
+            verify: bool = True, reproduce: bool = True):
     """Run a pipeline as tt-opt does, with its reproducer when a pass fails: the pipeline's input is made again
-    (the stages are deterministic) and saved with the pipeline."""
+    (the stages are deterministic) and saved with the pipeline. `verify` off: the result is not verified;
+    `reproduce` off: a failure is raised as it is (`compile` compiles again with both on)."""
     from ttc.opt import reproducer
     from ttc.ir.diagnostics import CompileError, Diagnostic
     from ttc.ir.dialects import context
     from ttc.opt.passmanager import PassManager
 
-    pm = PassManager(passes, instr, source, stage_hash, tool)
+    pm = PassManager(passes, instr, source, stage_hash, tool, verify=verify)
     t0 = time.perf_counter()
     try:
         module = pm.run(module, context())
@@ -326,12 +350,12 @@ def _passes(module, passes, source, tool, stage_hash, instr, text, path, kernel,
             sys.stderr.write(pm.timing_report(time.perf_counter() - t0))
         return module, pm
     except CompileError as e:
-        if pm.current is None:
+        if pm.current is None or not reproduce:
             raise
         e.diags.append(reproducer.save(path, _input_of(passes, text, path, kernel, signature, options, arch), pm))
         raise
     except Exception as e:
-        if pm.current is None:
+        if pm.current is None or not reproduce:
             raise
         note = reproducer.save(path, _input_of(passes, text, path, kernel, signature, options, arch), pm)
         if os.environ.get("TTC_DEBUG") == "1":

@@ -35,7 +35,7 @@ DIALECTS = {
     "arith": _dialect("std", "ARITH"), "math": _dialect("std", "MATH"), "scf": _dialect("std", "SCF"),
     "cf": _dialect("std", "CF"), "ub": _dialect("std", "UB"), "tt": _dialect("tt", "TT"), "ttg": _dialect("ttg", "TTG"),
     "ttng": _dialect("ttg", "TTNG"), "nvws": _dialect("nvws", "NVWS"), "gpu": _dialect("gpu", "GPU"),
-    "llvm": _dialect("llvm", "LLVM"),
+    "llvm": _dialect("llvm", "LLVM"), "tti": _dialect("tti", "TTI"),
 }
 
 

@@ -152,6 +152,8 @@ def _int_or_float(t: Attribute) -> bool:
 
 def elements_of(attr: Attribute | None) -> Elements | None:
     """The value of an integer, float or dense constant attribute, or None for anything else."""
+    if attr is None:  # an operand no constant defines: the usual case of the folders' identity checks
+        return None
     if isinstance(attr, IntegerAttr) and isinstance(attr.type, (IntegerType, IndexType)):
         return Elements(attr.type, (wrap(attr.value.data, int_width(attr.type)),))
     if isinstance(attr, FloatAttr) and is_foldable_float(attr.type):
@@ -888,7 +890,10 @@ def folds_in_place(op: Operation) -> bool:
 
 
 def fold_in_ir(op: Operation) -> list[Attribute | SSAValue] | None:
-    """`fold` with the operands' constants read from the `arith.constant` ops that define them."""
+    """`fold` with the operands' constants read from the `arith.constant` ops that define them (not read for
+    the ops that have no folder: most of those the greedy driver asks about)."""
+    if op.name not in _FOLDERS:
+        return None
     return fold(op, [constant_attr(v) for v in op.operands])
 
 

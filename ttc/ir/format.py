@@ -7,7 +7,9 @@ attribute), `type(...)`, `qualified(type(...))`, `stype(...)` (a dialect type pr
 `!dialect.name` prefix, which MLIR does when the constraint names one type class), `functional-type(a, b)`,
 `operands`, `attr-dict`, `attr-dict-with-keyword`, optional groups `( ... $anchor^ ... )?` and `oilist(...)`.
 Operand and result types the format does not spell out come from `infer` rules (MLIR's TypesMatchWith);
-`infer["__int__NAME"] = i32` makes the attribute NAME an integer of that type written bare.
+`infer["__int__NAME"] = i32` makes the attribute NAME an integer of that type written bare;
+`infer["__array__NAME"] = i32` makes it a dense array of that type written bare, as MLIR writes a
+DenseI32ArrayAttr a format names (`[0, 4096]`, `[]`).
 Ops whose syntax is not declarative (regions, functions) register a `Custom` parse/print pair instead.
 `build_op` builds an op as xDSL's `build` does, creating it directly from its flat operands where the op's
 definition allows (what each op class needs is read once from its definition, in `op_info`).
@@ -346,6 +348,8 @@ class OpFormat:
             return ", ".join(p.value(v) for v in vals)
         if "__int__" + e.name in self.infer:  # an I32Attr printed bare (`ttng.init_barrier %b, 1`)
             return str(val.value.data)
+        if "__array__" + e.name in self.infer:  # a DenseI32ArrayAttr printed bare: `[0, 4096]`
+            return "[" + ", ".join(str(x) for x in val.get_values()) + "]"
         if e.name in self.enums:
             assert isinstance(val, IntegerAttr)
             return self.enum_names[e.name].get(val.value.data) or str(val.value.data)
@@ -539,6 +543,10 @@ class _ParseState:
             return
         if "__int__" + name in self.fmt.infer:
             self.attrs[name] = IntegerAttr(p.parse_integer(), self.fmt.infer["__int__" + name])
+            return
+        if "__array__" + name in self.fmt.infer:
+            values = p.parse_comma_separated_list(p.Delimiter.SQUARE, p.parse_integer)
+            self.attrs[name] = DenseArrayBase.from_list(self.fmt.infer["__array__" + name], values)
             return
         if name in self.fmt.enums:
             table, storage = _enum(self.fmt.enums[name])

@@ -4,8 +4,17 @@ function on its own, stopping at its first failure; symbol redefinitions. Proble
 
 from __future__ import annotations
 
-from xdsl.utils.exceptions import VerifyException
+from math import prod
 
+from xdsl.dialects.builtin import NoneAttr, TensorType
+from xdsl.ir import BlockArgument
+from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator
+from xdsl.utils.exceptions import DiagnosticException, VerifyException
+
+from ttc.ir.attr_printer import attr_text
+from ttc.ir.diagnostics import CompileError, at_op, op_text
+from ttc.ir.layout_checks import memdesc_layout_problem, tensor_layout_problem
+from ttc.ir.memdesc import MemDescType
 from ttc.ir.verify_errors import OpDiagnostics
 
 
@@ -13,8 +22,6 @@ def verify_module(module, source=None) -> None:
     """Verify the module as MLIR's verifier does: each op, then the ops of its regions, then each block's
     terminator; in each function (an isolated-from-above op) verification stops at the first failure, the
     functions are verified independently. Raise CompileError with the diagnostics."""
-    from ttc.ir.diagnostics import CompileError
-
     diags = _symbol_redefinitions(module, source)
     if not diags:
         _verify_isolated(module, source, diags)
@@ -33,10 +40,6 @@ def _verify_op(op, source, diags: list, deferred: list) -> bool:
     """MLIR's verifyOnEntrance(op), its blocks and nested ops, verifyOnExit(block), then the op's region
     verifiers (`verify_regions_`: MLIR's verifyRegionInvariants); isolated-from-above
     ops met inside are left in `deferred` (each verified on its own, as MLIR does in parallel)."""
-    from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator
-
-    from ttc.ir.diagnostics import at_op, op_text
-
     problems = _op_problems(op)
     if problems:
         diags.extend(at_op(at, source, m) for at, m in problems)
@@ -86,8 +89,6 @@ def _problems(check, op) -> list[tuple]:
     """The diagnostics `check()` raises about `op`, as (op they are at, message): MLIR's emitOpError prefix added
     where missing; a LocatedVerifyException (ttc/ir/tt.py) puts its message at the op it names, as written
     (MLIR's emitError at a nested op)."""
-    from xdsl.utils.exceptions import DiagnosticException
-
     if check is None:
         return []
     try:
@@ -104,12 +105,6 @@ def _problems(check, op) -> list[tuple]:
 
 def _tensor_size_problem(op) -> str | None:
     """Triton's TensorSizeTrait (tt ops): tensors of a power-of-two number of elements, at most 2^20."""
-    from math import prod
-
-    from xdsl.dialects.builtin import TensorType
-
-    from ttc.ir.diagnostics import op_text
-
     if not op.name.startswith("tt."):
         return None
     for v in list(op.operands) + list(op.results):
@@ -125,12 +120,6 @@ def _tensor_size_problem(op) -> str | None:
 def _layout_problem(op) -> str | None:
     """Triton's VerifyTensorLayoutsTrait (every tt, ttg and ttng op): each operand's layout, then each result's,
     against the module (ttc/ir/layout_checks.py)."""
-    from xdsl.dialects.builtin import NoneAttr, TensorType
-    from xdsl.ir import BlockArgument
-
-    from ttc.ir.layout_checks import memdesc_layout_problem, tensor_layout_problem
-    from ttc.ir.memdesc import MemDescType
-
     if not op.name.startswith(("tt.", "ttg.", "ttng.")):
         return None
 
@@ -155,11 +144,6 @@ def _layout_problem(op) -> str | None:
 
 def _value_text(v) -> str:
     """A value as MLIR streams it into a diagnostic: a block argument by type and index, a result by its op."""
-    from xdsl.ir import BlockArgument
-
-    from ttc.ir.diagnostics import op_text
-    from ttc.ir.attr_printer import attr_text
-
     if isinstance(v, BlockArgument):
         return f"<block argument> of type '{attr_text(v.type)}' at index: {v.index}"
     return op_text(v.owner) or v.owner.name
@@ -167,8 +151,6 @@ def _value_text(v) -> str:
 
 def _symbol_redefinitions(module, source) -> list:
     """MLIR's symbol table check, with its messages: the second definition is the error."""
-    from ttc.ir.diagnostics import at_op
-
     seen, diags = {}, []
     for op in module.body.ops:
         name = op.properties.get("sym_name", op.attributes.get("sym_name"))

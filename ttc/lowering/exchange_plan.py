@@ -1,10 +1,10 @@
 """The shared-memory plan of a layout exchange (`convert.exchange`): where each element lives in the buffer, and
 which vector accesses every thread issues to write the source layout's registers and read the destination's.
 
-Pure Python (with NumPy for the bank-conflict estimate), so that the lowering and the unit tests use the same
-decisions: the lowering builds LLVM IR from `ExchangePlan.byte_offset` with `IROps`, the tests evaluate the same
-function on integers (`INT`) for every thread and check that the exchange is a correct permutation
-(test/unit/test_exchange_plan.py).
+Pure Python (no NumPy: importing it took longer than planning a kernel's exchanges), so that the lowering and the
+unit tests use the same decisions: the lowering builds LLVM IR from `ExchangePlan.byte_offset` with `IROps`, the
+tests evaluate the same function on integers (`INT`) for every thread and check that the exchange is a correct
+permutation (test/unit/test_exchange_plan.py).
 
 The buffer holds the tensor (in the source's coordinates) with one dimension, `inner`, innermost; the other
 dimensions, slowest first, make the row index. An element's byte offset is
@@ -30,11 +30,12 @@ the vectors.
 The plan is chosen among candidates (each dimension as `inner`; no padding, padding by one unit or by one
 4-byte bank, XOR swizzles; the unit is the widest vector, or 16 bytes) by a bank-conflict model of warp 0 (shared memory wavefronts: 32 banks of 4 bytes,
 an access of 8 (16) bytes per thread served in 2 (4) phases of 16 (8) threads) plus the instruction count; the
-choice affects speed only, the checks above make every candidate correct. The candidates of one `inner` are
-evaluated together, as NumPy arrays with a leading candidate axis (`_offsets_each`, `_wavefronts_each`,
-`_LdmatrixFit.fit_each`); where a candidate's offsets are linear over GF(2) (no padding), one access's lanes
-stand for all of them (`_access_costs`). NumPy is imported by the functions that score candidates, so that
-kernels without exchanges do not pay for its import.
+choice affects speed only, the checks above make every candidate correct. Scoring evaluates few points: the
+(row, column) of each coordinate is computed once per `inner` and each candidate's offsets from it (`_offsets`);
+where a candidate's offsets are linear (over GF(2) without padding, over the integers unswizzled), one access's
+lanes stand for all accesses (`_access_costs`) and ldmatrix's every-thread check reduces to basis vectors
+(`_LdmatrixFit`); elsewhere every thread and register is evaluated (`_CHECK_ALL` forces that everywhere, and
+test/unit/test_exchange_plan.py checks that both choose the same plans).
 """
 
 from __future__ import annotations
@@ -204,47 +205,91 @@ def swizzled_buffer(shape, order, elem_bytes: int, vec: int, per_phase: int, max
     return BufferLayout(tuple(shape), inner, elem_bytes, unit, n, _log2(max(per_phase, 1)), phases)
 
 
-def _thread_coords(ll: LinearLayout) -> np.ndarray:
-    """[warp, lane, dim]: the thread-dependent part of every thread's coordinates."""
-    import numpy as np
-    out = np.zeros((ll.num_warps, ll.num_lanes, ll.rank), dtype=np.int32)
-    for ids, bases, axis in ((np.arange(ll.num_lanes), ll.lane, 1), (np.arange(ll.num_warps), ll.warp, 0)):
-        for i, basis in enumerate(bases):
-            bit = ((ids >> i) & 1)[:, None] * np.array(basis, dtype=np.int32)
-            out ^= bit[None, :, :] if axis == 1 else bit[:, None, :]
+def _span(bases, rank: int) -> list[tuple[int, ...]]:
+    """The coordinates of every index 0 .. 2^len(bases) - 1: the XOR of the bases of its set bits."""
+    out = [(0,) * rank]
+    for b in bases:
+        out += [tuple(x ^ y for x, y in zip(c, b)) for c in out]
     return out
 
 
-def _dims(c: np.ndarray) -> list[np.ndarray]:
-    """Coordinates [..., dim] as `byte_offset` takes them: one array per dimension."""
-    return [c[..., d] for d in range(c.shape[-1])]
+@lru_cache(maxsize=64)
+def _thread_coords(ll: LinearLayout) -> list[list[tuple[int, ...]]]:
+    """[warp][lane]: the thread-dependent part of every thread's coordinates (not to be modified: cached)."""
+    lanes = _span(ll.lane, ll.rank)
+    return [[tuple(x ^ y for x, y in zip(w, c)) for c in lanes] for w in _span(ll.warp, ll.rank)]
 
 
-def _candidates(layouts) -> np.ndarray:
-    """[candidate, 5]: each (unit, row_elems, per_phase_log, max_phase) and log2 of its unit."""
-    import numpy as np
-    return np.array([(u, n, s, m, _log2(u)) for u, n, s, m in layouts], dtype=np.int32).reshape(-1, 5)
+def _row_col(buf: BufferLayout, coords) -> list[tuple[int, int]]:
+    """(row, column) of each coordinate tuple in `buf` (row 0 where the buffer has one row: `byte_offset` is the
+    column's there, and so is `_offsets`')."""
+    dims = [(d, _log2(buf.shape[d])) for d in buf.outer if buf.shape[d] > 1]
+    out = []
+    for c in coords:
+        row = 0
+        for d, k in dims:
+            row = (row << k) | c[d]
+        out.append((row, c[buf.inner]))
+    return out
 
 
-def _offsets_each(buf: BufferLayout, cands: np.ndarray, c) -> np.ndarray:
-    """`buf.byte_offset(c)` (per-dimension integer arrays) for each candidate buffer of `cands` (`_candidates`:
-    `buf` with other unit, row_elems, per_phase_log, max_phase): [candidate, *c's shape]."""
-    import numpy as np
-    unit, row_elems, shift, mp, unit_log = (cands[:, i].reshape((-1,) + (1,) * c[0].ndim) for i in range(5))
-    row, col = buf.row_index(c), c[buf.inner]
-    if row is None:
-        return np.broadcast_to(col << _log2(buf.elem_bytes), (len(cands),) + col.shape)
-    col = col ^ (((row >> shift) & (mp - 1)) << unit_log)
-    return (row * row_elems + col) << _log2(buf.elem_bytes)  # col < row_elems: the same as byte_offset's OR
+def _offsets(buf: BufferLayout, cand, points) -> list[int]:
+    """`buf.byte_offset` of each (row, column) of `points` (`_row_col`) in the candidate buffer `cand`: `buf` with
+    (unit, row_elems, per_phase_log, max_phase) = cand."""
+    unit, row_elems, shift, mp = cand
+    e = _log2(buf.elem_bytes)
+    if mp == 1:
+        return [(r * row_elems + c) << e for r, c in points]
+    m, u = mp - 1, _log2(unit)
+    return [(r * row_elems + (c ^ (((r >> shift) & m) << u))) << e for r, c in points]
+
+
+def _gf2_linear(buf: BufferLayout, cand) -> bool:
+    """Whether the candidate's byte offsets are linear over GF(2) in the coordinates' bits: rows of a power-of-two
+    length that every (swizzled) column stays below, so that `row * row_elems + col` is `row << k | col`."""
+    unit, row_elems, shift, mp = cand
+    return row_elems & (row_elems - 1) == 0 and buf.shape[buf.inner] <= row_elems and (mp - 1) * unit < row_elems
+
+
+def _single_bits(indices) -> list[int] | None:
+    """The single-bit members of `indices` (register numbers) when `indices` is exactly every sum of them, else
+    None: a linear function of the index bits then holds on all of `indices` iff it holds on those."""
+    bits = [i for i in indices if i and not i & (i - 1)]
+    mask = sum(bits)
+    return bits if len(indices) == 1 << len(bits) and all(not i & ~mask for i in indices) else None
+
+
+def _disjoint(bases) -> bool:
+    """Whether no two of the coordinate vectors share a set bit in any dimension: then their XORs are sums, and
+    an unswizzled buffer's offsets (row * row_elems + col) are sums of theirs."""
+    for d in range(len(bases[0]) if bases else 0):
+        seen = 0
+        for b in bases:
+            if seen & b[d]:
+                return False
+            seen |= b[d]
+    return True
+
+
+# Evaluate every candidate at every thread and register (the definition) rather than on basis vectors where
+# linearity allows; test/unit/test_exchange_plan.py sets it to check that both choose the same plans.
+_CHECK_ALL = False
 
 
 class _LdmatrixFit:
     """`ldmatrix_loads` for destination `dst` (of `elem_bytes` elements), its buffer-independent part computed
-    once: where every thread's registers are, and the lanes' row coordinates of both ldmatrix forms (`fit_each`
-    then evaluates byte offsets, for many candidate buffers at once)."""
+    once: the lanes' row coordinates of both ldmatrix forms, and which lane and byte of a row each thread's
+    registers come from (`fit_each` then checks candidate buffers).
+
+    The check is that for every group g, warp w, register k = p j + e and lane l, the byte offset of the row that
+    lane L(j, l) passes plus the byte `off(j, e, l)` within it equals the offset of register g + k of thread
+    (l, w), with every row 16-byte aligned. Both sides are functions of the bits of (g, w, k, l) (of (g, w, L) for
+    the alignment), linear over GF(2) where the buffer's offsets are (`_gf2_linear`; the aligned row plus an
+    in-row byte is then an XOR), or over the integers where the buffer is unswizzled and every basis vector
+    involved has its own bits (`_disjoint`). Two linear functions agree everywhere iff they agree on each basis
+    vector, so then only those are evaluated; otherwise every (g, w, k, l) is."""
 
     def __init__(self, dst: LinearLayout, elem_bytes: int, wide: bool = False):
-        import numpy as np
         # p elements per 32-bit word: the first log2(p) register bases run within a word, the next two pick the
         # matrix; 8-bit and 32-bit elements (`wide`: the MMA operands of local_load) use the untransposed form
         # only (.trans moves 16-bit elements)
@@ -259,40 +304,77 @@ class _LdmatrixFit:
         self.ok = set(dst.unique_regs) == {g + i for g in groups for i in range(n)}
         if not self.ok:
             return
-        self.groups = groups
-        regs = np.array(dst.reg_coords, dtype=np.int32)                                # [reg, dim]
-        first = regs[list(groups)]                                                     # [group, dim]
-        want = regs[np.add.outer(groups, np.arange(n))][:, None, :, None, :] ^ _thread_coords(dst)[None, :, None]
-        self.want = _dims(want)                                                        # [group, warp, p j + e, lane]
+        self.dst, self.groups, self.n = dst, groups, n
+        group_bits = _single_bits(groups)
+        spanned = group_bits is not None
+        group_bases = [dst.reg_coords[g] for g in group_bits or ()]
+        want_bases = group_bases + list(dst.reg[:n.bit_length() - 1]) + list(dst.lane) + list(dst.warp)
         self.forms = []
-        l = np.arange(32)
-        j, e = np.arange(4)[:, None, None], np.arange(p)[None, :, None]
         for trans in (False, True) if p == 2 else (False,):
             row_lanes = (dst.reg[0], dst.lane[0], dst.lane[1]) if trans else dst.lane[2:5]
             rows = LinearLayout(dst.shape, dst.reg, tuple(row_lanes) + dst.reg[lp:lp + 2], dst.warp)
-            c = first[:, None, None, :] ^ _thread_coords(rows)[None]                    # [group, warp, lane L, dim]
-            if trans:   # register j, half e of lane l: matrix j, row 2 (l % 4) + e, column l // 4
-                lane, off = 8 * j + 2 * (l & 3) + e, 2 * (l >> 2)
-            else:       # matrix j, row l // 4, bytes 4 (l % 4) + elem_bytes * e
-                lane, off = 8 * j + (l >> 2), 4 * (l & 3) + elem_bytes * e
-            lane, off = (np.broadcast_to(x, (4, p, 32)).reshape(n, 32) for x in (lane, off))
-            self.forms.append((Ldmatrix(trans, groups, rows, p), _dims(c), lane, off))
+            lane, off = [], []  # [k][l]: the lane whose row register k of thread l comes from, its byte there
+            for j in range(4):
+                for e in range(p):
+                    if trans:   # register j, half e of lane l: matrix j, row 2 (l % 4) + e, column l // 4
+                        lane.append([8 * j + 2 * (l & 3) + e for l in range(32)])
+                        off.append([2 * (l >> 2) for l in range(32)])
+                    else:       # matrix j, row l // 4, bytes 4 (l % 4) + elem_bytes * e
+                        lane.append([8 * j + (l >> 2) for l in range(32)])
+                        off.append([4 * (l & 3) + elem_bytes * e for l in range(32)])
+            row_coords = _span(rows.lane, dst.rank)  # [L] in warp 0, group 0
+            row_bases = group_bases + list(rows.lane) + list(rows.warp)
+            # the basis vectors of (k, l) (those of g and w give the same coordinates on both sides): the row's
+            # coordinates and in-row byte, and the register's coordinates
+            basis = [(row_coords[lane[1 << t][0]], off[1 << t][0], dst.reg[t]) for t in range(n.bit_length() - 1)]
+            basis += [(row_coords[lane[0][1 << t]], off[0][1 << t], dst.lane[t]) for t in range(5)]
+            self.forms.append((Ldmatrix(trans, groups, rows, p), rows, lane, off, row_bases, basis,
+                               spanned and _disjoint(row_bases) and _disjoint(want_bases)))
+        self.spanned = spanned
 
-    def fit_each(self, buf: BufferLayout, cands: np.ndarray) -> list:
-        """Per candidate buffer (`_offsets_each`): the loads, and their rows' byte offsets in warp 0
-        [group, lane]; None where ldmatrix does not fit."""
-        import numpy as np
+    def _fits_on_bases(self, buf, cand, row_bases, basis) -> bool:
+        if any(a % 16 for a in _offsets(buf, cand, _row_col(buf, row_bases))):
+            return False
+        got = _offsets(buf, cand, _row_col(buf, [b[0] for b in basis]))
+        want = _offsets(buf, cand, _row_col(buf, [b[2] for b in basis]))
+        return all(g + b[1] == w for g, b, w in zip(got, basis, want))
+
+    def _fits_everywhere(self, buf, cand, rows, lane, off) -> bool:
+        dst, regs = self.dst, self.dst.reg_coords
+        row_tc, tc = _thread_coords(rows), _thread_coords(dst)
+        for g in self.groups:
+            first = regs[g]
+            for w in range(dst.num_warps):
+                row = _offsets(buf, cand, _row_col(buf, [tuple(x ^ y for x, y in zip(first, c)) for c in row_tc[w]]))
+                if any(a % 16 for a in row):
+                    return False
+        for g in self.groups:
+            first = regs[g]
+            for w in range(dst.num_warps):
+                row = _offsets(buf, cand, _row_col(buf, [tuple(x ^ y for x, y in zip(first, c)) for c in row_tc[w]]))
+                for k in range(self.n):
+                    reg = regs[g + k]
+                    want = _offsets(buf, cand, _row_col(buf, [tuple(x ^ y for x, y in zip(reg, c)) for c in tc[w]]))
+                    if any(row[L] + o != a for L, o, a in zip(lane[k], off[k], want)):
+                        return False
+        return True
+
+    def fit_each(self, buf: BufferLayout, cands) -> list:
+        """Per candidate buffer (`_offsets`' (unit, row_elems, per_phase_log, max_phase)): the loads, and their
+        rows' byte offsets in warp 0 [group][lane]; None where ldmatrix does not fit."""
         out = [None] * len(cands)
         if not self.ok:
             return out
-        for ldm, c, lane, off in self.forms:
-            row = _offsets_each(buf, cands, c)                                        # [cand, group, warp, lane L]
-            todo = np.flatnonzero(np.array([f is None for f in out]) & ~(row % 16).reshape(len(cands), -1).any(1))
-            if len(todo):
-                got = row[todo][..., lane] + off                                      # [cand, group, warp, 2j + e, lane]
-                fits = (got == _offsets_each(buf, cands[todo], self.want)).reshape(len(todo), -1).all(1)
-                for i in todo[fits]:
-                    out[i] = (ldm, row[i, :, 0, :])
+        regs = self.dst.reg_coords
+        for i, cand in enumerate(cands):
+            for ldm, rows, lane, off, row_bases, basis, disjoint in self.forms:
+                linear = self.spanned and (_gf2_linear(buf, cand) or (disjoint and cand[3] == 1))
+                if (self._fits_on_bases(buf, cand, row_bases, basis) if linear and not _CHECK_ALL
+                        else self._fits_everywhere(buf, cand, rows, lane, off)):
+                    row_tc = _span(rows.lane, rows.rank)
+                    out[i] = (ldm, [_offsets(buf, cand, _row_col(buf, [tuple(x ^ y for x, y in zip(regs[g], c))
+                                                                       for c in row_tc])) for g in self.groups])
+                    break
         return out
 
 
@@ -300,62 +382,83 @@ def ldmatrix_loads(plan: BufferLayout, dst: LinearLayout) -> Ldmatrix | None:
     """`dst`'s registers as ldmatrix.x4 loads from `plan`'s buffer, when every thread would get exactly the
     elements its registers need (checked for every lane and warp); None otherwise. 8- and 32-bit elements too
     (mma.sync's s8/fp8 and tf32 operands; layout exchanges use ldmatrix for 16-bit elements only)."""
-    found = _LdmatrixFit(dst, plan.elem_bytes, wide=True).fit_each(plan, _candidates([(plan.unit, plan.row_elems, plan.per_phase_log,
-                                                             plan.max_phase)]))[0]
+    cand = (plan.unit, plan.row_elems, plan.per_phase_log, plan.max_phase)
+    found = _LdmatrixFit(dst, plan.elem_bytes, wide=True).fit_each(plan, [cand])[0]
     return found[0] if found else None
 
 
 def _wavefronts(addr, width: int) -> int:
-    """Shared-memory wavefronts of accesses `addr` [access, lane] of `width` bytes each: per access and phase
+    """Shared-memory wavefronts of accesses `addr` [access][lane] of `width` bytes each: per access and phase
     (the lanes served together), the most distinct 4-byte words any one of the 32 banks holds."""
-    import numpy as np
-    a = np.asarray(addr, dtype=np.int64)
-    return int(_wavefronts_each(a[None], width)[0]) if a.size else 0
+    total = 0
+    for lanes in addr:
+        per_phase = min(len(lanes), max(1, 32 // max(1, width // 4)))
+        for s in range(0, len(lanes), per_phase):
+            words = set()
+            for a in lanes[s:s + per_phase]:
+                words.update(range(a >> 2, (a + width + 3) >> 2))
+            banks = [w & 31 for w in words]
+            distinct = set(banks)
+            total += 1 if len(distinct) == len(banks) else max(map(banks.count, distinct))
+    return total
 
 
-def _wavefronts_each(a: np.ndarray, width: int) -> np.ndarray:
-    """`_wavefronts` of each candidate's accesses a [candidate, access, lane], at once."""
-    import numpy as np
-    first, last = a // 4, (a + width - 1) // 4
-    words = np.minimum(first[..., None] + np.arange(int((last - first).max()) + 1), last[..., None])
-    n_cand, n_acc, n_lanes, span = words.shape
-    per_phase = min(n_lanes, max(1, 32 // max(1, width // 4)))
-    if n_lanes % per_phase:  # the last phase is short: repeat its last lane (the same words again)
-        words = np.pad(words, ((0, 0), (0, 0), (0, per_phase - n_lanes % per_phase), (0, 0)), mode="edge")
-    key = np.sort(((words & 31) << 26 | words >> 5).reshape(-1, per_phase * span), axis=1)  # per phase: bank, word
-    new = np.ones(key.shape, dtype=bool)
-    new[:, 1:] = key[:, 1:] != key[:, :-1]                                                 # distinct words
-    slot = (np.arange(len(key))[:, None] << 5) | (key >> 26)                               # (phase, bank)
-    per_bank = np.bincount(slot[new], minlength=len(key) << 5).reshape(len(key), 32)
-    return per_bank.max(axis=1).reshape(n_cand, -1).sum(axis=1)
-
-
-def _access_costs(buf: BufferLayout, cands: np.ndarray, ll: LinearLayout, starts, width: int) -> np.ndarray:
+def _access_costs(buf: BufferLayout, cands, ll: LinearLayout, starts, width: int) -> list[int]:
     """Per candidate buffer: the wavefronts of the `width`-byte accesses at registers `starts` of `ll` in warp
-    0, plus their number. Where the buffer's offsets are linear over GF(2) (row_elems a power of two), an
-    access's address in lane l is L[l] ^ K (the lane's part, the register's part); when both are aligned to the
-    (power-of-two) width, its words are those of L XOR K / 4, which permutes the banks and keeps distinct words
-    distinct: every access costs what L does, and only the others are evaluated access by access."""
-    import numpy as np
-    lanes = _thread_coords(ll)[0]                                                     # [lane, dim]
-    regs = np.array([ll.reg_coords[r] for r in starts], dtype=np.int32).reshape(len(starts), ll.rank)
-    lane_part, reg_part = _offsets_each(buf, cands, _dims(lanes)), _offsets_each(buf, cands, _dims(regs))
-    pow2 = (cands[:, 1] & (cands[:, 1] - 1)) == 0
-    linear = pow2 & ((width & (width - 1)) == 0) & ~(lane_part % width).any(1) & ~(reg_part % width).any(1)
-    cost = np.empty(len(cands), dtype=np.int64)
-    if linear.any():
-        cost[linear] = _wavefronts_each(lane_part[linear][:, None, :], width) * len(starts)
-    if not linear.all():
-        addr = _offsets_each(buf, cands[~linear], _dims(regs[:, None, :] ^ lanes[None, :, :]))
-        cost[~linear] = _wavefronts_each(addr, width)
-    return cost + len(starts)
+    0, plus their number. An access's address in lane l combines L[l] (the lane's part) and K (the register's).
+    Where the buffer's offsets are linear over GF(2) (row_elems a power of two) it is L[l] ^ K, and when both are
+    aligned to the (power-of-two) width its words are those of L XOR K / 4, which permutes the banks and keeps
+    distinct words distinct: every access costs what L does. Where the buffer is unswizzled and no lane shares a
+    coordinate bit with a register (XOR is then a sum) it is L[l] + K, whose words are those of L + K % 4 shifted
+    by K // 4, which rotates the banks: an access costs what L + K % 4 does. Only other candidates are evaluated
+    access by access."""
+    lanes = _thread_coords(ll)[0]
+    regs = [ll.reg_coords[r] for r in starts]
+    lane_pts, reg_pts, every = _row_col(buf, lanes), _row_col(buf, regs), None
+    bits = _single_bits(starts)  # GF(2)-linear offsets are aligned on all of `starts` iff on these
+    reg_basis = reg_pts if bits is None else _row_col(buf, [ll.reg_coords[r] for r in bits])
+    lane_bits, reg_bits = [0] * ll.rank, [0] * ll.rank
+    for c in lanes:
+        lane_bits = [x | y for x, y in zip(lane_bits, c)]
+    for c in regs:
+        reg_bits = [x | y for x, y in zip(reg_bits, c)]
+    sums = not any(x & y for x, y in zip(lane_bits, reg_bits))
+    seen = {}  # (lane addresses, K % 4) -> their wavefronts: many candidates agree on warp 0's lanes
+
+    def lane_cost(lane_part, k):
+        key = (tuple(lane_part), k)
+        if key not in seen:
+            seen[key] = _wavefronts([[a + k for a in lane_part]], width)
+        return seen[key]
+
+    out = []
+    for cand in cands:
+        lane_part = _offsets(buf, cand, lane_pts)
+        if _CHECK_ALL:
+            cost = None
+        elif width & (width - 1) == 0 and cand[1] & (cand[1] - 1) == 0 and not any(a % width for a in lane_part) \
+                and not any(a % width for a in _offsets(buf, cand, reg_basis)):
+            cost = lane_cost(lane_part, 0) * len(starts)
+        elif sums and cand[3] == 1:
+            residues = [0] * 4
+            for k in _offsets(buf, cand, reg_pts):
+                residues[k & 3] += 1
+            cost = sum(n * lane_cost(lane_part, k) for k, n in enumerate(residues) if n)
+        else:
+            cost = None
+        if cost is None:
+            if every is None:
+                every = _row_col(buf, [tuple(x ^ y for x, y in zip(r, c)) for r in regs for c in lanes])
+            addr = _offsets(buf, cand, every)
+            cost = _wavefronts([addr[i:i + len(lanes)] for i in range(0, len(addr), len(lanes))], width)
+        out.append(cost + len(starts))
+    return out
 
 
 @lru_cache(maxsize=256)
 def exchange_plan(src: LinearLayout, dst: LinearLayout, elem_bytes: int) -> ExchangePlan:
     """The plan of an exchange from `src` to `dst`; `dst`'s coordinates are the source's (its bases mapped to
     the source tensor's coordinates: zero bases where it broadcasts)."""
-    import numpy as np
     rank = len(src.shape)
     max_elems = max(1, MAX_VECTOR_BYTES // elem_bytes)
     best = None
@@ -386,29 +489,25 @@ def exchange_plan(src: LinearLayout, dst: LinearLayout, elem_bytes: int) -> Exch
                         layouts.append((unit, n, shift, mp))
                     mp *= 2
         base = ExchangePlan(tuple(src.shape), inner, elem_bytes, vs, n, 0, 1, vs, vl, stores, loads)
-        cands = _candidates(layouts)
-        store_cost = _access_costs(base, cands, src, stores, vs * elem_bytes)
-        load_cost = _access_costs(base, cands, dst, loads, vl * elem_bytes)
-        fits = ldm_fit.fit_each(base, cands)
-        rows_ldm = [f[1] for f in fits if f is not None]
-        ldm_cost = iter(_wavefronts_each(np.stack(rows_ldm), 16) + len(ldm_fit.groups) if rows_ldm else ())
+        store_cost = _access_costs(base, layouts, src, stores, vs * elem_bytes)
+        load_cost = _access_costs(base, layouts, dst, loads, vl * elem_bytes)
+        fits = ldm_fit.fit_each(base, layouts)
         for (unit, row_elems, shift, mp), sc, lc, found in zip(layouts, store_cost, load_cost, fits):
-            plan = replace(base, unit=unit, row_elems=row_elems, per_phase_log=shift, max_phase=mp,
-                           ldmatrix=found[0] if found else None)
-            cost = int(sc) + int(next(ldm_cost) if found else lc)
-            key = (cost, plan.nbytes, inner != rank - 1, mp, row_elems, shift, unit)
+            cost = sc + (_wavefronts(found[1], 16) + len(ldm_fit.groups) if found else lc)
+            key = (cost, rows * row_elems * elem_bytes, inner != rank - 1, mp, row_elems, shift, unit)
             if best is None or key < best[0]:
-                best = (key, plan)
+                best = (key, replace(base, unit=unit, row_elems=row_elems, per_phase_log=shift, max_phase=mp,
+                                     ldmatrix=found[0] if found else None))
     return best[1]
 
 
 def plan_cost(plan: ExchangePlan, src: LinearLayout, dst: LinearLayout) -> int:
     """What `exchange_plan` minimized for `plan`: warp 0's wavefronts plus the number of accesses, both sides."""
-    cands = _candidates([(plan.unit, plan.row_elems, plan.per_phase_log, plan.max_phase)])
-    cost = int(_access_costs(plan, cands, src, plan.stores, plan.store_vec * plan.elem_bytes)[0])
+    cands = [(plan.unit, plan.row_elems, plan.per_phase_log, plan.max_phase)]
+    cost = _access_costs(plan, cands, src, plan.stores, plan.store_vec * plan.elem_bytes)[0]
     ldm = plan.ldmatrix
     if ldm is None:
-        return cost + int(_access_costs(plan, cands, dst, plan.loads, plan.load_vec * plan.elem_bytes)[0])
+        return cost + _access_costs(plan, cands, dst, plan.loads, plan.load_vec * plan.elem_bytes)[0]
     rows = [[plan.byte_offset(list(ldm.rows.apply(g, L, 0))) for L in range(32)] for g in ldm.groups]
     return cost + _wavefronts(rows, 16) + len(ldm.groups)
 

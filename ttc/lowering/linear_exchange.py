@@ -390,73 +390,65 @@ def _choose(n: int, k: int, vector, space, tiles, bank_bits: int) -> list[tuple[
     return list(dict.fromkeys(out))
 
 
+def _xor_of(vecs, ident: int) -> int:
+    """The XOR of the `vecs` whose bit is set in `ident` (a thread's part of a linear map)."""
+    out = 0
+    for i, v in enumerate(vecs):
+        if ident >> i & 1:
+            out ^= v
+    return out
+
+
 def _side_cost(plan_inv, side: Side, elem_bytes: int, vec_bytes: int) -> int:
     """Wavefronts of warp 0's accesses plus their number."""
-    import numpy as np
+    from ttc.lowering.exchange_plan import _wavefronts
 
-    from ttc.lowering.exchange_plan import _wavefronts_each
-
-    lanes = [0] * 32
-    for L in range(32):
-        t = 0
-        for i, v in enumerate(side.lane):
-            if L >> i & 1:
-                t ^= v
-        lanes[L] = t
-    addr = np.array([[apply_inverse(plan_inv, t ^ c) * elem_bytes for t in lanes] for c, _ in side.instrs],
-                    dtype=np.int64)
-    return int(_wavefronts_each(addr[None], vec_bytes)[0]) + len(side.instrs)
+    lanes = [_xor_of(side.lane, L) for L in range(32)]
+    addr = [[apply_inverse(plan_inv, t ^ c) * elem_bytes for t in lanes] for c, _ in side.instrs]
+    return _wavefronts(addr, vec_bytes) + len(side.instrs)
 
 
 def _simulate(plan: LinearExchange, src: LinearLayout, dst: LinearLayout) -> bool:
     """Every thread's stores then loads, as the PTX ISA defines the instructions: does every destination register
     receive the element it holds (and no two source elements share a slot)?"""
-    import numpy as np
-
     fs, fd = flatten(src), flatten(dst)
-    n_el = 1 << len(plan.bases)
-    mem = np.full(n_el, -1, dtype=np.int64)
+    mem: dict[int, int] = {}
     inv = plan.inverse
+    threads = [(L, w) for w in range(src.num_warps) for L in range(32)]
 
-    def thread_vec(vecs, ident):
-        out = np.zeros_like(ident)
-        for i, v in enumerate(vecs):
-            out ^= ((ident >> i) & 1) * v
-        return out
-
-    def offsets(x):  # flat coordinates (array) -> element offsets
-        out = np.zeros_like(x)
-        for i, o in enumerate(inv):
-            out ^= ((x >> i) & 1) * o
-        return out
-
-    def elements(flat, regs, L, w):  # the flat coordinate each (thread, register) holds
-        t = thread_vec(flat.lane, L) ^ thread_vec(flat.warp, w)
-        return t[:, None] ^ np.array([_reg_const(flat, r) for r in regs], dtype=np.int64)[None, :]
-
-    nw = src.num_warps
-    L = np.tile(np.arange(32), nw)
-    W = np.repeat(np.arange(nw), 32)
-
-    def run(side: Side, flat: Flat, store: bool):
-        t = thread_vec(side.lane, L) ^ thread_vec(side.warp, W)                   # [thread]
+    def run(side: Side, flat: Flat, store: bool) -> bool:
+        width = side.width
+        base = [_xor_of(side.lane, L) ^ _xor_of(side.warp, w) for L, w in threads]
+        held = [_xor_of(flat.lane, L) ^ _xor_of(flat.warp, w) for L, w in threads]
         for c, slots in side.instrs:
-            places = _places(side, offsets(t ^ c), nw)                           # [thread, slot]
-            if places is None:
-                return None
-            el = elements(flat, slots, L, W)
-            if store:
-                cur = mem[places]
-                if ((cur != -1) & (cur != el)).any():
-                    return None
-                mem[places] = el
-            elif (mem[places] != el).any():
-                return None
+            addr = [apply_inverse(inv, t ^ c) for t in base]
+            consts = [_reg_const(flat, r) for r in slots]
+            matrix = side.kind in MATRIX_KINDS
+            if any(a % (8 if matrix else width) for a in addr):
+                return False
+            for i, (L, w) in enumerate(threads):
+                if matrix:  # lane L's word j, half e <-> matrix j's row/column, as the ISA says
+                    warp0 = w * 32
+                    places = []
+                    for j in range(4):
+                        for e in range(2):
+                            if side.kind.endswith("trans"):
+                                src_lane, col = 8 * j + 2 * (L % 4) + e, L // 4
+                            else:
+                                src_lane, col = 8 * j + L // 4, 2 * (L % 4) + e
+                            places.append(addr[warp0 + src_lane] + col)
+                else:
+                    places = [addr[i] + k for k in range(width)]
+                for place, k in zip(places, consts):
+                    el = held[i] ^ k
+                    if store:
+                        if mem.setdefault(place, el) != el:
+                            return False
+                    elif mem.get(place) != el:
+                        return False
         return True
 
-    if run(plan.store, fs, True) is None:
-        return False
-    if run(plan.load, fd, False) is None:
+    if not run(plan.store, fs, True) or not run(plan.load, fd, False):
         return False
     # every register of the destination is loaded, or repeats a loaded one
     loaded = {r for _, slots in plan.load.instrs for r in slots}
@@ -564,31 +556,6 @@ def _candidate(src, dst, fs, fd, n, eb, vec, sk, dk, bank_total, max_vec) -> Lin
     return plan if _simulate(plan, src, dst) else None
 
 
-
-def _places(side: Side, addr, nw: int):
-    """[thread, slot]: the element offset each slot of an instruction goes to, its lanes' element offsets being
-    `addr` [thread] (the PTX ISA's definitions of the instructions); None when an access is misaligned."""
-    import numpy as np
-
-    if side.kind not in MATRIX_KINDS:
-        width = side.width
-        if (addr % width).any():
-            return None
-        return addr[:, None] + np.arange(width)[None, :]
-    if (addr % 8).any():
-        return None
-    lane = np.arange(32)
-    out = []
-    for j in range(4):
-        for e in range(2):
-            if side.kind.endswith("trans"):
-                src_lane, col = 8 * j + 2 * (lane % 4) + e, lane // 4
-            else:
-                src_lane, col = 8 * j + lane // 4, 2 * (lane % 4) + e
-            out.append((addr.reshape(nw, 32)[:, src_lane] + col[None, :]).reshape(-1))
-    return np.stack(out, axis=1)
-
-
 # ------------------------------------------------------------------ registers to and from a given buffer
 
 def buffer_inverse(byte_offset, shape, eb: int) -> tuple[int, ...] | None:
@@ -598,52 +565,48 @@ def buffer_inverse(byte_offset, shape, eb: int) -> tuple[int, ...] | None:
     for d in reversed(range(len(shape))):
         for k in range(_log2(shape[d])):
             units.append([(1 << k) if i == d else 0 for i in range(len(shape))])
-
-    def off(c):
-        return byte_offset(list(c))
-
-    if off([0] * len(shape)) != 0:
+    if byte_offset([0] * len(shape)) != 0:
         return None
-    offs = [off(c) for c in units]
+    offs = [byte_offset(c) for c in units]
     if any(o % eb for o in offs):
         return None
     for i in range(len(units)):
         for j in range(i):
-            if off([x | y for x, y in zip(units[i], units[j])]) != offs[i] ^ offs[j]:
+            if byte_offset([x | y for x, y in zip(units[i], units[j])]) != offs[i] ^ offs[j]:
                 return None
     return tuple(o // eb for o in offs)
 
 
+def _places(side: Side, addr: list[int], L: int, w: int) -> list[int]:
+    """The element offsets thread (lane L, warp w)'s slots of one instruction go to, the lanes' own element
+    offsets being `addr` [thread] (the PTX ISA's definitions of the instructions)."""
+    if side.kind not in MATRIX_KINDS:
+        return [addr[32 * w + L] + k for k in range(side.width)]
+    out = []
+    for j in range(4):   # word j, half e <-> matrix j's row/column
+        for e in range(2):
+            if side.kind.endswith("trans"):
+                src_lane, col = 8 * j + 2 * (L % 4) + e, L // 4
+            else:
+                src_lane, col = 8 * j + L // 4, 2 * (L % 4) + e
+            out.append(addr[32 * w + src_lane] + col)
+    return out
+
+
 def _buffer_ok(side: Side, inv, ll: LinearLayout) -> bool:
     """Does every thread's access of `side` put each register's element where the buffer has it (aligned)?"""
-    import numpy as np
-
     fl = flatten(ll)
-    nw = ll.num_warps
-    L = np.tile(np.arange(32), nw)
-    W = np.repeat(np.arange(nw), 32)
-
-    def vec_of(vecs, ident):
-        out = np.zeros_like(ident)
-        for i, v in enumerate(vecs):
-            out ^= ((ident >> i) & 1) * v
-        return out
-
-    def offsets(x):
-        out = np.zeros_like(x)
-        for i, o in enumerate(inv):
-            out ^= ((x >> i) & 1) * o
-        return out
-
-    t = vec_of(side.lane, L) ^ vec_of(side.warp, W)
-    held = vec_of(fl.lane, L) ^ vec_of(fl.warp, W)
+    threads = [(L, w) for w in range(ll.num_warps) for L in range(32)]
+    base = [_xor_of(side.lane, L) ^ _xor_of(side.warp, w) for L, w in threads]
+    held = [_xor_of(fl.lane, L) ^ _xor_of(fl.warp, w) for L, w in threads]
     for c, slots in side.instrs:
-        places = _places(side, offsets(t ^ c), nw)
-        if places is None:
+        addr = [apply_inverse(inv, t ^ c) for t in base]
+        if any(a % (8 if side.kind in MATRIX_KINDS else side.width) for a in addr):
             return False
-        want = offsets(held[:, None] ^ np.array([_reg_const(fl, r) for r in slots], dtype=np.int64)[None, :])
-        if (places != want).any():
-            return False
+        consts = [_reg_const(fl, r) for r in slots]
+        for i, (L, w) in enumerate(threads):
+            if _places(side, addr, L, w) != [apply_inverse(inv, held[i] ^ k) for k in consts]:
+                return False
     return True
 
 

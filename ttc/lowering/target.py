@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import sys
 from functools import lru_cache
 
 TRIPLE = "nvptx64-nvidia-cuda"
@@ -84,6 +85,28 @@ def ptx_for_cuda(major: int, minor: int) -> int:
     return 70 + minor if major == 11 else 63 + minor
 
 
+NVJITLINK_DISTS = ("nvidia-nvjitlink", "nvidia-nvjitlink-cu13", "nvidia-nvjitlink-cu12")
+
+
+@lru_cache(maxsize=None)
+def dist_info(name: str) -> tuple[str, str] | None:
+    """(version, `.dist-info` folder) of the installed distribution `name`, found as `importlib.metadata` finds it
+    (the entries of sys.path in order, names compared normalized), from the folder's name: importing
+    `importlib.metadata` costs ~20 ms (email, csv, socket, ...)."""
+    want = re.sub(r"[-_.]+", "_", name).lower()
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for n in names:
+            if n.endswith(".dist-info"):
+                dist, _, version = n[:-10].partition("-")
+                if re.sub(r"[-_.]+", "_", dist).lower() == want and version:
+                    return version, os.path.join(entry or ".", n)
+    return None
+
+
 @lru_cache(maxsize=None)
 def assembler_cuda(ptxas: str | None) -> tuple[int, int] | None:
     """The CUDA release of the assembler tt-as uses: `ptxas --version`, else the installed nvJitLink (its wheel's
@@ -95,13 +118,12 @@ def assembler_cuda(ptxas: str | None) -> tuple[int, int] | None:
             return None
         m = re.search(r"release (\d+)\.(\d+)", out)
         return (int(m.group(1)), int(m.group(2))) if m else None
-    from importlib import metadata
-
-    for dist in ("nvidia-nvjitlink", "nvidia-nvjitlink-cu13", "nvidia-nvjitlink-cu12"):
+    for dist in NVJITLINK_DISTS:
+        found = dist_info(dist)
         try:
-            major, minor = metadata.version(dist).split(".")[:2]
+            major, minor = found[0].split(".")[:2]
             return int(major), int(minor)
-        except (metadata.PackageNotFoundError, ValueError):
+        except (TypeError, ValueError):
             continue
     return None
 
@@ -146,9 +168,64 @@ def default_ptx_version(cpu: str, ptxas: str | None = None) -> int:
     return want
 
 
+# resolve_ptx_version's answers, kept across processes (each costs LLVM probes and finding the assembler's
+# release: ~30 ms of every compile); see _known.
+PTX_VERSIONS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "__pycache__",
+                            "ptx_versions.json")
+
+
+def _installed(path: str) -> str:
+    """A file or folder as installed: its path, modification time and size (a reinstall changes them)."""
+    st = os.stat(path)
+    return f"{os.path.realpath(path)}:{st.st_mtime_ns}:{st.st_size}"
+
+
+def _known(cpu: str, requested: int | None, ptxas: str | None) -> tuple[str | None, dict]:
+    """The cache key of resolve_ptx_version's answer for these arguments, and the cached answers. The answer
+    depends on the LLVM that llvmlite was built with and, by default, on the assembler's CUDA release, so the key
+    names the installed llvmlite (its `.dist-info` folder) and the assembler (the nvJitLink wheel's, or the
+    ptxas file); None where one is not found (then nothing is cached)."""
+    import json
+
+    try:
+        llvmlite = dist_info("llvmlite")
+        parts = [cpu, str(requested), _installed(llvmlite[1])]
+        if requested is None:
+            nvjitlink = next((d for d in map(dist_info, NVJITLINK_DISTS) if d), None)
+            parts.append(_installed(ptxas) if ptxas else _installed(nvjitlink[1]) if nvjitlink else "no assembler")
+    except (OSError, TypeError):
+        return None, {}
+    try:
+        with open(PTX_VERSIONS, encoding="utf-8") as f:
+            known = json.load(f)
+    except (OSError, ValueError):
+        known = {}
+    return " ".join(parts), known if isinstance(known, dict) else {}
+
+
 @lru_cache(maxsize=None)
 def resolve_ptx_version(cpu: str, requested: int | None, ptxas: str | None = None) -> int:
-    """The PTX ISA version (as 80 for 8.0) to use for `cpu`, checked against what LLVM supports."""
+    """The PTX ISA version (as 80 for 8.0) to use for `cpu`, checked against what LLVM supports; remembered
+    across processes in PTX_VERSIONS (`_known`)."""
+    key, known = _known(cpu, requested, ptxas)
+    if key is not None and isinstance(known.get(key), int):
+        return known[key]
+    version = _resolve_ptx_version(cpu, requested, ptxas)
+    if key is not None:
+        import json
+
+        known[key] = version
+        try:
+            os.makedirs(os.path.dirname(PTX_VERSIONS), exist_ok=True)
+            with open(f"{PTX_VERSIONS}.{os.getpid()}", "w", encoding="utf-8") as f:
+                json.dump(known, f, indent=0, sort_keys=True)
+            os.replace(f"{PTX_VERSIONS}.{os.getpid()}", PTX_VERSIONS)
+        except OSError:
+            pass
+    return version
+
+
+def _resolve_ptx_version(cpu: str, requested: int | None, ptxas: str | None) -> int:
     low = min_ptx_version(cpu)
     if requested is None:
         return max(low, default_ptx_version(cpu, ptxas))

@@ -13,14 +13,13 @@ text is written by `llvm_text.module_text` (what `str(module)` gives, faster).
 
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import llvmlite.ir as ir
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 
 from ttc.analysis.axis_info import AxisInfoAnalysis
+from ttc.ir.dialects import building
 from ttc.ir.diagnostics import CompileError, Diagnostic, at_op
 from ttc.ir.layout_utils import module_int
 from ttc.ir.tensordesc import TensorDescType
@@ -78,19 +77,8 @@ def _kernel(module: ModuleOp, source) -> FuncOp:
     return kernels[0]
 
 
-@contextmanager
-def _gc_paused():
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def lower_module(module: ModuleOp, *, source, data_layout: str, target: str, source_hash: str) -> LoweredKernel:
-    with _gc_paused():
+    with building():  # a module's worth of LLVM objects: the cycle collector would free nothing
         return _lower_module(module, source=source, data_layout=data_layout, target=target, source_hash=source_hash)
 
 

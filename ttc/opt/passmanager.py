@@ -170,13 +170,14 @@ class Instrumentation:
 
 
 class PassManager:
-    """Runs passes in order, verifying after each. With `stage_hash` (the dump/override directories are on:
+    """Runs passes in order, verifying after each (unless `verify` is off: ttc.compile's make-ttir, compiled again
+    with it on when a later pipeline fails). With `stage_hash` (the dump/override directories are on:
     see `ttc.driver.stages`), the passes that produce a stage (`-make-ttir`, `-make-ttgir`) dump their result, or are
     replaced by the override file; `stage_hash` identifies IR that carries no `ttc.source_hash`."""
 
     def __init__(self, passes: list[Pass], instr: Instrumentation | None = None, source=None, stage_hash: str = "",
-                 tool: str = "tt-opt"):
-        self.passes, self.instr, self.source = passes, instr or Instrumentation(), source
+                 tool: str = "tt-opt", verify: bool = True):
+        self.passes, self.instr, self.source, self.verify = passes, instr or Instrumentation(), source, verify
         self.stage_hash, self.tool = stage_hash, tool  # the tool names itself in "overriding ..." lines
         self.times: list[tuple[str, float]] = []
         self.current: Pass | None = None  # the pass running; after run() raised, the one that failed
@@ -231,7 +232,8 @@ class PassManager:
                 self.current = p
                 p.apply(ctx, module)
                 self.times.append((p.display or p.name, time.perf_counter() - t0))
-                verify_module(module, self.source)
+                if self.verify:
+                    verify_module(module, self.source)
                 self.current = None
                 if dumping and self._wanted(instr.after, p):
                     if not instr.after_change or print_ir(module) != before_text:

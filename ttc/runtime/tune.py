@@ -8,7 +8,8 @@ launches for `warmup` ms and timed launches for `rep` ms, each between its own e
 result is the 0.5, 0.2 and 0.8 quantiles of the times in ms. Every launch, timed or not, is what the autotuner's
 kernel call is: the `reset_to_zero` buffers set to zero, the `restore_value` buffers saved, the kernel, the saved
 buffers copied back. The outputs of the first launch (from the spec's initial values, `reset_to_zero` buffers
-zero) are checked against the spec's checks: a config that gives wrong results is "wrong", one that does not
+zero) are checked against the spec's checks, on the host in a thread while the GPU times the config: a config
+that gives wrong results is "wrong" (its time dropped), one that does not
 compile, load or launch is "failed"; neither is ever the winner. Each GPU worker starts with the pool, and while
 the configs compile it draws the spec's initial values and computes each check's expected values once
 (`check.Reference`: a 4096^3 matmul in NumPy, its tolerances), so that a config's check costs a few passes over
@@ -202,6 +203,13 @@ def quantile(values, qs) -> list[float]:
     return out
 
 
+def _checker() -> cf.ThreadPoolExecutor:
+    """This worker's thread for checking a config's outputs while the next step runs on the GPU."""
+    if "checker" not in _gpu:
+        _gpu["checker"] = cf.ThreadPoolExecutor(max_workers=1)
+    return _gpu["checker"]
+
+
 def gpu_one(task: dict) -> dict:
     """Load, launch, check and time one compiled config on this worker's GPU."""
     from ttc.ir.diagnostics import CompileError
@@ -242,13 +250,18 @@ def gpu_one(task: dict) -> dict:
             outputs = k.outputs(spec.checks) if spec.checks else {}
             for ptr, nbytes, copy in saved:
                 drv("cuMemcpyDtoDAsync", ptr, copy, nbytes, 0)
-            if spec.checks:
-                wrong = _check(spec, initial, task["constexprs"], outputs)
-                if wrong:
-                    out["status"] = f"wrong: {wrong}"
-                    return out
+            # the check (NumPy, on the host copies) runs in a thread while the GPU times the config: both release
+            # the GIL for most of their time, and a wrong config's timing is dropped
+            checking = _checker().submit(_check, spec, initial, task["constexprs"], outputs) if spec.checks else None
             flush = lambda: drv("cuMemsetD32Async", _gpu["flush"], 0, L2_FLUSH_BYTES // 4, 0)  # noqa: E731
-            out["ms"] = do_bench(drv, call, flush, task["warmup"], task["rep"])
+            try:
+                ms = do_bench(drv, call, flush, task["warmup"], task["rep"])
+            finally:
+                wrong = checking.result() if checking is not None else None
+            if wrong:
+                out["status"] = f"wrong: {wrong}"
+                return out
+            out["ms"] = ms
     except SpecError as e:
         return {"spec_error": [e.message, e.where]}
     except CompileError as e:
