@@ -2,27 +2,23 @@
 
 `ttc.compile(path, kernel, signature, options)` runs every stage in one process, with Triton's kernel cache (see
 `ttc.driver.compiler`); `ttc.Options` are its options. Importing `ttc` loads nothing else; it installs
-`_LazyXdslFormats` and `_DataclassCode` (below).
+two `_AfterImport` hooks (below): xDSL's lazily parsed op formats and `_DataclassCode`.
 """
 
 import sys
 
 
-class _LazyXdslFormats:
-    """Makes xDSL parse an op's declarative assembly format when the op is first parsed or printed with it,
-    rather than when its class is defined: importing xDSL's arith, scf, cf and builtin parsed about fifty
-    formats (10-15% of their import) that ttc never uses, since `ttc.ir.format` reads and writes those ops.
-    A meta-path finder that patches `xdsl.irdl.declarative_assembly_format` once it is imported (xDSL is
-    pinned; `FormatProgram.from_str` is its one entry to the format parser), so that `import ttc` imports no
-    part of xDSL."""
+class _AfterImport:
+    """A meta-path finder that runs `patch(module)` right after `name` is first imported, then leaves
+    `sys.meta_path`: a way to change a library's module without importing it at `import ttc`."""
 
-    NAME = "xdsl.irdl.declarative_assembly_format"
+    def __init__(self, name: str, patch):
+        self.name, self.patch = name, patch
 
-    @classmethod
-    def find_spec(cls, name, path=None, target=None):
-        if name != cls.NAME:
+    def find_spec(self, name, path=None, target=None):
+        if name != self.name:
             return None
-        sys.meta_path.remove(cls)
+        sys.meta_path.remove(self)
         import importlib.util
 
         spec = importlib.util.find_spec(name)
@@ -30,10 +26,19 @@ class _LazyXdslFormats:
 
         def exec_module(module):
             run(module)
-            module.FormatProgram.from_str = staticmethod(_LazyFormat)
+            self.patch(module)
 
         spec.loader.exec_module = exec_module
         return spec
+
+
+def _lazy_xdsl_formats(module):
+    """Makes xDSL parse an op's declarative assembly format when the op is first parsed or printed with it,
+    rather than when its class is defined: importing xDSL's arith, scf, cf and builtin parsed about fifty
+    formats (10-15% of their import) that ttc never uses, since `ttc.ir.format` reads and writes those ops.
+    Run on `xdsl.irdl.declarative_assembly_format` once it is imported (xDSL is pinned; `FormatProgram.from_str`
+    is its one entry to the format parser), so that `import ttc` imports no part of xDSL."""
+    module.FormatProgram.from_str = staticmethod(_LazyFormat)
 
 
 class _LazyFormat:
@@ -59,7 +64,7 @@ class _LazyFormat:
 
 
 if "xdsl.irdl.declarative_assembly_format" not in sys.modules:
-    sys.meta_path.insert(0, _LazyXdslFormats)
+    sys.meta_path.insert(0, _AfterImport("xdsl.irdl.declarative_assembly_format", _lazy_xdsl_formats))
 
 
 class _DataclassCode:
@@ -136,28 +141,8 @@ def _cache_dataclass_code(dataclasses):
     atexit.register(cache.save)
 
 
-class _DataclassHook:
-    """Installs _DataclassCode when `dataclasses` is first imported (so `import ttc` imports nothing)."""
-
-    @classmethod
-    def find_spec(cls, name, path=None, target=None):
-        if name != "dataclasses":
-            return None
-        sys.meta_path.remove(cls)
-        import importlib.util
-
-        spec = importlib.util.find_spec(name)
-        run = spec.loader.exec_module
-
-        def exec_module(module):
-            run(module)
-            _cache_dataclass_code(module)
-
-        spec.loader.exec_module = exec_module
-        return spec
-
-
 _builtin_exec, _builtin_compile = exec, compile  # before `compile` below shadows it
+_DataclassHook = _AfterImport("dataclasses", _cache_dataclass_code)  # so that `import ttc` imports nothing
 if "dataclasses" in sys.modules:
     _cache_dataclass_code(sys.modules["dataclasses"])
 else:

@@ -15,14 +15,10 @@ import random
 
 import pytest
 
-from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding, SliceEncoding
+from ttc.ir.layouts import blocked, DotOperandEncoding, NvidiaMmaEncoding, SliceEncoding
 from ttc.lowering.exchange_plan import INT, _wavefronts, exchange_plan, mapped_layout
 from ttc.ir.linear_layout import layout_for
-
-
-def blocked(spt, tpw, wpc, order):
-    return BlockedEncoding.make(sizePerThread=list(spt), threadsPerWarp=list(tpw), warpsPerCTA=list(wpc),
-                                order=list(order))
+from random_layouts import random_blocked
 
 
 def mma(warps):
@@ -183,35 +179,14 @@ def test_broadcast_expand_dims_reshape():
     simulate(src, dst, lambda c: (c[0] // 64, c[0] % 64), 2)
 
 
-def _random_blocked(rng, shape, warps):
-    rank = len(shape)
-    order = list(range(rank))
-    rng.shuffle(order)
-    lanes_left, warps_left = 32, warps
-    spt, tpw, wpc = [1] * rank, [1] * rank, [1] * rank
-    for d in order:
-        spt[d] = rng.choice([1, 2, 4, 8])
-    for d in order:
-        t = rng.choice([x for x in (1, 2, 4, 8, 16, 32) if x <= lanes_left])
-        tpw[d] = t
-        lanes_left //= t
-    tpw[order[-1]] *= lanes_left
-    for d in order:
-        t = rng.choice([x for x in (1, 2, 4) if x <= warps_left])
-        wpc[d] = t
-        warps_left //= t
-    wpc[order[-1]] *= warps_left
-    return blocked(spt, tpw, wpc, order)
-
-
 @pytest.mark.parametrize("seed", range(40))
 def test_random_blocked_pairs(seed):
     rng = random.Random(seed)
     shape = (rng.choice([8, 16, 32, 64]), rng.choice([8, 16, 32, 64]))
     warps = rng.choice([1, 2, 4])
     E = rng.choice([1, 2, 4, 8])
-    src = layout_for(shape, _random_blocked(rng, shape, warps))
-    dst = layout_for(shape, _random_blocked(rng, shape, warps))
+    src = layout_for(shape, random_blocked(rng, shape, warps))
+    dst = layout_for(shape, random_blocked(rng, shape, warps))
     simulate(src, dst, identity, E)
     if shape[0] == shape[1]:
         simulate(src, dst, swap, E)
@@ -372,8 +347,8 @@ def test_linear_shortcuts_score_as_the_full_evaluation(monkeypatch):
         rng = random.Random(seed)
         shape = (rng.choice([16, 32, 64]), rng.choice([16, 32, 64]))
         warps, E = rng.choice([1, 2, 4]), rng.choice([1, 2, 4])
-        pairs.append((layout_for(shape, _random_blocked(rng, shape, warps)),
-                      layout_for(shape, _random_blocked(rng, shape, warps)), E))
+        pairs.append((layout_for(shape, random_blocked(rng, shape, warps)),
+                      layout_for(shape, random_blocked(rng, shape, warps)), E))
     for seed in range(8):  # bases mixing dimensions: lanes and registers share coordinate bits
         rng = random.Random(seed)
         shape, warps = (rng.choice([8, 16, 32]), rng.choice([16, 32])), rng.choice([1, 2, 4])

@@ -19,15 +19,11 @@ import random
 
 import pytest
 
-from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding
+from ttc.ir.layouts import blocked, DotOperandEncoding, NvidiaMmaEncoding
 from ttc.ir.linear_layout import layout_for
+from random_layouts import random_blocked
 from ttc.lowering.exchange_plan import INT, _wavefronts, mapped_layout
 from ttc.lowering.linear_exchange import linear_exchange, thread_offset
-
-
-def blocked(spt, tpw, wpc, order):
-    return BlockedEncoding.make(sizePerThread=list(spt), threadsPerWarp=list(tpw), warpsPerCTA=list(wpc),
-                                order=list(order))
 
 
 def mma(warps, version=2, n=8):
@@ -144,35 +140,14 @@ def test_trans_and_broadcast():
     simulate(src, layout_for((64, 32), blocked([1, 4], [4, 8], [4, 1], [1, 0])), lambda c: (c[0], 0), 4)
 
 
-def _random_blocked(rng, shape, warps):
-    rank = len(shape)
-    order = list(range(rank))
-    rng.shuffle(order)
-    lanes_left, warps_left = 32, warps
-    spt, tpw, wpc = [1] * rank, [1] * rank, [1] * rank
-    for d in order:
-        spt[d] = rng.choice([1, 2, 4, 8])
-    for d in order:
-        t = rng.choice([x for x in (1, 2, 4, 8, 16, 32) if x <= lanes_left])
-        tpw[d] = t
-        lanes_left //= t
-    tpw[order[-1]] *= lanes_left
-    for d in order:
-        t = rng.choice([x for x in (1, 2, 4) if x <= warps_left])
-        wpc[d] = t
-        warps_left //= t
-    wpc[order[-1]] *= warps_left
-    return blocked(spt, tpw, wpc, order)
-
-
 @pytest.mark.parametrize("seed", range(40))
 def test_random_blocked_pairs(seed):
     rng = random.Random(seed)
     shape = (rng.choice([8, 16, 32, 64]), rng.choice([8, 16, 32, 64]))
     warps = rng.choice([1, 2, 4])
     E = rng.choice([1, 2, 4, 8])
-    src = layout_for(shape, _random_blocked(rng, shape, warps))
-    dst = layout_for(shape, _random_blocked(rng, shape, warps))
+    src = layout_for(shape, random_blocked(rng, shape, warps))
+    dst = layout_for(shape, random_blocked(rng, shape, warps))
     simulate(src, dst, identity, E, stmatrix=bool(seed % 2))
     if shape[0] == shape[1]:
         simulate(src, dst, swap, E)
