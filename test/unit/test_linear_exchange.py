@@ -206,3 +206,63 @@ def test_thread_offset_terms():
                     want ^= v
             assert (got or 0) == want and want & ~known == 0
     assert kinds == {"shift", "bit", "mul"}
+
+
+def _check_buffer(ll, buf, side):
+    """Every thread's accesses of `side` (addresses on ints, ISA semantics) touch exactly the bytes the buffer
+    layout `buf` gives each register's element."""
+    from ttc.lowering.linear_exchange import addresses, buffer_inverse
+
+    E = buf.elem_bytes
+    inv = buffer_inverse(lambda c: buf.byte_offset(c, INT), buf.shape, E)
+    warps = ll.num_warps
+    per_thread = [list(addresses(inv, E, side, INT, tid)) for tid in range(32 * warps)]
+    seen = set()
+    for k, (_, _, regs) in enumerate(per_thread[0]):
+        addr = [t[k][0] + t[k][1] for t in per_thread]
+        for t, ps in enumerate(places(side.kind, addr, warps, E, len(regs))):
+            for r, p in zip(regs, ps):
+                assert p == buf.byte_offset(list(ll.apply(r, t % 32, t // 32)), INT), (side.kind, r, t, p)
+                seen.add((t, r))
+    for t, r in itertools.product(range(32 * warps), range(ll.num_regs)):
+        if (t, r) not in seen:
+            r0 = ll.first_reg[ll.reg_coords[r]]
+            assert (t, r0) in seen
+
+
+def test_registers_to_and_from_nvmma_buffers():
+    """local_store / local_load of a linear buffer (`buffer_side`): the wgmma accumulator into the 64-byte
+    swizzled buffer of a TMA store with 4 stmatrix.x4 (as Triton), a blocked tile with 128-bit vectors, A's
+    fragments read back with ldmatrix; every access checked against the buffer's own byte offsets."""
+    from ttc.lowering.exchange_plan import swizzled_buffer
+    from ttc.lowering.linear_exchange import buffer_inverse, buffer_side
+    from ttc.lowering.nvmma_shared import nvmma_buffer
+
+    acc = layout_for((64, 32), mma([4, 1], 3, 32))
+    for swizzle in (32, 64):   # rows of 32 halves: at most 64 bytes
+        buf = nvmma_buffer((64, 32), swizzle, False, 2)
+        inv = buffer_inverse(lambda c: buf.byte_offset(c, INT), buf.shape, 2)
+        side = buffer_side(acc, inv, 2, "stmatrix")
+        assert side.kind == "stmatrix" and len(side.instrs) == 2
+        _check_buffer(acc, buf, side)
+        assert buffer_side(acc, inv, 2, "").kind == "vec"
+        _check_buffer(acc, buf, buffer_side(acc, inv, 2, ""))
+    buf = nvmma_buffer((64, 64), 128, False, 2)
+    inv = buffer_inverse(lambda c: buf.byte_offset(c, INT), buf.shape, 2)
+    tile = layout_for((64, 64), B_BLOCKED)
+    side = buffer_side(tile, inv, 2, "stmatrix")
+    assert side.kind == "vec" and side.width == 8
+    _check_buffer(tile, buf, side)
+    buf = swizzled_buffer((64, 32), [1, 0], 2, vec=8, per_phase=1, max_phase=4)
+    inv = buffer_inverse(lambda c: buf.byte_offset(c, INT), buf.shape, 2)
+    a = layout_for((64, 32), operand(0, mma([2, 2])))
+    side = buffer_side(a, inv, 2, "ldmatrix")
+    assert side.kind == "ldmatrix"
+    _check_buffer(a, buf, side)
+    # a transposed buffer (N contiguous) for a K-major operand: ldmatrix.trans
+    buf = swizzled_buffer((32, 64), [1, 0], 2, vec=8, per_phase=1, max_phase=8)
+    inv = buffer_inverse(lambda c: buf.byte_offset(c, INT), buf.shape, 2)
+    bl = layout_for((32, 64), operand(1, mma([2, 2])))
+    side = buffer_side(bl, inv, 2, "ldmatrix")
+    assert side.kind == "ldmatrix.trans"
+    _check_buffer(bl, buf, side)

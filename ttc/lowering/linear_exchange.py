@@ -554,3 +554,97 @@ def _candidate(src, dst, fs, fd, n, eb, vec, sk, dk, bank_total, max_vec) -> Lin
     ops = total - cost
     plan = LinearExchange(tuple(src.shape), eb, bases, inv, st, ld, cost, ops)
     return plan if _simulate(plan, src, dst) else None
+
+
+# ------------------------------------------------------------------ registers to and from a given buffer
+
+def buffer_inverse(byte_offset, shape, eb: int) -> tuple[int, ...] | None:
+    """Per flat coordinate bit, the element offset in a buffer whose byte offsets `byte_offset(coords)` gives
+    (int coordinates of `shape`); None when they are not linear over GF(2) in the coordinate bits."""
+    units = []   # flat bit order: the last dimension's bits lowest
+    for d in reversed(range(len(shape))):
+        for k in range(_log2(shape[d])):
+            units.append([(1 << k) if i == d else 0 for i in range(len(shape))])
+    if byte_offset([0] * len(shape)) != 0:
+        return None
+    offs = [byte_offset(c) for c in units]
+    if any(o % eb for o in offs):
+        return None
+    for i in range(len(units)):
+        for j in range(i):
+            if byte_offset([x | y for x, y in zip(units[i], units[j])]) != offs[i] ^ offs[j]:
+                return None
+    return tuple(o // eb for o in offs)
+
+
+def _places(side: Side, addr: list[int], L: int, w: int) -> list[int]:
+    """The element offsets thread (lane L, warp w)'s slots of one instruction go to, the lanes' own element
+    offsets being `addr` [thread] (the PTX ISA's definitions of the instructions)."""
+    if side.kind not in MATRIX_KINDS:
+        return [addr[32 * w + L] + k for k in range(side.width)]
+    out = []
+    for j in range(4):   # word j, half e <-> matrix j's row/column
+        for e in range(2):
+            if side.kind.endswith("trans"):
+                src_lane, col = 8 * j + 2 * (L % 4) + e, L // 4
+            else:
+                src_lane, col = 8 * j + L // 4, 2 * (L % 4) + e
+            out.append(addr[32 * w + src_lane] + col)
+    return out
+
+
+def _buffer_ok(side: Side, inv, ll: LinearLayout) -> bool:
+    """Does every thread's access of `side` put each register's element where the buffer has it (aligned)?"""
+    fl = flatten(ll)
+    threads = [(L, w) for w in range(ll.num_warps) for L in range(32)]
+    base = [_xor_of(side.lane, L) ^ _xor_of(side.warp, w) for L, w in threads]
+    held = [_xor_of(fl.lane, L) ^ _xor_of(fl.warp, w) for L, w in threads]
+    for c, slots in side.instrs:
+        addr = [apply_inverse(inv, t ^ c) for t in base]
+        if any(a % (8 if side.kind in MATRIX_KINDS else side.width) for a in addr):
+            return False
+        consts = [_reg_const(fl, r) for r in slots]
+        for i, (L, w) in enumerate(threads):
+            if _places(side, addr, L, w) != [apply_inverse(inv, held[i] ^ k) for k in consts]:
+                return False
+    return True
+
+
+@lru_cache(maxsize=256)
+def buffer_side(ll: LinearLayout, inverse: tuple[int, ...], eb: int, matrix: str = "") -> Side | None:
+    """The accesses of `ll`'s registers in a linear buffer (`buffer_inverse`): vectors of the register bases
+    whose offsets are 1, 2, 4, ... elements (any registers, at most 16 bytes), or `matrix` ("ldmatrix",
+    "stmatrix": where allowed) x4 of 16-bit elements where the lanes hold its fragments; the fewest
+    instructions, then the fewest wavefronts of warp 0. None when no candidate checks (`_buffer_ok`)."""
+    if ll.num_lanes != 32:
+        return None
+    fl = flatten(ll)
+    nz = [i for i, v in enumerate(fl.reg) if v]
+    off = {i: apply_inverse(inverse, fl.reg[i]) for i in nz}
+    cands = []
+    bits = []
+    for k in range(_log2(max(1, 16 // eb))):
+        r = next((i for i in nz if off[i] == 1 << k), None)
+        if r is None:
+            break
+        bits.append(r)
+    cands += [_vec_side(fl, bits[:k]) for k in range(len(bits), -1, -1)]
+    if matrix and eb == 2 and len(nz) >= 3 and all(fl.lane):
+        lanes = [apply_inverse(inverse, v) for v in fl.lane]
+        rows = [i for i in nz if off[i] % 8 == 0]
+        if lanes[:2] == [2, 4]:           # a register half, lanes 0, 1: one 16-byte row
+            for half in (i for i in nz if off[i] == 1):
+                rest = [i for i in rows if i != half]
+                if len(rest) >= 2:
+                    cands.append(_matrix_side(matrix, fl, half, rest[0], rest[1]))
+        if lanes[2:5] == [1, 2, 4] and len(rows) >= 3:   # lanes 2-4 along the row: the transposed form
+            cands.append(_matrix_side(matrix + ".trans", fl, rows[0], rows[1], rows[2]))
+    best = None
+    for side in cands:
+        if not _buffer_ok(side, inverse, ll):
+            continue
+        width = 16 if side.kind in MATRIX_KINDS else side.width * eb
+        key = (len(side.instrs), _side_cost(inverse, side, eb, width))
+        if best is None or key < best[0]:
+            best = (key, side)
+    return best[1] if best else None

@@ -15,20 +15,30 @@ Two kinds of allocation:
   sub-buffers, which `memdesc_index` selects). `local_store` writes registers with vector stores,
   `async_copy_global_to_local` (async_copy.py) with cp.async, and `local_load` reads with ldmatrix where the
   destination layout allows it (mma.sync operands), else vector loads. Barriers: `Lowering.buffer_access`.
+
+Both buffer kinds are linear over GF(2) in the element's coordinate bits (`linear_buffer`), so `local_store` and
+`local_load` take `linear_exchange.buffer_side`'s accesses (vectors of any registers consecutive in the buffer,
+stmatrix from sm_90, ldmatrix; one base address a thread, immediates) where they need fewer instructions than
+vectors of consecutive registers, use a matrix instruction, or index a buffer of more than 2 dimensions (whose
+row linearization costs more than the one base); else each access's address comes from the element's
+coordinates (`register_addresses`), which the kernel's other index arithmetic shares.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import llvmlite.ir as ir
 from xdsl.traits import IsTerminator
 
 from ttc.analysis.allocation import Allocation, transitive_users
 from ttc.ir.layouts import NVMMASharedEncoding, SwizzledSharedEncoding
-from ttc.lowering.convert import IROps, read_registers, rearrange, write_registers
+from ttc.ir.layout_utils import target_capability
+from ttc.lowering.convert import IROps, load_side, read_registers, rearrange, side_pointers, store_side, write_registers
 from ttc.lowering.exchange_plan import INT, BufferLayout, ldmatrix_loads, swizzled_buffer, vector_starts, vector_width
 from ttc.ir.linear_layout import LinearLayout
+from ttc.lowering.linear_exchange import buffer_inverse, buffer_side
 from ttc.lowering.nvmma_shared import NVMMA_ALIGN, NvmmaBuffer, NvmmaError, nvmma_buffer
 from ttc.lowering.registry import lowering
 from ttc.lowering.types import bits_of, llvm_type
@@ -263,6 +273,17 @@ def _local_store(ctx, op):
     _store(ctx, op, op.src, whole_buffer(ctx, op, op.dst))
 
 
+def linear_buffer(lay: BufferLayout) -> tuple[int, ...] | None:
+    """The buffer's element offset per coordinate bit (`linear_exchange.buffer_inverse`), None when its offsets
+    are not linear over GF(2) in the coordinates (then each register computes its own address)."""
+    return _inverse_cached(lay)
+
+
+@lru_cache(maxsize=128)
+def _inverse_cached(lay: BufferLayout):
+    return buffer_inverse(lambda c: lay.byte_offset(c, INT), lay.shape, lay.elem_bytes)
+
+
 def _store(ctx, op, value, buf: SharedBuffer) -> None:
     src = ctx.layout(value.type, op)
     values = ctx.get(value)
@@ -271,6 +292,15 @@ def _store(ctx, op, value, buf: SharedBuffer) -> None:
     vec = _vector(src, buf.layout)
     ops = IROps(ctx.b)
     ctx.buffer_access(write=True, values=[op.dst if op.name == "ttg.local_store" else op.result])
+    # a linear buffer: vectors of any registers that are consecutive in it, or stmatrix (sm_90), from one base
+    inv = linear_buffer(buf.layout)
+    eb = buf.layout.elem_bytes
+    side = buffer_side(src, inv, eb, "stmatrix" if target_capability(op) >= 90 else "") if inv else None
+    starts = vector_starts(src, vec)
+    if (side is not None and bits_of(ctx.stored_type(values[0].type)) == 8 * eb
+            and (side.kind != "vec" or len(side.instrs) < len(starts) + (src.rank > 2))):
+        store_side(ctx, values, side, side_pointers(ctx, inv, eb, side, buf.base))
+        return
     # threads holding copies of an element write the same bytes
     starts = vector_starts(src, vec)
     regs = register_addresses(ctx, src, buf, starts, ops)
@@ -291,6 +321,18 @@ def _local_load(ctx, op):
     # sub-buffers start 128-byte aligned: the plan's offsets hold (it models unchunked rows only)
     chunked = isinstance(buf.layout, NvmmaBuffer) and buf.layout.chunks > 1
     ldm = None if chunked else ldmatrix_loads(buf.layout, dst)
+    # a linear buffer: vectors of any registers consecutive in it, or ldmatrix, from one base address (the
+    # 8- and 32-bit mma operands' ldmatrix of `ldmatrix_loads` where it takes fewer instructions)
+    inv = linear_buffer(buf.layout)
+    eb = buf.layout.elem_bytes
+    t = ctx.type_of(op.result.type, op)
+    side = buffer_side(dst, inv, eb, "ldmatrix" if target_capability(op) >= 75 else "") if inv else None
+    starts = vector_starts(dst, vec)
+    if (side is not None and bits_of(ctx.stored_type(t)) == 8 * eb
+            and (side.kind != "vec" or len(side.instrs) < (len(ldm.groups) if ldm is not None
+                                                           else len(starts) + (dst.rank > 2)))):
+        ctx.set(op.result, load_side(ctx, dst, t, side, side_pointers(ctx, inv, eb, side, buf.base)))
+        return
     starts = vector_starts(dst, vec)
     regs = register_addresses(ctx, dst, buf, starts, ops) if ldm is None else None
     ctx.set(op.result, read_registers(ctx, dst, ctx.type_of(op.result.type, op), starts, vec, ldm,
