@@ -1,19 +1,21 @@
 """tt-tune's run: every config compiled at once on a pool of processes through the kernel cache, then checked
 and timed, on the GPU (one timing worker per GPU) or in the interpreter, with a progress bar on stderr.
 
-A config's compile starts its run as soon as it is done, so compiling and timing overlap. The timing is
-`triton.testing.do_bench`'s, with the CUDA driver (cuda-python) instead of torch: one launch, an estimate over
-five launches each after an L2 flush (a 256 MB buffer set to zero, as Triton's `clear_cache`), then warm-up
-launches for `warmup` ms and timed launches for `rep` ms, each between its own events and after a flush; the
-result is the 0.5, 0.2 and 0.8 quantiles of the times in ms. Every launch, timed or not, is what the autotuner's
-kernel call is: the `reset_to_zero` buffers set to zero, the `restore_value` buffers saved, the kernel, the saved
-buffers copied back. The outputs of the first launch (from the spec's initial values, `reset_to_zero` buffers
-zero) are checked against the spec's checks, on the host in a thread while the GPU times the config: a config
-that gives wrong results is "wrong" (its time dropped), one that does not
-compile, load or launch is "failed"; neither is ever the winner. Each GPU worker starts with the pool, and while
-the configs compile it draws the spec's initial values and computes each check's expected values once
-(`check.Reference`: a 4096^3 matmul in NumPy, its tolerances), so that a config's check costs a few passes over
-its output and nothing is recomputed per config. A CUDA error that breaks the worker's context
+Everything that can overlap does. The GPU workers are started first (`GpuWorkers`, before the parent reads the
+kernel): while the parent prepares and the configs compile, each worker creates its CUDA context and L2 flush
+buffer, and in its checking thread draws the spec's initial values and, once the parent has sent the
+decorator's `reset_to_zero`, computes each check's expected values once (`check.Reference`: a 4096^3 matmul in
+NumPy, then each element's accepted interval). A config is timed as soon as its compile is done and a GPU is
+free. The timing is `triton.testing.do_bench`'s, with the CUDA driver (cuda-python) instead of torch: one
+launch, an estimate over five launches each after an L2 flush (a 256 MB buffer set to zero, as Triton's
+`clear_cache`), then warm-up launches for `warmup` ms and timed launches for `rep` ms, each between its own
+events and after a flush; the result is the 0.5, 0.2 and 0.8 quantiles of the times in ms. Every launch, timed or
+not, is what the autotuner's kernel call is: the `reset_to_zero` buffers set to zero, the `restore_value`
+buffers saved, the kernel, the saved buffers copied back. The outputs of the first launch (from the spec's
+initial values, `reset_to_zero` buffers zero) are checked against the spec's checks in the checking thread while
+the GPU times the config (`Reference.within`: integer passes over the output's bits; `compare` only for an
+output it does not pass): a config that gives wrong results is "wrong" (its time dropped), one that does not
+compile, load or launch is "failed"; neither is ever the winner. A CUDA error that breaks the worker's context
 replaces the worker.
 """
 
@@ -266,7 +268,6 @@ def gpu_one(task: dict) -> dict:
     from ttc.runtime.errors import SpecError
 
     drv, d = _gpu["drv"], _gpu["drv"].d
-    spec, initial = _spec(task["spec"], task["reset_to_zero"])
     cubin = os.path.join(task["cache_dir"], f"{task['kernel']}.cubin")
     out = {"status": "ok", "ms": None, "shared": task["shared"], "device": _gpu["device"]}
     if task["shared"] > _gpu["max_shared"]:
@@ -275,6 +276,7 @@ def gpu_one(task: dict) -> dict:
         return out
     saved = []
     try:
+        spec, initial = _spec(task["spec"], task["reset_to_zero"])  # drawn at the worker's start
         with loaded(cubin, spec, {**initial, **task["constexprs"]}, device=_gpu["device"]) as k:
             out.update(k.attributes())
             zero = [k.buffers[n] for n in task["reset_to_zero"] if n in k.buffers]
