@@ -1,112 +1,223 @@
-"""Where tt-tune's time goes, phase by phase, on one GPU (issue 22: the whole run against Triton's autotuner).
+"""Where tt-tune's time goes now that its phases overlap (issue 22: the whole run against Triton's autotuner).
 
-Runs what `tt-tune KERNEL.py --kernel K --spec SPEC` runs, in one process and one phase at a time, and times each:
-the parent's preparation (`autotune.prepare`: the decorator, the spec's values, the configs), the compiles (all
-configs on a process pool through the kernel cache: a second run of this script measures cache hits), the GPU
-worker's start (`tune.gpu_init`: context, the L2 flush buffer, the spec's values and the checks' references),
-then per config the parts of `tune.gpu_one`: loading the CUBIN with its arguments uploaded, the checked launch
-with the outputs read back, the check, and `do_bench`. Prints one line per config and the totals.
+Runs `tt-tune KERNEL --kernel K --spec SPEC --json` four times on the visible GPUs (set CUDA_VISIBLE_DEVICES=0
+for one): twice as the command (a subprocess: its wall time, from an empty kernel cache, then with the kernel
+cache warm and the autotune cache removed), then twice in this process with every phase time-stamped on one
+clock (the parent's, the compile processes' and the GPU worker's: CLOCK_MONOTONIC is one clock for all
+processes), again from an empty cache and then warm. For the in-process runs it prints, from the start of
+`tt_tune.main`: the parent's prepare done; the GPU worker's start (spawned, imports and CUDA set-up done), the
+spec's values drawn and the checks' references made (in its checking thread); the first and last compile done;
+the first config's timing started, the last finished; then per config (its timing, `do_bench`, the check in the
+checking thread, the GPU's wait since the previous config) and the total. Defaults: kernels/tuned/matmul.py at
+fp16 4096^3 with bench/tune_bench.py's spec.
 
-    python3 bench/tune_phases.py kernels/tuned/matmul.py --kernel matmul_kernel --spec SPEC.json [--jobs N]
+    python3 bench/tune_phases.py [KERNEL.py --kernel NAME --spec SPEC.json] [--size 4096] [--jobs N] [--json PATH]
 """
 
 from __future__ import annotations
 
 import argparse
-import concurrent.futures as cf
+import contextlib
+import glob
+import io
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
-from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+now = time.monotonic  # CLOCK_MONOTONIC: one clock for the parent, the compile processes and the GPU worker
+
+# ----------------------------------------------------------------------------- in the workers (by reference)
+
+_marks: dict = {}  # per GPU worker: phase -> [start, end] or list of durations
+REAL: dict = {}  # tune's functions that in_process replaces (in a spawned worker: none, tune's own)
 
 
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("file")
-    p.add_argument("--kernel", required=True)
-    p.add_argument("--spec", required=True)
-    p.add_argument("--target", default="cuda:90")
-    p.add_argument("--jobs", type=int, default=None)
-    args = p.parse_args()
+def _real(name: str):
+    from ttc.runtime import tune
 
-    t0 = time.perf_counter()
-    from ttc.driver import autotune
-    from ttc.runtime import cuda, tune
+    return REAL.get(name) or getattr(tune, name)
 
-    t_import = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    prep = autotune.prepare(args.file, args.kernel, args.spec, None)
-    t_prepare = time.perf_counter() - t0
-    at = prep.tunable.autotuned
-    reset, restore = (tuple(at.reset_to_zero), tuple(at.restore_value)) if at else ((), ())
-    jobs = [{"signature": v.signature, "constexprs": v.constexprs, "options": {
-        "target": args.target, "num_warps": v.options["num_warps"], "num_stages": v.options["num_stages"],
-        "num_ctas": v.options["num_ctas"], "maxrregcount": v.options["maxnreg"]}} for v in prep.variants]
 
-    t0 = time.perf_counter()
-    with cf.ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        compiled = list(pool.map(tune.compile_one, [args.file] * len(jobs), [prep.tunable.text] * len(jobs),
-                                 [prep.tunable.name] * len(jobs), [j["signature"] for j in jobs],
-                                 [j["options"] for j in jobs]))
-    t_compile = time.perf_counter() - t0
+def timed_gpu_init(device: int, spec_path: str) -> None:
+    """tune.gpu_init with its start and end, and the worker's draw, references, checks and do_bench timed."""
+    from ttc.runtime import tune
 
-    names = frozenset(k for j in jobs for k in j["constexprs"])
-    t0 = time.perf_counter()
-    tune.gpu_init(0, args.spec, reset, names)
-    t_init = time.perf_counter() - t0
+    _marks["init"] = [now(), None]
 
-    phases: dict = defaultdict(float)
-
-    def timed(name, fn):
+    def wrap(name, fn, many=False):
         def wrapper(*a, **kw):
-            start = time.perf_counter()
+            start = now()
             try:
                 return fn(*a, **kw)
             finally:
-                phases[name] += time.perf_counter() - start
+                if many:
+                    _marks.setdefault(name, []).append(now() - start)
+                else:
+                    _marks[name] = [start, now()]
         return wrapper
 
-    loaded = cuda.loaded
+    tune._load = wrap("draw", tune._load)
+    tune._check = wrap("check", tune._check, many=True)
+    tune.do_bench = wrap("do_bench", tune.do_bench, many=True)
+    real_reference = tune._reference
 
-    class _Timed:  # `loaded(...)` as a context manager whose entry (allocation and upload) is timed
-        def __init__(self, *a, **kw):
-            self.cm = loaded(*a, **kw)
+    def reference(*a):
+        n = len(tune._references)
+        start = now()
+        r = real_reference(*a)
+        if len(tune._references) > n:
+            _marks.setdefault("references", [start, None])[1] = now()
+        return r
 
-        def __enter__(self):
-            start = time.perf_counter()
-            k = self.cm.__enter__()
-            phases["load+upload"] += time.perf_counter() - start
-            k.outputs = timed("launch+read back", k.outputs)
-            return k
+    tune._reference = reference
+    _real("gpu_init")(device, spec_path)
+    _marks["init"][1] = now()
 
-        def __exit__(self, *exc):
-            start = time.perf_counter()
-            try:
-                return self.cm.__exit__(*exc)
-            finally:
-                phases["free"] += time.perf_counter() - start
 
-    cuda.loaded = _Timed
-    tune._check = timed("check", tune._check)
-    tune.do_bench = timed("do_bench", tune.do_bench)
-    totals: dict = defaultdict(float)
-    print(f"imports {t_import:.2f} s, prepare {t_prepare:.2f} s, compile {len(jobs)} configs {t_compile:.2f} s "
-          f"({sum(1 for c in compiled if c.get('cache_hit'))} cache hits), GPU worker start {t_init:.2f} s")
-    for job, comp in zip(jobs, compiled):
-        if not comp["ok"]:
-            print(f"{job['constexprs']}: failed to compile")
-            continue
-        phases.clear()
-        task = {"spec": args.spec, "kernel": prep.tunable.name, "cache_dir": comp["cache_dir"],
-                "shared": comp["shared"], "constexprs": job["constexprs"], "reset_to_zero": reset,
-                "restore_value": restore, "warmup": 25, "rep": 100}
-        start = time.perf_counter()
-        out = tune.gpu_one(task)
-        whole = time.perf_counter() - start
-        phases["other"] = whole - sum(phases.values())
-        for k, v in phases.items():
-            totals[k] += v
-        totals["config"] += whole
-        print(f"{out['status'][:30]:30s} {whole:.3f} s: " + ", ".join(f"{k} {v:.3f}" for k, v in phases.items()))
-    print("totals: " + ", ".join(f"{k} {v:.2f} s" for k, v in totals.items()))
+def timed_gpu_one(task: dict) -> dict:
+    start = now()
+    out = _real("gpu_one")(task)
+    out["bench"] = {"run": [start, now()], **{k: (list(v) if isinstance(v, list) else v) for k, v in _marks.items()}}
+    for k in ("check", "do_bench"):
+        _marks.pop(k, None)
+    return out
+
+
+def timed_compile(*args) -> dict:
+    out = _real("compile_one")(*args)
+    out["done"] = now()
+    return out
+
+
+# ----------------------------------------------------------------------------- the parent
+
+
+def command(args, spec: Path, cache: Path) -> float:
+    env = {**os.environ, "TRITON_CACHE_DIR": str(cache)}
+    cmd = ["tt-tune", args.file, "-k", args.kernel, "--spec", str(spec), "--json"] + (["-j", str(args.jobs)] if args.jobs else [])
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    wall = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise SystemExit(f"tt-tune failed:\n{proc.stderr[-3000:]}")
+    return wall
+
+
+def in_process(args, spec: Path, cache: Path) -> dict:
+    """tt_tune.main in this process, its workers' functions replaced by the timed ones above."""
+    from ttc.driver import autotune
+    from ttc.runtime import tune
+    from ttc.tools import tt_tune
+
+    os.environ["TRITON_CACHE_DIR"] = str(cache)
+    marks: dict = {}
+    saved = (tune.gpu_init, tune.gpu_one, tune.compile_one, tune.run, autotune.prepare)
+    real_run, real_prepare = tune.run, autotune.prepare
+
+    def run(jobs, **kw):
+        marks["jobs"] = jobs
+        marks["results"] = real_run(jobs, **kw)
+        marks["run done"] = now()
+        return marks["results"]
+
+    def prepare(*a, **kw):
+        p = real_prepare(*a, **kw)
+        marks["prepare"] = now()
+        return p
+
+    # the pools pickle functions by name: __main__'s, which the spawned worker imports as __mp_main__
+    main = sys.modules["__main__"]
+    REAL.update(gpu_init=tune.gpu_init, gpu_one=tune.gpu_one, compile_one=tune.compile_one)
+    tune.gpu_init, tune.gpu_one, tune.compile_one = main.timed_gpu_init, main.timed_gpu_one, main.timed_compile
+    tune.run, autotune.prepare = run, prepare
+    argv = [args.file, "-k", args.kernel, "--spec", str(spec), "--json"] + (["-j", str(args.jobs)] if args.jobs else [])
+    try:
+        out = io.StringIO()
+        start = now()
+        with contextlib.redirect_stdout(out):
+            rc = tt_tune.main(argv)
+        end = now()
+    finally:
+        tune.gpu_init, tune.gpu_one, tune.compile_one, tune.run, autotune.prepare = saved
+        REAL.clear()
+    if rc != 0:
+        raise SystemExit(f"tt-tune (in process) returned {rc}")
+    results = marks["results"]
+    at = lambda t: None if t is None else round(t - start, 3)  # noqa: E731
+    compiled = sorted(r["compile"]["done"] for r in results if "done" in r.get("compile", {}))
+    timed = sorted((r for r in results if "bench" in r), key=lambda r: r["bench"]["run"][0])
+    worker = timed[-1]["bench"] if timed else {}
+    per = []
+    for prev, r in zip([None] + timed, timed):
+        b = r["bench"]
+        per.append({"config": r.get("compile", {}).get("cache_dir", "?").rsplit("/", 1)[-1], "status": r["status"][:40],
+                    "s": round(b["run"][1] - b["run"][0], 4),
+                    "do_bench": round(sum(b.get("do_bench", [])), 4), "check": round(sum(b.get("check", [])), 4),
+                    "gpu_wait": round(b["run"][0] - prev["bench"]["run"][1], 4) if prev else None})
+    first = timed[0]["bench"]["run"][0] if timed else None
+    last = timed[-1]["bench"]["run"][1] if timed else None
+    return {
+        "total_s": round(end - start, 3), "prepare_done": at(marks.get("prepare")),
+        "worker_started": at(worker.get("init", [None])[0]), "worker_ready": at(worker.get("init", [None, None])[1]),
+        "values_drawn": at(worker.get("draw", [None, None])[1]),
+        "references_made": at(worker.get("references", [None, None])[1]),
+        "first_compile_done": at(compiled[0]) if compiled else None, "last_compile_done": at(compiled[-1]) if compiled else None,
+        "first_timing_start": at(first), "last_timing_end": at(last), "run_done": at(marks.get("run done")),
+        "per_config_s": round((last - first) / len(timed), 4) if timed else None,
+        "per_config_median_s": statistics.median(p["s"] for p in per) if per else None,
+        "do_bench_median_s": statistics.median(p["do_bench"] for p in per) if per else None,
+        "check_median_s": statistics.median(p["check"] for p in per) if per else None,
+        "configs": per}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("file", nargs="?", default=str(ROOT / "kernels" / "tuned" / "matmul.py"))
+    ap.add_argument("--kernel", default="matmul_kernel")
+    ap.add_argument("--spec", help="tt-tune's spec (default: bench/tune_bench.py's matmul spec at --size)")
+    ap.add_argument("--size", type=int, default=4096)
+    ap.add_argument("--jobs", type=int, default=None)
+    ap.add_argument("--json", default=os.path.join(os.environ.get("OUT", "."), "tune_phases.json"))
+    args = ap.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="tune_phases."))
+    spec = Path(args.spec) if args.spec else work / "matmul.json"
+    if not args.spec:
+        sys.path.insert(0, str(ROOT / "bench"))
+        from tune_bench import matmul_spec
+
+        spec.write_text(json.dumps(matmul_spec(args.size)))
+
+    def drop_autotune_cache(cache: Path) -> None:
+        for f in glob.glob(str(cache / "*" / "*.autotune.json")):
+            os.unlink(f)
+
+    report = {"command_empty_s": command(args, spec, work / "cache-command")}
+    drop_autotune_cache(work / "cache-command")
+    report["command_warm_s"] = command(args, spec, work / "cache-command")
+    print(f"tt-tune (the command): {report['command_empty_s']:.2f} s from an empty cache, "
+          f"{report['command_warm_s']:.2f} s with the kernel cache warm", flush=True)
+    for name in ("empty", "warm"):
+        if name == "warm":
+            drop_autotune_cache(work / "cache-inproc")
+        r = report[f"in_process_{name}"] = in_process(args, spec, work / "cache-inproc")
+        print(f"\nin process, {name} kernel cache: total {r['total_s']:.2f} s (from the start of tt_tune.main)")
+        for k in ("prepare_done", "worker_started", "worker_ready", "values_drawn", "references_made",
+                  "first_compile_done", "last_compile_done", "first_timing_start", "last_timing_end", "run_done"):
+            print(f"  {k:20s} {r[k]}")
+        print(f"  per config: {r['per_config_s']} s from the first timing's start to the last's end, over "
+              f"{len(r['configs'])}; median {r['per_config_median_s']} s (do_bench {r['do_bench_median_s']}, "
+              f"the check beside it {r['check_median_s']})")
+        for c in r["configs"]:
+            print(f"    {c['config'][:12]:12s} {c['status']:40s} {c['s']:.3f} s: do_bench {c['do_bench']:.3f}, "
+                  f"check {c['check']:.3f}, GPU waited {c['gpu_wait']}")
+    Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
+    print(f"wrote {args.json}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -119,11 +119,7 @@ def _table(report: dict) -> str:
 
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
-    from ttc.driver import autotune
-    from ttc.ir.diagnostics import CompileError, Diagnostic
-    from ttc.runtime import spec as specs
     from ttc.runtime import tune
-    from ttc.runtime.errors import SpecError
 
     if args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
@@ -134,8 +130,36 @@ def main(argv: list[str]) -> int:
     if not os.path.isfile(args.file):
         raise UsageError(f"cannot open input file '{args.file}': No such file or directory")
     started = time.perf_counter()
+    # the GPU workers first: their start (a second of imports, CUDA context and the spec's random values) runs
+    # beside everything up to the first timing; a run that times nothing (a cache hit, an error) kills them
+    gpus = None if args.interpret else tune.GpuWorkers(args.spec)
+    try:
+        return _main(args, started, gpus)
+    finally:
+        if gpus is not None:
+            gpus.stop(now=True)
+
+
+def _reads_values(spec, raw: dict) -> bool:
+    """Whether the grid, flops or bytes expressions read a pointer argument (then its values are drawn)."""
+    from ttc.runtime import tune
+
+    pointers = {a.name for a in spec.args + spec.buffers if a.is_ptr}
+    exprs = [d for d in spec.grid if isinstance(d, str)] + [raw[k] for k in ("flops", "bytes") if isinstance(raw.get(k), str)]
+    return any(tune._uses(e, pointers) for e in exprs)
+
+
+def _main(args, started: float, gpus) -> int:
+    from ttc.driver import autotune
+    from ttc.ir.diagnostics import CompileError, Diagnostic
+    from ttc.runtime import spec as specs
+    from ttc.runtime import tune
+    from ttc.runtime.errors import SpecError
+
     p = autotune.prepare(args.file, args.kernel, args.spec, args.configs)
-    t, spec, raw, initial, variants, key = p.tunable, p.spec, p.raw, p.initial, p.variants, p.key
+    t, spec, raw, variants, key = p.tunable, p.spec, p.raw, p.variants, p.key
+    # grids and metrics see the scalars and each config's values; the spec's random arrays only if they read them
+    initial = p.initial() if _reads_values(spec, raw) else {a.name: a.value for a in spec.args if not a.is_ptr}
     at = t.autotuned
     reset, restore = (at.reset_to_zero, at.restore_value) if at else ([], [])
     if args.limit:
@@ -162,19 +186,15 @@ def main(argv: list[str]) -> int:
     cached = None if args.interpret or env_on("TRITON_ALWAYS_COMPILE") else autotune.load_cached(cache_file)
     if cached is not None and len(cached.get("ttc_results", [])) != len(variants):
         cached = None
-    gpus = 0
     if cached is not None:
         results = [dict(r) for r in cached["ttc_results"]]
     else:
-        if not args.interpret:
-            gpus = tune.gpu_count()
-            if gpus == 0:
-                raise UsageError("no GPU: the CUDA driver finds no device (use --interpret to check the configs "
-                                 "in the interpreter)")
+        if gpus is not None and gpus.count() == 0:
+            raise UsageError("no GPU: the CUDA driver finds no device (use --interpret to check the configs "
+                             "in the interpreter)")
         try:
             results = tune.run(jobs, path=args.file, text=t.text, kernel=t.name, spec_path=args.spec,
-                               n_jobs=args.jobs, interpret=args.interpret, gpus=gpus,
-                               progress=sys.stderr.isatty())
+                               n_jobs=args.jobs, gpus=gpus, progress=sys.stderr.isatty())
         except tune.SpecFailure as e:
             raise _spec_diag(spec, SpecError(e.message, e.where)) from None
     elapsed = time.perf_counter() - started

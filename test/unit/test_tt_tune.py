@@ -9,6 +9,7 @@ import json
 import math
 import os
 import shutil
+import types
 import subprocess
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
@@ -312,3 +313,185 @@ def test_prepared_reference_reports_as_compare(case):
             result = ref.compare("c", got)
             assert repr(result) == repr(compare("c", got, np.asarray(want), rtol, atol))
     assert result.ok == (case in ("close", "inf_both", "nan_both", "float64_output"))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+@pytest.mark.parametrize("rtol,atol", [(0.02, 0.5), (1e-3, 1e-3), (1e-5, 1e-6), (0.0, 1e-3), (0.0, 0.0)])
+def test_reference_within_is_compares_answer(dtype, rtol, atol):
+    """tt-tune's per-config check (Reference.within: the output's bits against each element's accepted interval,
+    found once) passes an element exactly when compare does, at the edges of the tolerance too (values a few
+    ulps either side of atol + rtol * |e|, tiny, huge, zero, infinite and NaN ones)."""
+    import numpy as np
+
+    from ttc.runtime.check import Reference, _accepts, _order
+
+    rng = np.random.default_rng(7)
+    dt = np.dtype(dtype).type
+    m = 20000
+    e = rng.standard_normal(m) * 10.0 ** rng.uniform(-6, 5, m)
+    e[:12] = [0, -0.0, np.inf, -np.inf, np.nan, 1e6, -7e4, 6e4, 1e-8, 65504, -65504, 3e-7]
+    with np.errstate(all="ignore"):
+        tol = atol + rtol * np.abs(e)
+        got = (e + rng.choice([-1, 1], m) * tol * rng.uniform(0.999, 1.001, m)).astype(dt)
+        steps = rng.integers(-2, 3, m)
+        for k in range(2):
+            got[steps > k] = np.nextafter(got[steps > k], dt(np.inf))
+            got[steps < -k] = np.nextafter(got[steps < -k], dt(-np.inf))
+    got[rng.random(m) < 0.05] = np.nan
+    ref = Reference(e, rtol, atol, dt)
+    keys = _order(got.view(ref.lo.dtype), np.empty(m, ref.lo.dtype))
+    inside = (keys >= ref.lo) & (keys <= ref.hi)
+    passes = _accepts(got.astype(np.float64), e, tol)
+    number = ~np.isnan(e) & ~np.isinf(e)
+    assert not (inside & ~passes).any()  # never passes what compare fails
+    assert (inside == passes)[number].all()  # and is compare's answer wherever a number is expected
+    assert 0 < passes.sum() < m
+
+
+def test_reference_within_catches_a_wrong_output():
+    """One element out of tolerance among 2^20 (in the last block, past the first) fails `within`; tt-tune's
+    check then reports compare's mismatch."""
+    import numpy as np
+
+    from ttc.runtime import tune
+    from ttc.runtime.check import Reference, compare
+
+    rng = np.random.default_rng(3)
+    want = rng.standard_normal((1024, 1024)).astype(np.float32) * 20
+    good = (want + rng.uniform(-0.4, 0.4, want.shape)).astype(np.float16)
+    ref = Reference(want, 0.02, 0.5, np.float16)
+    assert ref.within(good) and compare("c", good, want, 0.02, 0.5).ok
+    bad = good.copy()
+    bad[1000, 1000] += np.float16(0.6) + np.float16(0.02) * abs(bad[1000, 1000])
+    assert not ref.within(bad)
+    assert not ref.within(good.astype(np.float32))  # another dtype: compare decides
+    r = ref.compare("c", bad)
+    assert not r.ok and r.mismatches == 1 and r.first[0] == (1000, 1000)
+
+    class Spec:
+        checks, path = {"c": "unused"}, "s.json"
+
+    key = ("s.json", "c", ())
+    tune._references[key] = ref
+    try:
+        assert tune._check(Spec, {}, {}, {"c": good}) is None
+        assert tune._check(Spec, {}, {}, {"c": bad}).startswith("c: MISMATCH in 1 of 1048576 elements")
+    finally:
+        del tune._references[key]
+
+
+def test_prepare_draws_no_values(monkeypatch):
+    """The parent's prepare gives the decorators' functions shapes, strides and dtypes without drawing the spec's
+    random inputs; reading a pointer argument's values draws them (all, once)."""
+    from ttc.runtime import spec as specs
+
+    draws = []
+    real = specs.initial_values
+    monkeypatch.setattr(specs, "initial_values", lambda spec: draws.append(1) or real(spec))
+    p = autotune.prepare(str(INPUTS / "decorated.py"), "scale_kernel", str(INPUTS / "scale.json"))
+    assert len(p.variants) == 3 and draws == []
+    x = p.nargs["x_ptr"]
+    assert (x.shape, x.stride(), x.numel(), x.element_size(), str(x.dtype)) == ((96,), (1,), 96, 4, "torch.float32")
+    assert x.array.shape == (96,) and draws == [1]
+    assert p.nargs["out_ptr"].array is p.initial()["out_ptr"] and draws == [1]
+
+
+# ----------------------------------------------------------------------------- the GPU path, with a fake GPU
+
+ORDER: list = []
+
+
+def fake_compile(path, text, kernel, signature, options):
+    """Configs finish compiling in the reverse of their order (BLOCK 64 last); BLOCK 96 does not compile."""
+    import time
+
+    block = int(signature.split(",")[-1])
+    if block == 96:
+        return {"ok": False, "error": "fails.py:10:39: error: arange's range must be a power of 2"}
+    time.sleep({64: 1.0, 128: 0.1}[block])
+    return {"ok": True, "cache_dir": f"/nowhere/{block}", "cache_hit": False, "shared": 1024, "seconds": 0.1}
+
+
+class FakeGpu:
+    """What gpu_init, _pin and gpu_one ask of the CUDA driver, and a `loaded` whose kernel computes
+    x + 1 (x + 2 with BLOCK 128, the wrong config), recording the order in which configs are timed."""
+
+    class d:
+        class CUresult:
+            CUDA_SUCCESS = 0
+
+        class CUdevice_attribute:
+            CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97
+
+        cuMemHostRegister = staticmethod(lambda ptr, n, flags: (0,))
+        cuMemFree = staticmethod(lambda ptr: (0,))
+        cuCtxSynchronize = staticmethod(lambda: (0,))
+
+    def __init__(self, path):
+        pass
+
+    def __call__(self, what, *args):
+        return {"cuDeviceGetAttribute": 232448, "cuDeviceGetName": b"Fake GPU\0", "cuMemAlloc": 4096}.get(what, 0)
+
+    @staticmethod
+    def loaded(cubin, spec, values, device=0):
+        import contextlib
+
+        import numpy as np
+
+        @contextlib.contextmanager
+        def cm():
+            block = values["BLOCK"]
+            ORDER.append(block)
+            out = (values["x_ptr"] + 1 + (block == 128)).astype(np.float32)
+            yield types.SimpleNamespace(attributes=lambda: {"n_regs": 40, "spill_bytes": 0, "blocks_per_sm": 2},
+                                        buffers={"x_ptr": (1, 800), "out_ptr": (2, 800)}, run_once=lambda: None,
+                                        outputs=lambda names: {"out_ptr": out})
+        return cm()
+
+
+def test_gpu_path_pipelined_with_a_fake_gpu(cache, monkeypatch):
+    """tt-tune's GPU path end to end on the CPU: the worker (a thread standing in for the spawned process) is
+    started before the kernel is read, each config is timed as soon as its compile finishes (BLOCK 128 before
+    BLOCK 64, the reverse of their order), the table and JSON keep the configs' order, the wrong config's check
+    (the cheap one) reports it and drops its time, and the winner is the right config."""
+    import concurrent.futures as cf
+
+    from ttc.runtime import cuda, tune
+
+    ORDER.clear()
+    real_pool = tune._pool
+    started = []
+
+    def pool(kind, workers, **kw):
+        if kind == "spawn":
+            started.append(kw["initargs"])
+            return cf.ThreadPoolExecutor(max_workers=1, **kw)
+        return real_pool(kind, workers, **kw)
+
+    def fake_bench(drv, fn, flush, warmup=25, rep=100, quantiles=tune.QUANTILES):
+        fn()
+        return [ORDER[-1] / 1000] * 3
+
+    monkeypatch.setattr(tune, "_pool", pool)
+    monkeypatch.setattr(tune, "gpu_count", lambda: 1)
+    monkeypatch.setattr(tune, "compile_one", fake_compile)
+    monkeypatch.setattr(tune, "do_bench", fake_bench)
+    monkeypatch.setattr(cuda, "_Driver", FakeGpu)
+    monkeypatch.setattr(cuda, "loaded", FakeGpu.loaded)
+    monkeypatch.setattr(tune, "_gpu", {})
+    monkeypatch.setattr(tune, "_checker", lambda: tune._gpu.setdefault("checker", cf.ThreadPoolExecutor(1)))
+    rc, out, err = call("tt-tune", INPUTS / "fails.py", "-k", "add_one", "--spec", INPUTS / "fails.json", "--json")
+    assert rc == 0, err
+    assert started == [(0, str(INPUTS / "fails.json"))]
+    assert ORDER == [128, 64]  # timed in the order the compiles finished
+    report = json.loads(out)
+    _validate(report)
+    assert [c["kwargs"]["BLOCK"] for c in report["configs"]] == [64, 96, 128]
+    ok, failed, wrong = report["configs"]
+    assert ok["status"] == "ok" and ok["ms"] == [0.064] * 3 and ok["n_regs"] == 40
+    assert failed["status"].startswith("failed: fails.py:10:39: error:") and failed["ms"] is None
+    assert wrong["status"].startswith("wrong: out_ptr: MISMATCH in 200 of 200 elements") and wrong["ms"] is None
+    assert report["best"]["kwargs"] == {"BLOCK": 64}
+    data = json.loads(Path(report["autotune_cache"]).read_text())
+    assert [t for _, t in data["configs_timings"]] == [[0.064] * 3, [math.inf] * 3, [math.inf] * 3]

@@ -257,19 +257,28 @@ class HostDType:
 
 
 class HostTensor:
-    """A pointer argument as heuristics and prune functions see it (a torch tensor's host-side surface)."""
+    """A pointer argument as heuristics and prune functions see it (a torch tensor's host-side surface). Its values
+    (`array`) are drawn only when read: the decorators' functions read shapes, strides and dtypes, and drawing
+    the spec's random inputs (2 x 16M values for a 4096^2 matmul) costs the parent most of a second."""
 
-    def __init__(self, array, spec_type: str):
-        self.array = array
-        self.dtype = HostDType(spec_type, array.dtype.itemsize if spec_type != "bf16" else 2)
-        self.shape = tuple(array.shape)
-        self.ndim = array.ndim
+    def __init__(self, array, spec_type: str, shape=None, host=None, draw=None):
+        self._array, self._draw = array, draw
+        host = array.dtype if array is not None else host
+        self.dtype = HostDType(spec_type, host.itemsize if spec_type != "bf16" else 2)
+        self.shape = tuple(array.shape if array is not None else shape)
+        self.ndim = len(self.shape)
+
+    @property
+    def array(self):
+        if self._array is None:
+            self._array = self._draw()
+        return self._array
 
     def element_size(self):
         return self.dtype.itemsize
 
     def numel(self):
-        return int(self.array.size)
+        return math.prod(self.shape)
 
     def dim(self):
         return self.ndim
@@ -278,7 +287,7 @@ class HostTensor:
         return self.shape if d is None else self.shape[d]
 
     def stride(self, d=None):
-        st = tuple(s // self.array.dtype.itemsize for s in self.array.strides)
+        st = tuple(math.prod(self.shape[i + 1:]) for i in range(self.ndim))  # the spec's values are row-major
         return st if d is None else st[d]
 
 
@@ -295,17 +304,20 @@ class HostDescriptor:
         return HostDescriptor(tensor, tensor.shape, tensor.stride(), block_shape, padding)
 
 
-def named_args(spec, initial: dict) -> dict:
-    """The spec's arguments as the decorators' functions see them, by name."""
+def named_args(spec, draw) -> dict:
+    """The spec's arguments as the decorators' functions see them, by name; `draw()` gives the spec's initial
+    values (all of them), called only when a function reads a pointer argument's values."""
     out = {}
     for a in spec.args:
-        if a.is_desc:
-            base = HostTensor(initial[a.name], a.type[len("tensordesc<"):].split("[")[0].strip())
-            out[a.name] = HostDescriptor(base, a.shape, a.strides, a.block)
-        elif a.is_ptr:
-            out[a.name] = HostTensor(initial[a.name], a.type.lstrip("*"))
-        else:
+        if not a.is_ptr:
             out[a.name] = a.value
+            continue
+        base = a.type[len("tensordesc<"):].split("[")[0].strip() if a.is_desc else a.type.lstrip("*")
+        if a.shape is None:  # an init file gives the shape
+            t = HostTensor(draw()[a.name], base)
+        else:
+            t = HostTensor(None, base, a.shape, a.host, draw=lambda n=a.name: draw()[n])
+        out[a.name] = HostDescriptor(t, a.shape, a.strides, a.block) if a.is_desc else t
     return out
 
 
@@ -636,11 +648,24 @@ class Prepared:
     def __init__(self, **fields):
         self.__dict__.update(fields)
 
+    def initial(self) -> dict:
+        """The spec's initial values as the autotuner's launches see them (`reset_to_zero` buffers zero), drawn
+        on the first call: only a decorator function or a grid that reads a pointer argument's values needs them."""
+        import numpy as np
+
+        from ttc.runtime import spec as specs
+
+        if self.drawn is None:
+            at = self.tunable.autotuned
+            self.drawn = specs.initial_values(self.spec)
+            for n in at.reset_to_zero if at else []:
+                self.drawn[n] = np.zeros_like(self.drawn[n])
+        return self.drawn
+
 
 def prepare(path: str, kernel: str, spec_path: str, configs_file: str | None = None) -> Prepared:
-    """Read the kernel's decorators and the spec; prune and expand the configs (or those of `configs_file`)."""
-    import numpy as np
-
+    """Read the kernel's decorators and the spec; prune and expand the configs (or those of `configs_file`). The
+    spec's random values are not drawn (see `Prepared.initial`)."""
     from ttc.runtime import spec as specs
     from ttc.runtime.errors import SpecError
 
@@ -657,17 +682,14 @@ def prepare(path: str, kernel: str, spec_path: str, configs_file: str | None = N
     if at is not None and (at.pre_hook is not None or at.post_hook is not None):
         raise t.error(TuneError("@triton.autotune's pre_hook/post_hook cannot run around GPU launches in tt-tune; "
                                 "use reset_to_zero / restore_value"), t.def_line)
-    initial = specs.initial_values(spec)
-    for n in at.reset_to_zero if at else []:
-        initial[n] = np.zeros_like(initial[n])
-    nargs = named_args(spec, initial)
+    p = Prepared(tunable=t, spec=spec, spec_text=spec_text, raw=json.loads(spec_text), drawn=None)
+    p.nargs = named_args(spec, p.initial)
     configs = configs_from_file(configs_file) if configs_file else None
     try:
-        expanded, key = variants(t, spec, nargs, configs)
+        p.variants, p.key = variants(t, spec, p.nargs, configs)
     except TuneError as e:
         raise specs.diagnostic(spec.path, SpecError(e.message, "signature")) from None
-    return Prepared(tunable=t, spec=spec, spec_text=spec_text, raw=json.loads(spec_text), initial=initial,
-                    nargs=nargs, variants=expanded, key=key)
+    return p
 
 
 def cached_winner(path: str, kernel: str, spec_path: str, target: str, configs_file: str | None = None) -> Variant:

@@ -1,19 +1,21 @@
 """tt-tune's run: every config compiled at once on a pool of processes through the kernel cache, then checked
 and timed, on the GPU (one timing worker per GPU) or in the interpreter, with a progress bar on stderr.
 
-A config's compile starts its run as soon as it is done, so compiling and timing overlap. The timing is
-`triton.testing.do_bench`'s, with the CUDA driver (cuda-python) instead of torch: one launch, an estimate over
-five launches each after an L2 flush (a 256 MB buffer set to zero, as Triton's `clear_cache`), then warm-up
-launches for `warmup` ms and timed launches for `rep` ms, each between its own events and after a flush; the
-result is the 0.5, 0.2 and 0.8 quantiles of the times in ms. Every launch, timed or not, is what the autotuner's
-kernel call is: the `reset_to_zero` buffers set to zero, the `restore_value` buffers saved, the kernel, the saved
-buffers copied back. The outputs of the first launch (from the spec's initial values, `reset_to_zero` buffers
-zero) are checked against the spec's checks, on the host in a thread while the GPU times the config: a config
-that gives wrong results is "wrong" (its time dropped), one that does not
-compile, load or launch is "failed"; neither is ever the winner. Each GPU worker starts with the pool, and while
-the configs compile it draws the spec's initial values and computes each check's expected values once
-(`check.Reference`: a 4096^3 matmul in NumPy, its tolerances), so that a config's check costs a few passes over
-its output and nothing is recomputed per config. A CUDA error that breaks the worker's context
+Everything that can overlap does. The GPU workers are started first (`GpuWorkers`, before the parent reads the
+kernel): while the parent prepares and the configs compile, each worker creates its CUDA context and L2 flush
+buffer, and in its checking thread draws the spec's initial values and, once the parent has sent the
+decorator's `reset_to_zero`, computes each check's expected values once (`check.Reference`: a 4096^3 matmul in
+NumPy, then each element's accepted interval). A config is timed as soon as its compile is done and a GPU is
+free. The timing is `triton.testing.do_bench`'s, with the CUDA driver (cuda-python) instead of torch: one
+launch, an estimate over five launches each after an L2 flush (a 256 MB buffer set to zero, as Triton's
+`clear_cache`), then warm-up launches for `warmup` ms and timed launches for `rep` ms, each between its own
+events and after a flush; the result is the 0.5, 0.2 and 0.8 quantiles of the times in ms. Every launch, timed or
+not, is what the autotuner's kernel call is: the `reset_to_zero` buffers set to zero, the `restore_value`
+buffers saved, the kernel, the saved buffers copied back. The outputs of the first launch (from the spec's
+initial values, `reset_to_zero` buffers zero) are checked against the spec's checks in the checking thread while
+the GPU times the config (`Reference.within`: integer passes over the output's bits; `compare` only for an
+output it does not pass): a config that gives wrong results is "wrong" (its time dropped), one that does not
+compile, load or launch is "failed"; neither is ever the winner. A CUDA error that breaks the worker's context
 replaces the worker.
 """
 
@@ -24,6 +26,7 @@ import concurrent.futures as cf
 import multiprocessing
 import os
 import sys
+import threading
 import time
 
 import numpy as np
@@ -59,28 +62,45 @@ def compile_one(path: str, text: str, kernel: str, signature: str, options: dict
 
 # ----------------------------------------------------------------------------- running (pool workers)
 
-_specs: dict = {}  # per worker: spec path -> (spec, initial values)
+_drawn: dict = {}  # per worker: spec path -> the spec and its values, or the Future drawing them in a thread
+_specs: dict = {}  # per worker: (spec path, reset_to_zero) -> (spec, initial values)
+
+
+def _load(spec_path: str):
+    """The spec and its initial values (the random draws: 2 x 16M values for a 4096^2 fp16 matmul)."""
+    from ttc.runtime import spec as specs
+
+    spec = specs.load(spec_path)
+    spec.num_warps = None  # each config's own
+    return spec, specs.initial_values(spec)
 
 
 def _spec(spec_path: str, reset_to_zero: tuple):
-    from ttc.runtime import spec as specs
-
-    if spec_path not in _specs:
-        spec = specs.load(spec_path)
-        spec.num_warps = None  # each config's own
-        initial = specs.initial_values(spec)
+    k = (spec_path, tuple(reset_to_zero))
+    if k not in _specs:
+        drawn = _drawn.get(spec_path)
+        if drawn is None:
+            drawn = _drawn[spec_path] = _load(spec_path)
+        spec, initial = drawn.result() if isinstance(drawn, cf.Future) else drawn
+        initial = dict(initial)
         for name in reset_to_zero:  # the autotuner zeroes them before every launch
             if isinstance(initial.get(name), np.ndarray):
                 initial[name] = np.zeros_like(initial[name])
-        _specs[spec_path] = (spec, initial)
-    return _specs[spec_path]
+        _specs[k] = (spec, initial)
+    return _specs[k]
 
 
 _references: dict = {}  # per worker: (spec, check name, the config values it uses) -> check.Reference
 
 
-def _uses(expr: str, constexprs) -> set:
-    return {n.id for n in ast.walk(ast.parse(expr, mode="eval")) if isinstance(n, ast.Name)} & set(constexprs)
+def _uses(expr: str, names) -> set:
+    """The names of `names` that the expression reads (all of them when it does not parse: its evaluation reports
+    the error)."""
+    try:
+        tree = ast.parse(expr, mode="eval")
+    except SyntaxError:
+        return set(names)
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} & set(names)
 
 
 def _reference(spec, initial: dict, constexprs: dict, name: str):
@@ -94,27 +114,39 @@ def _reference(spec, initial: dict, constexprs: dict, name: str):
         rtol, atol = checks.default_tolerance(a)
         rtol = spec.rtol if spec.rtol is not None else rtol
         atol = spec.atol if spec.atol is not None else atol
-        _references[k] = checks.Reference(checks.expected(spec, name, {**initial, **constexprs}), rtol, atol)
+        _references[k] = checks.Reference(checks.expected(spec, name, {**initial, **constexprs}), rtol, atol,
+                                          a.host)
     return _references[k]
 
 
 def _check(spec, initial: dict, constexprs: dict, outputs: dict) -> str | None:
-    """None when every check passes, else why not."""
+    """None when every check passes, else why not. `Reference.within` decides most outputs in a few float32
+    passes; only one it cannot pass gets the full float64 comparison, which reports it (or passes it, when it
+    was within tolerance by less than float32's rounding)."""
     for name in spec.checks:
-        r = _reference(spec, initial, constexprs, name).compare(name, outputs[name])
+        ref = _reference(spec, initial, constexprs, name)
+        if ref.within(outputs[name]):
+            continue
+        r = ref.compare(name, outputs[name])
         if not r.ok:
             return r.text()
     return None
 
 
-def _prepare(spec_path: str, reset_to_zero: tuple, config_names: frozenset) -> None:
-    """A worker's start: the spec's initial values and the references of the checks that no config value changes,
-    while the configs compile. A bad spec or check is reported when a config runs, so errors are ignored here."""
+def _prepare(spec_path: str, reset_to_zero: tuple, config_names: frozenset, background: bool = False) -> None:
+    """The spec's initial values and the references of the checks that no config value changes, made while the
+    configs compile (`background`: the references in the worker's checking thread, ahead of every check). A bad
+    spec or check is reported when a config runs, so errors are ignored here."""
     try:
         spec, initial = _spec(spec_path, reset_to_zero)
+        if "drv" in _gpu:
+            _pin(initial)
         for name, expr in spec.checks.items():
             if not _uses(expr, config_names):
-                _reference(spec, initial, {}, name)
+                if background:
+                    _checker().submit(_reference, spec, initial, {}, name)
+                else:
+                    _reference(spec, initial, {}, name)
     except Exception:  # noqa: BLE001
         pass
 
@@ -143,7 +175,10 @@ def interpret_one(task: dict) -> dict:
 _gpu: dict = {}  # per GPU worker: driver, device index, L2 flush buffer, limits
 
 
-def gpu_init(device: int, spec_path: str, reset_to_zero: tuple, config_names: frozenset) -> None:
+def gpu_init(device: int, spec_path: str) -> None:
+    """A GPU worker's start, spawned before the parent has read the kernel: the spec's values are drawn in the
+    checking thread while this thread imports the driver, creates the context and the L2 flush buffer."""
+    _drawn[spec_path] = _checker().submit(_load, spec_path)
     from ttc.runtime.cuda import _Driver
 
     drv = _Driver("tt-tune")
@@ -155,7 +190,23 @@ def gpu_init(device: int, spec_path: str, reset_to_zero: tuple, config_names: fr
     _gpu.update(drv=drv, device=device, flush=int(drv("cuMemAlloc", L2_FLUSH_BYTES)),
                 max_shared=int(drv("cuDeviceGetAttribute", attr.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev)),
                 name=drv("cuDeviceGetName", 256, dev).split(b"\0")[0].decode())
-    _prepare(spec_path, reset_to_zero, config_names)
+
+
+def gpu_prepare(spec_path: str, reset_to_zero: tuple, config_names: frozenset) -> None:
+    """The worker's first task, sent when the parent has read the kernel: `reset_to_zero` buffers zeroed, the
+    values pinned, the checks' references queued on the checking thread (the first config's check waits for
+    them; its timing does not)."""
+    _prepare(spec_path, reset_to_zero, config_names, background=True)
+
+
+def _pin(initial: dict) -> None:
+    """Page-lock the large input arrays once, so that every config's upload is a DMA from them, not a staged
+    copy (best effort: a driver that refuses keeps the pageable copy)."""
+    drv = _gpu["drv"]
+    for v in initial.values():
+        if isinstance(v, np.ndarray) and v.nbytes >= 1 << 20 and v.flags.c_contiguous and id(v) not in _gpu.setdefault("pinned", set()):
+            if drv.d.cuMemHostRegister(v.ctypes.data, v.nbytes, 0)[0] == drv.d.CUresult.CUDA_SUCCESS:
+                _gpu["pinned"].add(id(v))
 
 
 def do_bench(drv, fn, flush, warmup: float = 25, rep: float = 100, quantiles=QUANTILES) -> list[float]:
@@ -217,7 +268,6 @@ def gpu_one(task: dict) -> dict:
     from ttc.runtime.errors import SpecError
 
     drv, d = _gpu["drv"], _gpu["drv"].d
-    spec, initial = _spec(task["spec"], task["reset_to_zero"])
     cubin = os.path.join(task["cache_dir"], f"{task['kernel']}.cubin")
     out = {"status": "ok", "ms": None, "shared": task["shared"], "device": _gpu["device"]}
     if task["shared"] > _gpu["max_shared"]:
@@ -226,6 +276,7 @@ def gpu_one(task: dict) -> dict:
         return out
     saved = []
     try:
+        spec, initial = _spec(task["spec"], task["reset_to_zero"])  # drawn at the worker's start
         with loaded(cubin, spec, {**initial, **task["constexprs"]}, device=_gpu["device"]) as k:
             out.update(k.attributes())
             zero = [k.buffers[n] for n in task["reset_to_zero"] if n in k.buffers]
@@ -274,13 +325,24 @@ def gpu_one(task: dict) -> dict:
 
 
 def gpu_count() -> int:
-    from ttc.runtime.cuda import _Driver
+    """The GPUs the CUDA driver sees (0 with no driver or device). It imports cuda.bindings only (not ttc's
+    launcher), so that it can run in a thread beside the parent's own imports."""
+    from ttc.driver.cli import UsageError
 
-    drv = _Driver("tt-tune")
     try:
-        drv("cuInit", 0)
-        return int(drv("cuDeviceGetCount"))
-    except Exception:  # noqa: BLE001 - no driver, no device
+        from cuda.bindings import driver as d
+    except ImportError:
+        try:
+            from cuda import cuda as d  # cuda-python < 12.6
+        except ImportError:
+            raise UsageError("the GPU path needs cuda-python (pip install 'ttc[gpu]'); use --interpret to run the "
+                             "configs in the interpreter") from None
+    try:
+        if d.cuInit(0)[0] != d.CUresult.CUDA_SUCCESS:
+            return 0
+        err, n = d.cuDeviceGetCount()
+        return int(n) if err == d.CUresult.CUDA_SUCCESS else 0
+    except Exception:  # noqa: BLE001 - no driver
         return 0
 
 
@@ -293,12 +355,69 @@ def _pool(kind: str, workers: int, **kw):
     return cf.ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method), **kw)
 
 
-def run(jobs: list[dict], *, path: str, text: str, kernel: str, spec_path: str, n_jobs: int, interpret: bool,
-        gpus: int, progress: bool) -> list[dict]:
+class GpuWorkers:
+    """The timing processes, one per GPU, started first thing (before the parent reads the kernel): a thread
+    counts the GPUs and spawns a worker for each at once, so that each worker's start (imports, CUDA context,
+    flush buffer, the spec's values) runs beside the parent's preparation and the compiles. `prepare` sends
+    each the decorator's `reset_to_zero` and the config names (its references are made from them); `stop`
+    ends them (`now`: killed, for a run that times nothing)."""
+
+    def __init__(self, spec_path: str):
+        self.spec_path, self.pools, self.setup, self.error = spec_path, [], None, None
+        self.thread = threading.Thread(target=self._start, name="tt-tune GPU workers", daemon=True)
+        self.thread.start()
+
+    def _start(self) -> None:
+        try:
+            self.pools = [self._spawn(g) for g in range(gpu_count())]
+        except Exception as e:  # noqa: BLE001 - raised where the count is needed
+            self.error = e
+
+    def _spawn(self, g: int):
+        pool = _pool("spawn", 1, initializer=gpu_init, initargs=(g, self.spec_path))
+        pool.submit(int, 0)  # the process starts now, not with the first config
+        if self.setup is not None:
+            pool.submit(gpu_prepare, self.spec_path, *self.setup)
+        return pool
+
+    def count(self) -> int:
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+        return len(self.pools)
+
+    def prepare(self, reset_to_zero: tuple, config_names: frozenset) -> None:
+        self.setup = (tuple(reset_to_zero), frozenset(config_names))
+        for pool in self.pools:
+            pool.submit(gpu_prepare, self.spec_path, *self.setup)
+
+    def replace(self, g: int) -> None:
+        """A worker whose CUDA context broke: a fresh one for GPU g."""
+        self.pools[g].shutdown(wait=False, cancel_futures=True)
+        self.pools[g] = self._spawn(g)
+
+    def submit(self, g: int, fn, *args):
+        return self.pools[g].submit(fn, *args)
+
+    def stop(self, now: bool = False) -> None:
+        self.thread.join()
+        for pool in self.pools:
+            if now:  # a worker still starting (a second of CUDA set-up) is not waited for
+                for proc in list((getattr(pool, "_processes", None) or {}).values()):
+                    proc.kill()
+            pool.shutdown(wait=not now, cancel_futures=True)
+        self.pools = []
+
+
+def run(jobs: list[dict], *, path: str, text: str, kernel: str, spec_path: str, n_jobs: int,
+        gpus: GpuWorkers | None, progress: bool) -> list[dict]:
     """Compile and run every job ({"signature", "options", "constexprs", "reset_to_zero", "restore_value",
-    "warmup", "rep"}); returns per job {"status", "ms", "compile": {...}, ...}."""
+    "warmup", "rep"}) on the started `gpus`, or in the interpreter when None; returns per job {"status", "ms",
+    "compile": {...}, ...} in the jobs' order. Each config is timed as soon as its compile is done and a GPU is
+    free, so the timing order is the compiles' finishing order."""
     from tqdm import tqdm
 
+    interpret = gpus is None
     n = len(jobs)
     results: list = [None] * n
     bars = [tqdm(total=n, desc="compiled", file=sys.stderr, disable=not progress, position=0, leave=progress,
@@ -306,15 +425,15 @@ def run(jobs: list[dict], *, path: str, text: str, kernel: str, spec_path: str, 
             tqdm(total=n, desc="checked" if interpret else "timed", file=sys.stderr, disable=not progress,
                  position=1, leave=progress, dynamic_ncols=True)]
     names = frozenset(k for job in jobs for k in job["constexprs"])
+    reset = tuple(jobs[0]["reset_to_zero"]) if jobs else ()
     if interpret:  # the forked workers inherit the spec's values and the checks' references
-        _prepare(spec_path, tuple(jobs[0]["reset_to_zero"]) if jobs else (), names)
+        _prepare(spec_path, reset, names)
+    else:
+        gpus.prepare(reset, names)
+    n_gpus = 0 if interpret else len(gpus.pools)
     cpu = _pool("fork", max(1, n_jobs))
-    init = lambda g: (g, spec_path, tuple(jobs[0]["reset_to_zero"]) if jobs else (), names)  # noqa: E731
-    workers = [] if interpret else [_pool("spawn", 1, initializer=gpu_init, initargs=init(g)) for g in range(gpus)]
-    for w in workers:  # start them now: each prepares the spec's values and the checks' references while compiling
-        w.submit(int, 0)
     busy: dict = {}  # running future -> (kind, job index, GPU index or None)
-    idle = list(range(len(workers)))
+    idle = list(range(n_gpus))
     ready: list[int] = []
     try:
         for i, job in enumerate(jobs):
@@ -330,7 +449,7 @@ def run(jobs: list[dict], *, path: str, text: str, kernel: str, spec_path: str, 
                     busy[cpu.submit(interpret_one, task)] = ("run", i, None)
                 else:
                     g = idle.pop(0)
-                    busy[workers[g].submit(gpu_one, task)] = ("run", i, g)
+                    busy[gpus.submit(g, gpu_one, task)] = ("run", i, g)
 
         while busy:
             done, _ = cf.wait(list(busy), return_when=cf.FIRST_COMPLETED)
@@ -353,8 +472,7 @@ def run(jobs: list[dict], *, path: str, text: str, kernel: str, spec_path: str, 
                 if "spec_error" in value:
                     raise SpecFailure(*value["spec_error"])
                 if value.pop("broken", False) and g is not None:
-                    workers[g].shutdown(wait=False, cancel_futures=True)
-                    workers[g] = _pool("spawn", 1, initializer=gpu_init, initargs=init(g))
+                    gpus.replace(g)
                 results[i].update(value)
                 bars[1].update(1)
                 if g is not None:
@@ -364,8 +482,6 @@ def run(jobs: list[dict], *, path: str, text: str, kernel: str, spec_path: str, 
         for b in bars:
             b.close()
         cpu.shutdown(wait=True, cancel_futures=True)
-        for w in workers:
-            w.shutdown(wait=True, cancel_futures=True)
     return results
 
 
