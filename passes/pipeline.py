@@ -727,17 +727,19 @@ def _rs_dot_needs_wait(dot: Operation, loop: scf.ForOp) -> bool:
 
 
 def _wait_in_loop(loop: scf.ForOp, dots: list[tuple[Operation, int]]) -> None:
-    """Triton's insertAsyncWarpGroupDotWaitInLoop (3.6.0): with no `pendings = 0` wait in the body, a dot reading
-    registers computed in the loop waits right after itself until len(dots) - 1 are in flight; another dot's
-    uses under an scf.if wait for it (`pendings = 0`) at the start of their block; then a wait for len(dots)
-    in flight follows the last dot unless it is a register one."""
+    """Triton's insertAsyncWarpGroupDotWaitInLoop (3.6.0), with the missing waits of #8997 (after 3.6.0): with no
+    `pendings = 0` wait in the body, each block nested in the body (under an scf.if) that uses a dot starts with
+    a `warp_group_dot_wait {pendings = 0}` carrying the dot's result; then a dot reading registers computed in
+    the loop waits right after itself until len(dots) - 1 are in flight; then a wait for len(dots) in flight
+    follows the last dot unless it is a register one. (Uses in the body itself are the yield and, for the dots
+    split from a register dot, the next one's accumulator, which the hardware chains: no wait.)
+    3.6.0 gave register dots only their own wait, so an scf.if reading one's result raced with it; #8997 gives
+    them the use waits too. #8997 also moves every use wait from its block's start to just before the first
+    use: not followed, as Triton 3.6.0's TTGIR of the persistent matmul fixtures has it at the block's start."""
     body = loop.body.block
     if any(op.name == "ttng.warp_group_dot_wait" and op.pendings.value.data == 0 for op in body.ops):
         return
     for dot, _ in dots:
-        if _rs_dot_needs_wait(dot, loop):
-            _thread_through_wait(_new_wait(dot, len(dots) - 1, dot.location), [dot.results[0]])
-            continue
         blocks: dict = {}
         for use in dot.results[0].uses:
             if not isinstance(use.operation, scf.YieldOp) and use.operation.parent is not body:
@@ -748,6 +750,9 @@ def _wait_in_loop(loop: scf.ForOp, dots: list[tuple[Operation, int]]) -> None:
             wait.location = dot.location
             block.insert_op_before(wait, block.first_op)
             _thread_through_wait(wait, users)
+    for dot, _ in dots:
+        if _rs_dot_needs_wait(dot, loop):
+            _thread_through_wait(_new_wait(dot, len(dots) - 1, dot.location), [dot.results[0]])
     last = dots[-1][0]
     if not _rs_dot_needs_wait(last, loop):
         _thread_through_wait(_new_wait(last, len(dots), last.location), [d.results[0] for d, _ in dots])
