@@ -22,7 +22,6 @@ OVER = {
     "fp8_downcast": 1.098,
     "gather": 1.0807,
     "loop_hints": 1.1393,
-    "matmul_fp32_tf32_64x64x32_s3": 1.0322,
     "matmul_nohint_64x64x32": 1.0362,
 }
 
