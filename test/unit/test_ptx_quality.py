@@ -19,7 +19,6 @@ OVER = {
     "desc_control_flow": 1.2735,
     "dot_scaled": 1.0762,
     "dot_scaled_mxfp4_matmul": 1.6109,
-    "fp8_downcast": 1.098,
     "gather": 1.0807,
     "loop_hints": 1.1393,
     "matmul_nohint_64x64x32": 1.0362,
