@@ -366,14 +366,49 @@ class Lowering:
         return [self.get(v) for v in term.operands]
 
 
+def constancy_sources(ll: LinearLayout, constancy) -> list[int] | None:
+    """Per register, the register whose value it may reuse when the values are constant over aligned runs of
+    `constancy[d]` along each dimension d (the axis analysis' constancy; Triton's maybeDeduplicate): the register
+    holding the same coordinates with their bits below each run length cleared. Both elements lie in one run,
+    whatever the thread adds (a lane's or warp's coordinates change the bits of both alike). None when no register
+    reuses another."""
+    if len(constancy) != ll.rank:
+        return None
+    keep = [~((c & -c) - 1) if c > 1 else -1 for c in constancy]  # the largest power of two dividing each run
+    if all(k == -1 for k in keep):
+        return None
+    first = ll.first_reg
+    out = [first.get(tuple(x & k for x, k in zip(c, keep)), r) for r, c in enumerate(ll.reg_coords)]
+    return None if out == list(range(len(out))) else out
+
+
+# ops lowered through map_elementwise whose registers are not deduplicated by constancy: as Triton's, whose
+# AddPtrOp and impure extern calls are not ElementwiseOpConversionBase patterns (or are skipped there)
+_NO_DEDUP = ("tt.addptr",)
+
+
 def map_elementwise(ctx, op, fn, result=None) -> None:
     """Set `op`'s (first) result to `fn` applied to its operands, register by register; scalar operands of a
-    tensor op are broadcast."""
+    tensor op are broadcast. Registers that the axis analysis proves equal to another (a result constant over runs
+    longer than the registers' distance, e.g. a mask `row < K` with K a multiple of 16) reuse its value rather
+    than compute it again, as Triton's elementwise lowering does."""
     res = result if result is not None else op.results[0]
     operands = [ctx.get(v) for v in op.operands]
     if isinstance(res.type, TensorType):
-        n = ctx.layout(res.type, op).num_regs
+        ll = ctx.layout(res.type, op)
+        n = ll.num_regs
         cols = [x if isinstance(x, list) else [x] * n for x in operands]
-        ctx.set(res, [fn(*[c[i] for c in cols]) for i in range(n)])
+        src = None
+        if ctx.axis is not None and op.name not in _NO_DEDUP and not (
+                op.name == "tt.extern_elementwise" and not op.is_pure):
+            src = constancy_sources(ll, ctx.axis.get(res).constancy)
+        if src is None:
+            ctx.set(res, [fn(*[c[i] for c in cols]) for i in range(n)])
+            return
+        done: dict[int, object] = {}
+        for i in src:
+            if i not in done:
+                done[i] = fn(*[c[i] for c in cols])
+        ctx.set(res, [done[i] for i in src])
     else:
         ctx.set(res, fn(*operands))

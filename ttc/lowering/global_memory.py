@@ -232,8 +232,10 @@ def _load(ctx, op):
 
 def _store_asm(ctx, ptr, elems: list[ir.Value], bits: int, pred: ir.Value | None, mods: str) -> None:
     words, width = _word_shape(len(elems), bits)
-    packed = _pack(ctx.b, elems, bits, width)
-    reg = _REG[width]
+    if width == 8:  # a byte as it is ("c": an i8 in a 16-bit register, as Triton's), not widened by an `and`
+        packed, reg = [_to_int(ctx.b, e) for e in elems], "c"
+    else:
+        packed, reg = _pack(ctx.b, elems, bits, width), _REG[width]
     vals = ", ".join(f"${i}" for i in range(words))
     guard = f"@${words + 1} " if pred is not None else ""
     vec = f".v{words}" if words > 1 else ""

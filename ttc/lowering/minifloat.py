@@ -117,16 +117,24 @@ def float_to_fp8(ctx, op, fmt: str, rounding: str) -> None:
         raise ctx.error(op, f"tt.fp_to_fp to fp8 {fmt} needs sm_89 or later (cvt.rn.satfinite.{fmt}x2.f32)")
     b = ctx.b
     i16, i8 = ir.IntType(16), ir.IntType(8)
-    cvt = ir.InlineAsm(ir.FunctionType(i16, [f32, f32]), f"cvt.rn.satfinite.{fmt}x2.f32 $0, $2, $1;", "=h,r,r")
+    if isinstance(src, ir.HalfType):  # an f16 pair as one f16x2 word, as Triton's Fp16_to_Fp8 (same targets)
+        h2 = ir.VectorType(src, 2)
+        cvt = ir.InlineAsm(ir.FunctionType(i16, [i32]), f"cvt.rn.satfinite.{fmt}x2.f16x2 $0, $1;", "=h,r")
 
-    def wide(x):
-        return x if x.type == f32 else b.fpext(x, f32)
+        def convert(lo, hi):
+            v = b.insert_element(ir.Constant(h2, ir.Undefined), lo, ir.Constant(i32, 0))
+            return b.call(cvt, [b.bitcast(b.insert_element(v, hi, ir.Constant(i32, 1)), i32)])
+    else:
+        cvt = ir.InlineAsm(ir.FunctionType(i16, [f32, f32]), f"cvt.rn.satfinite.{fmt}x2.f32 $0, $2, $1;", "=h,r,r")
+
+        def convert(lo, hi):
+            return b.call(cvt, [lo if lo.type == f32 else b.fpext(lo, f32), hi if hi.type == f32 else b.fpext(hi, f32)])
 
     def pairs(regs):
         out = []
         for i in range(0, len(regs), 2):
             lo, hi = regs[i], regs[i + 1] if i + 1 < len(regs) else regs[i]
-            packed = b.call(cvt, [wide(lo), wide(hi)])  # lo's code in the low byte, hi's in the high one
+            packed = convert(lo, hi)  # lo's code in the low byte, hi's in the high one
             out.append(b.trunc(packed, i8))
             if i + 1 < len(regs):
                 out.append(b.trunc(b.lshr(packed, ir.Constant(i16, 8)), i8))

@@ -190,15 +190,33 @@ def _tma_store_wait(ctx, op):
 # `tensormap_fenceproxy_acquire` makes it visible to TMA; `reinterpret_tensor_descriptor` is its generic address.
 
 def global_scratch_layout(func) -> tuple[dict, int]:
-    """The offset of each of the kernel's global scratch allocations, and the bytes one program needs."""
-    offsets, offset = {}, 0
-    for op in func.walk():
-        if op.name == "ttg.global_scratch_alloc":
-            align = op.alignment.value.data
-            offset = -(-offset // align) * align
-            offsets[op] = offset
-            offset += op.nbytes.value.data
-    return offsets, offset
+    """The offset of each of the kernel's global scratch allocations, and the bytes one program needs. In program
+    order, but the branches of an `scf.if` that no loop encloses start at the same offset: one program runs one
+    of them, once, so their allocations are never live together (as Triton's, whose conversion to branches
+    merges such branches when they are alike and so allocates once for both). Then branches that differ only in
+    their operands lower to the same code, which LLVM merges."""
+    offsets = {}
+
+    def place(region_ops, offset: int, in_loop: bool) -> int:
+        for op in region_ops:
+            if op.name == "ttg.global_scratch_alloc":
+                align = op.alignment.value.data
+                offset = -(-offset // align) * align
+                offsets[op] = offset
+                offset += op.nbytes.value.data
+            elif op.name == "scf.if" and not in_loop:
+                offset = max(place(_ops(r), offset, False) for r in op.regions)
+            elif op.regions:
+                loop = in_loop or op.name in ("scf.for", "scf.while")
+                for r in op.regions:
+                    offset = place(_ops(r), offset, loop)
+        return offset
+
+    return offsets, place(_ops(func.body), 0, False)
+
+
+def _ops(region):
+    return [op for block in region.blocks for op in block.ops]
 
 
 @lowering("ttg.global_scratch_alloc")
