@@ -8,7 +8,8 @@ buffer keeps contiguous (its swizzle unit). A masked-off group copies nothing an
 `other` is, as Triton's lowering does: for a non-zero `other` Triton's pipeliner puts `arith.select(mask, loaded,
 other)` after the `ttg.local_load` (the fused-softmax tutorial's `-inf` row load). Where the layout replicates
 elements across threads (a slice of an mma layout), only one thread of each set of holders copies (Triton's
-redundant-thread predicate from the layout's free lane and warp bits). Copies join a group at `async_commit_group`; `async_wait {num}` waits until at most `num`
+redundant-thread predicate from the layout's free lane and warp bits). Copies join a group at
+`async_commit_group`; `async_wait {num}` waits until at most `num`
 groups are in flight (`cp.async.wait_group`), then a barrier makes every thread's copies visible to all. Tokens
 carry no data (an i32 zero).
 """
