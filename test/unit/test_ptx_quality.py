@@ -16,7 +16,6 @@ _spec.loader.exec_module(ptx_compare)
 
 # fixture -> our count / Triton's today (bench/ptx_compare.py)
 OVER = {
-    "desc_control_flow": 1.1112,
     "dot_scaled": 1.0762,
     "dot_scaled_mxfp4_matmul": 1.7604,
     "gather": 1.0807,
