@@ -145,7 +145,12 @@ class Lowering:
     # ------------------------------------------------------------------ threads
 
     def tid(self) -> ir.Value:
-        return nvvm.sreg(self.b, "tid.x")
+        """tid.x with its range (0, threads) as `!range`: the optimizer runs without a target machine (as
+        Triton's), so nothing else tells LLVM that a thread id is below the CTA's thread count."""
+        tid = nvvm.sreg(self.b, "tid.x")
+        m = self.b.module
+        tid.set_metadata("range", m.add_metadata([ir.Constant(i32, 0), ir.Constant(i32, self.num_warps * self.threads_per_warp)]))
+        return tid
 
     def lane(self) -> ir.Value:
         return self.b.and_(self.tid(), ir.Constant(i32, self.threads_per_warp - 1))

@@ -289,12 +289,14 @@ def data_layout(tm) -> str:
 
 
 def optimize(mod, tm) -> None:
-    """LLVM's O3 module pipeline (new pass manager), tuned for the target machine, with the SLP vectorizer on as
-    Triton's optimize_module has it (pairs of f16 operations become f16x2 ones)."""
+    """LLVM's O3 module pipeline (new pass manager) as Triton's optimize_module runs it for NVIDIA: the pass
+    builder gets no target machine (`tm` is only for code generation), so the generic cost model applies and
+    NVPTX's unrolling preferences (runtime and partial unrolling of loops with a run-time trip count) do not;
+    the SLP vectorizer is on (pairs of f16 operations become f16x2 ones)."""
     b = llvm()
     tuning = b.PipelineTuningOptions(speed_level=3)
     tuning.slp_vectorization = True
-    pb = b.create_pass_builder(tm, tuning)
+    pb = b.create_pass_builder(None, tuning)
     pb.getModulePassManager().run(mod, pb)
 
 
