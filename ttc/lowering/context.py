@@ -89,6 +89,7 @@ class Lowering:
         self.scratch_base = 0       # the end of the allocation, 128-aligned: scratch it did not foresee goes here
         self.scratch_at = 0         # where the current op's scratch starts
         self.shared_end = 0         # the end of the allocation or of the furthest scratch use
+        self.buffer_end = 0         # the end of the furthest buffer
         self.current_op: Operation | None = None
         self.scratch_areas: dict[Operation, tuple[int, int]] = {}  # op -> (offset, bytes) of its scratch area
         self.scratch_meets: dict[Operation, set] = {}  # op -> the buffers (local_allocs) its scratch area meets

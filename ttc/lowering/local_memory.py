@@ -188,6 +188,7 @@ def assign_buffers(ctx, func) -> None:
     for op, b in areas.items():
         ctx.scratch_areas[op] = (b.offset, b.size)
         ctx.scratch_meets[op] = {o for o in layouts if meets(b, explicit[o])}
+    ctx.buffer_end = max((b.offset + b.size for b in explicit.values()), default=0)
     ctx.shared_end = max(ctx.shared_end, alloc.size)
     ctx.scratch_base = _round_up(alloc.size, SCRATCH_ALIGN)
 
