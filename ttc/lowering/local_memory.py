@@ -4,12 +4,12 @@
 Two kinds of allocation:
 
 - Immutable (`ttg.local_alloc %t`, as Triton's FMA dot path uses it): its contents are its source tensor, so the
-  lowering keeps the source's registers and performs the data movement at each `local_load`, through the shared
-  scratch buffer (`convert.rearrange`); no long-lived buffer is needed.
+  lowering keeps the source's registers and performs the data movement at each `local_load` (`convert.rearrange`),
+  through the allocation's own bytes, which Triton's allocation reserves all the same.
 - `#ttg.nvmma_shared` ones (what wgmma reads, mutable or written once from registers) get a buffer of their own
   too, 1024-byte aligned, laid out as nvmma_shared.py says.
 - Mutable (`ttg.local_alloc` without a source, as software-pipelined TTGIR uses it): a buffer of its own at a
-  fixed offset of shared memory for the whole kernel (`assign_buffers`, before the scratch area). Its
+  fixed offset of shared memory for the whole kernel (`assign_buffers`). Its
   `#ttg.swizzled_shared<{vec, perPhase, maxPhase, order}>` layout gives each element's byte offset
   (`exchange_plan.swizzled_buffer`, for the last `len(order)` dimensions; leading dimensions index whole
   sub-buffers, which `memdesc_index` selects). `local_store` writes registers with vector stores,
