@@ -16,7 +16,7 @@ _spec.loader.exec_module(ptx_compare)
 
 # fixture -> our count / Triton's today (bench/ptx_compare.py)
 OVER = {
-    "desc_control_flow": 1.1966,
+    "desc_control_flow": 1.265,  # 1.1966 before Triton's ptxas workaround after each acquire and its masked tid (8 more)
     "dot_scaled": 1.0762,
     "dot_scaled_mxfp4_matmul": 1.6109,
     "gather": 1.0807,

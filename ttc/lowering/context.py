@@ -163,16 +163,12 @@ class Lowering:
 
     def owner_pred(self, ll: LinearLayout) -> ir.Value | None:
         """True in the one thread (of those holding the same elements) that should write them; None when no
-        thread shares its elements with another."""
-        b = self.b
-        conds = []
-        if ll.free_lane_bits:
-            conds.append(b.icmp_unsigned("==", b.and_(self.lane(), ir.Constant(i32, ll.free_lane_bits)), ir.Constant(i32, 0)))
-        if ll.free_warp_bits:
-            conds.append(b.icmp_unsigned("==", b.and_(self.warp(), ir.Constant(i32, ll.free_warp_bits)), ir.Constant(i32, 0)))
-        if not conds:
+        thread shares its elements with another. The lane is tid's low bits and the warp the bits above, so one
+        mask of tid tests both (Triton's redundant-thread predicate, as LLVM folds it)."""
+        mask = ll.free_lane_bits | ll.free_warp_bits << (self.threads_per_warp.bit_length() - 1)
+        if not mask:
             return None
-        return conds[0] if len(conds) == 1 else b.and_(conds[0], conds[1])
+        return self.b.icmp_unsigned("==", self.b.and_(self.tid(), ir.Constant(i32, mask)), ir.Constant(i32, 0))
 
     # ------------------------------------------------------------------ moving values as 32-bit words
 
