@@ -5,13 +5,14 @@ value per register of its layout (`LinearLayout.reg_coords` says which element e
 runs the same code on its own registers). Op lowerings are registered by name (`registry.lowering`) and called
 with this context; they read operands with `get`, write results with `set`, and build IR with `b`.
 
-Shared memory is one dynamic `extern` array, `@global_smem`, as in Triton. The kernel's own buffers (mutable
-`ttg.local_alloc`s: `local_memory.assign_buffers`) come first, each at a fixed offset for the whole kernel,
-placed by Triton's liveness-based allocation (buffers never live at once share bytes);
-scratch users (layout conversions, cross-warp reductions and scans, broadcasts of atomic results, staging tensor
-maps) start at the lowest offset that no buffer live at the op occupies (`use_scratch`: over dead buffers, as in
-the epilogue of a pipelined loop, and in gaps between live ones), and bracket their use with barriers, so they
-never overlap in time; `shared_end` records the furthest.
+Shared memory is one dynamic `extern` array, `@global_smem`, as in Triton. Where each thing lives in it is
+Triton's liveness-based allocation (`local_memory.assign_buffers`, `ttc.analysis.allocation`), as Triton's
+lowering reads `allocation.offset`: the kernel's buffers (mutable or nvmma `ttg.local_alloc`s), each at a fixed
+offset for the whole kernel, and every scratch user's area (layout conversions, cross-warp reductions and scans,
+gathers, histograms, broadcasts of atomic results, tensor maps), live only at its op, so it may lie over
+buffers dead there and over other ops' scratch. A scratch user takes its area with `use_scratch` (never more
+bytes than the allocation gave it; one the allocation foresaw none for gets room after everything it placed, at
+`scratch_base`) and brackets its use with barriers; `shared_end` records the furthest byte used.
 
 Barriers for the buffers (Triton's membar analysis, in program order and conservatively, buffer by buffer: the
 `ttg.local_alloc` a view comes from, with every buffer sharing its bytes; a view of unknown origin counts as every
@@ -20,7 +21,8 @@ buffer): a read of a buffer
 (`local_store`, `async_copy_global_to_local`) after a read or a write by threads; `async_wait` always ends with
 one (cp.async writes are ordered by it, not by these rules). Entering or leaving
 a region (but the kernel's entry, and the combine regions of `tt.reduce`/`tt.scan`) counts as both (a loop's
-back edge brings the accesses of its end). A scratch user's first barrier, before it writes, is the same rule:
+back edge brings the accesses of its end). A scratch area over buffers' bytes counts, once its op is lowered, as
+a read and a write of those buffers (their next writer waits for the op's last reads). A scratch user's first barrier, before it writes, is the same rule:
 `barrier_before_scratch` skips it when no thread has touched shared memory since the last barrier (nothing
 took `smem` for an address, no op had a shared-memory operand or result, no region was entered or left), as at
 the start of a kernel whose first shared-memory use is a reduction, like Triton's membar analysis, which puts
@@ -84,12 +86,14 @@ class Lowering:
         self.threads_per_warp = threads_per_warp
         self.source = source
         self.axis = axis
-        self.scratch_base = 0       # bytes of the kernel's own buffers, before the scratch area
-        self.scratch_at = 0         # where the current op's scratch starts: 0 when no buffer is live at it
-        self.shared_end = 0         # the end of the furthest scratch use
+        self.scratch_base = 0       # the end of the allocation, 128-aligned: scratch it did not foresee goes here
+        self.scratch_at = 0         # where the current op's scratch starts
+        self.shared_end = 0         # the end of the allocation or of the furthest scratch use
+        self.buffer_end = 0         # the end of the furthest buffer
         self.current_op: Operation | None = None
-        self.op_order: dict[Operation, int] = {}          # program order (`local_memory.assign_buffers`)
-        self.buffer_spans: list[tuple[int, int, int, int]] = []  # each buffer's live range in that order, offset, bytes
+        self.scratch_areas: dict[Operation, tuple[int, int]] = {}  # op -> (offset, bytes) of its scratch area
+        self.scratch_meets: dict[Operation, set] = {}  # op -> the buffers (local_allocs) its scratch area meets
+        self._scratch_taken: dict = {}  # ops being lowered that took their area -> the buffers it meets
         self.buffer_overlap: dict = {}  # each buffer's local_alloc -> those whose bytes meet its own (itself too)
         self.buffer_written = ANY   # the buffers written by threads since the last barrier (unknown at entry)
         self.buffer_read = ANY      # the buffers read since the last barrier
@@ -222,20 +226,19 @@ class Lowering:
         return self._smem
 
     def use_scratch(self, nbytes: int) -> None:
-        """The current op uses `nbytes` of scratch: at the lowest 128-byte aligned offset that no buffer live at
-        the op occupies (over dead buffers, as Triton's liveness-based allocation places scratch: a tensor map
-        made before a loop's buffers are allocated goes where they will be), after all buffers where the op's
-        place in the program is unknown."""
-        at = self.op_order.get(self.current_op)
-        if at is None:
+        """The current op uses `nbytes` of scratch (`smem_ptr` offsets from its start): the area the allocation
+        gave the op, which `nbytes` must not outgrow; an op it gave none, after everything it placed."""
+        op = self.current_op
+        area = self.scratch_areas.get(op)
+        if area is None:
             self.scratch_at = self.scratch_base
-        else:
-            self.scratch_at = 0
-            live = sorted((off, off + size) for start, end, off, size in self.buffer_spans if start <= at <= end)
-            for lo, hi in live:
-                if self.scratch_at + nbytes <= lo:
-                    break
-                self.scratch_at = max(self.scratch_at, -(-hi // 128) * 128)
+            self.shared_end = max(self.shared_end, self.scratch_base + nbytes)
+            return
+        self.scratch_at, size = area
+        if nbytes > size:
+            raise self.error(op, f"internal error: the lowering of {op.name} needs {nbytes} bytes of shared-memory "
+                                 f"scratch where the allocation gave it {size}")
+        self._scratch_taken[op] = self.scratch_meets.get(op, set())
         self.shared_end = max(self.shared_end, self.scratch_at + nbytes)
 
     def smem_ptr(self, byte_offset) -> ir.Value:
@@ -362,6 +365,9 @@ class Lowering:
             elif any(isinstance(v.type, MemDescType) for v in (*op.operands, *op.results)):
                 self.shared_touched = True  # a buffer's address, reused from its local_alloc
                 self.shared_uses += 1
+            if met := self._scratch_taken.pop(op, None):  # its scratch lay over these buffers' bytes
+                self.buffer_read = _add(self.buffer_read, met)
+                self.buffer_written = _add(self.buffer_written, met)
         return term
 
     def combine(self, region, args: list[ir.Value]) -> list[ir.Value]:

@@ -23,9 +23,11 @@ from ttc.lowering import nvvm
 from ttc.ir.layout_utils import target_capability
 from ttc.lowering.exchange_plan import exchange_plan, mapped_layout, plan_cost
 from ttc.lowering.linear_exchange import LinearExchange, Side, addresses, linear_exchange
-from ttc.ir.linear_layout import LinearLayout
+from ttc.ir.linear_layout import LinearLayout, UnsupportedLayout, layout_for
+from ttc.ir.types import encoding, shape_of
+from ttc.lowering.context import Lowering
 from ttc.lowering.registry import lowering
-from ttc.lowering.types import bits_of, i8, i32
+from ttc.lowering.types import UnsupportedType, bits_of, i8, i32, llvm_type
 
 
 def register_map(src: LinearLayout, dst: LinearLayout, f: Callable[[tuple], tuple]) -> list[int] | None:
@@ -55,17 +57,9 @@ def exchange(ctx, op, values: list, src: LinearLayout, dst: LinearLayout, f: Cal
     st = ctx.stored_type(t)
     elem_bytes = max(1, bits_of(st) // 8)
     dst_in_src = mapped_layout(dst, src.shape, f)
-    plan = exchange_plan(src, dst_in_src, elem_bytes)
-    capability = target_capability(op) or 90
-    lin = linear_exchange(src, dst_in_src, elem_bytes, capability >= 75, capability >= 90)
-    if lin is not None:
-        old = plan_cost(plan, src, dst_in_src)
-        # at equal cost a plain row-major buffer of single elements keeps its addresses the elements'
-        # coordinates, which the kernel's other index arithmetic shares
-        plain = (plan.max_phase == 1 and plan.row_elems == plan.shape[plan.inner] and plan.ldmatrix is None
-                 and plan.store_vec == plan.load_vec == 1)
-        if lin.cost < old or (lin.cost == old and not plain):
-            return linear_exchange_registers(ctx, values, lin, dst_in_src)
+    plan = exchange_choice(src, dst_in_src, elem_bytes, target_capability(op) or 90)
+    if isinstance(plan, LinearExchange):
+        return linear_exchange_registers(ctx, values, plan, dst_in_src)
     ctx.use_scratch(plan.nbytes)
     ops = IROps(b)
 
@@ -76,6 +70,37 @@ def exchange(ctx, op, values: list, src: LinearLayout, dst: LinearLayout, f: Cal
     write_registers(ctx, values, src, plan.stores, plan.store_vec, address)
     ctx.barrier()
     return read_registers(ctx, dst_in_src, t, plan.loads, plan.load_vec, plan.ldmatrix, address)
+
+
+def exchange_choice(src: LinearLayout, dst_in_src: LinearLayout, elem_bytes: int, capability: int):
+    """The buffer `exchange` goes through (its `nbytes` are the scratch it needs): `linear_exchange`'s plan
+    where the bank-conflict model scores it lower than `exchange_plan`'s, else the latter."""
+    plan = exchange_plan(src, dst_in_src, elem_bytes)
+    lin = linear_exchange(src, dst_in_src, elem_bytes, capability >= 75, capability >= 90)
+    if lin is not None:
+        old = plan_cost(plan, src, dst_in_src)
+        # at equal cost a plain row-major buffer of single elements keeps its addresses the elements'
+        # coordinates, which the kernel's other index arithmetic shares
+        plain = (plan.max_phase == 1 and plan.row_elems == plan.shape[plan.inner] and plan.ldmatrix is None
+                 and plan.store_vec == plan.load_vec == 1)
+        if lin.cost < old or (lin.cost == old and not plain):
+            return lin
+    return plan
+
+
+def rearrange_bytes(op, src_t, dst_t, f: Callable[[tuple], tuple] = lambda c: c) -> int:
+    """The shared-memory scratch `rearrange` needs to move a tensor of type `src_t` into type `dst_t` at `op`
+    (0 when registers are renamed; what shared-memory allocation reserves for the op, see
+    `local_memory.assign_buffers`): `exchange`'s own choice of buffer."""
+    try:
+        src, dst = (layout_for(tuple(shape_of(t)), encoding(t)) for t in (src_t, dst_t))
+        st = Lowering.stored_type(llvm_type(src_t.element_type))
+    except (UnsupportedLayout, UnsupportedType, TypeError, AttributeError):
+        return 0  # the lowering reports it
+    if register_map(src, dst, f) is not None:
+        return 0
+    plan = exchange_choice(src, mapped_layout(dst, src.shape, f), max(1, bits_of(st) // 8), target_capability(op) or 90)
+    return plan.nbytes
 
 
 def linear_exchange_registers(ctx, values: list, plan: LinearExchange, dst: LinearLayout) -> list:

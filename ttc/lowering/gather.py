@@ -23,10 +23,11 @@ from functools import reduce
 
 import llvmlite.ir as ir
 
-from ttc.ir.types import shape_of
-from ttc.ir.linear_layout import LinearLayout
+from ttc.ir.types import encoding, shape_of
+from ttc.ir.linear_layout import LinearLayout, UnsupportedLayout, layout_for
+from ttc.lowering.context import Lowering
 from ttc.lowering.registry import lowering
-from ttc.lowering.types import bits_of, i32
+from ttc.lowering.types import UnsupportedType, bits_of, i32, llvm_type
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,19 @@ def _warp_local(ctx, plan: WarpLocalPlan, vals, idx, n_out: int) -> list:
             value = v if value is None else b.select(b.icmp_unsigned("==", k_regs, ir.Constant(i32, a)), v, value)
         out.append(value)
     return out
+
+
+def scratch_need(op) -> int:
+    """The scratch bytes the shared-memory form uses at `op` (the whole source, row-major; 0 for a warp-local
+    gather); what shared-memory allocation reserves for it."""
+    try:
+        src_ll, out_ll = (layout_for(tuple(shape_of(t)), encoding(t)) for t in (op.src.type, op.result.type))
+        slot = bits_of(Lowering.stored_type(llvm_type(op.result.type.element_type))) // 8
+    except (UnsupportedLayout, UnsupportedType):
+        return 0  # the lowering reports it
+    if warp_local_plan(src_ll, out_ll, op.axis.value.data) is not None:
+        return 0
+    return math.prod(shape_of(op.src.type)) * slot
 
 
 @lowering("tt.gather")

@@ -4,12 +4,12 @@
 Two kinds of allocation:
 
 - Immutable (`ttg.local_alloc %t`, as Triton's FMA dot path uses it): its contents are its source tensor, so the
-  lowering keeps the source's registers and performs the data movement at each `local_load`, through the shared
-  scratch buffer (`convert.rearrange`); no long-lived buffer is needed.
+  lowering keeps the source's registers and performs the data movement at each `local_load` (`convert.rearrange`),
+  through the allocation's own bytes, which Triton's allocation reserves all the same.
 - `#ttg.nvmma_shared` ones (what wgmma reads, mutable or written once from registers) get a buffer of their own
   too, 1024-byte aligned, laid out as nvmma_shared.py says.
 - Mutable (`ttg.local_alloc` without a source, as software-pipelined TTGIR uses it): a buffer of its own at a
-  fixed offset of shared memory for the whole kernel (`assign_buffers`, before the scratch area). Its
+  fixed offset of shared memory for the whole kernel (`assign_buffers`). Its
   `#ttg.swizzled_shared<{vec, perPhase, maxPhase, order}>` layout gives each element's byte offset
   (`exchange_plan.swizzled_buffer`, for the last `len(order)` dimensions; leading dimensions index whole
   sub-buffers, which `memdesc_index` selects). `local_store` writes registers with vector stores,
@@ -30,12 +30,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import llvmlite.ir as ir
-from xdsl.traits import IsTerminator
 
-from ttc.analysis.allocation import Allocation, transitive_users
+from ttc.analysis.allocation import Allocation, alloc_bytes
+from ttc.analysis.scratch import scratch_bytes
 from ttc.ir.layouts import NVMMASharedEncoding, SwizzledSharedEncoding
 from ttc.ir.layout_utils import target_capability
-from ttc.lowering.convert import IROps, load_side, read_registers, rearrange, side_pointers, store_side, write_registers
+from ttc.lowering import gather, reduce, scan
+from ttc.lowering.context import buffer_root
+from ttc.lowering.convert import (IROps, load_side, read_registers, rearrange, rearrange_bytes, side_pointers, store_side,
+                                  write_registers)
 from ttc.lowering.exchange_plan import INT, BufferLayout, ldmatrix_loads, swizzled_buffer, vector_starts, vector_width
 from ttc.ir.linear_layout import LinearLayout
 from ttc.lowering.linear_exchange import buffer_inverse, buffer_side
@@ -112,54 +115,49 @@ def _has_buffer(op) -> bool:
     return op.name == "ttg.local_alloc" and (op.src is None or isinstance(op.result.type.encoding, NVMMASharedEncoding))
 
 
-LOOPS = ("scf.for", "scf.while")
+def _immutable(op) -> bool:
+    """A `ttg.local_alloc` of a tensor that keeps no buffer of its own here (a `SharedTensor`)."""
+    return op is not None and op.name == "ttg.local_alloc" and not _has_buffer(op)
 
 
-def live_range(op, order: dict) -> tuple[int, int]:
-    """Where buffer `op` is live, in program order: from its allocation to its last use (`local_dealloc`
-    included), to the end of every loop that uses it without containing it (the back edge brings the use
-    round again), and to the end of the kernel when the descriptor flows into control flow."""
-    def last_in(o) -> int:
-        return max(order[x] for x in o.walk())
-
-    end = order[op]
-    for u in transitive_users(op):
-        if u.regions or u.has_trait(IsTerminator):
-            return order[op], len(order)
-        end = max(end, order[u])
-        a = u.parent_op()
-        while a is not None and a.name != "tt.func":
-            if a.name in LOOPS and not a.is_ancestor(op):
-                end = max(end, last_in(a))
-            a = a.parent_op()
-    return order[op], end
+def scratch_need(op) -> int:
+    """The scratch bytes the allocation reserves for `op`: Triton's (`ttc.analysis.scratch`), or what this
+    back end's lowering of the op uses where that is more (the lowering's own functions, which it checks its use
+    against: `Lowering.use_scratch`). A `local_load` of an immutable allocation exchanges through that
+    allocation's own bytes, and needs its own scratch only where the exchange outgrows them."""
+    need = scratch_bytes(op)
+    if op.name == "ttg.convert_layout":
+        need = max(need, rearrange_bytes(op, op.src.type, op.result.type))
+    elif op.name in ("tt.reduce", "tt.scan", "tt.gather"):
+        module = {"tt.reduce": reduce, "tt.scan": scan, "tt.gather": gather}[op.name]
+        need = max(need, module.scratch_need(op))
+    elif op.name == "ttg.local_load" and _immutable(root := buffer_root(op.src)):
+        n = rearrange_bytes(op, root.src.type, op.result.type)
+        need = max(need, n if n > alloc_bytes(root.result.type) else 0)
+    return need
 
 
-class _BufferAllocation(Allocation):
-    """Triton's Allocation over the buffers this back end keeps (`_has_buffer`), with the sizes and alignments of
-    its own layouts and no scratch: buffers whose live ranges do not meet (two branches of an `scf.if`, a loop's
-    buffers and the epilogue's) share bytes, as in Triton."""
+class _LoweringAllocation(Allocation):
+    """Triton's Allocation of the buffers and scratch, with this back end's sizes and alignments of the buffers
+    it keeps (`sizes`; other shared allocations keep Triton's) and `scratch_need`: buffers never live at once
+    share bytes, and a scratch area, live only at its op, may lie over buffers dead there, as in Triton."""
 
     def __init__(self, func, sizes: dict):
         self._sizes = sizes
-        super().__init__(func, scratch_fn=lambda op: 0)
+        super().__init__(func, scratch_fn=scratch_need)
 
     def _values_and_sizes(self) -> None:
         super()._values_and_sizes()
-        self.buffers = [b for b in self.buffers if b.owner in self._sizes]
-        self.value_buffer = {v: b for v, b in self.value_buffer.items() if b.owner in self._sizes}
-        self.alias_buffers = {v: [b for b in bs if b.owner in self._sizes] for v, bs in self.alias_buffers.items()}
         for b in self.buffers:
-            b.size, align = self._sizes[b.owner]
-            b.alignment = max(b.alignment, align)
+            if b.kind == "explicit" and b.owner in self._sizes:
+                b.size, align = self._sizes[b.owner]
+                b.alignment = max(b.alignment, align)
 
 
 def assign_buffers(ctx, func) -> None:
-    """Give every mutable or nvmma `ttg.local_alloc` of `func` its bytes, placed by Triton's liveness-based
-    allocation (buffers never live at once may share bytes; `Lowering.buffer_access` then treats buffers that
-    share bytes as one); the scratch area follows them (and may reuse them where none is live:
-    `Lowering.use_scratch`)."""
-    ctx.op_order = {o: i for i, o in enumerate(func.walk())}
+    """Place every buffer (mutable or nvmma `ttg.local_alloc`s of `func`) and every scratch user's area where
+    Triton's liveness-based allocation puts them (`_LoweringAllocation`; `Lowering.buffer_access` treats buffers
+    that share bytes as one, and a scratch area as an access to the buffers whose bytes it meets)."""
     sizes, layouts = {}, {}
     for op in func.walk():
         if _has_buffer(op):
@@ -169,19 +167,28 @@ def assign_buffers(ctx, func) -> None:
                 count *= n
             if isinstance(layout, NvmmaBuffer):
                 ctx.smem_align = max(ctx.smem_align, NVMMA_ALIGN)
-            sizes[op] = (count * _sub_bytes(layout), _align(layout))
+            # a lone nvmma buffer needs no padding to the next whole swizzle pattern (Triton's size)
+            sizes[op] = (count * _sub_bytes(layout) if count > 1 else layout.nbytes, _align(layout))
             layouts[op] = (layout, leading)
-    if not sizes:
-        return
-    alloc = _BufferAllocation(func, sizes)
-    placed = {b.owner: b for b in alloc.buffers}
-    ctx.buffer_spans = [(*live_range(op, ctx.op_order), placed[op].offset, placed[op].size) for op in layouts]
+    alloc = _LoweringAllocation(func, sizes)
+    explicit = {b.owner: b for b in alloc.buffers if b.kind == "explicit"}
     for op, (layout, leading) in layouts.items():
-        b = placed[op]
-        ctx.set(op.result, SharedBuffer(b.offset, layout, leading))
-    for op, b in placed.items():
-        ctx.buffer_overlap[op] = {o for o, c in placed.items()
-                                  if b.offset < c.offset + c.size and c.offset < b.offset + b.size}
+        ctx.set(op.result, SharedBuffer(explicit[op].offset, layout, leading))
+
+    def meets(x, y):
+        return x.offset < y.offset + y.size and y.offset < x.offset + x.size
+
+    for op in layouts:
+        ctx.buffer_overlap[op] = {o for o in layouts if meets(explicit[op], explicit[o])}
+    areas = dict(alloc.op_scratch)
+    for op in func.walk():  # an immutable allocation's loads exchange through its bytes
+        if (op.name == "ttg.local_load" and op not in areas and _immutable(root := buffer_root(op.src))
+                and root in explicit):
+            areas[op] = explicit[root]
+    for op, b in areas.items():
+        ctx.scratch_areas[op] = (b.offset, b.size)
+        ctx.scratch_meets[op] = {o for o in layouts if meets(b, explicit[o])}
+    ctx.buffer_end = max((b.offset + b.size for b in explicit.values()), default=0)
     ctx.shared_end = max(ctx.shared_end, alloc.size)
     ctx.scratch_base = _round_up(alloc.size, SCRATCH_ALIGN)
 

@@ -20,13 +20,35 @@ import math
 import llvmlite.ir as ir
 from xdsl.dialects.builtin import TensorType
 
+from ttc.ir.linear_layout import UnsupportedLayout, layout_for
+from ttc.ir.types import encoding, shape_of
 from ttc.lowering import indexing
+from ttc.lowering.context import Lowering
 from ttc.lowering.registry import lowering
-from ttc.lowering.types import bits_of, i32
+from ttc.lowering.types import UnsupportedType, bits_of, i32, llvm_type
 
 
 def _drop(c, axis):
     return tuple(c[:axis]) + tuple(c[axis + 1:])
+
+
+def _slot(types) -> int:
+    """Bytes of the widest of these (LLVM) types as stored in shared memory: every operand's slot."""
+    return max(max(1, bits_of(Lowering.stored_type(t)) // 8) for t in types)
+
+
+def scratch_need(op) -> int:
+    """The scratch bytes `_across_warps` uses at `op`: [operand][output position][warp along the axis] slots of
+    the widest operand's size (0 when one warp holds the axis); what shared-memory allocation reserves for it."""
+    axis = op.axis.value.data
+    srcs = list(op.srcs)
+    try:
+        ll = layout_for(tuple(shape_of(srcs[0].type)), encoding(srcs[0].type))
+        slot = _slot([llvm_type(s.type.element_type) for s in srcs])
+    except (UnsupportedLayout, UnsupportedType):
+        return 0  # the lowering reports it
+    nw = 1 << sum(1 for basis in ll.warp if basis[axis])
+    return 0 if nw == 1 else math.prod(_drop(ll.shape, axis)) * nw * slot * len(srcs)
 
 
 @lowering("tt.reduce")
@@ -121,8 +143,7 @@ def _across_warps(ctx, ll, axis, acc, rep, warp_bits, combine):
     out_shape = _drop(ll.shape, axis)
     n_out = math.prod(out_shape)
     first = next(iter(acc.values()))
-    sizes = [max(1, bits_of(ctx.stored_type(x.type)) // 8) for x in first]
-    slot = max(sizes)
+    slot = _slot([x.type for x in first])
     region_bytes = n_out * nw * slot
     ctx.use_scratch(region_bytes * len(first))
     coords = ctx.coords(ll)

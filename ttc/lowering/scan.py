@@ -21,9 +21,12 @@ import math
 
 import llvmlite.ir as ir
 
+from ttc.ir.linear_layout import UnsupportedLayout, layout_for
+from ttc.ir.types import encoding, shape_of
 from ttc.lowering import indexing
+from ttc.lowering.context import Lowering
 from ttc.lowering.registry import lowering
-from ttc.lowering.types import bits_of, i32
+from ttc.lowering.types import UnsupportedType, bits_of, i32, llvm_type
 
 
 def _drop(c, axis):
@@ -61,6 +64,20 @@ class _Fields:
         self.nw = 1 << len(self.warp_bits)
         self.tile = self.chunk * self.nl * self.nw
         self.repeats = max(1, ll.shape[axis] // self.tile)
+
+
+def scratch_need(op) -> int:
+    """The scratch bytes `_warps` uses at `op`: [operand][repeat][row][warp along the axis] slots of the widest
+    operand's size (0 when one warp holds the axis); what shared-memory allocation reserves for it."""
+    axis = op.axis.value.data
+    srcs = list(op.srcs)
+    try:
+        ll = layout_for(tuple(shape_of(srcs[0].type)), encoding(srcs[0].type))
+        slot = max(max(1, bits_of(Lowering.stored_type(llvm_type(s.type.element_type))) // 8) for s in srcs)
+        f = _Fields(None, op, ll, axis)
+    except (UnsupportedLayout, UnsupportedType, AttributeError):
+        return 0  # the lowering reports it
+    return f.repeats * math.prod(_drop(ll.shape, axis)) * f.nw * slot * len(srcs) if f.warp_bits else 0
 
 
 @lowering("tt.scan")

@@ -135,7 +135,7 @@ def _lower_module(module: ModuleOp, *, source, data_layout: str, target: str, so
         shared = max(shared, declared.value.data)
     limit = max_shared_bytes(int("".join(ch for ch in target.split(":")[-1] if ch.isdigit()) or 0))
     if shared > limit:
-        raise CompileError(at_op(func, source, f"the kernel needs {shared} bytes of shared memory ({ctx.scratch_base} "
+        raise CompileError(at_op(func, source, f"the kernel needs {shared} bytes of shared memory ({ctx.buffer_end} "
                                                f"in buffers), more than the {limit} a block may use on {target}"))
     meta = KernelMetadata(name=name, num_warps=num_warps, threads_per_warp=tpw, shared=shared, hash=source_hash,
                           target=target, tensordesc_meta=descriptors or None,
