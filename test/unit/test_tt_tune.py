@@ -386,8 +386,8 @@ def test_prepare_draws_no_values(monkeypatch):
     from ttc.runtime import spec as specs
 
     draws = []
-    real = specs.initial_values
-    monkeypatch.setattr(specs, "initial_values", lambda spec: draws.append(1) or real(spec))
+    real = specs.fast_initial_values
+    monkeypatch.setattr(specs, "fast_initial_values", lambda spec: draws.append(1) or real(spec))
     p = autotune.prepare(str(INPUTS / "decorated.py"), "scale_kernel", str(INPUTS / "scale.json"))
     assert len(p.variants) == 3 and draws == []
     x = p.nargs["x_ptr"]
@@ -413,7 +413,7 @@ def fake_compile(path, text, kernel, signature, options):
 
 
 class FakeGpu:
-    """What gpu_init, _pin and gpu_one ask of the CUDA driver, and a `loaded` whose kernel computes
+    """What gpu_init, _resident and gpu_one ask of the CUDA driver, and a `loaded` whose kernel computes
     x + 1 (x + 2 with BLOCK 128, the wrong config), recording the order in which configs are timed."""
 
     class d:
@@ -434,7 +434,7 @@ class FakeGpu:
         return {"cuDeviceGetAttribute": 232448, "cuDeviceGetName": b"Fake GPU\0", "cuMemAlloc": 4096}.get(what, 0)
 
     @staticmethod
-    def loaded(cubin, spec, values, device=0):
+    def loaded(cubin, spec, values, device=0, sources=None):
         import contextlib
 
         import numpy as np

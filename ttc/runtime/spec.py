@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -310,6 +311,49 @@ def initial_values(spec: Spec) -> dict:
     values = {}
     for a in spec.args + spec.buffers:
         values[a.name] = _initial(spec, a, rng) if a.is_ptr else a.value
+    return values
+
+
+DRAW_CHUNK = 1 << 20  # elements per independent random stream in `fast_initial_values`
+DRAW_THREADS = min(8, os.cpu_count() or 1)
+
+
+def fast_initial_values(spec: Spec, threads: int = DRAW_THREADS) -> dict:
+    """`initial_values` with the same distributions, drawn faster (tt-tune's draw: 2 x 16M fp16 values for a
+    4096^2 matmul): "randn" and "rand" arrays of 16- and 32-bit floats are drawn in float32, in chunks of
+    `DRAW_CHUNK` elements each from its own stream (`SeedSequence(seed)` spawns one child per argument, each
+    argument's child one per chunk), on `threads` threads, straight into the output array; other inits draw from
+    their argument's stream as `initial_values` does. The values depend on the seed and the shapes alone, not
+    on `threads`, but differ from `initial_values`'."""
+    import concurrent.futures as cf
+
+    args = spec.args + spec.buffers
+    seeds = np.random.SeedSequence(spec.seed).spawn(len(args))
+    values, chunks = {}, []
+    for a, seed in zip(args, seeds):
+        if not a.is_ptr:
+            values[a.name] = a.value
+        elif a.init in ("randn", "rand") and a.addresses is None and a.host.kind == "f" and a.host.itemsize <= 4:
+            out = values[a.name] = np.empty(a.shape, dtype=a.host)
+            flat = out.reshape(-1)
+            n = flat.size
+            chunks += [(a, flat[i * DRAW_CHUNK:(i + 1) * DRAW_CHUNK], s)
+                       for i, s in enumerate(seed.spawn(-(-n // DRAW_CHUNK)))]
+        else:
+            values[a.name] = _initial(spec, a, np.random.Generator(np.random.PCG64(seed)))
+
+    def draw(job) -> None:  # NumPy's generators and casts release the GIL
+        a, dst, s = job
+        g = np.random.Generator(np.random.PCG64(s))
+        x = g.standard_normal(dst.size, dtype=np.float32) if a.init == "randn" else g.random(dst.size, dtype=np.float32)
+        dst[...] = dtypes.round_bf16(x) if dtypes.is_bf16(a.elt) else x
+
+    if threads > 1 and len(chunks) > 1:
+        with cf.ThreadPoolExecutor(min(threads, len(chunks))) as pool:
+            list(pool.map(draw, chunks))
+    else:
+        for job in chunks:
+            draw(job)
     return values
 
 
