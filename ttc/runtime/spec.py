@@ -148,8 +148,9 @@ def _schema_error(data) -> SpecError | None:
     return SpecError(message, _json_path(err.absolute_path))
 
 
-def load(path) -> Spec:
-    """Read, validate and interpret the spec at `path`."""
+def load(path, validate: bool = True) -> Spec:
+    """Read, validate and interpret the spec at `path` (`validate=False`: without the JSON schema, for a process
+    whose parent has validated it: tt-tune's GPU workers do not import jsonschema)."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -160,13 +161,13 @@ def load(path) -> Spec:
     except json.JSONDecodeError as e:
         raise CompileError(Diagnostic(str(path), e.lineno, e.colno, f"invalid JSON: {e.msg}")) from None
     try:
-        return _interpret(path, data)
+        return _interpret(path, data, validate)
     except SpecError as e:
         raise diagnostic(path, e) from None
 
 
-def _interpret(path: Path, data) -> Spec:
-    if (err := _schema_error(data)) is not None:
+def _interpret(path: Path, data, validate: bool = True) -> Spec:
+    if validate and (err := _schema_error(data)) is not None:
         raise err
     args = []
     for i, raw in enumerate(data["args"]):

@@ -2,20 +2,22 @@
 and timed, on the GPU (one timing worker per GPU) or in the interpreter, with a progress bar on stderr.
 
 Everything that can overlap does. The GPU workers are started first (`GpuWorkers`, before the parent reads the
-kernel): while the parent prepares and the configs compile, each worker creates its CUDA context and L2 flush
-buffer, and in its checking thread draws the spec's initial values and, once the parent has sent the
-decorator's `reset_to_zero`, computes each check's expected values once (`check.Reference`: a 4096^3 matmul in
-NumPy, then each element's accepted interval). A config is timed as soon as its compile is done and a GPU is
-free. The timing is `triton.testing.do_bench`'s, with the CUDA driver (cuda-python) instead of torch: one
+kernel or imports NumPy): while the parent prepares and the configs compile, each worker creates its CUDA
+context and L2 flush buffer, and in its checking thread draws the spec's initial values (`spec.fast_initial_values`,
+on several threads); once the parent has sent the decorator's `reset_to_zero`, the worker uploads the values to
+its GPU, once (each config's buffers are device-to-device copies of them), and its checking thread computes each
+check's expected values once (`check.Reference`: a 4096^3 matmul in NumPy, then each element's accepted
+interval). A config is timed as soon as its compile is done and a GPU is free. The timing is `triton.testing.do_bench`'s, with the CUDA driver (cuda-python) instead of torch: one
 launch, an estimate over five launches each after an L2 flush (a 256 MB buffer set to zero, as Triton's
 `clear_cache`), then warm-up launches for `warmup` ms and timed launches for `rep` ms, each between its own
 events and after a flush; the result is the 0.5, 0.2 and 0.8 quantiles of the times in ms. Every launch, timed or
 not, is what the autotuner's kernel call is: the `reset_to_zero` buffers set to zero, the `restore_value`
 buffers saved, the kernel, the saved buffers copied back. The outputs of the first launch (from the spec's
 initial values, `reset_to_zero` buffers zero) are checked against the spec's checks in the checking thread while
-the GPU times the config (`Reference.within`: integer passes over the output's bits; `compare` only for an
-output it does not pass): a config that gives wrong results is "wrong" (its time dropped), one that does not
-compile, load or launch is "failed"; neither is ever the winner. A CUDA error that breaks the worker's context
+the GPU times this config and the next ones: no timing waits for a check, or for the references
+(`Reference.within`: integer passes over the output's bits; `compare` only for an output it does not pass). The
+parent collects the checks' outcomes once every config is timed: a config that gives wrong results is "wrong" (its
+time dropped), one that does not compile, load or launch is "failed"; neither is ever the winner. A CUDA error that breaks the worker's context
 replaces the worker.
 """
 
@@ -23,13 +25,12 @@ from __future__ import annotations
 
 import ast
 import concurrent.futures as cf
+import math
 import multiprocessing
 import os
 import sys
 import threading
 import time
-
-import numpy as np
 
 L2_FLUSH_BYTES = 256 * 1024 * 1024
 QUANTILES = (0.5, 0.2, 0.8)
@@ -70,12 +71,14 @@ def _load(spec_path: str):
     """The spec and its initial values (the random draws: 2 x 16M values for a 4096^2 fp16 matmul)."""
     from ttc.runtime import spec as specs
 
-    spec = specs.load(spec_path)
+    spec = specs.load(spec_path, validate=False)  # the parent validates it (a bad spec ends the run there)
     spec.num_warps = None  # each config's own
     return spec, specs.fast_initial_values(spec)
 
 
 def _spec(spec_path: str, reset_to_zero: tuple):
+    import numpy as np
+
     k = (spec_path, tuple(reset_to_zero))
     if k not in _specs:
         drawn = _drawn.get(spec_path)
@@ -154,6 +157,8 @@ def _prepare(spec_path: str, reset_to_zero: tuple, config_names: frozenset, back
 
 def interpret_one(task: dict) -> dict:
     """Run one compiled config's TTGIR in the interpreter and check it."""
+    import numpy as np
+
     from ttc.ir.diagnostics import CompileError
     from ttc.runtime.errors import SpecError
     from ttc.runtime.launch import interpret
@@ -205,6 +210,8 @@ def _resident(spec_path: str, reset_to_zero: tuple) -> dict:
     config's buffers are device-to-device copies of them (`cuda.loaded`'s sources), so a config that writes its
     inputs leaves them as they were for the next. Address tables (device addresses, different per config) are
     uploaded by each config."""
+    import numpy as np
+
     from ttc.runtime import spec as specs
 
     k = (spec_path, tuple(reset_to_zero))
@@ -263,7 +270,7 @@ def quantile(values, qs) -> list[float]:
     out = []
     for q in qs:
         point = q * (len(a) - 1)
-        lo, hi = int(np.floor(point)), int(np.ceil(point))
+        lo, hi = math.floor(point), math.ceil(point)
         out.append((1 - (point - lo)) * a[lo] + (point - lo) * a[hi])
     return out
 
