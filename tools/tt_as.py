@@ -1,9 +1,10 @@
-"""tt-as: assemble PTX into a CUBIN, in process with nvJitLink, or with ptxas when asked.
+"""tt-as: assemble PTX into a CUBIN with ptxas as Triton does, or in process with nvJitLink where there is none.
 
     tt-as IN.ptx [-o OUT.cubin] [--sm 90] [--maxrregcount N] [--lineinfo] [--opt-level N] [--ptxas PATH] [--sass]
 
-`--sm` defaults to the PTX's `.target`. `--ptxas PATH` (or `$TRITON_PTXAS_PATH`) runs that ptxas instead of
-nvJitLink. Assembler errors point at the PTX line (`file:line:col: error: ...`, else printed as the assembler
+`--sm` defaults to the PTX's `.target`. The assembler: `--ptxas PATH`, else `$TRITON_PTXAS_PATH`, else `ptxas` on
+PATH or in `$CUDA_HOME/bin` or /usr/local/cuda/bin (CUDA 12.0 or newer), else nvJitLink (also with
+`TTC_ASSEMBLER=nvjitlink`): nvJitLink compiles PTX as relocatable code, which can take more registers. Assembler errors point at the PTX line (`file:line:col: error: ...`, else printed as the assembler
 reports them), and the exit status is 1. `--sass` prints the CUBIN's SASS (nvdisasm, from the
 nvidia-cuda-nvdisasm wheel that ttc installs) instead of writing the CUBIN to stdout. The CUBIN is binary: it goes
 to `-o`, or to stdout when that is not a terminal. Kernel metadata is read from `IN.json` or the PTX's
@@ -13,7 +14,6 @@ TRITON_KERNEL_OVERRIDE (`<dir>/<hash>/<kernel>.cubin`, with `<kernel>.json` besi
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 
@@ -30,7 +30,7 @@ def _parser() -> ArgumentParser:
     p.add_argument("--maxrregcount", metavar="N", type=int_range(1), help="Registers per thread at most")
     p.add_argument("--lineinfo", action="store_true", help="Keep line information")
     p.add_argument("--opt-level", metavar="N", type=int_range(0, 4), help="Assembler optimization level (0-4)")
-    p.add_argument("--ptxas", metavar="PATH", help="Assemble with this ptxas (also $TRITON_PTXAS_PATH)")
+    p.add_argument("--ptxas", metavar="PATH", help="Assemble with this ptxas (default: $TRITON_PTXAS_PATH, else one found, else nvJitLink)")
     p.add_argument("--sass", dest="show_sass", action="store_true", help="Print the SASS disassembly")
     return p
 
@@ -53,7 +53,7 @@ def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     from ttc.driver import compiler
     from ttc.lowering.cubin import AsmOptions, AssemblerError
-    from ttc.lowering.target import TargetError, cpu_name
+    from ttc.lowering.target import TargetError, cpu_name, default_ptxas
 
     path, text = read_input(args.file)
     if args.sm is not None:
@@ -66,7 +66,7 @@ def main(argv: list[str]) -> int:
         if arch is None:
             raise UsageError(f"'{path}' has no .target directive; is it PTX? (or pass --sm)")
     options = AsmOptions(arch=arch, opt_level=args.opt_level, maxrregcount=args.maxrregcount, lineinfo=args.lineinfo)
-    tool = args.ptxas or os.environ.get("TRITON_PTXAS_PATH") or None
+    tool = args.ptxas or default_ptxas()
     meta = _metadata(path, text, arch)
     try:
         cubin = compiler.cubin(text, path, meta, options, "tt-as", tool)

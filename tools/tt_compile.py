@@ -60,7 +60,7 @@ def _parser() -> ArgumentParser:
     p.add_argument("--launch-pdl", action="store_true",
                    help="record launch_pdl in the metadata, as Triton's launch_pdl=True: tt-run then launches the kernel "
                         "with programmatic dependent launch (for gdc_wait / gdc_launch_dependents)")
-    p.add_argument("--ptxas", help="assemble with this ptxas (also $TRITON_PTXAS_PATH) instead of nvJitLink")
+    p.add_argument("--ptxas", help="assemble with this ptxas (default: $TRITON_PTXAS_PATH, else ptxas on PATH or in CUDA_HOME, else nvJitLink)")
     p.add_argument("-v", "--verbose", action="store_true", help="say on stderr whether the cache was hit, and the stage times")
     return p
 

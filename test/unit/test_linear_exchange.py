@@ -253,16 +253,11 @@ def test_registers_to_and_from_nvmma_buffers():
     side = buffer_side(tile, inv, 2, "stmatrix")
     assert side.kind == "vec" and side.width == 8
     _check_buffer(tile, buf, side)
-    buf = swizzled_buffer((64, 32), [1, 0], 2, vec=8, per_phase=1, max_phase=4)
-    inv = buffer_inverse(lambda c: buf.byte_offset(c, INT), buf.shape, 2)
-    a = layout_for((64, 32), operand(0, mma([2, 2])))
-    side = buffer_side(a, inv, 2, "ldmatrix")
-    assert side.kind == "ldmatrix"
-    _check_buffer(a, buf, side)
-    # a transposed buffer (N contiguous) for a K-major operand: ldmatrix.trans
-    buf = swizzled_buffer((32, 64), [1, 0], 2, vec=8, per_phase=1, max_phase=8)
-    inv = buffer_inverse(lambda c: buf.byte_offset(c, INT), buf.shape, 2)
-    bl = layout_for((32, 64), operand(1, mma([2, 2])))
-    side = buffer_side(bl, inv, 2, "ldmatrix")
-    assert side.kind == "ldmatrix.trans"
-    _check_buffer(bl, buf, side)
+    # ldmatrix for an mma operand from a swizzled buffer; .trans for a K-major one in a transposed buffer
+    for shape, max_phase, op_idx, kind in (((64, 32), 4, 0, "ldmatrix"), ((32, 64), 8, 1, "ldmatrix.trans")):
+        buf = swizzled_buffer(shape, [1, 0], 2, vec=8, per_phase=1, max_phase=max_phase)
+        inv = buffer_inverse(lambda c: buf.byte_offset(c, INT), buf.shape, 2)
+        lay = layout_for(shape, operand(op_idx, mma([2, 2])))
+        side = buffer_side(lay, inv, 2, "ldmatrix")
+        assert side.kind == kind
+        _check_buffer(lay, buf, side)

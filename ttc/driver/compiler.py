@@ -52,7 +52,7 @@ class Options:
     maxrregcount: int | None = None
     opt_level: int | None = None  # the assembler's
     lineinfo: bool = False
-    ptxas: str | None = None  # assemble with this ptxas instead of nvJitLink
+    ptxas: str | None = None  # assemble with this ptxas (default: target.default_ptxas(), else nvJitLink)
     launch_pdl: bool = False  # recorded in the metadata: tt-run launches with programmatic dependent launch
 
     def arch(self) -> int:
@@ -183,8 +183,10 @@ def compile(path: str, kernel: str, signature: str, options: Options | None = No
     if stage not in STAGES:
         raise UsageError(f"unknown stage '{stage}' (expected one of {', '.join(STAGES)})")
     arch = options.arch()
-    if options.ptxas is None and os.environ.get("TRITON_PTXAS_PATH"):
-        options = replace(options, ptxas=os.environ["TRITON_PTXAS_PATH"])
+    if options.ptxas is None:
+        from ttc.lowering.target import default_ptxas
+
+        options = replace(options, ptxas=default_ptxas())
     if text is None:
         from ttc.driver.cli import read_input
 

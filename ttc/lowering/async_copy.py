@@ -6,7 +6,10 @@ consecutive addresses in both memories: N = 16 (`.cg`, bypassing L1), 8 or 4 byt
 analysis proves for the pointers (global_memory.vector_width), that the mask is uniform over, and that the
 buffer keeps contiguous (its swizzle unit). A masked-off group copies nothing and zero-fills (src_size 0), whatever
 `other` is, as Triton's lowering does: for a non-zero `other` Triton's pipeliner puts `arith.select(mask, loaded,
-other)` after the `ttg.local_load` (the fused-softmax tutorial's `-inf` row load). Copies join a group at `async_commit_group`; `async_wait {num}` waits until at most `num`
+other)` after the `ttg.local_load` (the fused-softmax tutorial's `-inf` row load). Where the layout replicates
+elements across threads (a slice of an mma layout), only one thread of each set of holders copies (Triton's
+redundant-thread predicate from the layout's free lane and warp bits). Copies join a group at
+`async_commit_group`; `async_wait {num}` waits until at most `num`
 groups are in flight (`cp.async.wait_group`), then a barrier makes every thread's copies visible to all. Tokens
 carry no data (an i32 zero).
 """
@@ -54,14 +57,20 @@ def _async_copy(ctx, op):
     # one thread-dependent base address and constant offsets where the buffer's offsets are linear
     regs = register_addresses(ctx, ll, buf, starts, ops)
     coords = ctx.coords(ll) if regs is None else None
+    # threads holding a copy of another thread's elements (a replicated layout: a slice of an mma layout) copy
+    # nothing: one thread per element issues it (Triton's redundant-thread predicate)
+    owner = ctx.owner_pred(ll)
     for r in starts:
         dst = regs[r] if regs is not None else buffer_address(ctx, buf, coords[r], ops)
-        if masks is None:
-            nvvm.asm(b, f"cp.async{cache}.shared.global [$0], [$1], {nbytes};", "r,l", ir.VoidType(), [dst, ptrs[r]])
-        else:
-            size = b.select(masks[r], ir.Constant(i32, nbytes), ir.Constant(i32, 0))
-            nvvm.asm(b, f"cp.async{cache}.shared.global [$0], [$1], {nbytes}, $2;", "r,l,r", ir.VoidType(),
-                     [dst, ptrs[r], size])
+        args, cons, text = [dst, ptrs[r]], "r,l", f"cp.async{cache}.shared.global [$0], [$1], {nbytes}"
+        if masks is not None:
+            args.append(b.select(masks[r], ir.Constant(i32, nbytes), ir.Constant(i32, 0)))
+            cons, text = cons + ",r", text + ", $2"
+        if owner is not None:
+            text = f"@${len(args)} " + text
+            args.append(owner)
+            cons += ",b"
+        nvvm.asm(b, text + ";", cons, ir.VoidType(), args)
     ctx.set(op.token, NO_TOKEN)
 
 

@@ -8,9 +8,10 @@ with this context; they read operands with `get`, write results with `set`, and 
 Shared memory is one dynamic `extern` array, `@global_smem`, as in Triton. The kernel's own buffers (mutable
 `ttg.local_alloc`s: `local_memory.assign_buffers`) come first, each at a fixed offset for the whole kernel,
 placed by Triton's liveness-based allocation (buffers never live at once share bytes);
-scratch users (layout conversions, cross-warp reductions and scans, broadcasts of atomic results) start at
-`scratch_base`, after them, where a buffer is live, else at 0 over the dead buffers (the epilogue of a pipelined
-loop), and bracket their use with barriers, so they never overlap in time; `shared_end` records the furthest.
+scratch users (layout conversions, cross-warp reductions and scans, broadcasts of atomic results, staging tensor
+maps) start at the lowest offset that no buffer live at the op occupies (`use_scratch`: over dead buffers, as in
+the epilogue of a pipelined loop, and in gaps between live ones), and bracket their use with barriers, so they
+never overlap in time; `shared_end` records the furthest.
 
 Barriers for the buffers (Triton's membar analysis, in program order and conservatively, buffer by buffer: the
 `ttg.local_alloc` a view comes from, with every buffer sharing its bytes; a view of unknown origin counts as every
@@ -88,7 +89,7 @@ class Lowering:
         self.shared_end = 0         # the end of the furthest scratch use
         self.current_op: Operation | None = None
         self.op_order: dict[Operation, int] = {}          # program order (`local_memory.assign_buffers`)
-        self.buffer_live: list[tuple[int, int]] = []      # the buffers' live ranges in that order
+        self.buffer_spans: list[tuple[int, int, int, int]] = []  # each buffer's live range in that order, offset, bytes
         self.buffer_overlap: dict = {}  # each buffer's local_alloc -> those whose bytes meet its own (itself too)
         self.buffer_written = ANY   # the buffers written by threads since the last barrier (unknown at entry)
         self.buffer_read = ANY      # the buffers read since the last barrier
@@ -144,7 +145,12 @@ class Lowering:
     # ------------------------------------------------------------------ threads
 
     def tid(self) -> ir.Value:
-        return nvvm.sreg(self.b, "tid.x")
+        """tid.x with its range (0, threads) as `!range`: the optimizer runs without a target machine (as
+        Triton's), so nothing else tells LLVM that a thread id is below the CTA's thread count."""
+        tid = nvvm.sreg(self.b, "tid.x")
+        m = self.b.module
+        tid.set_metadata("range", m.add_metadata([ir.Constant(i32, 0), ir.Constant(i32, self.num_warps * self.threads_per_warp)]))
+        return tid
 
     def lane(self) -> ir.Value:
         return self.b.and_(self.tid(), ir.Constant(i32, self.threads_per_warp - 1))
@@ -158,16 +164,12 @@ class Lowering:
 
     def owner_pred(self, ll: LinearLayout) -> ir.Value | None:
         """True in the one thread (of those holding the same elements) that should write them; None when no
-        thread shares its elements with another."""
-        b = self.b
-        conds = []
-        if ll.free_lane_bits:
-            conds.append(b.icmp_unsigned("==", b.and_(self.lane(), ir.Constant(i32, ll.free_lane_bits)), ir.Constant(i32, 0)))
-        if ll.free_warp_bits:
-            conds.append(b.icmp_unsigned("==", b.and_(self.warp(), ir.Constant(i32, ll.free_warp_bits)), ir.Constant(i32, 0)))
-        if not conds:
+        thread shares its elements with another. The lane is tid's low bits and the warp the bits above, so one
+        mask of tid tests both (Triton's redundant-thread predicate, as LLVM folds it)."""
+        mask = ll.free_lane_bits | ll.free_warp_bits << (self.threads_per_warp.bit_length() - 1)
+        if not mask:
             return None
-        return conds[0] if len(conds) == 1 else b.and_(conds[0], conds[1])
+        return self.b.icmp_unsigned("==", self.b.and_(self.tid(), ir.Constant(i32, mask)), ir.Constant(i32, 0))
 
     # ------------------------------------------------------------------ moving values as 32-bit words
 
@@ -220,11 +222,20 @@ class Lowering:
         return self._smem
 
     def use_scratch(self, nbytes: int) -> None:
-        """The current op uses `nbytes` of scratch: after the buffers while one of them is live, else from
-        byte 0, over the dead buffers (as Triton's liveness-based allocation lets it)."""
+        """The current op uses `nbytes` of scratch: at the lowest 128-byte aligned offset that no buffer live at
+        the op occupies (over dead buffers, as Triton's liveness-based allocation places scratch: a tensor map
+        made before a loop's buffers are allocated goes where they will be), after all buffers where the op's
+        place in the program is unknown."""
         at = self.op_order.get(self.current_op)
-        live = at is None or any(start <= at <= end for start, end in self.buffer_live)
-        self.scratch_at = self.scratch_base if live else 0
+        if at is None:
+            self.scratch_at = self.scratch_base
+        else:
+            self.scratch_at = 0
+            live = sorted((off, off + size) for start, end, off, size in self.buffer_spans if start <= at <= end)
+            for lo, hi in live:
+                if self.scratch_at + nbytes <= lo:
+                    break
+                self.scratch_at = max(self.scratch_at, -(-hi // 128) * 128)
         self.shared_end = max(self.shared_end, self.scratch_at + nbytes)
 
     def smem_ptr(self, byte_offset) -> ir.Value:

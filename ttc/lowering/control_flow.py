@@ -98,10 +98,70 @@ def defer_select(ctx, op) -> bool:
     return True
 
 
+def _alike_arms(ctx, op) -> dict | None:
+    """For an `scf.if` whose two branches are the same ops (names, attributes, properties, result types, regions)
+    and differ only in values from outside them: those values, then-branch value -> else-branch value (one for
+    each; values with different axis information do not qualify). None when the branches are not alike so."""
+    if not op.true_region.blocks or not op.false_region.blocks:
+        return None
+    inner, outer = {}, {}
+
+    def same_block(x, y) -> bool:
+        if len(x.args) != len(y.args) or any(a.type != c.type for a, c in zip(x.args, y.args)):
+            return False
+        inner.update(zip(x.args, y.args))
+        xs, ys = list(x.ops), list(y.ops)
+        return len(xs) == len(ys) and all(same_op(a, c) for a, c in zip(xs, ys))
+
+    def same_op(x, y) -> bool:
+        if (x.name != y.name or x.attributes != y.attributes or x.properties != y.properties
+                or len(x.operands) != len(y.operands) or [r.type for r in x.results] != [r.type for r in y.results]
+                or len(x.regions) != len(y.regions) or x.successors or y.successors):
+            return False
+        for u, v in zip(x.operands, y.operands):
+            if u in inner:
+                if inner[u] is not v:
+                    return False
+            elif outer.setdefault(u, v) is not v or u.type != v.type:
+                return False
+        inner.update(zip(x.results, y.results))
+        return all(len(rx.blocks) == len(ry.blocks) and all(same_block(bx, by) for bx, by in zip(rx.blocks, ry.blocks))
+                   for rx, ry in zip(x.regions, y.regions))
+
+    if not same_block(op.true_region.blocks.first, op.false_region.blocks.first):
+        return None
+    if any(v in inner.values() for v in outer.values()):
+        return None
+    differ = {u: v for u, v in outer.items() if u is not v}
+    if ctx.axis is not None and any(ctx.axis.get(u) != ctx.axis.get(v) for u, v in differ.items()):
+        return None
+    return differ
+
+
+def _select(b, cond, x, y):
+    if isinstance(x, list):
+        return [p if p is q else b.select(cond, p, q) for p, q in zip(x, y)]
+    return x if x is y else b.select(cond, x, y)
+
+
 @lowering("scf.if")
 def _if(ctx, op):
     b = ctx.b
     cond = ctx.get(op.cond)
+    differ = None if op in ctx.deferred_selects else _alike_arms(ctx, op)
+    if differ is not None:
+        # the branches are one block whose differing operands are selected on the condition, as MLIR's
+        # canonicalizer merges the two alike blocks of Triton's scf-to-cf output (in make_llir's inliner, before
+        # the scratch allocation and the lowering)
+        saved = {u: ctx.get(u) for u in differ}
+        for u, v in differ.items():
+            ctx.set(u, _select(b, cond, saved[u], ctx.get(v)))
+        term = ctx.lower_block(op.true_region.blocks.first)
+        for u, x in saved.items():
+            ctx.set(u, x)
+        for r, v in zip(op.results, term.operands if term is not None else ()):
+            ctx.set(r, ctx.get(v) if v not in differ else _select(b, cond, saved[v], ctx.get(differ[v])))
+        return
     entry = b.block
     then_bb = ctx.fn.append_basic_block("if.then")
     has_else = bool(op.false_region.blocks) and (bool(op.results) or bool(list(op.false_region.blocks.first.ops)[:-1]))

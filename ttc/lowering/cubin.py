@@ -1,5 +1,6 @@
-"""PTX -> CUBIN, in process with nvJitLink (`cuda.bindings.nvjitlink`, the `nvidia-nvjitlink` wheel: no GPU or
-CUDA toolkit needed), or with a `ptxas` executable when one is named.
+"""PTX -> CUBIN with a `ptxas` executable (the one named, else `target.default_ptxas()`), or in process with
+nvJitLink (`cuda.bindings.nvjitlink`, the `nvidia-nvjitlink` wheel: no GPU or CUDA toolkit needed) where there is
+no ptxas.
 
 Assembler errors come back as `AssemblerError` carrying the assembler's own log.
 """

@@ -163,7 +163,6 @@ def assign_buffers(ctx, func) -> None:
     sizes, layouts = {}, {}
     for op in func.walk():
         if _has_buffer(op):
-            ctx.buffer_live.append(live_range(op, ctx.op_order))
             layout, leading = _buffer_layout(ctx, op, op.result.type)
             count = 1
             for n in leading:
@@ -176,6 +175,7 @@ def assign_buffers(ctx, func) -> None:
         return
     alloc = _BufferAllocation(func, sizes)
     placed = {b.owner: b for b in alloc.buffers}
+    ctx.buffer_spans = [(*live_range(op, ctx.op_order), placed[op].offset, placed[op].size) for op in layouts]
     for op, (layout, leading) in layouts.items():
         b = placed[op]
         ctx.set(op.result, SharedBuffer(b.offset, layout, leading))

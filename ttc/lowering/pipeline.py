@@ -9,7 +9,6 @@ after O3, `NVPTX_ENABLE_DUMP=1` prints the PTX, both to stderr.
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from dataclasses import dataclass
@@ -92,9 +91,9 @@ def needed_ptx(module) -> tuple[int | None, str]:
 
 
 def ptx_version(module, cpu: str, requested: int | None, ptxas: str | None = None) -> int:
-    """`requested`, else the default for the assembler in use (`ptxas`, else `$TRITON_PTXAS_PATH`, else nvJitLink),
-    at least what the kernel's instructions need."""
-    ptxas = ptxas or os.environ.get("TRITON_PTXAS_PATH") or None
+    """`requested`, else the default for the assembler in use (`ptxas`, else `target.default_ptxas()`, else
+    nvJitLink), at least what the kernel's instructions need."""
+    ptxas = ptxas or target.default_ptxas()
     return target.ptx_for(cpu, requested, *needed_ptx(module), ptxas=ptxas)
 
 
@@ -211,7 +210,7 @@ def parse_llvm(text: str, filename: str, options: Options, sidecar: KernelMetada
         if re.search(r"mma\.sync\.aligned\.m16n8k32\.row\.col\.f32\.e[45]m[23]", text):
             needs.append((target.FP8_MMA_SYNC_PTX, "fp8 mma.sync"))
         ptx = target.ptx_for(cpu, options.ptx_version, *(max(needs) if needs else (None, "")),
-                             ptxas=os.environ.get("TRITON_PTXAS_PATH") or None)
+                             ptxas=target.default_ptxas())
     except target.TargetError as e:
         raise _error(filename, str(e)) from None
     meta.target = f"cuda:{cpu[3:]}"

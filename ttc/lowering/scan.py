@@ -205,7 +205,7 @@ def _warps(ctx, f, reverse, warp_idx, row_lin, n_rows, elems, totals, combine, s
                 if prefix is None:
                     prefix, has = parts[w], before
                 else:
-                    prefix = select(before, combine(prefix, parts[w]), prefix)
+                    prefix = select(before, tile, prefix)  # `before` holds for every earlier warp too
                     has = b.or_(has, before)
             out[hi][row] = tile
             by_pos = elems[row]

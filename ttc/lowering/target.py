@@ -4,9 +4,9 @@ and PTX emission.
 `--sm 90` is a compute capability and names the GPU as Triton's `sm_arch_from_capability` does: `sm_90a` (the
 arch-specific variant, which has wgmma) from 90 on, `sm_80` below; `sm_90` spelled so names that PTX target as it
 is. The PTX version is a target feature (`+ptx87`), checked up front because LLVM aborts the process on a version
-too old for the GPU. The default is Triton's `ptx_get_version` for the CUDA of the assembler in use (the ptxas
-of `$TRITON_PTXAS_PATH`, else nvJitLink: CUDA 12.8 gives PTX 8.7), capped at what this LLVM can write, and at
-least the oldest version that supports the GPU.
+too old for the GPU. The default is Triton's `ptx_get_version` for the CUDA of the assembler in use
+(`default_ptxas`, else nvJitLink: CUDA 12.8 gives PTX 8.7), capped at what this LLVM can write, and at least the
+oldest version that supports the GPU.
 """
 
 from __future__ import annotations
@@ -104,6 +104,32 @@ def dist_info(name: str) -> tuple[str, str] | None:
                 dist, _, version = n[:-10].partition("-")
                 if re.sub(r"[-_.]+", "_", dist).lower() == want and version:
                     return version, os.path.join(entry or ".", n)
+    return None
+
+
+MIN_PTXAS = (12, 0)  # the first ptxas that knows sm_90a
+
+
+@lru_cache(maxsize=1)
+def default_ptxas() -> str | None:
+    """The ptxas that assembles when none is named, as Triton runs one: `$TRITON_PTXAS_PATH`, else `ptxas` on PATH,
+    else `$CUDA_HOME/bin/ptxas`, else /usr/local/cuda/bin/ptxas (one of CUDA 12.0 or newer); None, for nvJitLink,
+    where there is none or `$TTC_ASSEMBLER` is `nvjitlink`.
+
+    ptxas comes first because nvJitLink always compiles PTX as relocatable device code (`ptxas --compile-only`),
+    which costs registers a whole-program ptxas does not spend: the layer norm of 4096-wide rows gets 56 registers
+    through nvJitLink 13.0 and 32 through ptxas 13.0, Triton's PTX the same, and runs 0.944x against 0.989x
+    Triton's (bench/NOTES.md)."""
+    if os.environ.get("TRITON_PTXAS_PATH"):
+        return os.environ["TRITON_PTXAS_PATH"]
+    if os.environ.get("TTC_ASSEMBLER", "").lower() == "nvjitlink":
+        return None
+    import shutil
+
+    homes = [os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH"), "/usr/local/cuda"]
+    for found in [shutil.which("ptxas")] + [os.path.join(h, "bin", "ptxas") for h in homes if h]:
+        if found and os.access(found, os.X_OK) and (assembler_cuda(found) or (0, 0)) >= MIN_PTXAS:
+            return found
     return None
 
 
@@ -263,12 +289,14 @@ def data_layout(tm) -> str:
 
 
 def optimize(mod, tm) -> None:
-    """LLVM's O3 module pipeline (new pass manager), tuned for the target machine, with the SLP vectorizer on as
-    Triton's optimize_module has it (pairs of f16 operations become f16x2 ones)."""
+    """LLVM's O3 module pipeline (new pass manager) as Triton's optimize_module runs it for NVIDIA: the pass
+    builder gets no target machine (`tm` is only for code generation), so the generic cost model applies and
+    NVPTX's unrolling preferences (runtime and partial unrolling of loops with a run-time trip count) do not;
+    the SLP vectorizer is on (pairs of f16 operations become f16x2 ones)."""
     b = llvm()
     tuning = b.PipelineTuningOptions(speed_level=3)
     tuning.slp_vectorization = True
-    pb = b.create_pass_builder(tm, tuning)
+    pb = b.create_pass_builder(None, tuning)
     pb.getModulePassManager().run(mod, pb)
 
 

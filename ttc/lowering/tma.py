@@ -187,7 +187,8 @@ def _tma_store_wait(ctx, op):
 # trailing pointer parameter, `global_scratch_size` bytes per program in the metadata, as Triton's launcher
 # allocates it). `tensormap_create` zeroes a 128-byte tensor map in shared memory (warp 0), fills its fields with
 # `tensormap.replace` (thread 0) and copies it to global memory with a release proxy fence (warp 0);
-# `tensormap_fenceproxy_acquire` makes it visible to TMA; `reinterpret_tensor_descriptor` is its generic address.
+# `tensormap_fenceproxy_acquire` makes it visible to TMA (warp 0's acquire fence, an empty bulk group waited for:
+# Triton's ptxas workaround, then a CTA barrier); `reinterpret_tensor_descriptor` is its generic address.
 
 def global_scratch_layout(func) -> tuple[dict, int]:
     """The offset of each of the kernel's global scratch allocations, and the bytes one program needs. In program
@@ -238,11 +239,21 @@ def _map_in_shared(ctx) -> ir.Value:
     return ctx.b.zext(ctx.b.ptrtoint(smem, i32), ir.IntType(64))
 
 
+def _masked_tid(ctx) -> ir.Value:
+    """tid.x masked with the block size minus one, as Triton's getThreadId makes it (`mov.u32 %r, %tid.x;
+    and.b32 %r1, %r, 127`). Read through a pure inline `mov`: from the intrinsic, LLVM knows the range from
+    `nvvm.reqntid` and drops the mask, and then ptxas puts a branch with its own reconvergence around each
+    `tensormap.replace` predicated on `tid == 0` (13 per map, each a dependent shared-memory read-modify-write)
+    where, with the mask, it predicates them and interleaves their loads and stores, as in Triton's SASS."""
+    tid = ctx.b.call(ir.InlineAsm(ir.FunctionType(i32, []), "mov.u32 $0, %tid.x;", "=r"), [], attrs=("readnone",))
+    return ctx.b.and_(tid, ir.Constant(i32, ctx.num_warps * ctx.threads_per_warp - 1))
+
+
 @lowering("ttng.tensormap_create")
 def _tensormap_create(ctx, op):
     b = ctx.b
     rank = len(op.box_dim)
-    tid = ctx.tid()
+    tid = _masked_tid(ctx)
     warp0 = b.icmp_unsigned("<", tid, ir.Constant(i32, 32))
     thread0 = b.icmp_unsigned("==", tid, ir.Constant(i32, 0))
     ctx.barrier()
@@ -273,9 +284,12 @@ def _tensormap_create(ctx, op):
 @lowering("ttng.tensormap_fenceproxy_acquire")
 def _tensormap_acquire(ctx, op):
     b = ctx.b
-    warp0 = b.icmp_unsigned("<", ctx.tid(), ir.Constant(i32, 32))
+    warp0 = b.icmp_unsigned("<", _masked_tid(ctx), ir.Constant(i32, 32))
     ptr = b.ptrtoint(ctx.get(op.desc_ptr), ir.IntType(64))
-    _asm(ctx, f"@$0 fence.proxy.tensormap::generic.acquire.gpu [$1], {TENSORMAP_BYTES};", "b,l", [warp0, ptr])
+    # then an empty bulk group committed and waited for, as Triton's lowering does to work around a ptxas bug
+    # that leaves out a fence after the acquire (in SASS: UTMACMDFLUSH and a scoreboard wait)
+    _asm(ctx, f"@$0 fence.proxy.tensormap::generic.acquire.gpu [$1], {TENSORMAP_BYTES};\n\t"
+              "@$0 cp.async.bulk.commit_group;\n\t@$0 cp.async.bulk.wait_group.read 0;", "b,l", [warp0, ptr])
     ctx.barrier()
 
 
