@@ -386,8 +386,8 @@ def test_prepare_draws_no_values(monkeypatch):
     from ttc.runtime import spec as specs
 
     draws = []
-    real = specs.initial_values
-    monkeypatch.setattr(specs, "initial_values", lambda spec: draws.append(1) or real(spec))
+    real = specs.fast_initial_values
+    monkeypatch.setattr(specs, "fast_initial_values", lambda spec: draws.append(1) or real(spec))
     p = autotune.prepare(str(INPUTS / "decorated.py"), "scale_kernel", str(INPUTS / "scale.json"))
     assert len(p.variants) == 3 and draws == []
     x = p.nargs["x_ptr"]
@@ -413,7 +413,7 @@ def fake_compile(path, text, kernel, signature, options):
 
 
 class FakeGpu:
-    """What gpu_init, _pin and gpu_one ask of the CUDA driver, and a `loaded` whose kernel computes
+    """What gpu_init, _resident and gpu_one ask of the CUDA driver, and a `loaded` whose kernel computes
     x + 1 (x + 2 with BLOCK 128, the wrong config), recording the order in which configs are timed."""
 
     class d:
@@ -434,7 +434,7 @@ class FakeGpu:
         return {"cuDeviceGetAttribute": 232448, "cuDeviceGetName": b"Fake GPU\0", "cuMemAlloc": 4096}.get(what, 0)
 
     @staticmethod
-    def loaded(cubin, spec, values, device=0):
+    def loaded(cubin, spec, values, device=0, sources=None):
         import contextlib
 
         import numpy as np
@@ -495,3 +495,157 @@ def test_gpu_path_pipelined_with_a_fake_gpu(cache, monkeypatch):
     assert report["best"]["kwargs"] == {"BLOCK": 64}
     data = json.loads(Path(report["autotune_cache"]).read_text())
     assert [t for _, t in data["configs_timings"]] == [[0.064] * 3, [math.inf] * 3, [math.inf] * 3]
+
+
+def test_checks_never_block_the_next_timing(cache, monkeypatch):
+    """A config's check runs on the worker's checking thread while the next configs are timed: here the wrong
+    config's check (BLOCK 128, timed first) does not finish until BLOCK 64 has been timed, and it still drops
+    BLOCK 128's time and keeps it from winning."""
+    import concurrent.futures as cf
+    import threading
+
+    from ttc.runtime import cuda, tune
+
+    ORDER.clear()
+    real_pool, real_check = tune._pool, tune._check
+    timed_64, waited = threading.Event(), []
+
+    def pool(kind, workers, **kw):
+        return cf.ThreadPoolExecutor(max_workers=1, **kw) if kind == "spawn" else real_pool(kind, workers, **kw)
+
+    def fake_bench(drv, fn, flush, warmup=25, rep=100, quantiles=tune.QUANTILES):
+        if ORDER[-1] == 64:
+            timed_64.set()
+        return [ORDER[-1] / 1000] * 3
+
+    def slow_check(spec, initial, constexprs, outputs):
+        if constexprs["BLOCK"] == 128:  # a gpu_one that waited for its check would never time BLOCK 64
+            waited.append(timed_64.wait(timeout=20))
+        return real_check(spec, initial, constexprs, outputs)
+
+    monkeypatch.setattr(tune, "_pool", pool)
+    monkeypatch.setattr(tune, "gpu_count", lambda: 1)
+    monkeypatch.setattr(tune, "compile_one", fake_compile)
+    monkeypatch.setattr(tune, "do_bench", fake_bench)
+    monkeypatch.setattr(tune, "_check", slow_check)
+    monkeypatch.setattr(cuda, "_Driver", FakeGpu)
+    monkeypatch.setattr(cuda, "loaded", FakeGpu.loaded)
+    monkeypatch.setattr(tune, "_gpu", {})
+    monkeypatch.setattr(tune, "_checker", lambda: tune._gpu.setdefault("checker", cf.ThreadPoolExecutor(1)))
+    rc, out, err = call("tt-tune", INPUTS / "fails.py", "-k", "add_one", "--spec", INPUTS / "fails.json", "--json")
+    assert rc == 0, err
+    assert ORDER == [128, 64] and waited == [True]
+    ok, _, wrong = json.loads(out)["configs"]
+    assert ok["status"] == "ok" and ok["ms"] == [0.064] * 3
+    assert wrong["status"].startswith("wrong: out_ptr: MISMATCH") and wrong["ms"] is None
+    assert json.loads(out)["best"]["kwargs"] == {"BLOCK": 64}
+
+
+class MemoryGpu:
+    """The CUDA driver calls of `cuda.loaded` and `tune.gpu_one` over host bytearrays standing in for device
+    memory; its one kernel (fails.json's add_one, written in place) adds 1 to x and stores x in out, and records
+    the x each launch read."""
+
+    class d:
+        class CUresult:
+            CUDA_SUCCESS, CUDA_ERROR_INVALID_VALUE = 0, 1
+
+        class CUfunction_attribute:
+            CU_FUNC_ATTRIBUTE_NUM_REGS, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 4, 5
+            CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0
+
+        cuModuleGetFunction = staticmethod(lambda module, name: (0, "func"))
+        cuFuncGetParamInfo = staticmethod(lambda func, i: (0, 8 * i, (8, 8, 4)[i]) if i < 3 else (1,))
+        cuModuleUnload = cuDevicePrimaryCtxRelease = cuCtxSynchronize = staticmethod(lambda *a: (0,))
+
+    def __init__(self):
+        self.mem, self.calls, self.seen = {}, [], []
+        self.d.cuMemFree = lambda ptr: self.mem.pop(int(ptr)) and (0,)
+
+    def __call__(self, what, *a):
+        import ctypes
+
+        import numpy as np
+
+        self.calls.append(what)
+        if what == "cuMemAlloc":
+            ptr = 4096 * (len(self.calls) + 1)
+            self.mem[ptr] = bytearray(a[0])
+            return ptr
+        if what == "cuMemcpyHtoD":
+            self.mem[a[0]][: a[2]] = ctypes.string_at(a[1], a[2])
+        elif what in ("cuMemcpyDtoD", "cuMemcpyDtoDAsync"):
+            self.mem[a[0]][: a[2]] = self.mem[a[1]][: a[2]]
+        elif what == "cuMemcpyDtoH":
+            ctypes.memmove(a[0], bytes(self.mem[a[1]][: a[2]]), a[2])
+        elif what == "cuLaunchKernel":
+            params = (ctypes.c_void_p * 3).from_address(a[9])
+            x_ptr, out_ptr = (ctypes.c_uint64.from_address(params[i]).value for i in (0, 1))
+            n = ctypes.c_int32.from_address(params[2]).value
+            x = np.frombuffer(self.mem[x_ptr], np.float32, n)
+            self.seen.append(x.copy())
+            x += 1
+            np.frombuffer(self.mem[out_ptr], np.float32, n)[:] = x
+        elif what in ("cuFuncGetAttribute", "cuOccupancyMaxActiveBlocksPerMultiprocessor"):
+            return 1
+        return None
+
+
+@pytest.mark.parametrize("restore", [(), ("x_ptr",)])
+def test_inputs_uploaded_once_each_config_from_the_initial_values(tmp_path, monkeypatch, restore):
+    """On a GPU worker the spec's values are uploaded once; each config's buffers are device copies of them,
+    so a kernel that writes its input x (in place) gives every config's checked launch the initial x (both
+    configs check), and `restore_value` still gives each timed launch the initial x."""
+    from ttc.runtime import cuda, tune
+
+    gpu = MemoryGpu()
+    cubin = tmp_path / "add_one.cubin"
+    cubin.write_bytes(b"\0")
+    (tmp_path / "add_one.json").write_text(json.dumps({"name": "add_one", "num_warps": 1, "shared": 0}))
+    for name, value in (("_gpu", {"drv": gpu, "device": 0, "flush": 0, "max_shared": 1 << 20}), ("_drawn", {}),
+                        ("_specs", {}), ("_references", {})):
+        monkeypatch.setattr(tune, name, value)
+    monkeypatch.setattr(cuda, "_Driver", lambda path: gpu)
+    monkeypatch.setattr(tune, "do_bench", lambda drv, fn, flush, warmup, rep: [fn(), fn(), fn()] and [1.0] * 3)
+    spec = str(INPUTS / "fails.json")
+    tune.gpu_prepare(spec, (), frozenset({"BLOCK"}))
+    x0 = tune._spec(spec, ())[1]["x_ptr"]
+    for i, block in enumerate((64, 128)):
+        out = tune.gpu_one({"id": i, "spec": spec, "kernel": "add_one", "cache_dir": str(tmp_path), "shared": 0,
+                            "constexprs": {"BLOCK": block}, "reset_to_zero": (), "restore_value": restore,
+                            "warmup": 25, "rep": 100})
+        assert out["status"] == "ok" and out["ms"] == [1.0] * 3 and out["check_queued"]
+    assert gpu.calls.count("cuMemcpyHtoD") == 2  # x and out, once
+    checked, timed = gpu.seen[0::4] + gpu.seen[4::4], gpu.seen[1:4] + gpu.seen[5:8]
+    assert all((x == x0).all() for x in checked)
+    assert all((x == (x0 if restore else x0 + 1 + k % 3)).all() for k, x in enumerate(timed))
+    assert tune.gpu_checks() == {0: None, 1: None}
+    tune._gpu["checker"].shutdown()
+
+
+def test_fast_draw_same_distribution_any_thread_count(tmp_path):
+    """tt-tune's draw: the values depend on the seed alone (not on the threads), randn/rand keep their
+    distributions in the argument's dtype (bf16 rounded), and other inits are as tt-run's."""
+    import numpy as np
+
+    from ttc.runtime import spec as specs
+
+    n = 3 * specs.DRAW_CHUNK + 5
+    data = {"kernel": "k", "grid": [1], "seed": 7, "args": [
+        {"name": "a", "type": "*fp16", "shape": [n], "init": "randn"},
+        {"name": "b", "type": "*bf16", "shape": [1000], "init": "rand"},
+        {"name": "c", "type": "*i32", "shape": [10], "init": "arange"},
+        {"name": "d", "type": "*fp32", "shape": [10], "init": {"randint": [0, 5]}},
+        {"name": "m", "type": "i32", "value": 3}]}
+    (tmp_path / "s.json").write_text(json.dumps(data))
+    spec = specs.load(str(tmp_path / "s.json"))
+    one, many = specs.fast_initial_values(spec, 1), specs.fast_initial_values(spec, 4)
+    for k in "abcd":
+        assert one[k].dtype == specs.initial_values(spec)[k].dtype and (one[k] == many[k]).all()
+    a = one["a"].astype(np.float64)
+    assert abs(a.mean()) < 0.01 and abs(a.std() - 1) < 0.01 and len(np.unique(one["a"][:1000])) > 500
+    assert (0 <= one["b"]).all() and (one["b"] <= 1).all() and (one["b"] == specs.dtypes.round_bf16(one["b"])).all()
+    assert (one["c"] == np.arange(10)).all() and set(one["d"]) <= {0, 1, 2, 3, 4} and one["m"] == 3
+    data["seed"] = 8
+    (tmp_path / "s.json").write_text(json.dumps(data))
+    assert not (specs.fast_initial_values(specs.load(str(tmp_path / "s.json")))["a"] == one["a"]).all()

@@ -650,14 +650,16 @@ class Prepared:
 
     def initial(self) -> dict:
         """The spec's initial values as the autotuner's launches see them (`reset_to_zero` buffers zero), drawn
-        on the first call: only a decorator function or a grid that reads a pointer argument's values needs them."""
+        on the first call: only a decorator function or a grid that reads a pointer argument's values needs them.
+        They are tt-tune's draw (`spec.fast_initial_values`), the values its workers run and check the configs
+        with."""
         import numpy as np
 
         from ttc.runtime import spec as specs
 
         if self.drawn is None:
             at = self.tunable.autotuned
-            self.drawn = specs.initial_values(self.spec)
+            self.drawn = specs.fast_initial_values(self.spec)
             for n in at.reset_to_zero if at else []:
                 self.drawn[n] = np.zeros_like(self.drawn[n])
         return self.drawn

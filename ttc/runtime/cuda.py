@@ -197,9 +197,11 @@ def launch(path: str, spec, initial: dict, bench: bool = False, warmup: int = 10
 
 
 @contextlib.contextmanager
-def loaded(path: str, spec, initial: dict, device: int = 0):
+def loaded(path: str, spec, initial: dict, device: int = 0, sources: dict | None = None):
     """Load the binary on GPU `device`, put the arguments (`initial` values; grid expressions also see any other
-    names in it) in device memory and yield a `Loaded`; everything is freed on exit."""
+    names in it) in device memory and yield a `Loaded`; everything is freed on exit. `sources` (name -> (device
+    address, bytes)) holds device copies of arguments' initial bytes (tt-tune uploads them once per GPU): such
+    an argument's buffer is a fresh device-to-device copy of it, so the kernel may write it."""
     drv = _Driver(path)
     d = drv.d
     data = Path(path).read_bytes()
@@ -253,23 +255,29 @@ def loaded(path: str, spec, initial: dict, device: int = 0):
             allocations.append(ptr)
             return int(ptr)
 
-        buffers, holders, total_bytes = {}, [], 0
+        def upload(a) -> int:
+            """A buffer holding the argument's initial bytes: copied from `sources`, else from the host."""
+            source = (sources or {}).get(a.name)
+            if source is not None:
+                ptr, nbytes = alloc(source[1]), source[1]
+                if nbytes:
+                    drv("cuMemcpyDtoD", ptr, source[0], nbytes)
+            else:
+                host = np.ascontiguousarray(specs.to_device(a, initial[a.name]))
+                ptr, nbytes = alloc(host.nbytes), host.nbytes
+                if nbytes:
+                    drv("cuMemcpyHtoD", ptr, host.ctypes.data, nbytes)
+            buffers[a.name] = (ptr, nbytes)
+            return ptr
+
+        buffers, holders = {}, []
         for b in spec.buffers:  # first, so that address tables can hold their addresses
-            host = np.ascontiguousarray(specs.to_device(b, initial[b.name]))
-            ptr = alloc(host.nbytes)
-            if host.nbytes:
-                drv("cuMemcpyHtoD", ptr, host.ctypes.data, host.nbytes)
-            buffers[b.name] = (ptr, host.nbytes)
-            total_bytes += host.nbytes
+            upload(b)
         initial = specs.with_addresses(spec, initial, {n: ptr for n, (ptr, _) in buffers.items()})
         descriptors = iter(meta.get("tensordesc_meta") or [])
         for a in kept:
             if a.is_desc:  # a buffer, then its tensor map, shape and strides
-                host = np.ascontiguousarray(specs.to_device(a, initial[a.name]))
-                ptr = alloc(host.nbytes)
-                drv("cuMemcpyHtoD", ptr, host.ctypes.data, host.nbytes)
-                buffers[a.name] = (ptr, host.nbytes)
-                total_bytes += host.nbytes
+                ptr = upload(a)
                 if a.decomposed:  # a kernel compiled below sm_90: the pointer, shapes, strides, padding flag
                     holders += [ctypes.c_uint64(ptr), *[ctypes.c_int64(d) for d in a.shape],
                                 *[ctypes.c_int64(st) for st in a.strides], ctypes.c_int8(0),
@@ -288,13 +296,7 @@ def loaded(path: str, spec, initial: dict, device: int = 0):
                 holders.append(tensormap.encode(drv, args))
                 holders += [ctypes.c_int32(d) for d in a.shape] + [ctypes.c_int64(st) for st in a.strides]
             elif a.is_ptr:
-                host = np.ascontiguousarray(specs.to_device(a, initial[a.name]))
-                ptr = alloc(host.nbytes)
-                if host.nbytes:
-                    drv("cuMemcpyHtoD", ptr, host.ctypes.data, host.nbytes)
-                buffers[a.name] = (ptr, host.nbytes)
-                total_bytes += host.nbytes
-                holders.append(ctypes.c_uint64(ptr))
+                holders.append(ctypes.c_uint64(upload(a)))
             else:
                 raw = np.asarray(specs.scalar_value(a))
                 raw = dtypes.to_storage(raw, a.elt).tobytes()
@@ -315,6 +317,7 @@ def loaded(path: str, spec, initial: dict, device: int = 0):
                 drv("cuLaunchKernel", func, grid[0], grid[1], grid[2], threads, 1, 1, shared, 0,
                     ctypes.addressof(params), 0)
 
+        total_bytes = sum(nbytes for _, nbytes in buffers.values())
         yield Loaded(drv=drv, name=name, grid=grid, func=func, threads=threads, shared=shared, pdl=pdl, kept=kept,
                      spec=spec, buffers=buffers, total_bytes=total_bytes, run_once=run_once, params=params,
                      holders=holders)

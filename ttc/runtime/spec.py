@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -147,8 +148,9 @@ def _schema_error(data) -> SpecError | None:
     return SpecError(message, _json_path(err.absolute_path))
 
 
-def load(path) -> Spec:
-    """Read, validate and interpret the spec at `path`."""
+def load(path, validate: bool = True) -> Spec:
+    """Read, validate and interpret the spec at `path` (`validate=False`: without the JSON schema, for a process
+    whose parent has validated it: tt-tune's GPU workers do not import jsonschema)."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -159,13 +161,13 @@ def load(path) -> Spec:
     except json.JSONDecodeError as e:
         raise CompileError(Diagnostic(str(path), e.lineno, e.colno, f"invalid JSON: {e.msg}")) from None
     try:
-        return _interpret(path, data)
+        return _interpret(path, data, validate)
     except SpecError as e:
         raise diagnostic(path, e) from None
 
 
-def _interpret(path: Path, data) -> Spec:
-    if (err := _schema_error(data)) is not None:
+def _interpret(path: Path, data, validate: bool = True) -> Spec:
+    if validate and (err := _schema_error(data)) is not None:
         raise err
     args = []
     for i, raw in enumerate(data["args"]):
@@ -310,6 +312,49 @@ def initial_values(spec: Spec) -> dict:
     values = {}
     for a in spec.args + spec.buffers:
         values[a.name] = _initial(spec, a, rng) if a.is_ptr else a.value
+    return values
+
+
+DRAW_CHUNK = 1 << 20  # elements per independent random stream in `fast_initial_values`
+DRAW_THREADS = min(8, os.cpu_count() or 1)
+
+
+def fast_initial_values(spec: Spec, threads: int = DRAW_THREADS) -> dict:
+    """`initial_values` with the same distributions, drawn faster (tt-tune's draw: 2 x 16M fp16 values for a
+    4096^2 matmul): "randn" and "rand" arrays of 16- and 32-bit floats are drawn in float32, in chunks of
+    `DRAW_CHUNK` elements each from its own stream (`SeedSequence(seed)` spawns one child per argument, each
+    argument's child one per chunk), on `threads` threads, straight into the output array; other inits draw from
+    their argument's stream as `initial_values` does. The values depend on the seed and the shapes alone, not
+    on `threads`, but differ from `initial_values`'."""
+    import concurrent.futures as cf
+
+    args = spec.args + spec.buffers
+    seeds = np.random.SeedSequence(spec.seed).spawn(len(args))
+    values, chunks = {}, []
+    for a, seed in zip(args, seeds):
+        if not a.is_ptr:
+            values[a.name] = a.value
+        elif a.init in ("randn", "rand") and a.addresses is None and a.host.kind == "f" and a.host.itemsize <= 4:
+            out = values[a.name] = np.empty(a.shape, dtype=a.host)
+            flat = out.reshape(-1)
+            n = flat.size
+            chunks += [(a, flat[i * DRAW_CHUNK:(i + 1) * DRAW_CHUNK], s)
+                       for i, s in enumerate(seed.spawn(-(-n // DRAW_CHUNK)))]
+        else:
+            values[a.name] = _initial(spec, a, np.random.Generator(np.random.PCG64(seed)))
+
+    def draw(job) -> None:  # NumPy's generators and casts release the GIL
+        a, dst, s = job
+        g = np.random.Generator(np.random.PCG64(s))
+        x = g.standard_normal(dst.size, dtype=np.float32) if a.init == "randn" else g.random(dst.size, dtype=np.float32)
+        dst[...] = dtypes.round_bf16(x) if dtypes.is_bf16(a.elt) else x
+
+    if threads > 1 and len(chunks) > 1:
+        with cf.ThreadPoolExecutor(min(threads, len(chunks))) as pool:
+            list(pool.map(draw, chunks))
+    else:
+        for job in chunks:
+            draw(job)
     return values
 
 

@@ -2,20 +2,22 @@
 and timed, on the GPU (one timing worker per GPU) or in the interpreter, with a progress bar on stderr.
 
 Everything that can overlap does. The GPU workers are started first (`GpuWorkers`, before the parent reads the
-kernel): while the parent prepares and the configs compile, each worker creates its CUDA context and L2 flush
-buffer, and in its checking thread draws the spec's initial values and, once the parent has sent the
-decorator's `reset_to_zero`, computes each check's expected values once (`check.Reference`: a 4096^3 matmul in
-NumPy, then each element's accepted interval). A config is timed as soon as its compile is done and a GPU is
-free. The timing is `triton.testing.do_bench`'s, with the CUDA driver (cuda-python) instead of torch: one
+kernel or imports NumPy): while the parent prepares and the configs compile, each worker creates its CUDA
+context and L2 flush buffer, and in its checking thread draws the spec's initial values (`spec.fast_initial_values`,
+on several threads); once the parent has sent the decorator's `reset_to_zero`, the worker uploads the values to
+its GPU, once (each config's buffers are device-to-device copies of them), and its checking thread computes each
+check's expected values once (`check.Reference`: a 4096^3 matmul in NumPy, then each element's accepted
+interval). A config is timed as soon as its compile is done and a GPU is free. The timing is `triton.testing.do_bench`'s, with the CUDA driver (cuda-python) instead of torch: one
 launch, an estimate over five launches each after an L2 flush (a 256 MB buffer set to zero, as Triton's
 `clear_cache`), then warm-up launches for `warmup` ms and timed launches for `rep` ms, each between its own
 events and after a flush; the result is the 0.5, 0.2 and 0.8 quantiles of the times in ms. Every launch, timed or
 not, is what the autotuner's kernel call is: the `reset_to_zero` buffers set to zero, the `restore_value`
 buffers saved, the kernel, the saved buffers copied back. The outputs of the first launch (from the spec's
 initial values, `reset_to_zero` buffers zero) are checked against the spec's checks in the checking thread while
-the GPU times the config (`Reference.within`: integer passes over the output's bits; `compare` only for an
-output it does not pass): a config that gives wrong results is "wrong" (its time dropped), one that does not
-compile, load or launch is "failed"; neither is ever the winner. A CUDA error that breaks the worker's context
+the GPU times this config and the next ones: no timing waits for a check, or for the references
+(`Reference.within`: integer passes over the output's bits; `compare` only for an output it does not pass). The
+parent collects the checks' outcomes once every config is timed: a config that gives wrong results is "wrong" (its
+time dropped), one that does not compile, load or launch is "failed"; neither is ever the winner. A CUDA error that breaks the worker's context
 replaces the worker.
 """
 
@@ -23,13 +25,12 @@ from __future__ import annotations
 
 import ast
 import concurrent.futures as cf
+import math
 import multiprocessing
 import os
 import sys
 import threading
 import time
-
-import numpy as np
 
 L2_FLUSH_BYTES = 256 * 1024 * 1024
 QUANTILES = (0.5, 0.2, 0.8)
@@ -70,12 +71,14 @@ def _load(spec_path: str):
     """The spec and its initial values (the random draws: 2 x 16M values for a 4096^2 fp16 matmul)."""
     from ttc.runtime import spec as specs
 
-    spec = specs.load(spec_path)
+    spec = specs.load(spec_path, validate=False)  # the parent validates it (a bad spec ends the run there)
     spec.num_warps = None  # each config's own
-    return spec, specs.initial_values(spec)
+    return spec, specs.fast_initial_values(spec)
 
 
 def _spec(spec_path: str, reset_to_zero: tuple):
+    import numpy as np
+
     k = (spec_path, tuple(reset_to_zero))
     if k not in _specs:
         drawn = _drawn.get(spec_path)
@@ -135,12 +138,13 @@ def _check(spec, initial: dict, constexprs: dict, outputs: dict) -> str | None:
 
 def _prepare(spec_path: str, reset_to_zero: tuple, config_names: frozenset, background: bool = False) -> None:
     """The spec's initial values and the references of the checks that no config value changes, made while the
-    configs compile (`background`: the references in the worker's checking thread, ahead of every check). A bad
-    spec or check is reported when a config runs, so errors are ignored here."""
+    configs compile (`background`: the references in the worker's checking thread, ahead of every check; on a
+    GPU the values are first uploaded, once). A bad spec or check is reported when a config runs, so errors are
+    ignored here."""
     try:
         spec, initial = _spec(spec_path, reset_to_zero)
         if "drv" in _gpu:
-            _pin(initial)
+            _resident(spec_path, reset_to_zero)
         for name, expr in spec.checks.items():
             if not _uses(expr, config_names):
                 if background:
@@ -153,6 +157,8 @@ def _prepare(spec_path: str, reset_to_zero: tuple, config_names: frozenset, back
 
 def interpret_one(task: dict) -> dict:
     """Run one compiled config's TTGIR in the interpreter and check it."""
+    import numpy as np
+
     from ttc.ir.diagnostics import CompileError
     from ttc.runtime.errors import SpecError
     from ttc.runtime.launch import interpret
@@ -199,14 +205,29 @@ def gpu_prepare(spec_path: str, reset_to_zero: tuple, config_names: frozenset) -
     _prepare(spec_path, reset_to_zero, config_names, background=True)
 
 
-def _pin(initial: dict) -> None:
-    """Page-lock the large input arrays once, so that every config's upload is a DMA from them, not a staged
-    copy (best effort: a driver that refuses keeps the pageable copy)."""
-    drv = _gpu["drv"]
-    for v in initial.values():
-        if isinstance(v, np.ndarray) and v.nbytes >= 1 << 20 and v.flags.c_contiguous and id(v) not in _gpu.setdefault("pinned", set()):
-            if drv.d.cuMemHostRegister(v.ctypes.data, v.nbytes, 0)[0] == drv.d.CUresult.CUDA_SUCCESS:
-                _gpu["pinned"].add(id(v))
+def _resident(spec_path: str, reset_to_zero: tuple) -> dict:
+    """The spec's initial values in this GPU's memory, uploaded once: name -> (device address, bytes). Each
+    config's buffers are device-to-device copies of them (`cuda.loaded`'s sources), so a config that writes its
+    inputs leaves them as they were for the next. Address tables (device addresses, different per config) are
+    uploaded by each config."""
+    import numpy as np
+
+    from ttc.runtime import spec as specs
+
+    k = (spec_path, tuple(reset_to_zero))
+    if k not in _gpu.setdefault("resident", {}):
+        drv = _gpu["drv"]
+        spec, initial = _spec(spec_path, reset_to_zero)
+        resident = {}
+        for a in spec.args + spec.buffers:
+            if (a.is_ptr or a.is_desc) and a.addresses is None and isinstance(initial.get(a.name), np.ndarray):
+                host = np.ascontiguousarray(specs.to_device(a, initial[a.name]))
+                ptr = int(drv("cuMemAlloc", max(host.nbytes, 1)))
+                if host.nbytes:
+                    drv("cuMemcpyHtoD", ptr, host.ctypes.data, host.nbytes)
+                resident[a.name] = (ptr, host.nbytes)
+        _gpu["resident"][k] = resident
+    return _gpu["resident"][k]
 
 
 def do_bench(drv, fn, flush, warmup: float = 25, rep: float = 100, quantiles=QUANTILES) -> list[float]:
@@ -249,7 +270,7 @@ def quantile(values, qs) -> list[float]:
     out = []
     for q in qs:
         point = q * (len(a) - 1)
-        lo, hi = int(np.floor(point)), int(np.ceil(point))
+        lo, hi = math.floor(point), math.ceil(point)
         out.append((1 - (point - lo)) * a[lo] + (point - lo) * a[hi])
     return out
 
@@ -262,7 +283,8 @@ def _checker() -> cf.ThreadPoolExecutor:
 
 
 def gpu_one(task: dict) -> dict:
-    """Load, launch, check and time one compiled config on this worker's GPU."""
+    """Load, launch and time one compiled config on this worker's GPU; its check is queued on the checking thread
+    (`gpu_checks` gives the outcomes), so that the next config's timing never waits for it."""
     from ttc.ir.diagnostics import CompileError
     from ttc.runtime.cuda import loaded
     from ttc.runtime.errors import SpecError
@@ -277,7 +299,8 @@ def gpu_one(task: dict) -> dict:
     saved = []
     try:
         spec, initial = _spec(task["spec"], task["reset_to_zero"])  # drawn at the worker's start
-        with loaded(cubin, spec, {**initial, **task["constexprs"]}, device=_gpu["device"]) as k:
+        sources = _resident(task["spec"], task["reset_to_zero"])
+        with loaded(cubin, spec, {**initial, **task["constexprs"]}, device=_gpu["device"], sources=sources) as k:
             out.update(k.attributes())
             zero = [k.buffers[n] for n in task["reset_to_zero"] if n in k.buffers]
             for n in task["restore_value"]:
@@ -301,18 +324,14 @@ def gpu_one(task: dict) -> dict:
             outputs = k.outputs(spec.checks) if spec.checks else {}
             for ptr, nbytes, copy in saved:
                 drv("cuMemcpyDtoDAsync", ptr, copy, nbytes, 0)
-            # the check (NumPy, on the host copies) runs in a thread while the GPU times the config: both release
-            # the GIL for most of their time, and a wrong config's timing is dropped
-            checking = _checker().submit(_check, spec, initial, task["constexprs"], outputs) if spec.checks else None
+            # the check (NumPy, on the host copies) runs in a thread while the GPU times this config and the next
+            # ones: both release the GIL for most of their time; a wrong config's timing is dropped by the parent
+            if spec.checks:
+                _gpu.setdefault("checks", {})[task["id"]] = _checker().submit(
+                    _check, spec, initial, task["constexprs"], outputs)
+                out["check_queued"] = True
             flush = lambda: drv("cuMemsetD32Async", _gpu["flush"], 0, L2_FLUSH_BYTES // 4, 0)  # noqa: E731
-            try:
-                ms = do_bench(drv, call, flush, task["warmup"], task["rep"])
-            finally:
-                wrong = checking.result() if checking is not None else None
-            if wrong:
-                out["status"] = f"wrong: {wrong}"
-                return out
-            out["ms"] = ms
+            out["ms"] = do_bench(drv, call, flush, task["warmup"], task["rep"])
     except SpecError as e:
         return {"spec_error": [e.message, e.where]}
     except CompileError as e:
@@ -321,6 +340,23 @@ def gpu_one(task: dict) -> dict:
     finally:
         for _, _, copy in saved:
             d.cuMemFree(copy)
+    return out
+
+
+def gpu_checks() -> dict:
+    """The outcomes of the checks this worker has queued since the last call, waiting for them: config id ->
+    None (passed), {"status": "wrong: ..." or "failed: ..."}, or {"spec_error": [message, where]}."""
+    from ttc.runtime.errors import SpecError
+
+    out = {}
+    for i, checking in _gpu.pop("checks", {}).items():
+        try:
+            wrong = checking.result()
+            out[i] = {"status": f"wrong: {wrong}"} if wrong else None
+        except SpecError as e:
+            out[i] = {"spec_error": [e.message, e.where]}
+        except Exception as e:  # noqa: BLE001 - a check that breaks fails its config, not the run
+            out[i] = {"status": f"failed: the check raised {type(e).__name__}: {e}"}
     return out
 
 
@@ -357,20 +393,29 @@ def _pool(kind: str, workers: int, **kw):
 
 class GpuWorkers:
     """The timing processes, one per GPU, started first thing (before the parent reads the kernel): a thread
-    counts the GPUs and spawns a worker for each at once, so that each worker's start (imports, CUDA context,
-    flush buffer, the spec's values) runs beside the parent's preparation and the compiles. `prepare` sends
-    each the decorator's `reset_to_zero` and the config names (its references are made from them); `stop`
-    ends them (`now`: killed, for a run that times nothing)."""
+    spawns GPU 0's worker at once, then counts the GPUs (importing the CUDA bindings) and spawns one for each
+    other GPU (or ends GPU 0's when there is none), so that each worker's start (imports, CUDA context, flush
+    buffer, the spec's values) runs beside the parent's preparation and the compiles. `prepare` sends each the
+    decorator's `reset_to_zero` and the config names (its references are made from them); `checks` collects the
+    checks' outcomes; `stop` ends them (`now`: killed and not waited for)."""
 
     def __init__(self, spec_path: str):
         self.spec_path, self.pools, self.setup, self.error = spec_path, [], None, None
+        self.orphaned: list = []  # gpu_checks of replaced workers
         self.thread = threading.Thread(target=self._start, name="tt-tune GPU workers", daemon=True)
         self.thread.start()
 
     def _start(self) -> None:
+        first = None
         try:
-            self.pools = [self._spawn(g) for g in range(gpu_count())]
+            first = self._spawn(0)
+            n = gpu_count()
+            self.pools = [first] + [self._spawn(g) for g in range(1, n)] if n else []
+            if not n:
+                _kill(first)
         except Exception as e:  # noqa: BLE001 - raised where the count is needed
+            if first is not None:
+                _kill(first)
             self.error = e
 
     def _spawn(self, g: int):
@@ -392,21 +437,55 @@ class GpuWorkers:
             pool.submit(gpu_prepare, self.spec_path, *self.setup)
 
     def replace(self, g: int) -> None:
-        """A worker whose CUDA context broke: a fresh one for GPU g."""
-        self.pools[g].shutdown(wait=False, cancel_futures=True)
+        """A worker whose CUDA context broke: a fresh one for GPU g (the old one's checks are still collected)."""
+        self.orphaned.append(self.pools[g].submit(gpu_checks))
+        self.pools[g].shutdown(wait=False)
         self.pools[g] = self._spawn(g)
 
     def submit(self, g: int, fn, *args):
         return self.pools[g].submit(fn, *args)
 
+    def checks(self) -> dict:
+        """Every queued check's outcome (config id -> as `gpu_checks`), waiting for them."""
+        out = {}
+        for f in [pool.submit(gpu_checks) for pool in self.pools] + self.orphaned:
+            try:
+                out.update(f.result())
+            except Exception:  # noqa: BLE001 - a dead worker's checks are lost; run() fails its configs
+                pass
+        self.orphaned = []
+        return out
+
     def stop(self, now: bool = False) -> None:
         self.thread.join()
         for pool in self.pools:
-            if now:  # a worker still starting (a second of CUDA set-up) is not waited for
-                for proc in list((getattr(pool, "_processes", None) or {}).values()):
-                    proc.kill()
-            pool.shutdown(wait=not now, cancel_futures=True)
+            if now:
+                _kill(pool)
+            else:
+                pool.shutdown(wait=True, cancel_futures=True)
         self.pools = []
+
+
+def _kill(pool) -> None:
+    """End a pool's processes now and do not wait for them: a killed GPU worker's exit (the driver tearing down
+    its CUDA context and memory) takes a good part of a second, which neither this process nor its exit (where
+    multiprocessing and concurrent.futures join their children) should wait for; the processes are dropped
+    from both's lists, and are reaped by the next `_kill` or by init once this process has exited."""
+    import multiprocessing.process
+
+    for proc in _killed:
+        if proc.exitcode is not None:  # polls (reaps) it
+            _killed.remove(proc)
+    procs = getattr(pool, "_processes", None) or {}
+    for proc in list(procs.values()):
+        proc.kill()
+        _killed.append(proc)
+        multiprocessing.process._children.discard(proc)
+    procs.clear()  # the pool's manager thread joins what is left in it
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+_killed: list = []  # processes `_kill` killed and has not seen exit
 
 
 def run(jobs: list[dict], *, path: str, text: str, kernel: str, spec_path: str, n_jobs: int,
@@ -443,7 +522,7 @@ def run(jobs: list[dict], *, path: str, text: str, kernel: str, spec_path: str, 
             while ready and (interpret or idle):
                 i = ready.pop(0)
                 job, comp = jobs[i], results[i]["compile"]
-                task = {"spec": spec_path, "kernel": kernel, "cache_dir": comp["cache_dir"], "shared": comp["shared"],
+                task = {"id": i, "spec": spec_path, "kernel": kernel, "cache_dir": comp["cache_dir"], "shared": comp["shared"],
                         **{k: job[k] for k in ("constexprs", "reset_to_zero", "restore_value", "warmup", "rep")}}
                 if interpret:
                     busy[cpu.submit(interpret_one, task)] = ("run", i, None)
@@ -478,6 +557,19 @@ def run(jobs: list[dict], *, path: str, text: str, kernel: str, spec_path: str, 
                 if g is not None:
                     idle.append(g)
             start_runs()
+        if not interpret:  # the checks ran beside the timings; only now is a wrong config's time dropped
+            outcomes = gpus.checks()
+            for i, r in enumerate(results):
+                queued = r.pop("check_queued", False)
+                outcome = outcomes.get(i)
+                if outcome is not None and "spec_error" in outcome:
+                    raise SpecFailure(*outcome["spec_error"])
+                if r.get("status") != "ok":
+                    continue
+                if outcome is not None:
+                    r.update(outcome, ms=None)
+                elif queued and i not in outcomes:  # its worker died with the check queued
+                    r.update(status="failed: its check was lost with its worker", ms=None)
     finally:
         for b in bars:
             b.close()
