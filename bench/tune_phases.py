@@ -132,7 +132,8 @@ def command(args, spec: Path, cache: Path, split: bool = False):
     """The command's wall time; `split`: (wall, to the first statement, imports, main, exit) through SPLIT."""
     env = {**os.environ, "TRITON_CACHE_DIR": str(cache)}
     argv = [args.file, "-k", args.kernel, "--spec", str(spec), "--json"] + (["-j", str(args.jobs)] if args.jobs else [])
-    cmd = [sys.executable, "-c", SPLIT, *argv] if split else ["tt-tune", *argv]
+    # -P: not the working directory first on sys.path (run from a checkout, its ttc/ would shadow the installed one)
+    cmd = [sys.executable, "-P", "-c", SPLIT, *argv] if split else ["tt-tune", *argv]
     start = now()
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     end = now()
