@@ -346,12 +346,14 @@ class GreedyDriver:
             if not self.keep_constants:
                 self.table = ConstantTable(self)
             changed = self.region_simplify and erase_unreachable_blocks(region, self)
+            # top-down, an op's ancestors are walked (and queued) before it, so add(op) would only push it
+            queue = self.worklist.push if self.top_down else self.add
             for op in walk(region, self.top_down):
                 if op.parent is None:
                     continue
                 if is_constant_op(op) and not self.table.insert_known(op):
                     continue
-                self.add(op)
+                queue(op)
             if self.top_down:
                 self.worklist.reverse()
             changed |= self._process()
@@ -498,9 +500,14 @@ def erase_unreachable_blocks(region: Region, driver: GreedyDriver | None = None)
     regions = [region]
     while regions:
         r = regions.pop()
-        blocks = list(r.blocks)
-        if not blocks:
+        first = r.blocks.first
+        if first is None:
             continue
+        if first is r.blocks.last:  # one block: nothing to erase here
+            for o in first.ops:
+                regions.extend(o.regions)
+            continue
+        blocks = list(r.blocks)
         if len(blocks) > 1:
             reachable = {blocks[0]}
             stack = [blocks[0]]
