@@ -42,19 +42,21 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.traits import SymbolTable
 
 from ttc.ir import tt
+from ttc.ir.dialects import prebuilt
 from ttc.ir.warp_specialize import WarpSpecializeOp, WarpSpecializePartitionsOp
 from ttc.opt.passmanager import Pass, option
 
 
 def stack_location(callee: Attribute, caller: Attribute) -> Attribute:
-    """The location of an op inlined from `callee` at a call located at `caller`."""
+    """The location of an op inlined from `callee` at a call located at `caller` (both locations already, so
+    the call sites are made without xDSL's parameter checks: `prebuilt`)."""
     frames = []
     while isinstance(callee, CallSiteLoc):
         frames.append(callee.callee)
         callee = callee.caller
-    loc = CallSiteLoc(callee, caller)
+    loc = prebuilt(CallSiteLoc, callee, caller)
     for frame in reversed(frames):
-        loc = CallSiteLoc(frame, loc)
+        loc = prebuilt(CallSiteLoc, frame, loc)
     return loc
 
 

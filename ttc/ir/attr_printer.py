@@ -266,15 +266,20 @@ class AttrPrinter:
 
     def __init__(self, aliases=None, visit=None):
         self.aliases = aliases if aliases is not None else {}
-        self.visit = visit
+        self.visit = visit  # (a) -> True when `a` was visited before
+        self._alias_ids: dict[int, tuple[Attribute, str | None]] = {}
 
     def _alias(self, a: Attribute) -> str | None:
         if _alias_base(a) is None:  # only layouts and locations have aliases
             return None
         if self.visit is not None:  # the dry run, which finds the aliases
-            self.visit(a)
-            return None
-        return self.aliases.get(a)
+            # an attribute visited before: its nested attributes were too (the text is not kept)
+            return "" if self.visit(a) else None
+        # by identity first: xDSL hashes an attribute through all its parameters (deep call-site locations)
+        hit = self._alias_ids.get(id(a))
+        if hit is None or hit[0] is not a:
+            hit = self._alias_ids[id(a)] = (a, self.aliases.get(a))  # holding `a` keeps its id unique
+        return hit[1]
 
     # types
     def type(self, t: Attribute) -> str:

@@ -179,6 +179,8 @@ class Printer(AttrPrinter):
         self.debuginfo, self.generic, self.name_locs = debuginfo, generic, name_locs
         self.names: _Names | None = None
         self._deferrable: dict[Attribute, bool] = {}
+        # id -> (the attribute, held so that the id stays its; whether it is known not deferrable)
+        self._seen_ids: dict[int, tuple[Attribute, bool]] = {}
         self._order: list[Attribute] = []
 
     def print(self, op: Operation) -> str:
@@ -199,24 +201,36 @@ class Printer(AttrPrinter):
 
     def _alias_def(self, a: Attribute) -> str:
         saved = self.aliases.pop(a)
+        self._alias_ids.pop(id(a), None)
         try:
             return self.attr(a)
         finally:
             self.aliases[a] = saved
+            self._alias_ids.pop(id(a), None)
 
-    def _record(self, a: Attribute):
+    def _record(self, a: Attribute) -> bool:
+        """Record a use of `a`; True when `a` was recorded before (so were the attributes nested in it: the
+        dry run need not visit them again, and `_assign_aliases` spreads non-deferrability down)."""
         # only locations are deferred to the end of the file; other aliases are defined up front
         deferrable = self._visiting_deferrable and type(a) in _LOCATION_CLASSES
+        # the common case, this very object seen again where nothing changes: an attribute's hash is deep
+        hit = self._seen_ids.get(id(a))
+        if hit is not None and hit[0] is a and (deferrable or hit[1]):
+            return True
         seen = self._deferrable
         n = len(seen)
         if seen.setdefault(a, deferrable) is not deferrable and not deferrable:
             seen[a] = False
-        if len(seen) != n:
+        again = len(seen) == n
+        if not again:
             self._order.append(a)
+        if hit is None or hit[0] is a:  # (a, known not deferrable)
+            self._seen_ids[id(a)] = (a, not deferrable or (hit is not None and hit[1]))
         if not deferrable:
             for c in _alias_children(a):
                 if c in self._deferrable:
                     self._deferrable[c] = False
+        return again
 
     def _assign_aliases(self):
         depth: dict[Attribute, int] = {}

@@ -141,29 +141,29 @@ class Worklist:
 
     def __init__(self):
         self.items: list[Operation | None] = []
-        self.index: dict[Operation, int] = {}
+        self.index: dict[int, int] = {}  # id(op) -> its place (items holds the op, so the id stays its)
 
     def push(self, op: Operation) -> None:
-        if op not in self.index:
-            self.index[op] = len(self.items)
+        if id(op) not in self.index:
+            self.index[id(op)] = len(self.items)
             self.items.append(op)
 
     def pop(self) -> Operation | None:
         while self.items:
             op = self.items.pop()
             if op is not None:
-                del self.index[op]
+                del self.index[id(op)]
                 return op
         return None
 
     def remove(self, op: Operation) -> None:
-        i = self.index.pop(op, None)
+        i = self.index.pop(id(op), None)
         if i is not None:
             self.items[i] = None
 
     def reverse(self) -> None:
         self.items.reverse()
-        self.index = {op: i for i, op in enumerate(self.items) if op is not None}
+        self.index = {id(op): i for i, op in enumerate(self.items) if op is not None}
 
     def clear(self) -> None:
         self.items, self.index = [], {}
@@ -289,16 +289,19 @@ class GreedyDriver:
     def add(self, op: Operation) -> None:
         """Queue `op` and its ancestors inside the scope (the ancestors are popped first)."""
         chain = []
+        scope = self.scope
         while op is not None:
             chain.append(op)
-            region = op.parent_region()
-            if region is self.scope:
+            block = op.parent  # op.parent_region(), parent_op() without their calls
+            region = block.parent if block is not None else None
+            if region is scope:
+                push = self.worklist.push
                 for o in chain:
-                    self.worklist.push(o)
+                    push(o)
                 return
             if region is None:
                 return
-            op = region.parent_op()
+            op = region.parent
 
     inserted = modified = add
 
@@ -343,12 +346,14 @@ class GreedyDriver:
             if not self.keep_constants:
                 self.table = ConstantTable(self)
             changed = self.region_simplify and erase_unreachable_blocks(region, self)
+            # top-down, an op's ancestors are walked (and queued) before it, so add(op) would only push it
+            queue = self.worklist.push if self.top_down else self.add
             for op in walk(region, self.top_down):
                 if op.parent is None:
                     continue
                 if is_constant_op(op) and not self.table.insert_known(op):
                     continue
-                self.add(op)
+                queue(op)
             if self.top_down:
                 self.worklist.reverse()
             changed |= self._process()
@@ -495,9 +500,14 @@ def erase_unreachable_blocks(region: Region, driver: GreedyDriver | None = None)
     regions = [region]
     while regions:
         r = regions.pop()
-        blocks = list(r.blocks)
-        if not blocks:
+        first = r.blocks.first
+        if first is None:
             continue
+        if first is r.blocks.last:  # one block: nothing to erase here
+            for o in first.ops:
+                regions.extend(o.regions)
+            continue
+        blocks = list(r.blocks)
         if len(blocks) > 1:
             reachable = {blocks[0]}
             stack = [blocks[0]]
@@ -554,32 +564,43 @@ class _Liveness:
 
     def __init__(self, removable: Callable[[Operation], bool], strict: bool):
         self.removable, self.strict = removable, strict
-        self.ops: set[Operation] = set()
-        self.values: set[SSAValue] = set()
+        # live ops and values by id (xDSL hashes them in Python), each holding its object so the id stays its
+        self.ops: dict[int, Operation] = {}
+        self.values: dict[int, SSAValue] = {}
         self.changed = False
+        self.multi_block = False  # a region of several blocks was seen
 
     def op_live(self, op: Operation) -> bool:
-        return op in self.ops or any(r in self.values for r in op.results)
+        if id(op) in self.ops:
+            return True
+        values = self.values
+        for r in op.results:
+            if id(r) in values:
+                return True
+        return False
 
     def mark_op(self, op):
-        if op not in self.ops:
-            self.ops.add(op)
+        if id(op) not in self.ops:
+            self.ops[id(op)] = op
             self.changed = True
 
     def mark_value(self, v):
-        if v not in self.values:
-            self.values.add(v)
+        if id(v) not in self.values:
+            self.values[id(v)] = v
             self.changed = True
+
+    def value_live(self, v: SSAValue) -> bool:
+        return id(v) in self.values
 
     def _use_known_dead(self, use) -> bool:
         owner = use.operation
         if not is_terminator(owner):
             return False
         arg = _successor_arg(owner, use.index)
-        return arg is not None and arg not in self.values
+        return arg is not None and id(arg) not in self.values
 
     def process_value(self, v: SSAValue) -> None:
-        if v in self.values:
+        if id(v) in self.values:
             return
         for use in v.uses:
             if not self._use_known_dead(use) and self.op_live(use.operation):
@@ -587,6 +608,8 @@ class _Liveness:
                 return
 
     def region(self, region: Region, parent_live: bool = True) -> None:
+        if region.blocks.first is not region.blocks.last:
+            self.multi_block = True
         for block in _block_post_order(region):
             for op in reversed(list(block.ops)):
                 self.op(op, parent_live)
@@ -640,7 +663,11 @@ def region_dce(region: Region, driver: GreedyDriver | None = None,
     """MLIR's runRegionDCE over `region`: erase the ops, and the block arguments of branch targets, that nothing
     live uses, dead cycles included (see `_Liveness` for `removable` and `strict`)."""
     live = _Liveness(removable, strict)
-    live.changed = True
+    live.region(region)
+    # Where every region holds one block (no branches, no block arguments but entry ones) and liveness does not
+    # wait on a parent's (`strict`), one sweep (users before definitions) is the fixed point: a second sweep,
+    # which MLIR runs to see that nothing changes, would change nothing.
+    live.changed = live.multi_block or strict
     while live.changed:
         live.changed = False
         live.region(region)
@@ -664,7 +691,7 @@ def _delete_dead(region: Region, live: _Liveness, driver: GreedyDriver | None) -
                     erased |= _delete_dead(r, live, driver)
     for block in list(region.blocks)[1:]:
         for a in reversed(block.args):
-            if a not in live.values and _all_preds_rewritable(block):
+            if not live.value_live(a) and _all_preds_rewritable(block):
                 if a.first_use is None:
                     block.erase_arg(a)
                     erased = True
@@ -689,7 +716,7 @@ def _drop_dead_successor_operands(term: Operation, live: _Liveness) -> bool:
         if not _all_preds_rewritable(succ):
             succ_args.append(ops)
             continue
-        kept = [v for v, a in zip(ops, succ.args) if a in live.values]
+        kept = [v for v, a in zip(ops, succ.args) if live.value_live(a)]
         changed |= len(kept) != len(ops)
         succ_args.append(kept)
     if not changed:
