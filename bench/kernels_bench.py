@@ -125,12 +125,13 @@ def compile_ours(job: dict, work: Path, ptx: bool, ptxas: str | None = None) -> 
 
 
 # ----------------------------------------------------------------------------------------------------- Triton
-def compile_triton(jobs_: list[dict], work: Path, python: str) -> dict:
-    """name -> {cubin, ptx, compile_s} or {error}: every job compiled by Triton in one subprocess of `python`."""
+def compile_triton(jobs_: list[dict], work: Path, python: str, script: str = __file__) -> dict:
+    """name -> {cubin, ptx, compile_s} or {error}: every job compiled by Triton in one subprocess of `python`
+    running `script --triton-worker` (this file's triton_worker, or another bench's)."""
     todo, done = work / "triton_jobs.json", work / "triton_results.json"
     todo.write_text(json.dumps([dict(j, out=str(work / f"{j['name']}.triton.cubin")) for j in jobs_]))
     env = dict(os.environ, TRITON_CACHE_DIR=str(work / "triton-cache"))
-    proc = subprocess.run([python, __file__, "--triton-worker", str(todo), str(done)], capture_output=True,
+    proc = subprocess.run([python, script, "--triton-worker", str(todo), str(done)], capture_output=True,
                           text=True, env=env)
     if proc.returncode != 0 or not done.is_file():
         err = f"the Triton compile subprocess ({python}) failed ({proc.returncode}): {proc.stderr[-3000:]}"

@@ -176,20 +176,6 @@ def write_specs(name: str, kind: dict, work: Path) -> dict:
 
 
 # ----------------------------------------------------------------------------------------------------- Triton
-def compile_triton(jobs: list[dict], work: Path, python: str) -> dict:
-    """name -> {cubin, ptx, ptxas} or {error}: kernels_bench's Triton compile, for sources anywhere in the
-    repository and autotuned kernels (the JITFunction under the autotuner is compiled, for the given config)."""
-    todo, done = work / "triton_jobs.json", work / "triton_results.json"
-    todo.write_text(json.dumps([dict(j, out=str(work / f"{j['name']}.triton.cubin")) for j in jobs]))
-    env = dict(os.environ, TRITON_CACHE_DIR=str(work / "triton-cache"))
-    proc = subprocess.run([python, __file__, "--triton-worker", str(todo), str(done)], capture_output=True,
-                          text=True, env=env)
-    if proc.returncode != 0 or not done.is_file():
-        err = f"the Triton compile subprocess ({python}) failed ({proc.returncode}): {proc.stderr[-3000:]}"
-        return {j["name"]: {"error": err} for j in jobs}
-    return json.loads(done.read_text())
-
-
 def triton_worker(todo: str, done: str) -> int:
     import types
 
@@ -301,7 +287,9 @@ def main(argv=None) -> int:
     results = {"started": time.strftime("%Y-%m-%d %H:%M:%S"), "work": str(work), "no_gpu": opts.no_gpu,
                "rounds": opts.rounds, "ptxas": opts.ptxas, "kinds": {}}
     t0 = time.perf_counter()
-    theirs = compile_triton(jobs, work, opts.triton_python)
+    # kernels_bench's Triton compile, with this file's worker: sources anywhere in the repository and autotuned
+    # kernels (the JITFunction under the autotuner is compiled, for the given config)
+    theirs = kb.compile_triton(jobs, work, opts.triton_python, script=__file__)
     print(f"Triton compiled {sum('cubin' in t for t in theirs.values())}/{len(jobs)} in {time.perf_counter() - t0:.1f} s",
           flush=True)
     failed = []

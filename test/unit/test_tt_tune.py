@@ -450,6 +450,23 @@ class FakeGpu:
         return cm()
 
 
+def _tune_on_fake_gpu(monkeypatch, pool, compile_one, bench):
+    """tt-tune on fails.py with one fake GPU (FakeGpu's driver and memory), these compiles and this do_bench."""
+    import concurrent.futures as cf
+
+    from ttc.runtime import cuda, tune
+
+    monkeypatch.setattr(tune, "_pool", pool)
+    monkeypatch.setattr(tune, "gpu_count", lambda: 1)
+    monkeypatch.setattr(tune, "compile_one", compile_one)
+    monkeypatch.setattr(tune, "do_bench", bench)
+    monkeypatch.setattr(cuda, "_Driver", FakeGpu)
+    monkeypatch.setattr(cuda, "loaded", FakeGpu.loaded)
+    monkeypatch.setattr(tune, "_gpu", {})
+    monkeypatch.setattr(tune, "_checker", lambda: tune._gpu.setdefault("checker", cf.ThreadPoolExecutor(1)))
+    return call("tt-tune", INPUTS / "fails.py", "-k", "add_one", "--spec", INPUTS / "fails.json", "--json")
+
+
 def test_gpu_path_pipelined_with_a_fake_gpu(cache, monkeypatch):
     """tt-tune's GPU path end to end on the CPU: the worker (a thread standing in for the spawned process) is
     started before the kernel is read, each config is timed as soon as its compile finishes (BLOCK 128 before
@@ -457,7 +474,7 @@ def test_gpu_path_pipelined_with_a_fake_gpu(cache, monkeypatch):
     (the cheap one) reports it and drops its time, and the winner is the right config."""
     import concurrent.futures as cf
 
-    from ttc.runtime import cuda, tune
+    from ttc.runtime import tune
 
     ORDER.clear()
     real_pool = tune._pool
@@ -473,15 +490,7 @@ def test_gpu_path_pipelined_with_a_fake_gpu(cache, monkeypatch):
         fn()
         return [ORDER[-1] / 1000] * 3
 
-    monkeypatch.setattr(tune, "_pool", pool)
-    monkeypatch.setattr(tune, "gpu_count", lambda: 1)
-    monkeypatch.setattr(tune, "compile_one", fake_compile)
-    monkeypatch.setattr(tune, "do_bench", fake_bench)
-    monkeypatch.setattr(cuda, "_Driver", FakeGpu)
-    monkeypatch.setattr(cuda, "loaded", FakeGpu.loaded)
-    monkeypatch.setattr(tune, "_gpu", {})
-    monkeypatch.setattr(tune, "_checker", lambda: tune._gpu.setdefault("checker", cf.ThreadPoolExecutor(1)))
-    rc, out, err = call("tt-tune", INPUTS / "fails.py", "-k", "add_one", "--spec", INPUTS / "fails.json", "--json")
+    rc, out, err = _tune_on_fake_gpu(monkeypatch, pool, fake_compile, fake_bench)
     assert rc == 0, err
     assert started == [(0, str(INPUTS / "fails.json"))]
     assert ORDER == [128, 64]  # timed in the order the compiles finished
@@ -504,7 +513,7 @@ def test_checks_never_block_the_next_timing(cache, monkeypatch):
     import concurrent.futures as cf
     import threading
 
-    from ttc.runtime import cuda, tune
+    from ttc.runtime import tune
 
     ORDER.clear()
     real_pool, real_check = tune._pool, tune._check
@@ -523,16 +532,8 @@ def test_checks_never_block_the_next_timing(cache, monkeypatch):
             waited.append(timed_64.wait(timeout=20))
         return real_check(spec, initial, constexprs, outputs)
 
-    monkeypatch.setattr(tune, "_pool", pool)
-    monkeypatch.setattr(tune, "gpu_count", lambda: 1)
-    monkeypatch.setattr(tune, "compile_one", fake_compile)
-    monkeypatch.setattr(tune, "do_bench", fake_bench)
     monkeypatch.setattr(tune, "_check", slow_check)
-    monkeypatch.setattr(cuda, "_Driver", FakeGpu)
-    monkeypatch.setattr(cuda, "loaded", FakeGpu.loaded)
-    monkeypatch.setattr(tune, "_gpu", {})
-    monkeypatch.setattr(tune, "_checker", lambda: tune._gpu.setdefault("checker", cf.ThreadPoolExecutor(1)))
-    rc, out, err = call("tt-tune", INPUTS / "fails.py", "-k", "add_one", "--spec", INPUTS / "fails.json", "--json")
+    rc, out, err = _tune_on_fake_gpu(monkeypatch, pool, fake_compile, fake_bench)
     assert rc == 0, err
     assert ORDER == [128, 64] and waited == [True]
     ok, _, wrong = json.loads(out)["configs"]
