@@ -4,9 +4,10 @@
 
 `--sm` defaults to the PTX's `.target`. The assembler: `--ptxas PATH`, else `$TRITON_PTXAS_PATH`, else `ptxas` on
 PATH or in `$CUDA_HOME/bin` or /usr/local/cuda/bin (CUDA 12.0 or newer), else nvJitLink (also with
-`TTC_ASSEMBLER=nvjitlink`): nvJitLink compiles PTX as relocatable code, which can take more registers. Assembler errors point at the PTX line (`file:line:col: error: ...`, else printed as the assembler
-reports them), and the exit status is 1. `--sass` prints the CUBIN's SASS (nvdisasm, from the
-nvidia-cuda-nvdisasm wheel that ttc installs) instead of writing the CUBIN to stdout. The CUBIN is binary: it goes
+`TTC_ASSEMBLER=nvjitlink`): nvJitLink compiles PTX as relocatable code, which can take more registers. Assembler
+errors point at the PTX line (`file:line:col: error: ...`, else printed as the assembler reports them), and the
+exit status is 1. `--sass` prints the CUBIN's SASS (nvdisasm, from the nvidia-cuda-nvdisasm wheel that ttc
+installs) instead of writing the CUBIN to stdout. The CUBIN is binary: it goes
 to `-o`, or to stdout when that is not a terminal. Kernel metadata is read from `IN.json` or the PTX's
 `// ttc.metadata:` line and written to `OUT.json`. The CUBIN is a stage of TRITON_KERNEL_DUMP and
 TRITON_KERNEL_OVERRIDE (`<dir>/<hash>/<kernel>.cubin`, with `<kernel>.json` beside it; see `ttc.driver.stages`).
@@ -30,7 +31,8 @@ def _parser() -> ArgumentParser:
     p.add_argument("--maxrregcount", metavar="N", type=int_range(1), help="Registers per thread at most")
     p.add_argument("--lineinfo", action="store_true", help="Keep line information")
     p.add_argument("--opt-level", metavar="N", type=int_range(0, 4), help="Assembler optimization level (0-4)")
-    p.add_argument("--ptxas", metavar="PATH", help="Assemble with this ptxas (default: $TRITON_PTXAS_PATH, else one found, else nvJitLink)")
+    p.add_argument("--ptxas", metavar="PATH",
+                   help="Assemble with this ptxas (default: $TRITON_PTXAS_PATH, else one found, else nvJitLink)")
     p.add_argument("--sass", dest="show_sass", action="store_true", help="Print the SASS disassembly")
     return p
 
