@@ -115,20 +115,23 @@ def linear_exchange_registers(ctx, values: list, plan: LinearExchange, dst: Line
 
 
 def store_side(ctx, values: list, side: Side, pointers) -> None:
-    """`side`'s stores of the registers `values` (vectors, or stmatrix of 16-bit pairs) at `pointers`."""
+    """`side`'s stores of the registers `values` (vectors, or stmatrix of 32-bit words of 1, 2 or 4 elements) at
+    `pointers`."""
     b = ctx.b
     st = ctx.stored_type(values[0].type)
     for ptr, slots in pointers:
         if side.kind == "vec":
             ctx.store_vector(ptr, [to_stored(b, values[r], st) for r in slots])
         else:
-            words = [b.bitcast(pack(b, [values[slots[2 * j]], values[slots[2 * j + 1]]]), i32) for j in range(4)]
+            p = len(slots) // 4
+            words = [b.bitcast(pack(b, [to_stored(b, values[r], st) for r in slots[p * j:p * j + p]]) if p > 1
+                               else to_stored(b, values[slots[j]], st), i32) for j in range(4)]
             stmatrix(b, ptr, words, side.kind.endswith("trans"))
 
 
 def load_side(ctx, dst: LinearLayout, t, side: Side, pointers) -> list:
-    """`dst`'s registers (of type `t`) read by `side`'s loads (vectors, or ldmatrix) at `pointers`; registers
-    repeating an element copy the loaded one."""
+    """`dst`'s registers (of type `t`) read by `side`'s loads (vectors, or ldmatrix of 32-bit words of 1, 2 or 4
+    elements) at `pointers`; registers repeating an element copy the loaded one."""
     b = ctx.b
     st = ctx.stored_type(t)
     out = [None] * dst.num_regs
@@ -137,10 +140,14 @@ def load_side(ctx, dst: LinearLayout, t, side: Side, pointers) -> list:
             for r, v in zip(slots, ctx.load_vector(ptr, st, len(slots))):
                 out[r] = from_stored(b, v, t)
         else:
+            p = len(slots) // 4
             for j, word in enumerate(ldmatrix(b, ptr, side.kind.endswith("trans"))):
-                vec = b.bitcast(word, ir.VectorType(t, 2))
-                for e in range(2):
-                    out[slots[2 * j + e]] = b.extract_element(vec, ir.Constant(i32, e))
+                if p == 1:
+                    out[slots[j]] = from_stored(b, b.bitcast(word, st) if st != i32 else word, t)
+                    continue
+                vec = b.bitcast(word, ir.VectorType(st, p))
+                for e in range(p):
+                    out[slots[p * j + e]] = from_stored(b, b.extract_element(vec, ir.Constant(i32, e)), t)
     zero = sum(1 << i for i, v in enumerate(dst.reg) if not any(v))
     return [out[r] if out[r] is not None else out[r & ~zero] for r in range(dst.num_regs)]
 

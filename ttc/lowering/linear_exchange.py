@@ -148,7 +148,8 @@ def flatten(ll: LinearLayout) -> Flat:
 class Side:
     """One side's accesses. Lane L of warp w (bits of its address layout `lane`, `warp`) accesses, in instruction
     (c, slots), the element at coordinate thread(L, w) ^ c: `vec`, the first of `len(slots)` consecutive elements
-    (register slots[i] at offset + i); matrices, the 16-byte row its lane passes (slot 2j + e: word j, half e)."""
+    (register slots[i] at offset + i); matrices, the 16-byte row its lane passes (slot p*j + e: word j, element e
+    of its p)."""
     kind: str
     lane: tuple[int, ...]
     warp: tuple[int, ...]
@@ -168,7 +169,7 @@ class LinearExchange:
     store: Side
     load: Side
     cost: int                    # warp 0's wavefronts plus the number of accesses
-    address_ops: int = 0         # about how many instructions the addresses take
+    address_ops: int = 0         # about how many instructions the addresses (and matrix words' repacking) take
 
     @property
     def nbytes(self) -> int:
@@ -283,6 +284,19 @@ def _address_ops(inv, side: Side, eb: int) -> int:
     return ops + len({(apply_inverse(inv, c) * eb) & known for c, _ in side.instrs})
 
 
+def _repack_ops(side: Side, load: bool) -> int:
+    """About how many moves a matrix side's 32-bit words of 8- or 16-bit elements take to (un)pack when their
+    elements are not consecutive registers: one a word for loads (their consumers, as global stores, take pairs
+    of consecutive registers), one an instruction for stores (most producers compute elements one by one: LLVM
+    pairs them as the words need)."""
+    if side.kind not in MATRIX_KINDS:
+        return 0
+    slots = side.instrs[0][1]
+    p = len(slots) // 4
+    natural = all(slots[p * j + e] == slots[p * j] + e and slots[p * j] % p == 0 for j in range(4) for e in range(p))
+    return 0 if natural else (4 if load else 1) * len(side.instrs)
+
+
 def _combos(bits: list[int]) -> list[int]:
     """Every register index made of the given register bits (in order of the bits' binary counting)."""
     out = [0]
@@ -307,22 +321,49 @@ def _vec_side(flat: Flat, vbits: list[int]) -> Side:
     return Side("vec", flat.lane, flat.warp, instrs)
 
 
-def _matrix_side(kind: str, flat: Flat, half: int, m0: int, m1: int) -> Side:
-    """ldmatrix/stmatrix x4 with register bit `half` for the word's halves and `m0`, `m1` for the matrix."""
-    trans = kind.endswith("trans")
+def _per_word(kind: str, eb: int) -> int:
+    """Elements of `eb` bytes in one of a matrix instruction's 32-bit words (.trans moves 16-bit elements)."""
+    return 1 if kind.endswith("trans") else 4 // eb
+
+
+def _matrix_side(kind: str, flat: Flat, word: tuple[int, ...], m0: int, m1: int) -> Side:
+    """ldmatrix/stmatrix x4 with register bits `word` for the elements of a 32-bit word (none for 32-bit
+    elements; .trans: the one register bit of a word's two halves) and `m0`, `m1` for the matrix."""
     L = flat.lane
-    row_lanes = (flat.reg[half], L[0], L[1]) if trans else (L[2], L[3], L[4])
+    row_lanes = (flat.reg[word[0]], L[0], L[1]) if kind.endswith("trans") else (L[2], L[3], L[4])
     lanes = row_lanes + (flat.reg[m0], flat.reg[m1])
-    rest = [i for i, v in enumerate(flat.reg) if v and i not in (half, m0, m1)]
-    slots = [(e << half) | ((j & 1) << m0) | ((j >> 1) << m1) for j in range(4) for e in range(2)]
+    rest = [i for i, v in enumerate(flat.reg) if v and i not in word + (m0, m1)]
+    inner = _combos(list(word))
+    slots = [e | ((j & 1) << m0) | ((j >> 1) << m1) for j in range(4) for e in inner]
     instrs = tuple((_reg_const(flat, g), tuple(g | s for s in slots)) for g in _combos(rest))
     return Side(kind, lanes, flat.warp, instrs)
 
 
-def _matrix_vector(kind: str, flat: Flat, half: int) -> list[int]:
-    """The buffer's offset bits 0..2 a matrix access needs."""
+def _matrix_vector(kind: str, flat: Flat, word: tuple[int, ...]) -> list[int]:
+    """The buffer's offset bits a matrix access needs contiguous (its 16-byte row)."""
     L = flat.lane
-    return [L[2], L[3], L[4]] if kind.endswith("trans") else [flat.reg[half], L[0], L[1]]
+    return [L[2], L[3], L[4]] if kind.endswith("trans") else [flat.reg[w] for w in word] + [L[0], L[1]]
+
+
+def _matrix_args(kind: str, flat: Flat, eb: int) -> list[tuple[tuple[int, ...], int, int]]:
+    """(word, m0, m1) register bits of the x4 matrix accesses of `flat`'s registers, `eb`-byte elements: none
+    where the lanes do not hold whole fragments; for 16-bit elements each register as the word's halves (the
+    other side's vector decides which fits), the next two for the matrices."""
+    nz = [i for i, v in enumerate(flat.reg) if v]
+    per = _per_word(kind, eb)
+    if kind.endswith("trans") and eb != 2 or eb not in (1, 2, 4) or not all(flat.lane):
+        return []
+    k = _log2(per)
+    if len(nz) < k + 2 or (kind.endswith("trans") and len(nz) < 3):
+        return []
+    if kind.endswith("trans"):
+        return [((nz[0],), nz[1], nz[2])]
+    words = [tuple(nz[:k])] if k != 1 else [(i,) for i in nz]
+    out = []
+    for w in words:
+        rest = [i for i in nz if i not in w]
+        out.append((w, rest[0], rest[1]))
+    return out
 
 
 def _prefix(vector: list[int], regs: tuple[int, ...], max_len: int) -> list[int]:
@@ -417,28 +458,15 @@ def _simulate(plan: LinearExchange, src: LinearLayout, dst: LinearLayout) -> boo
     threads = [(L, w) for w in range(src.num_warps) for L in range(32)]
 
     def run(side: Side, flat: Flat, store: bool) -> bool:
-        width = side.width
         base = [_xor_of(side.lane, L) ^ _xor_of(side.warp, w) for L, w in threads]
         held = [_xor_of(flat.lane, L) ^ _xor_of(flat.warp, w) for L, w in threads]
         for c, slots in side.instrs:
             addr = [apply_inverse(inv, t ^ c) for t in base]
             consts = [_reg_const(flat, r) for r in slots]
-            matrix = side.kind in MATRIX_KINDS
-            if any(a % (8 if matrix else width) for a in addr):
+            if any(a % _align(side, plan.elem_bytes) for a in addr):
                 return False
             for i, (L, w) in enumerate(threads):
-                if matrix:  # lane L's word j, half e <-> matrix j's row/column, as the ISA says
-                    warp0 = w * 32
-                    places = []
-                    for j in range(4):
-                        for e in range(2):
-                            if side.kind.endswith("trans"):
-                                src_lane, col = 8 * j + 2 * (L % 4) + e, L // 4
-                            else:
-                                src_lane, col = 8 * j + L // 4, 2 * (L % 4) + e
-                            places.append(addr[warp0 + src_lane] + col)
-                else:
-                    places = [addr[i] + k for k in range(width)]
+                places = _places(side, addr, L, w, plan.elem_bytes)
                 for place, k in zip(places, consts):
                     el = held[i] ^ k
                     if store:
@@ -471,10 +499,6 @@ def linear_exchange(src: LinearLayout, dst: LinearLayout, elem_bytes: int, ldmat
     max_vec = _log2(max(1, 16 // elem_bytes))
     bank_total = _log2(128 // elem_bytes)   # offset bits of one 128-byte row of the 32 banks
     sregs, dregs = fs.reg, fd.reg
-
-    def nz(regs):
-        return [i for i, v in enumerate(regs) if v]
-
     # candidate (vector bits, store kind + args, load kind + args)
     cands = []
     common = [v for v in sregs if v and v in dregs]
@@ -491,21 +515,16 @@ def linear_exchange(src: LinearLayout, dst: LinearLayout, elem_bytes: int, ldmat
             vectors.append(base + [v for v in dregs if v and v not in base][:fill - len(base)])
     for vec in vectors:
         cands.append((vec, ("vec",), ("vec",)))
-    if elem_bytes == 2:
-        kinds_d = ["ldmatrix", "ldmatrix.trans"] if ldmatrix else []
-        kinds_s = ["stmatrix", "stmatrix.trans"] if stmatrix else []
-        zd, zs = nz(dregs), nz(sregs)
-        for kind in kinds_d:
-            if len(zd) >= 3 and all(fd.lane):
-                vec = _matrix_vector(kind, fd, zd[0])
-                cands.append((vec, ("vec",), (kind, zd[0], zd[1], zd[2])))
-        for kind in kinds_s:
-            if len(zs) >= 3 and all(fs.lane):
-                vec = _matrix_vector(kind, fs, zs[0])
-                cands.append((vec, (kind, zs[0], zs[1], zs[2]), ("vec",)))
-                for kd in kinds_d:
-                    if len(zd) >= 3 and all(fd.lane) and _matrix_vector(kd, fd, zd[0]) == vec:
-                        cands.append((vec, (kind, zs[0], zs[1], zs[2]), (kd, zd[0], zd[1], zd[2])))
+    kinds_d = ["ldmatrix", "ldmatrix.trans"] if ldmatrix else []
+    kinds_s = ["stmatrix", "stmatrix.trans"] if stmatrix else []
+    loads = [(kd, a) for kd in kinds_d for a in _matrix_args(kd, fd, elem_bytes)]
+    for kd, a in loads:
+        cands.append((_matrix_vector(kd, fd, a[0]), ("vec",), (kd,) + a))
+    for ks in kinds_s:
+        for a in _matrix_args(ks, fs, elem_bytes):
+            vec = _matrix_vector(ks, fs, a[0])
+            cands.append((vec, (ks,) + a, ("vec",)))
+            cands += [(vec, (ks,) + a, (kd,) + b) for kd, b in loads if _matrix_vector(kd, fd, b[0]) == vec]
     best = None
     seen = set()
     for vec, sk, dk in cands:
@@ -529,8 +548,12 @@ def _candidate(src, dst, fs, fd, n, eb, vec, sk, dk, bank_total, max_vec) -> Lin
             sides.append((side, _other_vectors(side, flat, bits), side.width * eb))
         else:
             side = _matrix_side(kind[0], flat, *kind[1:])
-            sides.append((side, _other_vectors(side, flat, list(kind[1:])), 16))
+            sides.append((side, _other_vectors(side, flat, list(kind[1]) + list(kind[2:])), 16))
     (st, others_s, st_bytes), (ld, others_d, ld_bytes) = sides
+    if eb != 2 and (st.kind in MATRIX_KINDS or ld.kind in MATRIX_KINDS) and min(st_bytes, ld_bytes) < 16:
+        # 8- and 32-bit matrices pair with 16-byte vectors only, as Triton's tiles (the narrower vectors' extra
+        # accesses repeat in each exchange while their addresses are shared); 16-bit ones keep the model's word
+        return None
     k = len(vec)
     # the buffer's bits above the vector span what both sides address outside their accesses, so that those
     # offsets keep the access's low bits zero (aligned): a complement of the vector inside both spans
@@ -551,7 +574,7 @@ def _candidate(src, dst, fs, fd, n, eb, vec, sk, dk, bank_total, max_vec) -> Lin
     if best is None:
         return None
     (total, cost), bases, inv = best
-    ops = total - cost
+    ops = total - cost + _repack_ops(st, False) + _repack_ops(ld, True)
     plan = LinearExchange(tuple(src.shape), eb, bases, inv, st, ld, cost, ops)
     return plan if _simulate(plan, src, dst) else None
 
@@ -577,23 +600,29 @@ def buffer_inverse(byte_offset, shape, eb: int) -> tuple[int, ...] | None:
     return tuple(o // eb for o in offs)
 
 
-def _places(side: Side, addr: list[int], L: int, w: int) -> list[int]:
+def _align(side: Side, eb: int) -> int:
+    """The alignment in elements of `side`'s accesses: a matrix's 16-byte rows, or the vector."""
+    return 16 // eb if side.kind in MATRIX_KINDS else side.width
+
+
+def _places(side: Side, addr: list[int], L: int, w: int, eb: int) -> list[int]:
     """The element offsets thread (lane L, warp w)'s slots of one instruction go to, the lanes' own element
-    offsets being `addr` [thread] (the PTX ISA's definitions of the instructions)."""
+    offsets being `addr` [thread] (the PTX ISA's definitions of the instructions): a matrix's word j, element e
+    of lane L is row L // 4 of matrix j (the address of lane 8j + L // 4), its 32-bit column L % 4; .trans
+    (16-bit): row 2 (L % 4) + e, column L // 4."""
     if side.kind not in MATRIX_KINDS:
         return [addr[32 * w + L] + k for k in range(side.width)]
+    per = _per_word(side.kind, eb)
     out = []
-    for j in range(4):   # word j, half e <-> matrix j's row/column
-        for e in range(2):
-            if side.kind.endswith("trans"):
-                src_lane, col = 8 * j + 2 * (L % 4) + e, L // 4
-            else:
-                src_lane, col = 8 * j + L // 4, 2 * (L % 4) + e
-            out.append(addr[32 * w + src_lane] + col)
+    for j in range(4):
+        if side.kind.endswith("trans"):
+            out += [addr[32 * w + 8 * j + 2 * (L % 4) + e] + L // 4 for e in range(2)]
+        else:
+            out += [addr[32 * w + 8 * j + L // 4] + per * (L % 4) + e for e in range(per)]
     return out
 
 
-def _buffer_ok(side: Side, inv, ll: LinearLayout) -> bool:
+def _buffer_ok(side: Side, inv, ll: LinearLayout, eb: int) -> bool:
     """Does every thread's access of `side` put each register's element where the buffer has it (aligned)?"""
     fl = flatten(ll)
     threads = [(L, w) for w in range(ll.num_warps) for L in range(32)]
@@ -601,11 +630,11 @@ def _buffer_ok(side: Side, inv, ll: LinearLayout) -> bool:
     held = [_xor_of(fl.lane, L) ^ _xor_of(fl.warp, w) for L, w in threads]
     for c, slots in side.instrs:
         addr = [apply_inverse(inv, t ^ c) for t in base]
-        if any(a % (8 if side.kind in MATRIX_KINDS else side.width) for a in addr):
+        if any(a % _align(side, eb) for a in addr):
             return False
         consts = [_reg_const(fl, r) for r in slots]
         for i, (L, w) in enumerate(threads):
-            if _places(side, addr, L, w) != [apply_inverse(inv, held[i] ^ k) for k in consts]:
+            if _places(side, addr, L, w, eb) != [apply_inverse(inv, held[i] ^ k) for k in consts]:
                 return False
     return True
 
@@ -614,7 +643,8 @@ def _buffer_ok(side: Side, inv, ll: LinearLayout) -> bool:
 def buffer_side(ll: LinearLayout, inverse: tuple[int, ...], eb: int, matrix: str = "") -> Side | None:
     """The accesses of `ll`'s registers in a linear buffer (`buffer_inverse`): vectors of the register bases
     whose offsets are 1, 2, 4, ... elements (any registers, at most 16 bytes), or `matrix` ("ldmatrix",
-    "stmatrix": where allowed) x4 of 16-bit elements where the lanes hold its fragments; the fewest
+    "stmatrix": where allowed) x4 of 16- or 32-bit elements (.trans: 16-bit) where the lanes hold its
+    fragments; the fewest
     instructions, then the fewest wavefronts of warp 0. None when no candidate checks (`_buffer_ok`)."""
     if ll.num_lanes != 32:
         return None
@@ -629,19 +659,18 @@ def buffer_side(ll: LinearLayout, inverse: tuple[int, ...], eb: int, matrix: str
             break
         bits.append(r)
     cands += [_vec_side(fl, bits[:k]) for k in range(len(bits), -1, -1)]
-    if matrix and eb == 2 and len(nz) >= 3 and all(fl.lane):
+    per = 4 // eb
+    if matrix and eb in (2, 4) and all(fl.lane):   # 8-bit mma operands: `exchange_plan.ldmatrix_loads`
         lanes = [apply_inverse(inverse, v) for v in fl.lane]
-        rows = [i for i in nz if off[i] % 8 == 0]
-        if lanes[:2] == [2, 4]:           # a register half, lanes 0, 1: one 16-byte row
-            for half in (i for i in nz if off[i] == 1):
-                rest = [i for i in rows if i != half]
-                if len(rest) >= 2:
-                    cands.append(_matrix_side(matrix, fl, half, rest[0], rest[1]))
-        if lanes[2:5] == [1, 2, 4] and len(rows) >= 3:   # lanes 2-4 along the row: the transposed form
-            cands.append(_matrix_side(matrix + ".trans", fl, rows[0], rows[1], rows[2]))
+        rows = [i for i in nz if off[i] % (16 // eb) == 0]
+        word = tuple(next((i for i in nz if off[i] == 1 << k), -1) for k in range(_log2(per)))
+        if lanes[:2] == [per, 2 * per] and -1 not in word and len(rows) >= 2:   # lanes 0, 1: one 16-byte row
+            cands.append(_matrix_side(matrix, fl, word, rows[0], rows[1]))
+        if eb == 2 and lanes[2:5] == [1, 2, 4] and len(rows) >= 3:   # lanes 2-4 along the row: the transposed form
+            cands.append(_matrix_side(matrix + ".trans", fl, (rows[0],), rows[1], rows[2]))
     best = None
     for side in cands:
-        if not _buffer_ok(side, inverse, ll):
+        if not _buffer_ok(side, inverse, ll, eb):
             continue
         width = 16 if side.kind in MATRIX_KINDS else side.width * eb
         key = (len(side.instrs), _side_cost(inverse, side, eb, width))
