@@ -15,6 +15,7 @@ import llvmlite.ir as ir
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, TensorType
 from xdsl.ir import Operation
 
+from ttc.ir.layout_utils import target_capability
 from ttc.ir.std import CMPF, CMPI
 from ttc.ir.tt import ROUNDING
 from ttc.lowering import control_flow, indexing, minifloat, nvvm
@@ -260,9 +261,12 @@ def _fptrunc_pairs(ctx, op, t) -> bool:
     registers at a time as one `fptrunc <2 x float>` (cvt.rn.f16x2.f32, as Triton's): the pair stays one
     operation where LLVM moves the truncation into the loop's exit block, past the join's phi (scalar
     truncations there are not paired again). Elsewhere the scalar form lets LLVM do arithmetic feeding it in 16
-    bits (fptrunc(fadd(fpext a, fpext b)) -> fadd half, also through a branch's phi), which SLP then pairs."""
+    bits (fptrunc(fadd(fpext a, fpext b)) -> fadd half, also through a branch's phi), which SLP then pairs.
+    From sm_90 the scalar form everywhere: the epilogue's layout exchange stores with stmatrix, whose words
+    pair other registers (a row's columns c and c + 8), and LLVM pairs the truncations as those words need
+    (in the loop's exit block too)."""
     owner = op.operands[0].owner
-    if isinstance(owner, Operation) and owner.name not in _PAIRED_TRUNC_SOURCES:
+    if (target_capability(op) or 90) >= 90 or isinstance(owner, Operation) and owner.name not in _PAIRED_TRUNC_SOURCES:
         return False
     src = ctx.get(op.operands[0])
     if not isinstance(src, list) or len(src) < 2 or len(src) % 2 or not isinstance(src[0].type, ir.FloatType) \
