@@ -3,9 +3,10 @@ simulated thread by thread from the addresses the lowering computes (`LinearExch
 code that builds the LLVM IR) and the PTX ISA's definitions of the instructions:
 
 - st/ld.shared of a vector: slot i at byte offset + i * E, the offset aligned to the vector's size;
-- ldmatrix / stmatrix .x4 (16-bit): lane L passes the address of row L % 8 of matrix L // 8 (16 bytes, aligned);
-  thread l's 32-bit register j holds matrix j's row l // 4, elements 2 (l % 4) + e (with .trans: rows
-  2 (l % 4) + e, column l // 4), e = 0, 1 the low and high half.
+- ldmatrix / stmatrix .x4 (.b16): lane L passes the address of row L % 8 of matrix L // 8 (16 bytes, aligned);
+  thread l's 32-bit register j holds matrix j's row l // 4, bytes 4 (l % 4) .. 4 (l % 4) + 3: the elements
+  p (l % 4) + e of p = 4 / E a register, e from the low bits up (with .trans, 16-bit: rows 2 (l % 4) + e,
+  column l // 4, e = 0, 1 the low and high half).
 
 Every destination register must receive the element it holds, no two source elements may share a byte, every
 byte lies in the buffer. Also: what the plans promise the matmul epilogue (128-bit stores and ldmatrix, no bank
@@ -52,11 +53,12 @@ def places(kind, addr, warps, E, width):
             out.append([a + i * E for i in range(width)])
             continue
         row = []
-        for j, e in itertools.product(range(4), range(2)):
+        per = 2 if kind.endswith("trans") else 4 // E   # elements of a 32-bit register (.trans: 16-bit ones)
+        for j, e in itertools.product(range(4), range(per)):
             if kind.endswith("trans"):
                 lane, col = 8 * j + 2 * (l % 4) + e, l // 4
             else:
-                lane, col = 8 * j + l // 4, 2 * (l % 4) + e
+                lane, col = 8 * j + l // 4, per * (l % 4) + e
             r = addr[32 * w + lane]
             assert r % 16 == 0, ("row misaligned", r)
             row.append(r + col * E)
@@ -185,6 +187,35 @@ def test_stmatrix_only_where_allowed():
     assert linear_exchange(src, dst, 2, stmatrix=False).store.kind == "vec"
     plan = simulate(src, dst, identity, 2, stmatrix=True)
     assert plan.store.kind.startswith("stmatrix")
+
+
+def test_matrix_instructions_of_8_and_32_bit_elements():
+    """ldmatrix / stmatrix .x4 move 8- and 32-bit elements too (4 or 1 a 32-bit register, lanes 0 and 1 along a
+    16-byte row, not transposed), as Triton's ldstmatrix tiles: the gather kernel's f32 exchanges (Triton: 2
+    stmatrix, 4 ldmatrix) and an i8 tile of 16 bytes a thread's row; the matmul epilogue's f16 words pair a
+    row's columns c and c + 8 (a register other than the first as the word's halves) so that the loads are 128
+    bits. Each against the same exchange without them."""
+    f32_rows = layout_for((32, 32), blocked([1, 4], [4, 8], [4, 1], [1, 0]))
+    f32_cols = layout_for((32, 32), blocked([1, 1], [32, 1], [1, 4], [0, 1]))
+    plan = simulate(f32_rows, f32_cols, identity, 4, stmatrix=True)
+    assert (plan.store.kind, len(plan.store.instrs), plan.load.kind, len(plan.load.instrs)) == ("stmatrix", 2, "vec", 2)
+    assert linear_exchange(f32_rows, f32_cols, 4, stmatrix=False).store.kind == "vec"
+    cols = layout_for((64, 32), blocked([1, 1], [32, 1], [1, 4], [0, 1]))
+    rows = layout_for((64, 32), blocked([1, 4], [4, 8], [4, 1], [1, 0]))
+    plan = simulate(cols, rows, identity, 4)
+    assert (plan.store.kind, plan.load.kind, len(plan.load.instrs)) == ("vec", "ldmatrix", 4)
+    assert linear_exchange(cols, rows, 4, ldmatrix=False).load.kind == "vec"
+    i8_src = layout_for((256, 16), blocked([2, 4], [8, 4], [4, 1], [1, 0]))
+    i8_dst = layout_for((256, 16), blocked([1, 16], [32, 1], [4, 1], [1, 0]))
+    plan = simulate(i8_src, i8_dst, identity, 1, stmatrix=True)
+    assert (plan.store.kind, len(plan.store.instrs), plan.load.kind, len(plan.load.instrs)) == ("stmatrix", 2, "vec", 2)
+    plan = simulate(i8_dst, i8_src, identity, 1)
+    assert (plan.store.kind, len(plan.store.instrs), plan.load.kind, len(plan.load.instrs)) == ("vec", 2, "ldmatrix", 2)
+    acc = layout_for((64, 64), mma([4, 1], 3, 64))
+    dst = layout_for((64, 64), blocked([1, 1], [32, 1], [2, 2], [0, 1]))
+    plan = simulate(acc, dst, identity, 2, stmatrix=True)
+    assert plan.store.kind == "stmatrix" and plan.store.instrs[0][1][:2] == (0, 4)
+    assert (plan.load.kind, len(plan.load.instrs), len(plan.load.instrs[0][1])) == ("vec", 4, 8)
 
 
 def test_thread_offset_terms():
