@@ -381,7 +381,7 @@ class _LdmatrixFit:
 def ldmatrix_loads(plan: BufferLayout, dst: LinearLayout) -> Ldmatrix | None:
     """`dst`'s registers as ldmatrix.x4 loads from `plan`'s buffer, when every thread would get exactly the
     elements its registers need (checked for every lane and warp); None otherwise. 8- and 32-bit elements too
-    (mma.sync's s8/fp8 and tf32 operands; layout exchanges use ldmatrix for 16-bit elements only)."""
+    (mma.sync's s8/fp8 and tf32 operands; this module's exchanges use ldmatrix for 16-bit elements only)."""
     cand = (plan.unit, plan.row_elems, plan.per_phase_log, plan.max_phase)
     found = _LdmatrixFit(dst, plan.elem_bytes, wide=True).fit_each(plan, [cand])[0]
     return found[0] if found else None

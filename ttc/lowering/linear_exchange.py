@@ -14,9 +14,11 @@ the constant's bits that the base never has are added (an immediate of the ld/st
 Each side issues one kind of instruction, every thread the same ones:
 - `vec`: `ld/st.shared` of 2^k elements (at most 16 bytes) whose registers differ in k register bases that are
   the buffer's offset bits 0..k-1 (any register bases, not only the first ones);
-- `ldmatrix` / `stmatrix` (16-bit elements, `.x4`; stmatrix from sm_90): the buffer's bits 0..2 are a register
-  basis (the two halves of a 32-bit word) and lane bases 0, 1 (.trans: lane bases 2..4), the 8 lanes of each of
-  the four 8x8 matrices pass the addresses of 16-byte rows.
+- `ldmatrix` / `stmatrix` (`.x4`, `.b16`; stmatrix from sm_90), as Triton's ldstmatrix tiles: the buffer's
+  first offset bits are the register bases of a 32-bit word's elements (one for 16-bit elements, any register;
+  two for 8-bit ones; none for 32-bit ones) and lane bases 0, 1; .trans (16-bit elements): lane bases 2..4. The
+  8 lanes of each of the four 8x8 matrices pass the addresses of 16-byte rows. 8- and 32-bit matrices pair
+  with 16-byte vectors on the other side only.
 The first offset bits (`vector`) are what both sides need contiguous; the next bits up to 128 bytes (the 32 banks)
 and the rest (`segment`) are chosen so that the 8, 16 or 32 lanes served together in one access fall in distinct
 banks where possible (the segment avoids the span of each side's lanes, as Triton's optimalSwizzling does).
