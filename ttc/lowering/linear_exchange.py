@@ -465,7 +465,8 @@ def _simulate(plan: LinearExchange, src: LinearLayout, dst: LinearLayout) -> boo
         for c, slots in side.instrs:
             addr = [apply_inverse(inv, t ^ c) for t in base]
             consts = [_reg_const(flat, r) for r in slots]
-            if any(a % _align(side, plan.elem_bytes) for a in addr):
+            align = _align(side, plan.elem_bytes)
+            if any(a % align for a in addr):
                 return False
             for i, (L, w) in enumerate(threads):
                 places = _places(side, addr, L, w, plan.elem_bytes)
@@ -527,7 +528,7 @@ def linear_exchange(src: LinearLayout, dst: LinearLayout, elem_bytes: int, ldmat
             vec = _matrix_vector(ks, fs, a[0])
             cands.append((vec, (ks,) + a, ("vec",)))
             cands += [(vec, (ks,) + a, (kd,) + b) for kd, b in loads if _matrix_vector(kd, fd, b[0]) == vec]
-    best = None
+    plans = []
     seen = set()
     for vec, sk, dk in cands:
         key = (tuple(vec), sk, dk)
@@ -535,10 +536,11 @@ def linear_exchange(src: LinearLayout, dst: LinearLayout, elem_bytes: int, ldmat
             continue
         seen.add(key)
         plan = _candidate(src, dst, fs, fd, n, elem_bytes, vec, sk, dk, bank_total, max_vec)
-        if plan is not None and (best is None or (plan.cost + plan.address_ops, plan.cost) <
-                                 (best.cost + best.address_ops, best.cost)):
-            best = plan
-    return best
+        if plan is not None:
+            plans.append(plan)
+    # the best plan that checks (simulating only as far as needed: the check is the costly part)
+    plans.sort(key=lambda p: (p.cost + p.address_ops, p.cost))
+    return next((p for p in plans if _simulate(p, src, dst)), None)
 
 
 def _candidate(src, dst, fs, fd, n, eb, vec, sk, dk, bank_total, max_vec) -> LinearExchange | None:
@@ -578,7 +580,7 @@ def _candidate(src, dst, fs, fd, n, eb, vec, sk, dk, bank_total, max_vec) -> Lin
     (total, cost), bases, inv = best
     ops = total - cost + _repack_ops(st, False) + _repack_ops(ld, True)
     plan = LinearExchange(tuple(src.shape), eb, bases, inv, st, ld, cost, ops)
-    return plan if _simulate(plan, src, dst) else None
+    return plan
 
 
 # ------------------------------------------------------------------ registers to and from a given buffer
@@ -632,7 +634,8 @@ def _buffer_ok(side: Side, inv, ll: LinearLayout, eb: int) -> bool:
     held = [_xor_of(fl.lane, L) ^ _xor_of(fl.warp, w) for L, w in threads]
     for c, slots in side.instrs:
         addr = [apply_inverse(inv, t ^ c) for t in base]
-        if any(a % _align(side, eb) for a in addr):
+        align = _align(side, eb)
+        if any(a % align for a in addr):
             return False
         consts = [_reg_const(fl, r) for r in slots]
         for i, (L, w) in enumerate(threads):
@@ -670,12 +673,7 @@ def buffer_side(ll: LinearLayout, inverse: tuple[int, ...], eb: int, matrix: str
             cands.append(_matrix_side(matrix, fl, word, rows[0], rows[1]))
         if eb == 2 and lanes[2:5] == [1, 2, 4] and len(rows) >= 3:   # lanes 2-4 along the row: the transposed form
             cands.append(_matrix_side(matrix + ".trans", fl, (rows[0],), rows[1], rows[2]))
-    best = None
-    for side in cands:
-        if not _buffer_ok(side, inverse, ll, eb):
-            continue
-        width = 16 if side.kind in MATRIX_KINDS else side.width * eb
-        key = (len(side.instrs), _side_cost(inverse, side, eb, width))
-        if best is None or key < best[0]:
-            best = (key, side)
-    return best[1] if best else None
+    def key(side):
+        return len(side.instrs), _side_cost(inverse, side, eb, 16 if side.kind in MATRIX_KINDS else side.width * eb)
+
+    return next((side for side in sorted(cands, key=key) if _buffer_ok(side, inverse, ll, eb)), None)
