@@ -323,11 +323,6 @@ def _vec_side(flat: Flat, vbits: list[int]) -> Side:
     return Side("vec", flat.lane, flat.warp, instrs)
 
 
-def _per_word(kind: str, eb: int) -> int:
-    """Elements of `eb` bytes in one of a matrix instruction's 32-bit words (.trans moves 16-bit elements)."""
-    return 1 if kind.endswith("trans") else 4 // eb
-
-
 def _matrix_side(kind: str, flat: Flat, word: tuple[int, ...], m0: int, m1: int) -> Side:
     """ldmatrix/stmatrix x4 with register bits `word` for the elements of a 32-bit word (none for 32-bit
     elements; .trans: the one register bit of a word's two halves) and `m0`, `m1` for the matrix."""
@@ -352,20 +347,15 @@ def _matrix_args(kind: str, flat: Flat, eb: int) -> list[tuple[tuple[int, ...], 
     where the lanes do not hold whole fragments; for 16-bit elements each register as the word's halves (the
     other side's vector decides which fits), the next two for the matrices."""
     nz = [i for i, v in enumerate(flat.reg) if v]
-    per = _per_word(kind, eb)
-    if kind.endswith("trans") and eb != 2 or eb not in (1, 2, 4) or not all(flat.lane):
-        return []
-    k = _log2(per)
-    if len(nz) < k + 2 or (kind.endswith("trans") and len(nz) < 3):
+    if not all(flat.lane):
         return []
     if kind.endswith("trans"):
-        return [((nz[0],), nz[1], nz[2])]
-    words = [tuple(nz[:k])] if k != 1 else [(i,) for i in nz]
-    out = []
-    for w in words:
-        rest = [i for i in nz if i not in w]
-        out.append((w, rest[0], rest[1]))
-    return out
+        return [((nz[0],), nz[1], nz[2])] if eb == 2 and len(nz) >= 3 else []
+    if eb not in (1, 2, 4) or len(nz) < _log2(4 // eb) + 2:
+        return []
+    k = _log2(4 // eb)
+    words = [(i,) for i in nz] if k == 1 else [tuple(nz[:k])]
+    return [(w,) + tuple(i for i in nz if i not in w)[:2] for w in words]
 
 
 def _prefix(vector: list[int], regs: tuple[int, ...], max_len: int) -> list[int]:
@@ -616,7 +606,7 @@ def _places(side: Side, addr: list[int], L: int, w: int, eb: int) -> list[int]:
     (16-bit): row 2 (L % 4) + e, column L // 4."""
     if side.kind not in MATRIX_KINDS:
         return [addr[32 * w + L] + k for k in range(side.width)]
-    per = _per_word(side.kind, eb)
+    per = 4 // eb   # elements of a 32-bit word
     out = []
     for j in range(4):
         if side.kind.endswith("trans"):
@@ -649,8 +639,8 @@ def buffer_side(ll: LinearLayout, inverse: tuple[int, ...], eb: int, matrix: str
     """The accesses of `ll`'s registers in a linear buffer (`buffer_inverse`): vectors of the register bases
     whose offsets are 1, 2, 4, ... elements (any registers, at most 16 bytes), or `matrix` ("ldmatrix",
     "stmatrix": where allowed) x4 of 16- or 32-bit elements (.trans: 16-bit) where the lanes hold its
-    fragments; the fewest
-    instructions, then the fewest wavefronts of warp 0. None when no candidate checks (`_buffer_ok`)."""
+    fragments; the fewest instructions, then the fewest wavefronts of warp 0. None when no candidate checks
+    (`_buffer_ok`)."""
     if ll.num_lanes != 32:
         return None
     fl = flatten(ll)
