@@ -14,7 +14,12 @@ PTX's `cvt.rn.f16x2.{e4m3,e5m2}x2` on pairs of codes instead, as Triton does.
 
 `ttg.fp4_to_fp` gathers, for each result register, the byte holding its element (a register renaming when the
 result layout is the source's with the unpacked axis doubled per thread, as the decomposition of
-`tt.dot_scaled` makes it), then takes the low nibble for even indices along the axis and the high one for odd.
+`tt.dot_scaled` makes it; the low nibble is the even index along the axis, the high one the odd), packs a
+thread's distinct bytes four to an i32 and decodes the word's eight codes at once by byte lookups, as Triton's
+Fp4ToFp does: `prmt.b32` (`llvm.nvvm.prmt`) picks, for each code's magnitude (3 bits, a byte index into two
+constant words), a byte of its bf16 / f16 value, a third lookup turns each sign bit into 0x80, and two more
+interleave the bytes into words of two 16-bit values: 17 instructions for 8 elements, every target, exact (the
+eight magnitudes 0, 0.5, ..., 6 are tables; -0 keeps its sign). f32 results widen the bf16 ones (exact).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import llvmlite.ir as ir
 from xdsl.dialects.builtin import Float8E4M3FNType, Float8E5M2Type
 
 from ttc.ir.types import elt
+from ttc.lowering import nvvm
 from ttc.lowering.convert import rearrange
 from ttc.lowering.registry import lowering
 from ttc.lowering.types import BFloatType, f32, i32
@@ -144,6 +150,38 @@ def float_to_fp8(ctx, op, fmt: str, rounding: str) -> None:
     ctx.set(op.result, pairs(x) if isinstance(x, list) else pairs([x])[0])
 
 
+# e2m1 magnitude m (0..7) -> the bytes of its 16-bit value: byte m of the word pair (lo, hi), for prmt.b32
+E2M1_BYTES = {"bf16": ((0xC0800000, 0xC0804000), (0x3F3F3F00, 0x40404040)),  # 0 .5 1 1.5 2 3 4 6: 0x3F00...
+              "f16": (None, (0x3E3C3800, 0x46444240))}  # f16: the low byte is 0 for all eight
+
+
+def _prmt(b: ir.IRBuilder, lo, hi, sel) -> ir.Value:
+    """`prmt.b32`: byte k of the result is byte (selector nibble k) of the 8-byte pair (lo, hi)."""
+    args = [v if isinstance(v, ir.Value) else ir.Constant(i32, v - (1 << 32) if v >> 31 else v) for v in (lo, hi, sel)]
+    return nvvm.call(b, "llvm.nvvm.prmt", i32, args)
+
+
+def e2m1_words(b: ir.IRBuilder, bytes_: list[ir.Value], fmt: str) -> list[ir.Value]:
+    """The 8 e2m1 codes of up to 4 i8 values (two each, the low nibble first) as 4 i32 words of two bf16 or f16
+    values: word j holds byte j's low code's value in its low half and its high code's in the high half."""
+    g = [b.zext(x, i32) for x in bytes_] + [ir.Constant(i32, 0)] * (4 - len(bytes_))
+    word = _prmt(b, _prmt(b, g[0], g[1], 0x3340), _prmt(b, g[2], g[3], 0x3340), 0x5410)  # bytes 0 1 2 3
+    lo_table, hi_table = E2M1_BYTES[fmt]
+    mag = b.and_(word, ir.Constant(i32, 0x77777777))
+    sign = b.lshr(b.and_(word, ir.Constant(i32, -0x77777778)), ir.Constant(i32, 3))  # each code's sign: 0 or 1
+    out = []
+    for half in (0, 1):  # codes 4*half .. 4*half+3: the selector is the low 16 bits
+        m = b.lshr(mag, ir.Constant(i32, 16)) if half else mag
+        s = b.lshr(sign, ir.Constant(i32, 16)) if half else sign
+        high = b.or_(_prmt(b, *hi_table, m), _prmt(b, 0x8000, 0, s))  # high bytes, sign bits set
+        if lo_table is None:  # f16: a zero low byte (byte 4 of (high, 0))
+            out += [_prmt(b, high, 0, 0x1404), _prmt(b, high, 0, 0x3424)]
+        else:
+            low = _prmt(b, *lo_table, m)
+            out += [_prmt(b, low, high, 0x5140), _prmt(b, low, high, 0x7362)]
+    return out
+
+
 @lowering("ttg.fp4_to_fp")
 def _fp4_to_fp(ctx, op):
     axis = op.axis.value.data
@@ -160,9 +198,18 @@ def _fp4_to_fp(ctx, op):
     bytes_ = rearrange(ctx, op, ctx.get(op.src), src, dst, byte_of)
     t = ctx.type_of(op.result.type, op)
     b = ctx.b
+    distinct = list({id(x): x for x in bytes_}.values())  # each byte once, in register order
+    half_t = ir.HalfType() if isinstance(t, ir.HalfType) else BFloatType()
+    values = {}  # (id of the byte, nibble) -> its value
+    for w in range(0, len(distinct), 4):
+        group = distinct[w:w + 4]
+        pairs = e2m1_words(b, group, "f16" if isinstance(t, ir.HalfType) else "bf16")
+        for j, x in enumerate(group):
+            two = b.bitcast(pairs[j], ir.VectorType(half_t, 2))
+            for nibble in (0, 1):
+                values[id(x), nibble] = b.extract_element(two, ir.Constant(i32, nibble))
     out = []
     for r, byte in enumerate(bytes_):
-        high = dst.apply(r, 0, 0)[axis] & 1
-        nibble = b.lshr(byte, ir.Constant(byte.type, 4)) if high else byte
-        out.append(from_f32(b, decode(b, nibble, "e2m1"), t))
+        v = values[id(byte), dst.apply(r, 0, 0)[axis] & 1]
+        out.append(v if v.type == t else b.fpext(v, t))
     ctx.set(op.result, out)
