@@ -19,7 +19,7 @@ thread's distinct bytes four to an i32 and decodes the word's eight codes at onc
 Fp4ToFp does: `prmt.b32` (`llvm.nvvm.prmt`) picks, for each code's magnitude (3 bits, a byte index into two
 constant words), a byte of its bf16 / f16 value, a third lookup turns each sign bit into 0x80, and two more
 interleave the bytes into words of two 16-bit values: 17 instructions for 8 elements, every target, exact (the
-eight magnitudes 0, 0.5, ..., 6 are tables; -0 keeps its sign). f32 results widen the bf16 ones (exact).
+eight magnitudes 0, 0.5, ..., 6 are tables; -0 keeps its sign).
 """
 
 from __future__ import annotations
@@ -164,8 +164,11 @@ def _prmt(b: ir.IRBuilder, lo, hi, sel) -> ir.Value:
 def e2m1_words(b: ir.IRBuilder, bytes_: list[ir.Value], fmt: str) -> list[ir.Value]:
     """The 8 e2m1 codes of up to 4 i8 values (two each, the low nibble first) as 4 i32 words of two bf16 or f16
     values: word j holds byte j's low code's value in its low half and its high code's in the high half."""
-    g = [b.zext(x, i32) for x in bytes_] + [ir.Constant(i32, 0)] * (4 - len(bytes_))
-    word = _prmt(b, _prmt(b, g[0], g[1], 0x3340), _prmt(b, g[2], g[3], 0x3340), 0x5410)  # bytes 0 1 2 3
+    v4 = ir.VectorType(ir.IntType(8), 4)
+    word = ir.Constant(v4, [0] * 4)
+    for j, x in enumerate(bytes_):  # a <4 x i8> (NVPTX packs it by prmt.b32; bytes of one load stay that word)
+        word = b.insert_element(word, x, ir.Constant(i32, j))
+    word = b.bitcast(word, i32)
     lo_table, hi_table = E2M1_BYTES[fmt]
     mag = b.and_(word, ir.Constant(i32, 0x77777777))
     sign = b.lshr(b.and_(word, ir.Constant(i32, -0x77777778)), ir.Constant(i32, 3))  # each code's sign: 0 or 1
@@ -199,17 +202,15 @@ def _fp4_to_fp(ctx, op):
     t = ctx.type_of(op.result.type, op)
     b = ctx.b
     distinct = list({id(x): x for x in bytes_}.values())  # each byte once, in register order
-    half_t = ir.HalfType() if isinstance(t, ir.HalfType) else BFloatType()
     values = {}  # (id of the byte, nibble) -> its value
     for w in range(0, len(distinct), 4):
         group = distinct[w:w + 4]
         pairs = e2m1_words(b, group, "f16" if isinstance(t, ir.HalfType) else "bf16")
         for j, x in enumerate(group):
-            two = b.bitcast(pairs[j], ir.VectorType(half_t, 2))
+            two = b.bitcast(pairs[j], ir.VectorType(t, 2))  # bf16 or f16 (the verifier's types)
             for nibble in (0, 1):
                 values[id(x), nibble] = b.extract_element(two, ir.Constant(i32, nibble))
     out = []
     for r, byte in enumerate(bytes_):
-        v = values[id(byte), dst.apply(r, 0, 0)[axis] & 1]
-        out.append(v if v.type == t else b.fpext(v, t))
+        out.append(values[id(byte), dst.apply(r, 0, 0)[axis] & 1])
     ctx.set(op.result, out)
