@@ -78,7 +78,7 @@ def fp8_to_float(ctx, op, fmt: str, t: ir.Type) -> None:
 
     b = ctx.b
     if target_capability(op) >= 89 and isinstance(t, (ir.HalfType, BFloatType, ir.FloatType)):
-        return _fp8_pairs_to_float(ctx, op, fmt, t)
+        return _fp8_pairs_to_float(ctx, op, fmt, t, target_capability(op) >= 90)
     if fmt == "e5m2" and isinstance(t, (ir.HalfType, ir.FloatType, ir.DoubleType)):
         def widen(x):
             h = b.bitcast(b.shl(b.zext(x, ir.IntType(16)), ir.Constant(ir.IntType(16), 8)), ir.HalfType())
@@ -88,12 +88,19 @@ def fp8_to_float(ctx, op, fmt: str, t: ir.Type) -> None:
     map_elementwise(ctx, op, lambda x: from_f32(b, decode(b, x, fmt), t))
 
 
-def _fp8_pairs_to_float(ctx, op, fmt: str, t: ir.Type) -> None:
+def _fp8_pairs_to_float(ctx, op, fmt: str, t: ir.Type, sm90: bool) -> None:
     """sm_89 and later, as Triton emits it: two codes at a time by `cvt.rn.f16x2.{fmt}x2` (exact: every e4m3 and
-    e5m2 value is an f16, NaN and infinity kept), then each f16 to `t` (exact too: 3 or 2 mantissa bits)."""
+    e5m2 value is an f16, NaN and infinity kept), then each f16 to `t` (exact too: 3 or 2 mantissa bits); to bf16
+    on sm_90 and later by `cvt.bf16.f16` (one instruction; before, through f32: two)."""
     b = ctx.b
     i16 = ir.IntType(16)
     cvt = ir.InlineAsm(ir.FunctionType(i32, [i16]), f"cvt.rn.f16x2.{fmt}x2 $0, $1;", "=r,h")
+    to_bf16 = ir.InlineAsm(ir.FunctionType(t, [ir.HalfType()]), "cvt.bf16.f16 $0, $1;", "=h,h")
+
+    def widen(x):
+        if isinstance(t, ir.HalfType):
+            return x
+        return b.call(to_bf16, [x]) if sm90 and isinstance(t, BFloatType) else from_f32(b, b.fpext(x, f32), t)
 
     def pairs(regs):
         out = []
@@ -102,8 +109,7 @@ def _fp8_pairs_to_float(ctx, op, fmt: str, t: ir.Type) -> None:
             packed = b.or_(b.zext(lo, i16), b.shl(b.zext(hi, i16), ir.Constant(i16, 8)))
             word = b.call(cvt, [packed])  # lo's value in the low half, hi's in the high one
             for h in range(2 if i + 1 < len(regs) else 1):
-                x = b.bitcast(b.trunc(b.lshr(word, ir.Constant(i32, 16 * h)), i16), ir.HalfType())
-                out.append(x if isinstance(t, ir.HalfType) else from_f32(b, b.fpext(x, f32), t))
+                out.append(widen(b.bitcast(b.trunc(b.lshr(word, ir.Constant(i32, 16 * h)), i16), ir.HalfType())))
         return out
 
     x = ctx.get(op.src)
