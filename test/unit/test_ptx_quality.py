@@ -16,8 +16,6 @@ _spec.loader.exec_module(ptx_compare)
 
 # fixture -> our count / Triton's today (bench/ptx_compare.py)
 OVER = {
-    "dot_scaled": 1.0762,
-    "dot_scaled_mxfp4_matmul": 1.7604,
     "gather": 1.0807,
     "matmul_nohint_64x64x32": 1.0573,
 }

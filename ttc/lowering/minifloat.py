@@ -1,8 +1,8 @@
 """Upcasts of the microscaling element formats: fp8 (`f8E4M3FN`, `f8E5M2`, held in i8 registers) through
-`tt.fp_to_fp`, and packed fp4 e2m1 pairs through `ttg.fp4_to_fp`, to bf16 / f16 / f32; and downcasts to fp8
-(`x.to(tl.float8e4nv)`, round to nearest even) as Triton emits them on sm_89 and later: two f32 at a time by
-`cvt.rn.satfinite.{e4m3,e5m2}x2.f32` (finite overflow saturates, NaN stays NaN; f16 and bf16 sources are
-widened to f32 first, which is exact).
+`tt.fp_to_fp` (to bf16 / f16 / f32), and packed fp4 e2m1 pairs through `ttg.fp4_to_fp` (to bf16 / f16); and
+downcasts to fp8 (`x.to(tl.float8e4nv)`, round to nearest even) as Triton emits them on sm_89 and later: two
+f32 at a time by `cvt.rn.satfinite.{e4m3,e5m2}x2.f32` (finite overflow saturates, NaN stays NaN; f16 and bf16
+sources are widened to f32 first, which is exact).
 
 A code is decoded with integer arithmetic into the float32 it stands for (an e5m2 code widened to f16 or more
 is just shifted into an f16's high byte), exactly (every e4m3, e5m2 and e2m1
@@ -10,7 +10,8 @@ value is a float32, and a bf16 or f16 too, so the final `fptrunc` is exact): a n
 and mantissa into float32's fields, a subnormal one is its mantissa times 2^(1 - bias - mantissa bits), and
 NaN / infinity codes (e4m3: S.1111.111; e5m2: exponent all ones) become NaN / infinity. It needs no
 conversion instruction, so it runs on every target; on sm_89 and later fp8 upcasts to f16 / bf16 / f32 use
-PTX's `cvt.rn.f16x2.{e4m3,e5m2}x2` on pairs of codes instead, as Triton does.
+PTX's `cvt.rn.f16x2.{e4m3,e5m2}x2` on pairs of codes instead, as Triton does (to bf16 on sm_90 then
+`cvt.bf16.f16` on each half, as Triton).
 
 `ttg.fp4_to_fp` gathers, for each result register, the byte holding its element (a register renaming when the
 result layout is the source's with the unpacked axis doubled per thread, as the decomposition of
@@ -91,25 +92,31 @@ def fp8_to_float(ctx, op, fmt: str, t: ir.Type) -> None:
 def _fp8_pairs_to_float(ctx, op, fmt: str, t: ir.Type, sm90: bool) -> None:
     """sm_89 and later, as Triton emits it: two codes at a time by `cvt.rn.f16x2.{fmt}x2` (exact: every e4m3 and
     e5m2 value is an f16, NaN and infinity kept), then each f16 to `t` (exact too: 3 or 2 mantissa bits); to bf16
-    on sm_90 and later by `cvt.bf16.f16` (one instruction; before, through f32: two)."""
+    on sm_90 and later by `cvt.bf16.f16`, in the same inline asm (4 instructions a pair: the cvt, the f16x2 split
+    into two 16-bit registers, a cvt each); before sm_90 through f32."""
     b = ctx.b
     i16 = ir.IntType(16)
     cvt = ir.InlineAsm(ir.FunctionType(i32, [i16]), f"cvt.rn.f16x2.{fmt}x2 $0, $1;", "=r,h")
-    to_bf16 = ir.InlineAsm(ir.FunctionType(t, [ir.HalfType()]), "cvt.bf16.f16 $0, $1;", "=h,h")
-
-    def widen(x):
-        if isinstance(t, ir.HalfType):
-            return x
-        return b.call(to_bf16, [x]) if sm90 and isinstance(t, BFloatType) else from_f32(b, b.fpext(x, f32), t)
+    to_bf16 = ir.InlineAsm(ir.FunctionType(ir.LiteralStructType([t, t]), [i16]),
+                           f"{{\n\t.reg .b32 w;\n\t.reg .f16 l, h;\n\tcvt.rn.f16x2.{fmt}x2 w, $2;\n\t"
+                           "mov.b32 {l, h}, w;\n\tcvt.bf16.f16 $0, l;\n\tcvt.bf16.f16 $1, h;\n\t}",
+                           "=h,=h,h")  # an instruction a line, as Triton's asm
+    direct = sm90 and isinstance(t, BFloatType)
 
     def pairs(regs):
         out = []
         for i in range(0, len(regs), 2):
             lo, hi = regs[i], regs[i + 1] if i + 1 < len(regs) else regs[i]
             packed = b.or_(b.zext(lo, i16), b.shl(b.zext(hi, i16), ir.Constant(i16, 8)))
+            n = 2 if i + 1 < len(regs) else 1
+            if direct:
+                two = b.call(to_bf16, [packed])  # lo's value, hi's
+                out += [b.extract_value(two, h) for h in range(n)]
+                continue
             word = b.call(cvt, [packed])  # lo's value in the low half, hi's in the high one
-            for h in range(2 if i + 1 < len(regs) else 1):
-                out.append(widen(b.bitcast(b.trunc(b.lshr(word, ir.Constant(i32, 16 * h)), i16), ir.HalfType())))
+            for h in range(n):
+                x = b.bitcast(b.trunc(b.lshr(word, ir.Constant(i32, 16 * h)), i16), ir.HalfType())
+                out.append(x if isinstance(t, ir.HalfType) else from_f32(b, b.fpext(x, f32), t))
         return out
 
     x = ctx.get(op.src)
