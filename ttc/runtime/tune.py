@@ -502,11 +502,17 @@ def _kill(pool) -> None:
         if proc.exitcode is not None:  # polls (reaps) it
             _killed.remove(proc)
     procs = getattr(pool, "_processes", None) or {}
+    # with work still pending (a run that ended early: an error, a cache hit), the pool's manager thread waits for
+    # its results until it sees the processes die, and this process's exit joins that thread: the killed
+    # processes stay in the pool's list then (the exit waits for them), or it would never end
+    pending = bool(getattr(pool, "_pending_work_items", None))
     for proc in list(procs.values()):
         proc.kill()
-        _killed.append(proc)
-        multiprocessing.process._children.discard(proc)
-    procs.clear()  # the pool's manager thread joins what is left in it
+        if not pending:
+            _killed.append(proc)
+            multiprocessing.process._children.discard(proc)
+    if not pending:
+        procs.clear()  # the pool's manager thread joins what is left in it
     pool.shutdown(wait=False, cancel_futures=True)
 
 
