@@ -132,12 +132,17 @@ def main(argv: list[str]) -> int:
     started = time.perf_counter()
     # the GPU workers first: their start (a second of imports, CUDA context and the spec's random values) runs
     # beside everything up to the first timing; a run that times nothing (a cache hit, an error) kills them
+    # and before them (it forks: no other thread may run yet) the compile processes, which import the compiler
+    # while the parent reads the kernel
+    cpu = None if args.interpret else tune.compile_pool(args.jobs, args.target)
     gpus = None if args.interpret else tune.GpuWorkers(args.spec)
     try:
-        return _main(args, started, gpus)
+        return _main(args, started, gpus, cpu)
     finally:
         if gpus is not None:
             gpus.stop(now=True)
+        if cpu is not None:
+            tune._kill(cpu)
 
 
 def _reads_values(spec, raw: dict) -> bool:
@@ -149,7 +154,7 @@ def _reads_values(spec, raw: dict) -> bool:
     return any(tune._uses(e, pointers) for e in exprs)
 
 
-def _main(args, started: float, gpus) -> int:
+def _main(args, started: float, gpus, cpu) -> int:
     from ttc.driver import autotune
     from ttc.ir.diagnostics import CompileError, Diagnostic
     from ttc.runtime import spec as specs
@@ -194,7 +199,7 @@ def _main(args, started: float, gpus) -> int:
                              "in the interpreter)")
         try:
             results = tune.run(jobs, path=args.file, text=t.text, kernel=t.name, spec_path=args.spec,
-                               n_jobs=args.jobs, gpus=gpus, progress=sys.stderr.isatty())
+                               n_jobs=args.jobs, gpus=gpus, progress=sys.stderr.isatty(), cpu=cpu)
         except tune.SpecFailure as e:
             raise _spec_diag(spec, SpecError(e.message, e.where)) from None
     elapsed = time.perf_counter() - started

@@ -311,3 +311,21 @@ def test_the_cache_key_reads_every_source_of_the_compiler():
             if "__pycache__" not in p.parts}
     assert want <= files and {"ttc/ir/tt.py", "ttc/driver/cache.py", "passes/pipeliner/expander.py"} <= files
     assert all(f.startswith(("ttc/", "passes/")) for f in files)
+
+
+def test_preload_leaves_a_compile_nothing_to_import(tmp_path):
+    """`compiler.preload` (tt-tune's compile processes run it while the parent reads the kernel) imports what a
+    cold compile of a dot kernel up to PTX imports: the compile after it imports nothing of ttc, xDSL or llvmlite."""
+    code = f"""
+import sys
+from ttc.driver import compiler
+compiler.preload("cuda:90")
+before = set(sys.modules)
+compiler.compile("kernels/matmul.py", "matmul_kernel", {_spec("matmul")["signature"]!r},
+                 compiler.Options(num_warps=4, num_stages=3), stage="ptx", use_cache=False)
+print(sorted(m for m in set(sys.modules) - before if m.split(".")[0] in ("ttc", "xdsl", "llvmlite")))
+"""
+    proc = subprocess.run([os.sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, "TRITON_CACHE_DIR": str(tmp_path)})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.strip() == "[]", proc.stdout

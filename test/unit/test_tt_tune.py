@@ -650,3 +650,19 @@ def test_fast_draw_same_distribution_any_thread_count(tmp_path):
     data["seed"] = 8
     (tmp_path / "s.json").write_text(json.dumps(data))
     assert not (specs.fast_initial_values(specs.load(str(tmp_path / "s.json")))["a"] == one["a"]).all()
+
+
+@pytest.mark.parametrize("case", ["unknown kernel", "bad spec"])
+def test_an_early_error_ends_the_command(case, tmp_path):
+    """An error before anything is timed (an unknown kernel, a spec that is not JSON) ends the command at once, with
+    the compile processes and the GPU worker (really spawned: this process has no fake driver) still starting:
+    their pools' pending work must not keep the exit waiting on a killed process (it used to hang)."""
+    spec = ROOT / "kernels" / "tuned" / "matmul.json"
+    if case == "bad spec":
+        spec = tmp_path / "bad.json"
+        spec.write_text("{")
+    kernel = "nope" if case == "unknown kernel" else "matmul_kernel"
+    proc = subprocess.run(["tt-tune", str(ROOT / "kernels" / "tuned" / "matmul.py"), "--kernel", kernel, "--spec",
+                           str(spec)], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "TRITON_CACHE_DIR": str(tmp_path)})
+    assert proc.returncode == 1 and "error:" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr

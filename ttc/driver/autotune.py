@@ -415,7 +415,8 @@ def read(path: str, kernel: str, text: str | None = None) -> Tunable:
         source = lines[e.lineno - 1] if e.lineno and 0 < e.lineno <= len(lines) else None
         raise CompileError(Diagnostic(path, e.lineno or 0, e.offset or 1, f"invalid syntax: {e.msg}", "error",
                                       source)) from None
-    saved = {k: v for k, v in sys.modules.items() if k == "triton" or k.startswith("triton.")}
+    # a copy first (one C call): tt-tune's other threads import while this runs
+    saved = {k: v for k, v in dict(sys.modules).items() if k == "triton" or k.startswith("triton.")}
     for k in saved:
         del sys.modules[k]
     finder = _Finder()
@@ -435,7 +436,7 @@ def read(path: str, kernel: str, text: str | None = None) -> Tunable:
                     namespace.setdefault(n, Absent(n, why))
     finally:
         sys.meta_path.remove(finder)
-        for k in [k for k in sys.modules if k == "triton" or k.startswith("triton.")]:
+        for k in [k for k in dict(sys.modules) if k == "triton" or k.startswith("triton.")]:
             del sys.modules[k]
         sys.modules.update(saved)
     if kernel_error is not None:

@@ -226,6 +226,27 @@ def compile(path: str, kernel: str, signature: str, options: Options | None = No
     return result
 
 
+def preload(target: str = "cuda:90") -> None:
+    """Import and set up what a cold compile for `target` needs before its first stage runs: the frontend, every
+    pass of make-ttir and make-ttgir, the lowering, LLVM's NVPTX target and the default ptxas (its version is
+    asked once per process). For processes started ahead of their first compile (tt-tune's compile pool, started
+    while tt-tune reads the kernel): that compile then pays none of it."""
+    from ttc.driver.cli import read_input  # noqa: F401 - the cache-hit path's imports
+    from ttc.frontend import compile_source  # noqa: F401
+    from ttc.ir.printer import print_ir  # noqa: F401
+    from ttc.ir.verifier import verify_module  # noqa: F401
+    from ttc.lowering import cubin, pipeline, target as targets, translate  # noqa: F401
+    from ttc.opt import reproducer  # noqa: F401
+    from ttc.opt.passmanager import make_pass
+    from ttc.passes.make_ttir import PIPELINE
+
+    for name in PIPELINE:
+        make_pass(name)
+    make_pass("make-ttgir", f"target={target}").passes()
+    targets.llvm()
+    targets.default_ptxas()
+
+
 def _from_cache(key: str, kernel: str, stage: str) -> Compiled | None:
     """The cached kernel, dumped where TRITON_KERNEL_DUMP asks; None on a miss, or where an override file of the
     kernel's exists (the override must win)."""

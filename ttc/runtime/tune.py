@@ -1,8 +1,11 @@
 """tt-tune's run: every config compiled at once on a pool of processes through the kernel cache, then checked
 and timed, on the GPU (one timing worker per GPU) or in the interpreter, with a progress bar on stderr.
 
-Everything that can overlap does. The GPU workers are started first (`GpuWorkers`, before the parent reads the
-kernel or imports NumPy): while the parent prepares and the configs compile, each worker creates its CUDA
+Everything that can overlap does. The compile processes are forked first (`compile_pool`, before any other thread
+exists), and import the compiler and set up LLVM (`compiler.preload`) while the parent reads the kernel; they run
+at a lower priority than the GPU workers, whose timing loop must keep the GPU fed. The GPU workers are started
+next (`GpuWorkers`, before the parent reads the kernel or imports NumPy): while the parent prepares and the configs
+compile, each worker creates its CUDA
 context and L2 flush buffer, and in its checking thread draws the spec's initial values (`spec.fast_initial_values`,
 on several threads); once the parent has sent the decorator's `reset_to_zero`, the worker uploads the values to
 its GPU, once (each config's buffers are device-to-device copies of them), and its checking thread computes each
@@ -34,6 +37,7 @@ import time
 
 L2_FLUSH_BYTES = 256 * 1024 * 1024
 QUANTILES = (0.5, 0.2, 0.8)
+COMPILE_NICENESS = 5
 
 
 # ----------------------------------------------------------------------------- compiling (pool workers)
@@ -59,6 +63,27 @@ def compile_one(path: str, text: str, kernel: str, signature: str, options: dict
         return {"ok": False, "error": "the kernel cache could not be written (set TRITON_CACHE_DIR)"}
     return {"ok": True, "cache_dir": result.cache_dir, "cache_hit": result.cache_hit,
             "shared": result.metadata.shared, "seconds": time.perf_counter() - start}
+
+
+def compile_init(target: str) -> None:
+    """A compile worker's start (tt-tune's pool on the GPU path, forked before the parent reads the kernel): below
+    the GPU workers' priority (their timing loop is one thread that must keep the GPU fed; compiles only need
+    to stay ahead of it), and with the compiler's imports and LLVM's set-up done before the first config comes."""
+    from ttc.driver import compiler
+
+    try:
+        os.nice(COMPILE_NICENESS)
+    except OSError:  # not allowed here: same priority as the rest
+        pass
+    compiler.preload(target)
+
+
+def compile_pool(n_jobs: int, target: str):
+    """The compile processes of a GPU run, started now (before any other thread of this process: they are
+    forked) and set up while the parent prepares; `run` takes them as its `cpu`."""
+    pool = _pool("fork", max(1, n_jobs), initializer=compile_init, initargs=(target,))
+    pool.submit(int, 0)  # the processes start now, not with the first config
+    return pool
 
 
 # ----------------------------------------------------------------------------- running (pool workers)
@@ -477,11 +502,17 @@ def _kill(pool) -> None:
         if proc.exitcode is not None:  # polls (reaps) it
             _killed.remove(proc)
     procs = getattr(pool, "_processes", None) or {}
+    # with work still pending (a run that ended early: an error, a cache hit), the pool's manager thread waits for
+    # its results until it sees the processes die, and this process's exit joins that thread: the killed
+    # processes stay in the pool's list then (the exit waits for them), or it would never end
+    pending = bool(getattr(pool, "_pending_work_items", None))
     for proc in list(procs.values()):
         proc.kill()
-        _killed.append(proc)
-        multiprocessing.process._children.discard(proc)
-    procs.clear()  # the pool's manager thread joins what is left in it
+        if not pending:
+            _killed.append(proc)
+            multiprocessing.process._children.discard(proc)
+    if not pending:
+        procs.clear()  # the pool's manager thread joins what is left in it
     pool.shutdown(wait=False, cancel_futures=True)
 
 
@@ -489,11 +520,12 @@ _killed: list = []  # processes `_kill` killed and has not seen exit
 
 
 def run(jobs: list[dict], *, path: str, text: str, kernel: str, spec_path: str, n_jobs: int,
-        gpus: GpuWorkers | None, progress: bool) -> list[dict]:
+        gpus: GpuWorkers | None, progress: bool, cpu=None) -> list[dict]:
     """Compile and run every job ({"signature", "options", "constexprs", "reset_to_zero", "restore_value",
     "warmup", "rep"}) on the started `gpus`, or in the interpreter when None; returns per job {"status", "ms",
     "compile": {...}, ...} in the jobs' order. Each config is timed as soon as its compile is done and a GPU is
-    free, so the timing order is the compiles' finishing order."""
+    free, so the timing order is the compiles' finishing order. `cpu`: the compile pool `compile_pool` started
+    (GPU runs); made here otherwise, after the spec's values, which the interpreter's forked workers inherit."""
     from tqdm import tqdm
 
     interpret = gpus is None
@@ -510,7 +542,7 @@ def run(jobs: list[dict], *, path: str, text: str, kernel: str, spec_path: str, 
     else:
         gpus.prepare(reset, names)
     n_gpus = 0 if interpret else len(gpus.pools)
-    cpu = _pool("fork", max(1, n_jobs))
+    cpu = cpu or _pool("fork", max(1, n_jobs))
     busy: dict = {}  # running future -> (kind, job index, GPU index or None)
     idle = list(range(n_gpus))
     ready: list[int] = []
