@@ -37,6 +37,7 @@ from xdsl.dialects import cf
 from xdsl.dialects.builtin import ArrayAttr, FusedLoc, IntegerType, NoneAttr, UnknownLoc
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriterListener, RewritePattern
+from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator, MemoryEffect, MemoryEffectKind, RecursiveMemoryEffect, SymbolOpInterface
 
 from ttc.ir.fold import ConstantTable, _representable_by, fold_in_ir, int_width, is_constant_op, make_constant
@@ -241,13 +242,26 @@ class Rewriter:
 Pattern = Callable[[Operation, Rewriter], bool]
 
 
+class _PatternRewriter(PatternRewriter):
+    """xDSL's `PatternRewriter`, made once per driver (listening as the driver's `listener`) and aimed at each op
+    in turn (`at`) instead of made anew for each op and pattern (~2% of a cold sort compile). `at` resets all
+    the state a rewriter keeps between matches: the matched op, the insertion point (before it, as the
+    constructor sets it), the name hint and whether an action was done."""
+
+    def at(self, op: Operation) -> _PatternRewriter:
+        self._current_operation = op
+        self.insertion_point = InsertPoint.before(op)
+        self._name_hint = None
+        self.has_done_action = False
+        return self
+
+
 def xdsl_pattern(pattern: RewritePattern) -> Pattern:
-    """An xDSL `RewritePattern` as a driver pattern: it rewrites through its own `PatternRewriter`, whose
+    """An xDSL `RewritePattern` as a driver pattern: it rewrites through the driver's `PatternRewriter`, whose
     changes reach the driver through the driver's listener."""
 
     def apply(op: Operation, rw: Rewriter) -> bool:
-        rewriter = PatternRewriter(op)
-        rewriter.extend_from_listener(rw.driver.listener)
+        rewriter = rw.driver.pattern_rewriter(op)
         pattern.match_and_rewrite(op, rewriter)
         return rewriter.has_done_action
 
@@ -284,6 +298,14 @@ class GreedyDriver:
         self.listener = PatternRewriterListener(operation_insertion_handler=[self.inserted],
                                                 operation_removal_handler=[self.removed],
                                                 operation_modification_handler=[self.modified])
+        self._pattern_rewriter: _PatternRewriter | None = None
+
+    def pattern_rewriter(self, op: Operation) -> _PatternRewriter:
+        """The xDSL rewriter for matching `op` (`xdsl_pattern`), made at the first use."""
+        if self._pattern_rewriter is None:
+            self._pattern_rewriter = _PatternRewriter(op)
+            self._pattern_rewriter.extend_from_listener(self.listener)
+        return self._pattern_rewriter.at(op)
 
     # ---- notifications
     def add(self, op: Operation) -> None:
