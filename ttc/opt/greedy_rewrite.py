@@ -441,6 +441,9 @@ COMMUTATIVE = frozenset({
 })
 
 
+_CAST_CHAINS = frozenset({"arith.extsi", "arith.extui", "arith.trunci", "arith.truncf"})  # fold_in_place's others
+
+
 def _is_constant(value: SSAValue) -> bool:
     return isinstance(value.owner, Operation) and is_constant_op(value.owner)
 
@@ -460,6 +463,8 @@ def fold_in_place(op: Operation) -> list[SSAValue] | None:
         lhs, rhs = op.operands[0], op.operands[1]
         if _is_constant(lhs) and not _is_constant(rhs):
             return [rhs, lhs, *op.operands[2:]]
+        return None
+    if name not in _CAST_CHAINS:  # most ops the driver pops: nothing below applies to them
         return None
     if len(op.operands) != 1:
         return None
