@@ -638,7 +638,7 @@ class _Liveness:
         if region.blocks.first is not region.blocks.last:
             self.multi_block = True
         for block in _block_post_order(region):
-            for op in reversed(list(block.ops)):
+            for op in reversed(block.ops):  # liveness changes no op
                 self.op(op, parent_live)
             if block is region.blocks.first or not parent_live:
                 continue
@@ -659,11 +659,11 @@ class _Liveness:
             return
         if self.op_live(op):
             return
-        if not self.removable(op):
-            self.mark_op(op)
-            return
+        # its results first: a live user (most ops have one) makes the op live without the effects check
         for r in op.results:
             self.process_value(r)
+        if not self.op_live(op) and not self.removable(op):
+            self.mark_op(op)
 
 
 def _all_preds_rewritable(block: Block) -> bool:
@@ -709,7 +709,7 @@ def _delete_dead(region: Region, live: _Liveness, driver: GreedyDriver | None) -
     for block in _block_post_order(region):
         if multi and block.last_op is not None:
             erased |= _drop_dead_successor_operands(block.last_op, live)
-        for op in reversed(list(block.ops)):
+        for op in list(reversed(block.ops)):  # xDSL's len(block.ops), which list(block.ops) asks, walks the block
             if not live.op_live(op) and not is_terminator(op):
                 _force_erase(op, driver)
                 erased = True
