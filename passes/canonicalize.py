@@ -1315,6 +1315,11 @@ class Canonicalize(Pass):
                              f"got '{self.region_simplify}'")
 
     def apply(self, ctx, op) -> None:
-        for region in op.regions:
-            GreedyDriver(PATTERNS, top_down=True, max_iterations=self.max_iterations,
-                         region_simplify=self.region_simplify == "normal").run(region)
+        self.run(op)
+
+    def run(self, op) -> bool:
+        """`apply`; True when every region reached its fixed point (an iteration that changed nothing), so that
+        running again on the same IR changes nothing."""
+        return all([GreedyDriver(PATTERNS, top_down=True, max_iterations=self.max_iterations,
+                                 region_simplify=self.region_simplify == "normal").run(region)
+                    for region in op.regions])

@@ -2,15 +2,15 @@
 
 Two ops are the same expression when they have the same name, operands, result types, properties and
 attributes, and no memory effects (Pure) or only reads with no write in between; the later one is replaced
-by the earlier one when the earlier one dominates it. xDSL's implementation does the work, driven by the
-traits our ops declare.
+by the earlier one when the earlier one dominates it. xDSL's driver does the work (through `ttc.opt.cse`, which
+hashes each op's key once), driven by the traits our ops declare.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.transforms.common_subexpression_elimination import cse
+from ttc.opt.cse import cse
 
 from ttc.opt.passmanager import Pass
 

@@ -299,9 +299,11 @@ def _discardable(func: tt.FuncOp) -> bool:
 
 def inline_calls(root: Operation, simplify=None) -> int:
     """Inline every inlinable call under `root`, callees first; returns how many calls were inlined.
-    `simplify(func)`, when given, runs on each function before and after calls are inlined into it (MLIR's
-    inliner runs its default pipeline, the canonicalizer, around inlining). Dead private functions are erased
-    at the end, as MLIR's inliner does (see the module docstring)."""
+    `simplify(func)`, when given, runs on each function before calls are inlined into it and again after, when
+    any was (MLIR's inliner runs its default pipeline, the canonicalizer, around inlining, and not again where
+    nothing was inlined) or when the first run did not say it reached a fixed point (its truthy result): a
+    canonicalizer at its fixed point changes nothing in a function nothing touched since. Dead private
+    functions are erased at the end, as MLIR's inliner does (see the module docstring)."""
     funcs = [op for op in root.walk() if isinstance(op, tt.FuncOp)]
     graph = _call_graph(funcs)
     recursive = recursive_functions(graph)
@@ -316,8 +318,8 @@ def inline_calls(root: Operation, simplify=None) -> int:
         if _discardable(func) and uses[func] == 0:
             dead.append(func)  # its own references still count: it goes at the end
             continue
-        if simplify is not None:
-            simplify(func)
+        settled = simplify(func) if simplify is not None else True
+        before = count
         # a copied callee body holds only calls that could not be inlined in the callee; looping catches
         # any that can be inlined here anyway, and ends because no function on a cycle is ever copied
         while True:
@@ -340,7 +342,7 @@ def inline_calls(root: Operation, simplify=None) -> int:
             count += done
             if not done:
                 break
-        if simplify is not None:
+        if simplify is not None and (count > before or not settled):
             simplify(func)
     for f in dead:
         f.detach()
@@ -367,7 +369,7 @@ class Inliner(Pass):
         if self.default_pipeline == "canonicalize":
             from ttc.passes.canonicalize import Canonicalize
 
-            def simplify(func):
-                Canonicalize().apply(ctx, func)
+            def simplify(func) -> bool:
+                return Canonicalize().run(func)
 
         inline_calls(op, simplify)

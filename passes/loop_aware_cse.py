@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from xdsl.dialects import scf
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.traits import is_side_effect_free
-from xdsl.transforms.common_subexpression_elimination import cse
 
+from ttc.opt.cse import cse
 from ttc.opt.greedy_rewrite import GreedyDriver
 from ttc.passes.canonicalize import PATTERNS
 from ttc.opt.passmanager import Pass

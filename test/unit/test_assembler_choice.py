@@ -22,6 +22,7 @@ def clean(monkeypatch, tmp_path):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("PATH", str(tmp_path / "bin"))
     (tmp_path / "bin").mkdir()
+    monkeypatch.setattr(target, "PTX_VERSIONS", str(tmp_path / "ptx_versions.json"))
     target.default_ptxas.cache_clear()
     target.assembler_cuda.cache_clear()
     yield tmp_path
@@ -57,3 +58,26 @@ def test_cuda_home_is_searched(clean, monkeypatch):
     found = _fake_ptxas(clean / "cuda" / "bin", "13.0")
     monkeypatch.setenv("CUDA_HOME", str(clean / "cuda"))
     assert target.default_ptxas() == found
+
+
+def test_ptxas_version_is_asked_once_per_ptxas_file(clean):
+    """`ptxas --version` runs in the first process that meets a ptxas file, not in later ones (its release is kept
+    in PTX_VERSIONS under the file's path, size and modification time); a changed file is asked again."""
+    runs = clean / "runs"
+    path = clean / "bin" / "ptxas"
+
+    def write(release):
+        path.write_text(f"#!/bin/sh\necho run >> {runs}\necho 'Cuda compilation tools, release {release}, V{release}.0'\n")
+        path.chmod(0o755)
+
+    def fresh_process():  # what a new process has: no answer in memory
+        target.default_ptxas.cache_clear()
+        target.assembler_cuda.cache_clear()
+        return target.default_ptxas(), target.assembler_cuda(str(path))
+
+    write("12.8")
+    assert fresh_process() == (str(path), (12, 8)) and runs.read_text() == "run\n"
+    assert fresh_process() == (str(path), (12, 8)) and runs.read_text() == "run\n"
+    write("13.0")  # another size: another file
+    assert fresh_process() == (str(path), (13, 0)) and runs.read_text() == "run\nrun\n"
+    assert fresh_process() == (str(path), (13, 0)) and runs.read_text() == "run\nrun\n"

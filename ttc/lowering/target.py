@@ -138,12 +138,7 @@ def assembler_cuda(ptxas: str | None) -> tuple[int, int] | None:
     """The CUDA release of the assembler tt-as uses: `ptxas --version`, else the installed nvJitLink (its wheel's
     version, read without loading the library); None when neither says."""
     if ptxas:
-        try:
-            out = subprocess.run([ptxas, "--version"], capture_output=True, text=True).stdout
-        except OSError:
-            return None
-        m = re.search(r"release (\d+)\.(\d+)", out)
-        return (int(m.group(1)), int(m.group(2))) if m else None
+        return _ptxas_release(ptxas)
     for dist in NVJITLINK_DISTS:
         found = dist_info(dist)
         try:
@@ -152,6 +147,32 @@ def assembler_cuda(ptxas: str | None) -> tuple[int, int] | None:
         except (TypeError, ValueError):
             continue
     return None
+
+
+def _ptxas_release(ptxas: str) -> tuple[int, int] | None:
+    """`ptxas --version`'s CUDA release, remembered across processes in PTX_VERSIONS under the file's identity
+    (path, modification time, size: `_installed`), so a process that has seen this ptxas runs no subprocess
+    (~10-30 ms of every command that needs the default assembler)."""
+    try:
+        key = "ptxas " + _installed(ptxas)
+    except OSError:
+        key = None
+    known = _stored()
+    if key is not None and key in known and (known[key] is None or _is_release(known[key])):
+        return tuple(known[key]) if known[key] else None
+    try:
+        out = subprocess.run([ptxas, "--version"], capture_output=True, text=True).stdout
+    except OSError:
+        return None
+    m = re.search(r"release (\d+)\.(\d+)", out)
+    release = (int(m.group(1)), int(m.group(2))) if m else None
+    if key is not None:
+        _store(known, key, list(release) if release else None)
+    return release
+
+
+def _is_release(value) -> bool:
+    return isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)
 
 
 def _emit_probe(cpu: str, features: str) -> str:
@@ -194,8 +215,8 @@ def default_ptx_version(cpu: str, ptxas: str | None = None) -> int:
     return want
 
 
-# resolve_ptx_version's answers, kept across processes (each costs LLVM probes and finding the assembler's
-# release: ~30 ms of every compile); see _known.
+# resolve_ptx_version's answers and ptxas releases, kept across processes (each costs LLVM probes or running
+# `ptxas --version`: ~30 ms of every compile); see _known and _ptxas_release.
 PTX_VERSIONS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "__pycache__",
                             "ptx_versions.json")
 
@@ -211,8 +232,6 @@ def _known(cpu: str, requested: int | None, ptxas: str | None) -> tuple[str | No
     depends on the LLVM that llvmlite was built with and, by default, on the assembler's CUDA release, so the key
     names the installed llvmlite (its `.dist-info` folder) and the assembler (the nvJitLink wheel's, or the
     ptxas file); None where one is not found (then nothing is cached)."""
-    import json
-
     try:
         llvmlite = dist_info("llvmlite")
         parts = [cpu, str(requested), _installed(llvmlite[1])]
@@ -221,12 +240,34 @@ def _known(cpu: str, requested: int | None, ptxas: str | None) -> tuple[str | No
             parts.append(_installed(ptxas) if ptxas else _installed(nvjitlink[1]) if nvjitlink else "no assembler")
     except (OSError, TypeError):
         return None, {}
+    return " ".join(parts), _stored()
+
+
+def _stored() -> dict:
+    """The answers in PTX_VERSIONS ({} where it is missing or damaged)."""
+    import json
+
     try:
         with open(PTX_VERSIONS, encoding="utf-8") as f:
             known = json.load(f)
     except (OSError, ValueError):
         known = {}
-    return " ".join(parts), known if isinstance(known, dict) else {}
+    return known if isinstance(known, dict) else {}
+
+
+def _store(known: dict, key: str, value) -> None:
+    """`known` with `key` set to `value`, written to PTX_VERSIONS at once (a rename: readers see the old file or the
+    new one); nothing where it cannot be written."""
+    import json
+
+    known[key] = value
+    try:
+        os.makedirs(os.path.dirname(PTX_VERSIONS), exist_ok=True)
+        with open(f"{PTX_VERSIONS}.{os.getpid()}", "w", encoding="utf-8") as f:
+            json.dump(known, f, indent=0, sort_keys=True)
+        os.replace(f"{PTX_VERSIONS}.{os.getpid()}", PTX_VERSIONS)
+    except OSError:
+        pass
 
 
 @lru_cache(maxsize=None)
@@ -238,16 +279,7 @@ def resolve_ptx_version(cpu: str, requested: int | None, ptxas: str | None = Non
         return known[key]
     version = _resolve_ptx_version(cpu, requested, ptxas)
     if key is not None:
-        import json
-
-        known[key] = version
-        try:
-            os.makedirs(os.path.dirname(PTX_VERSIONS), exist_ok=True)
-            with open(f"{PTX_VERSIONS}.{os.getpid()}", "w", encoding="utf-8") as f:
-                json.dump(known, f, indent=0, sort_keys=True)
-            os.replace(f"{PTX_VERSIONS}.{os.getpid()}", PTX_VERSIONS)
-        except OSError:
-            pass
+        _store(_stored(), key, version)
     return version
 
 

@@ -1,0 +1,106 @@
+"""xDSL's CSE driver (`xdsl.transforms.common_subexpression_elimination`) with each op's key hashed once.
+
+xDSL's `KnownOps` wraps the op in a new `OperationInfo` at every lookup, whose hash covers the op's attributes,
+properties, operands and result types (tensor types hash their shape, element type and layout, recursively), and
+whose `__eq__` hashes both sides again. Here one key per op serves its lookup and its insertion, and the key keeps
+its hash. The result is the same: an op stored as a key is never changed during the run (its results' users,
+whose operands a replacement changes, come after it in the walk and are not stored yet), and keys whose fields
+are equal have equal hashes, so comparing the kept hashes first decides what comparing fresh ones did.
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Block, Operation, Region
+from xdsl.traits import IsolatedFromAbove, IsTerminator, MemoryEffectKind, is_side_effect_free, only_has_effect
+from xdsl.transforms.common_subexpression_elimination import (CSEDriver, KnownOps, OperationInfo,
+                                                              has_other_side_effecting_op_in_between)
+from xdsl.transforms.dead_code_elimination import is_trivially_dead
+
+
+class _Key(OperationInfo):
+    """`OperationInfo` with its hash computed once."""
+
+    def __init__(self, op: Operation):
+        self.op = op
+        self.hash = OperationInfo.__hash__(self)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+
+class _KnownOps(KnownOps):
+    """`KnownOps` keyed by `_Key`."""
+
+    def __getitem__(self, k: Operation):
+        return self._known_ops[_Key(k)]
+
+    def __setitem__(self, k: Operation, v: Operation):
+        self._known_ops[_Key(k)] = v
+
+    def __contains__(self, k: Operation):
+        return _Key(k) in self._known_ops
+
+    def get(self, k: Operation, default=None):
+        return self._known_ops.get(_Key(k), default)
+
+    def pop(self, k: Operation):
+        return self._known_ops.pop(_Key(k))
+
+
+class Driver(CSEDriver):
+    """`CSEDriver` whose scopes are `_KnownOps` and whose `_simplify_operation` looks an op up and stores it under
+    one key (xDSL's steps otherwise, in the same order)."""
+
+    def __init__(self):
+        super().__init__(_known_ops=_KnownOps())
+
+    def _simplify_operation(self, op: Operation):
+        if op.has_trait(IsTerminator):
+            return
+        if is_trivially_dead(op):
+            self._mark_erasure(op)
+            return
+        if any(len(region.blocks) > 1 for region in op.regions):
+            return
+        key = _Key(op)
+        known = self._known_ops._known_ops
+        if not is_side_effect_free(op):
+            if not only_has_effect(op, MemoryEffectKind.READ):
+                return
+            if existing := known.get(key):
+                if (op.parent_block() is existing.parent_block()
+                        and not has_other_side_effecting_op_in_between(existing, op)):
+                    self._replace_and_delete(op, existing)
+                    return
+            known[key] = op
+            return
+        if existing := known.get(key):
+            self._replace_and_delete(op, existing)
+            return
+        known[key] = op
+
+    def _simplify_block(self, block: Block):
+        for op in block.ops:
+            if op.regions:
+                if op.has_trait(IsolatedFromAbove, value_if_unregistered=True):
+                    old_scope = self._known_ops
+                    self._known_ops = _KnownOps()
+                    for region in op.regions:
+                        self._simplify_region(region)
+                    self._known_ops = old_scope
+                else:
+                    for region in op.regions:
+                        self._simplify_region(region)
+            self._simplify_operation(op)
+
+    def _simplify_region(self, region: Region):
+        if len(region.blocks) == 1:
+            old_scope = self._known_ops
+            self._known_ops = _KnownOps(self._known_ops)
+            self._simplify_block(region.block)
+            self._known_ops = old_scope
+
+
+def cse(thing: Operation | Block | Region) -> None:
+    """xDSL's `cse(thing)`, through `Driver`."""
+    Driver().simplify(thing)
