@@ -2,6 +2,7 @@
 kernel in kernels/), instruction counts and an instruction histogram diff.
 
     python bench/ptx_compare.py [--only a,b] [--diff NAME] [--json PATH]    # ours vs the checked-in Triton PTX
+    python bench/ptx_compare.py --regs [--ptxas PATH] [--only a,b]          # registers/spills, same ptxas for both
     /tmp/tritonvenv/bin/python bench/ptx_compare.py --oracle [--only a,b]   # (re)make Triton's PTX (Triton 3.6.0)
 
 The oracle compiles each fixture's `<name>.nodebug.ttgir` with Triton's own back end (`triton.compile` on the
@@ -10,6 +11,10 @@ test/fixtures/triton_ptx/<name>.ptx. Ours is `tt-translate --target=ptx` of the 
 An instruction is a statement of a function body (inline asm included): a line ending in `;` that is not a
 directive (`.reg`, `.loc`, ...); its key in the histogram is the mnemonic without its predicate guard
 (`ld.global.v4.b32`). test/unit/test_ptx_quality.py holds our count to 1.03x Triton's.
+
+--regs assembles both PTX files with one ptxas (`--ptxas`, else the one on PATH) as Triton's make_cubin does
+(`-lineinfo -v --gpu-name=sm_90a`; ours assembles the same way but for -lineinfo, which changes no register count)
+and prints each kernel's registers and spill bytes (stores + loads), flagging ours over Triton's + 2.
 """
 
 from __future__ import annotations
@@ -18,7 +23,10 @@ import argparse
 import collections
 import json
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,6 +77,46 @@ def diff_lines(r: dict, top: int = 15) -> list[str]:
     return [f"  {a[k] - b[k]:+5d}  {k:<40} ours {a[k]:5d}  triton {b[k]:5d}" for k in keys[:top] if a[k] != b[k]]
 
 
+REG_SLACK = 2
+_PTXAS_INFO = re.compile(r"Used (\d+) registers")
+_SPILL = re.compile(r"(\d+) bytes spill stores, (\d+) bytes spill loads")
+
+
+def ptxas_usage(ptx: str, ptxas: str) -> tuple[int, int]:
+    """(registers, spill store + load bytes) of the PTX's kernel, from `ptxas -v`."""
+    with tempfile.TemporaryDirectory(prefix="ptx-regs-") as tmp:
+        src = Path(tmp) / "k.ptx"
+        src.write_text(ptx)
+        proc = subprocess.run([ptxas, "-lineinfo", "-v", "--gpu-name=sm_90a", str(src), "-o", str(src) + ".o"],
+                              capture_output=True, text=True)
+    log = proc.stdout + proc.stderr
+    if proc.returncode != 0 or not _PTXAS_INFO.search(log):
+        raise RuntimeError(f"ptxas failed: {log.strip()[:300]}")
+    spill = _SPILL.search(log)
+    return int(_PTXAS_INFO.search(log).group(1)), int(spill.group(1)) + int(spill.group(2)) if spill else 0
+
+
+def regs(names: list[str], ptxas: str, results: dict) -> int:
+    """Registers and spills of ours vs Triton's per fixture; returns how many are over Triton's + REG_SLACK."""
+    print(f"{'fixture':<36} {'regs':>5} {'triton':>6} {'spill':>6} {'triton':>6}")
+    over = []
+    for name in names:
+        try:
+            (ra, sa), (rb, sb) = ptxas_usage(ours(name), ptxas), ptxas_usage(theirs(name), ptxas)
+        except Exception as e:
+            results[name] = {"error": str(e).splitlines()[0]}
+            print(f"{name:<36} error: {results[name]['error']}")
+            over.append(name)
+            continue
+        results[name] = {"regs": ra, "triton_regs": rb, "spill": sa, "triton_spill": sb}
+        flag = "  > +2" if ra > rb + REG_SLACK or sa > sb else ""
+        over += [name] if flag else []
+        print(f"{name:<36} {ra:5d} {rb:6d} {sa:6d} {sb:6d}{flag}")
+    print(f"{len(names) - len(over)} of {len(names)} within Triton's + {REG_SLACK} registers (no more spills); "
+          f"over: {', '.join(over) or 'none'}")
+    return len(over)
+
+
 def oracle(names: list[str]) -> int:
     import triton
     from triton.backends.compiler import GPUTarget
@@ -89,12 +137,23 @@ def main(argv=None) -> int:
     p.add_argument("--only", default=None, help="comma-separated fixture names")
     p.add_argument("--diff", default=None, help="print the histogram diff of these fixtures (comma-separated; 'all')")
     p.add_argument("--json", default=None, help="write every result here")
+    p.add_argument("--regs", action="store_true", help="registers and spills of both with the same ptxas")
+    p.add_argument("--ptxas", default=None, help="the ptxas for --regs (default: the one on PATH)")
     opts = p.parse_args(argv)
     names = opts.only.split(",") if opts.only else sm90_fixtures()
     if opts.oracle:
         return oracle(names)
     sys.path.insert(0, str(ROOT))
     results, worse = {}, 0
+    if opts.regs:
+        ptxas = opts.ptxas or shutil.which("ptxas")
+        if not ptxas:
+            print("error: --regs needs a ptxas (none on PATH; pass --ptxas)", file=sys.stderr)
+            return 1
+        regs(names, ptxas, results)
+        if opts.json:
+            Path(opts.json).write_text(json.dumps(results, indent=1, sort_keys=True))
+        return 0
     want_diff = set(names) if opts.diff == "all" else set((opts.diff or "").split(","))
     print(f"{'fixture':<36} {'ours':>6} {'triton':>6} {'ratio':>6}")
     for name in names:

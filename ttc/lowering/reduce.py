@@ -77,11 +77,11 @@ def _reduce(ctx, op):
     if kind is not None:  # every lane along the axis: one redux.sync (Triton's warpReduce)
         for key in acc:
             acc[key] = (_redux(ctx, acc[key][0], kind),)
-    else:
-        for i, basis in enumerate(ll.lane):
-            if basis[axis]:
-                for key in acc:
-                    acc[key] = combine(acc[key], tuple(ctx.shuffle("bfly", x, 1 << i) for x in acc[key]))
+    else:  # one output position's whole butterfly after the other's (as Triton): fewer shuffled values live
+        bits = [i for i, basis in enumerate(ll.lane) if basis[axis]]
+        for key in acc:
+            for i in bits:
+                acc[key] = combine(acc[key], tuple(ctx.shuffle("bfly", x, 1 << i) for x in acc[key]))
     # 3. across warps
     warp_bits = [i for i, basis in enumerate(ll.warp) if basis[axis]]
     if warp_bits:
