@@ -666,3 +666,21 @@ def test_an_early_error_ends_the_command(case, tmp_path):
                            str(spec)], capture_output=True, text=True, timeout=120,
                           env={**os.environ, "TRITON_CACHE_DIR": str(tmp_path)})
     assert proc.returncode == 1 and "error:" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_gpu_worker_checks_below_the_compiles(monkeypatch):
+    """A GPU worker's checking thread (values, references, checks) runs below the compile processes' priority and
+    its timing thread at the worker's own (Linux keeps a nice value per thread)."""
+    from ttc.runtime import cuda, tune
+
+    monkeypatch.setattr(cuda, "_Driver", FakeGpu)
+    monkeypatch.setattr(tune, "_gpu", {})
+    monkeypatch.setattr(tune, "_load", lambda spec_path: None)
+    base = os.getpriority(os.PRIO_PROCESS, 0)
+    tune.gpu_init(0, str(INPUTS / "fails.json"))
+    try:
+        checking = tune._checker().submit(os.getpriority, os.PRIO_PROCESS, 0).result()
+    finally:
+        tune._checker().shutdown()
+    assert os.getpriority(os.PRIO_PROCESS, 0) == base
+    assert checking == min(19, base + tune.CHECK_NICENESS) and tune.CHECK_NICENESS > tune.COMPILE_NICENESS

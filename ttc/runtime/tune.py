@@ -5,9 +5,9 @@ Everything that can overlap does. The compile processes are forked first (`compi
 exists), and import the compiler and set up LLVM (`compiler.preload`) while the parent reads the kernel; they run
 at a lower priority than the GPU workers, whose timing loop must keep the GPU fed. The GPU workers are started
 next (`GpuWorkers`, before the parent reads the kernel or imports NumPy): while the parent prepares and the configs
-compile, each worker creates its CUDA
-context and L2 flush buffer, and in its checking thread draws the spec's initial values (`spec.fast_initial_values`,
-on several threads); once the parent has sent the decorator's `reset_to_zero`, the worker uploads the values to
+compile, each worker creates its CUDA context and L2 flush buffer, and in its checking thread (below the compiles'
+priority: only the first timing's upload and the final collection wait for it) draws the spec's initial values
+(`spec.fast_initial_values`, on several threads); once the parent has sent the decorator's `reset_to_zero`, the worker uploads the values to
 its GPU, once (each config's buffers are device-to-device copies of them), and its checking thread computes each
 check's expected values once (`check.Reference`: a 4096^3 matmul in NumPy, then each element's accepted
 interval). A config is timed as soon as its compile is done and a GPU is free. The timing is `triton.testing.do_bench`'s, with the CUDA driver (cuda-python) instead of torch: one
@@ -37,7 +37,11 @@ import time
 
 L2_FLUSH_BYTES = 256 * 1024 * 1024
 QUANTILES = (0.5, 0.2, 0.8)
+# below the parent and the GPU workers' timing loops, the compiles; below them, each GPU worker's checking thread
+# (the spec's values, the checks' references: a 4096^3 matmul on every core, and the checks), which only has to be
+# done when the last config is timed
 COMPILE_NICENESS = 5
+CHECK_NICENESS = 10
 
 
 # ----------------------------------------------------------------------------- compiling (pool workers)
@@ -71,10 +75,7 @@ def compile_init(target: str) -> None:
     to stay ahead of it), and with the compiler's imports and LLVM's set-up done before the first config comes."""
     from ttc.driver import compiler
 
-    try:
-        os.nice(COMPILE_NICENESS)
-    except OSError:  # not allowed here: same priority as the rest
-        pass
+    _below(COMPILE_NICENESS)
     compiler.preload(target)
 
 
@@ -209,6 +210,7 @@ _gpu: dict = {}  # per GPU worker: driver, device index, L2 flush buffer, limits
 def gpu_init(device: int, spec_path: str) -> None:
     """A GPU worker's start, spawned before the parent has read the kernel: the spec's values are drawn in the
     checking thread while this thread imports the driver, creates the context and the L2 flush buffer."""
+    _checker().submit(_below, CHECK_NICENESS)  # before NumPy's import: its BLAS threads inherit the priority
     _drawn[spec_path] = _checker().submit(_load, spec_path)
     from ttc.runtime.cuda import _Driver
 
@@ -298,6 +300,14 @@ def quantile(values, qs) -> list[float]:
         lo, hi = math.floor(point), math.ceil(point)
         out.append((1 - (point - lo)) * a[lo] + (point - lo) * a[hi])
     return out
+
+
+def _below(niceness: int) -> None:
+    """This thread (and the threads it starts from now on) at `niceness` (Linux keeps a priority per thread)."""
+    try:
+        os.nice(niceness)
+    except OSError:  # not allowed here: same priority as the rest
+        pass
 
 
 def _checker() -> cf.ThreadPoolExecutor:
