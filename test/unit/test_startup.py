@@ -175,3 +175,18 @@ def test_commands_run_with_a_high_gc_threshold():
     assert cli.run("t", main, []) == 0 and cli.run("t", main, ["x"]) == 1
     assert seen == [cli.GC_THRESHOLD] * 2 and cli.GC_THRESHOLD > 10 * before[0]
     assert gc.get_threshold() == before
+
+
+def test_tt_tune_prepare_reads_signatures_without_the_frontend(tmp_path):
+    """tt-tune's parent reads the kernel and the spec (`autotune.prepare`) before it can hand any config to the
+    compile processes: it parses signatures (ttc.frontend.signature) but never imports the frontend's compiler,
+    which only the compile processes run."""
+    code = ("import sys\nfrom ttc.driver import autotune\n"
+            f"autotune.prepare({str(ROOT / 'kernels/tuned/matmul.py')!r}, 'matmul_kernel', "
+            f"{str(ROOT / 'kernels/tuned/matmul.json')!r})\n"
+            "print('\\n'.join(sorted(sys.modules)))")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    modules = set(proc.stdout.split())
+    assert "ttc.frontend.signature" in modules
+    assert not offending(modules, ("ttc.frontend.driver", "ttc.frontend.codegen", "ttc.frontend.semantics"))
