@@ -119,6 +119,7 @@ def serve(directory: str) -> None:
             importlib.import_module(info.name)
     for module in [m for m, _ in COMMANDS.values()] + ["lit.formats", "lit.worker", "lit.TestRunner"]:
         importlib.import_module(module)
+    importlib.import_module("ttc.driver.cli").QUICK_EXIT = False  # entry points return here, to report their code
     gc.collect()
     gc.freeze()  # the children share these pages instead of copying them as the collector touches them
     sock = os.path.join(directory, "sock")

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import sys
 
-from ttc.driver.cli import ArgumentParser, UsageError, int_range, read_input, run, write_output
+from ttc.driver.cli import ArgumentParser, UsageError, end, int_range, read_input, run, write_output
 from ttc.driver.stages import environment_help
 
 
@@ -98,7 +98,7 @@ def main(argv: list[str]) -> int:
 
 
 def entry() -> None:
-    sys.exit(run("tt-as", main))
+    end(run("tt-as", main))
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ttc.driver.cli import ArgumentParser, UsageError, parse_ptx_version, run, write_output
+from ttc.driver.cli import ArgumentParser, UsageError, end, parse_ptx_version, run, write_output
 
 STAGES = ("ttir", "ttgir", "llir", "ptx", "cubin")
 ENVIRONMENT = """environment:
@@ -127,7 +127,7 @@ def main(argv: list[str]) -> int:
 
 
 def entry() -> None:
-    sys.exit(run("tt-compile", main))
+    end(run("tt-compile", main))
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ttc.driver.cli import ArgumentParser, read_input, run, write_output
+from ttc.driver.cli import ArgumentParser, end, read_input, run, write_output
 
 
 def _parser() -> ArgumentParser:
@@ -53,7 +53,7 @@ def main(argv: list[str]) -> int:
 
 
 def entry() -> None:
-    sys.exit(run("tt-frontend", main))
+    end(run("tt-frontend", main))
 
 
 if __name__ == "__main__":

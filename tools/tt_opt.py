@@ -18,7 +18,7 @@ import os
 import sys
 import time
 
-from ttc.driver.cli import UsageError, read_input, run, write_output
+from ttc.driver.cli import UsageError, end, read_input, run, write_output
 
 VERSION = "tt-opt (ttc) 0.1.0, Triton 3.6 IR syntax"
 
@@ -321,7 +321,7 @@ def _timing(enabled, with_io, managers, t0, parse_time, output_time):
 
 
 def entry() -> None:
-    sys.exit(run("tt-opt", main))
+    end(run("tt-opt", main))
 
 
 if __name__ == "__main__":

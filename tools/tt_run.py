@@ -15,7 +15,7 @@ import os
 import sys
 from pathlib import Path
 
-from ttc.driver.cli import ArgumentParser, UsageError, int_range, run, write_output
+from ttc.driver.cli import ArgumentParser, UsageError, end, int_range, run, write_output
 
 IR_SUFFIXES = (".ttir", ".ttgir", ".mlir")
 BINARY_SUFFIXES = (".cubin", ".ptx")
@@ -148,7 +148,7 @@ def main(argv: list[str]) -> int:
 
 
 def entry() -> None:
-    sys.exit(run("tt-run", main))
+    end(run("tt-run", main))
 
 
 if __name__ == "__main__":

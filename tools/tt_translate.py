@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import sys
 
-from ttc.driver.cli import ArgumentParser, UsageError, parse_ptx_version, read_input, run, write_output
+from ttc.driver.cli import ArgumentParser, UsageError, end, parse_ptx_version, read_input, run, write_output
 from ttc.driver.stages import environment_help
 
 
@@ -72,7 +72,7 @@ def main(argv: list[str]) -> int:
 
 
 def entry() -> None:
-    sys.exit(run("tt-translate", main))
+    end(run("tt-translate", main))
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ import shutil
 import sys
 import time
 
-from ttc.driver.cli import ArgumentParser, UsageError, env_on, run, write_output
+from ttc.driver.cli import ArgumentParser, UsageError, end, env_on, run, write_output
 
 
 def _parser() -> ArgumentParser:
@@ -262,7 +262,7 @@ def _main(args, started: float, gpus, cpu) -> int:
 
 
 def entry() -> None:
-    sys.exit(run("tt-tune", main))
+    end(run("tt-tune", main))
 
 
 if __name__ == "__main__":
