@@ -75,3 +75,17 @@ def test_help(tmp_path, name):
     for flag in ("-h", "--help"):
         proc = command(name, flag, cwd=tmp_path)
         assert proc.returncode == 0 and proc.stdout.startswith(f"usage: {name} ") and proc.stderr == "", proc.stderr
+
+
+def test_end_runs_atexit_flushes_and_keeps_the_code():
+    """`cli.end` (every command's last step): the atexit handlers run (ttc's dataclass code cache is saved by one),
+    buffered output is written, the code is the process's; with QUICK_EXIT off it raises SystemExit instead."""
+    code = ("import atexit, sys\nfrom ttc.driver import cli\natexit.register(lambda: sys.stdout.write('atexit'))\n"
+            "sys.stdout.write('out ')\n"
+            "if sys.argv[1] == 'off':\n    cli.QUICK_EXIT = False\n    try:\n        cli.end(4)\n"
+            "    except SystemExit as e:\n        sys.stdout.write(f'SystemExit {e.code} ')\n        sys.exit(5)\n"
+            "cli.end(3)\n")
+    on = subprocess.run([sys.executable, "-c", code, "on"], capture_output=True, text=True)
+    assert (on.returncode, on.stdout, on.stderr) == (3, "out atexit", "")
+    off = subprocess.run([sys.executable, "-c", code, "off"], capture_output=True, text=True)
+    assert (off.returncode, off.stdout) == (5, "out SystemExit 4 atexit")
