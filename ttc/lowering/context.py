@@ -162,9 +162,9 @@ class Lowering:
     def warp(self) -> ir.Value:
         return self.b.lshr(self.tid(), ir.Constant(i32, self.threads_per_warp.bit_length() - 1))
 
-    def coords(self, ll: LinearLayout) -> list[list[ir.Value]]:
-        """Per register, the coordinates of its element (i32)."""
-        return indexing.register_coords(self.b, ll, self.lane(), self.warp())
+    def coords(self, ll: LinearLayout, per_bit: bool = False) -> list[list[ir.Value]]:
+        """Per register, the coordinates of its element (i32); `per_bit` as for `indexing.id_part`."""
+        return indexing.register_coords(self.b, ll, self.lane(), self.warp(), per_bit)
 
     def owner_pred(self, ll: LinearLayout) -> ir.Value | None:
         """True in the one thread (of those holding the same elements) that should write them; None when no
