@@ -300,6 +300,16 @@ class Lowering:
         if pred is None:
             b.store(v, self.smem_ptr(off), align=min(size, 16))
             return
+        bits = bits_of(st)
+        if size * 8 == bits and bits in (16, 32, 64):
+            # a predicated `st.shared` as Triton's storeShared, not a branch around a store: after a branch LLVM
+            # sinks the selects that make `v` past it, so their operands stay live across the barrier that follows
+            # (cumsum: 22 registers against Triton's 16 with ptxas 13.0)
+            if not isinstance(st, ir.IntType):
+                v = b.bitcast(v, ir.IntType(bits))
+            nvvm.asm(b, f"@$2 st.shared.b{bits} [ $0 + 0 ], $1;", f"r,{dict([(16, 'h'), (32, 'r'), (64, 'l')])[bits]},b",
+                     ir.VoidType(), [self.smem_ptr(off), v, pred])
+            return
         with b.if_then(pred):
             b.store(v, self.smem_ptr(off), align=min(size, 16))
 
