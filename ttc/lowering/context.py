@@ -162,9 +162,9 @@ class Lowering:
     def warp(self) -> ir.Value:
         return self.b.lshr(self.tid(), ir.Constant(i32, self.threads_per_warp.bit_length() - 1))
 
-    def coords(self, ll: LinearLayout) -> list[list[ir.Value]]:
-        """Per register, the coordinates of its element (i32)."""
-        return indexing.register_coords(self.b, ll, self.lane(), self.warp())
+    def coords(self, ll: LinearLayout, per_bit: bool = False) -> list[list[ir.Value]]:
+        """Per register, the coordinates of its element (i32); `per_bit` as for `indexing.id_part`."""
+        return indexing.register_coords(self.b, ll, self.lane(), self.warp(), per_bit)
 
     def owner_pred(self, ll: LinearLayout) -> ir.Value | None:
         """True in the one thread (of those holding the same elements) that should write them; None when no
@@ -299,6 +299,16 @@ class Lowering:
         off = b.add(b.mul(index, ir.Constant(i32, size)), ir.Constant(i32, base)) if base else b.mul(index, ir.Constant(i32, size))
         if pred is None:
             b.store(v, self.smem_ptr(off), align=min(size, 16))
+            return
+        bits = bits_of(st)
+        if size * 8 == bits and bits in (16, 32, 64):
+            # a predicated `st.shared` as Triton's storeShared, not a branch around a store: after a branch LLVM
+            # sinks the selects that make `v` past it, so their operands stay live across the barrier that follows
+            # (cumsum: 22 registers against Triton's 16 with ptxas 13.0)
+            if not isinstance(st, ir.IntType):
+                v = b.bitcast(v, ir.IntType(bits))
+            nvvm.asm(b, f"@$2 st.shared.b{bits} [ $0 + 0 ], $1;", f"r,{dict([(16, 'h'), (32, 'r'), (64, 'l')])[bits]},b",
+                     ir.VoidType(), [self.smem_ptr(off), v, pred])
             return
         with b.if_then(pred):
             b.store(v, self.smem_ptr(off), align=min(size, 16))

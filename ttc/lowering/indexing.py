@@ -28,10 +28,19 @@ def _runs(bases, dim: int):
     return runs
 
 
-def id_part(b: ir.IRBuilder, bases, ident: ir.Value, dim: int) -> ir.Value | None:
-    """The contribution of a lane (or warp) id to the coordinate along `dim`; None when it is always 0."""
+def id_part(b: ir.IRBuilder, bases, ident: ir.Value, dim: int, per_bit: bool = False) -> ir.Value | None:
+    """The contribution of a lane (or warp) id to the coordinate along `dim`; None when it is always 0.
+    `per_bit`: a run of one id bit becomes `select((id & bit) == 0, 0, value)`, the form Triton's applyLinearLayout
+    emits, not a shift and mask: InstCombine then folds `zext(a > b) != value` into an `xor i1` of the compare and
+    the id bit (the sort's compare-and-swap against a flip mask), where after `(id >> k) & 1` it keeps the zext and
+    the compare, and the SLP vectorizer pairs those into vectors ptxas allocates more registers for."""
     out = None
     for i0, v0, n in _runs(bases, dim):
+        if per_bit and n == 1:
+            bit = b.icmp_unsigned("==", b.and_(ident, ir.Constant(i32, 1 << i0)), ir.Constant(i32, 0))
+            term = b.select(bit, ir.Constant(i32, 0), ir.Constant(i32, v0))
+            out = term if out is None else b.xor(out, term)
+            continue
         bits = b.and_(b.lshr(ident, ir.Constant(i32, i0)) if i0 else ident, ir.Constant(i32, (1 << n) - 1))
         if v0 & (v0 - 1) == 0:
             term = b.shl(bits, ir.Constant(i32, v0.bit_length() - 1)) if v0 > 1 else bits
@@ -41,11 +50,12 @@ def id_part(b: ir.IRBuilder, bases, ident: ir.Value, dim: int) -> ir.Value | Non
     return out
 
 
-def thread_coords(b: ir.IRBuilder, ll: LinearLayout, lane: ir.Value, warp: ir.Value) -> list[ir.Value | None]:
+def thread_coords(b: ir.IRBuilder, ll: LinearLayout, lane: ir.Value, warp: ir.Value,
+                  per_bit: bool = False) -> list[ir.Value | None]:
     """Per dimension: the coordinate of the thread's register 0 (None where it is 0 for every thread)."""
     out = []
     for d in range(ll.rank):
-        parts = [p for p in (id_part(b, ll.lane, lane, d), id_part(b, ll.warp, warp, d)) if p is not None]
+        parts = [p for p in (id_part(b, ll.lane, lane, d, per_bit), id_part(b, ll.warp, warp, d, per_bit)) if p is not None]
         v = parts[0] if parts else None
         for p in parts[1:]:
             v = b.xor(v, p)
@@ -66,9 +76,10 @@ def disjoint(ll: LinearLayout) -> bool:
     return True
 
 
-def register_coords(b: ir.IRBuilder, ll: LinearLayout, lane: ir.Value, warp: ir.Value) -> list[list[ir.Value]]:
-    """Per register: its element's coordinates (i32 values)."""
-    base = thread_coords(b, ll, lane, warp)
+def register_coords(b: ir.IRBuilder, ll: LinearLayout, lane: ir.Value, warp: ir.Value,
+                    per_bit: bool = False) -> list[list[ir.Value]]:
+    """Per register: its element's coordinates (i32 values); `per_bit` as for `id_part`."""
+    base = thread_coords(b, ll, lane, warp, per_bit)
     combine = b.or_ if disjoint(ll) else b.xor
     out = []
     for c in ll.reg_coords:

@@ -22,7 +22,7 @@ def _make_range(ctx, op):
     ll = ctx.layout(op.result.type, op)
     start = op.start.value.data
     vals = []
-    for c in ctx.coords(ll):
+    for c in ctx.coords(ll, per_bit=True):
         vals.append(ctx.b.add(c[0], ir.Constant(i32, start)) if start else c[0])
     ctx.set(op.result, vals)
 
