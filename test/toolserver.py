@@ -97,16 +97,7 @@ def _child(conn: socket.socket) -> int:
 
         traceback.print_exc()
         code = 1
-    import atexit
-
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            if stream is not None:
-                stream.flush()
-        except (BrokenPipeError, ValueError):
-            code = code or 120  # as Python reports a failed flush of stdout at exit
-    return code
+    return importlib.import_module("ttc.driver.cli").finish(code)  # atexit handlers, flushes: as a command's exit
 
 
 def serve(directory: str) -> None:

@@ -130,10 +130,10 @@ def main(argv: list[str]) -> int:
     if not os.path.isfile(args.file):
         raise UsageError(f"cannot open input file '{args.file}': No such file or directory")
     started = time.perf_counter()
-    # the GPU workers first: their start (a second of imports, CUDA context and the spec's random values) runs
-    # beside everything up to the first timing; a run that times nothing (a cache hit, an error) kills them
-    # and before them (it forks: no other thread may run yet) the compile processes, which import the compiler
-    # while the parent reads the kernel
+    # the compile processes first (forked: no other thread may run yet), which import the compiler while the
+    # parent reads the kernel; then the GPU workers, whose start (a second of imports, CUDA context and the spec's
+    # random values) runs beside everything up to the first timing; a run that times nothing (a cache hit, an
+    # error) kills both
     cpu = None if args.interpret else tune.compile_pool(args.jobs, args.target)
     gpus = None if args.interpret else tune.GpuWorkers(args.spec)
     try:

@@ -25,13 +25,9 @@ GC_THRESHOLD = 100_000
 QUICK_EXIT = True
 
 
-def end(code: int):
-    """End a command's process with `code`: atexit handlers run and stdout/stderr flushed, then the process ends at
-    once (os._exit), without Python's tear-down of every module and object it built (60-200 ms after an xDSL
-    pipeline, a sixth of a short tt-opt's wall time; nothing of it is observable) or the joins of threads whose
-    work is over (tt-tune's pools). A failed flush (the reader of a pipe gone) gives 120, as Python's exit does."""
-    if not QUICK_EXIT:
-        sys.exit(code)
+def finish(code: int) -> int:
+    """What Python's exit does before its tear-down: the atexit handlers run and stdout/stderr are flushed; the
+    exit status, 120 where a flush fails (the reader of a pipe gone), as Python's exit gives."""
     import atexit
 
     atexit._run_exitfuncs()
@@ -41,7 +37,16 @@ def end(code: int):
                 stream.flush()
         except (OSError, ValueError):
             code = code or 120
-    os._exit(code)
+    return code
+
+
+def end(code: int):
+    """End a command's process with `code`: `finish`, then the process ends at once (os._exit), without Python's
+    tear-down of every module and object it built (60-200 ms after an xDSL pipeline, a sixth of a short tt-opt's
+    wall time; nothing of it is observable) or the joins of threads whose work is over (tt-tune's pools)."""
+    if not QUICK_EXIT:
+        sys.exit(code)
+    os._exit(finish(code))
 
 
 class UsageError(Exception):

@@ -231,7 +231,6 @@ def preload(target: str = "cuda:90") -> None:
     pass of make-ttir and make-ttgir, the lowering, LLVM's NVPTX target and the default ptxas (its version is
     asked once per process). For processes started ahead of their first compile (tt-tune's compile pool, started
     while tt-tune reads the kernel): that compile then pays none of it."""
-    from ttc.driver.cli import read_input  # noqa: F401 - the cache-hit path's imports
     from ttc.frontend import compile_source  # noqa: F401
     from ttc.ir.printer import print_ir  # noqa: F401
     from ttc.ir.verifier import verify_module  # noqa: F401

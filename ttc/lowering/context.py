@@ -307,8 +307,9 @@ class Lowering:
             # (cumsum: 22 registers against Triton's 16 with ptxas 13.0)
             if not isinstance(st, ir.IntType):
                 v = b.bitcast(v, ir.IntType(bits))
-            nvvm.asm(b, f"@$2 st.shared.b{bits} [ $0 + 0 ], $1;", f"r,{dict([(16, 'h'), (32, 'r'), (64, 'l')])[bits]},b",
-                     ir.VoidType(), [self.smem_ptr(off), v, pred])
+            reg = {16: "h", 32: "r", 64: "l"}[bits]
+            nvvm.asm(b, f"@$2 st.shared.b{bits} [ $0 + 0 ], $1;", f"r,{reg},b", ir.VoidType(),
+                     [self.smem_ptr(off), v, pred])
             return
         with b.if_then(pred):
             b.store(v, self.smem_ptr(off), align=min(size, 16))

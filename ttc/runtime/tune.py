@@ -2,26 +2,26 @@
 and timed, on the GPU (one timing worker per GPU) or in the interpreter, with a progress bar on stderr.
 
 Everything that can overlap does. The compile processes are forked first (`compile_pool`, before any other thread
-exists), and import the compiler and set up LLVM (`compiler.preload`) while the parent reads the kernel; they run
-at a lower priority than the GPU workers, whose timing loop must keep the GPU fed. The GPU workers are started
-next (`GpuWorkers`, before the parent reads the kernel or imports NumPy): while the parent prepares and the configs
+exists), and import the compiler and set up LLVM (`compiler.preload`) while the parent reads the kernel; they run at
+a lower priority than the GPU workers, whose timing loop must keep the GPU fed. The GPU workers are started next
+(`GpuWorkers`, before the parent reads the kernel or imports NumPy): while the parent prepares and the configs
 compile, each worker creates its CUDA context and L2 flush buffer, and in its checking thread (below the compiles'
 priority: only the first timing's upload and the final collection wait for it) draws the spec's initial values
-(`spec.fast_initial_values`, on several threads); once the parent has sent the decorator's `reset_to_zero`, the worker uploads the values to
-its GPU, once (each config's buffers are device-to-device copies of them), and its checking thread computes each
-check's expected values once (`check.Reference`: a 4096^3 matmul in NumPy, then each element's accepted
-interval). A config is timed as soon as its compile is done and a GPU is free. The timing is `triton.testing.do_bench`'s, with the CUDA driver (cuda-python) instead of torch: one
-launch, an estimate over five launches each after an L2 flush (a 256 MB buffer set to zero, as Triton's
-`clear_cache`), then warm-up launches for `warmup` ms and timed launches for `rep` ms, each between its own
-events and after a flush; the result is the 0.5, 0.2 and 0.8 quantiles of the times in ms. Every launch, timed or
-not, is what the autotuner's kernel call is: the `reset_to_zero` buffers set to zero, the `restore_value`
-buffers saved, the kernel, the saved buffers copied back. The outputs of the first launch (from the spec's
-initial values, `reset_to_zero` buffers zero) are checked against the spec's checks in the checking thread while
-the GPU times this config and the next ones: no timing waits for a check, or for the references
-(`Reference.within`: integer passes over the output's bits; `compare` only for an output it does not pass). The
-parent collects the checks' outcomes once every config is timed: a config that gives wrong results is "wrong" (its
-time dropped), one that does not compile, load or launch is "failed"; neither is ever the winner. A CUDA error that breaks the worker's context
-replaces the worker.
+(`spec.fast_initial_values`, on several threads); once the parent has sent the decorator's `reset_to_zero`, the
+worker uploads the values to its GPU, once (each config's buffers are device-to-device copies of them), and its
+checking thread computes each check's expected values once (`check.Reference`: a 4096^3 matmul in NumPy, then each
+element's accepted interval). A config is timed as soon as its compile is done and a GPU is free. The timing is
+`triton.testing.do_bench`'s, with the CUDA driver (cuda-python) instead of torch: one launch, an estimate over five
+launches each after an L2 flush (a 256 MB buffer set to zero, as Triton's `clear_cache`), then warm-up launches for
+`warmup` ms and timed launches for `rep` ms, each between its own events and after a flush; the result is the 0.5,
+0.2 and 0.8 quantiles of the times in ms. Every launch, timed or not, is what the autotuner's kernel call is: the
+`reset_to_zero` buffers set to zero, the `restore_value` buffers saved, the kernel, the saved buffers copied back.
+The outputs of the first launch (from the spec's initial values, `reset_to_zero` buffers zero) are checked against
+the spec's checks in the checking thread while the GPU times this config and the next ones: no timing waits for a
+check, or for the references (`Reference.within`: integer passes over the output's bits; `compare` only for an
+output it does not pass). The parent collects the checks' outcomes once every config is timed: a config that gives
+wrong results is "wrong" (its time dropped), one that does not compile, load or launch is "failed"; neither is ever
+the winner. A CUDA error that breaks the worker's context replaces the worker.
 """
 
 from __future__ import annotations
