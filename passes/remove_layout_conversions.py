@@ -729,6 +729,9 @@ class Rematerialization:
     # ---- 4. hoisting
 
     def hoist_ext_or_broadcast(self, cvt: Operation) -> bool:
+        """Triton 3.6's hoistConvertOnTopOfExtOrBroadcast: when the slice can be recomputed but for one extension
+        (or broadcast), convert that op's (smaller) operand instead and recompute the rest. No cost model decides
+        (Triton's debug log shows none in this phase; later Triton versions added isRematBeneficial here)."""
         target = encoding(cvt.results[0].type)
         if isinstance(target, DotOperandEncoding):
             return False
@@ -775,8 +778,6 @@ class Rematerialization:
         dst_enc = layout[ext.results[0]]
         src_enc = infer_src_encoding(ext, dst_enc)
         if src_enc is None:
-            return False
-        if not is_remat_beneficial(cvt, slice_, convert_cost(ext.operands[0], src_enc)):
             return False
         new_cvt = _cvt(ext.operands[0], with_encoding(ext.operands[0].type, src_enc))
         new_cvt.location = cvt.location
