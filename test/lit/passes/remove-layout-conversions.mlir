@@ -542,3 +542,47 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
     tt.return
   }
 }
+
+// -----
+
+// Backward rematerialization never duplicates a float reduction over more than 2 elements that adds or
+// multiplies (Triton's ReduceOpHelper::isAssociative: two copies could round differently): the sum keeps its
+// conversion, the max is recomputed in the target layout.
+// CHECK-LABEL: tt.func @remat_skips_float_sum
+// CHECK: %[[R:.*]] = "tt.reduce"
+// CHECK: arith.addf
+// CHECK-NOT: "tt.reduce"
+// CHECK: ttg.convert_layout %[[R]]
+// CHECK-LABEL: tt.func @remat_recomputes_float_max
+// CHECK: "tt.reduce"
+// CHECK: "tt.reduce"
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.return
+#b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b3 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @remat_skips_float_sum(%p1: tensor<32x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #b}>>, %p2: tensor<32x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #b3}>>) {
+    %x = arith.constant dense<1.000000e+00> : tensor<32x16xf32, #b>
+    %r = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %c: f32):
+      %s = arith.addf %a, %c : f32
+      tt.reduce.return %s : f32
+    }) : (tensor<32x16xf32, #b>) -> tensor<32xf32, #ttg.slice<{dim = 1, parent = #b}>>
+    tt.store %p1, %r : tensor<32x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #b}>>
+    %rc = ttg.convert_layout %r : tensor<32xf32, #ttg.slice<{dim = 1, parent = #b}>> -> tensor<32xf32, #ttg.slice<{dim = 1, parent = #b3}>>
+    tt.store %p2, %rc : tensor<32x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #b3}>>
+    tt.return
+  }
+  tt.func @remat_recomputes_float_max(%p1: tensor<32x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #b}>>, %p2: tensor<32x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #b3}>>) {
+    %x = arith.constant dense<1.000000e+00> : tensor<32x16xf32, #b>
+    %r = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %c: f32):
+      %s = arith.maxnumf %a, %c : f32
+      tt.reduce.return %s : f32
+    }) : (tensor<32x16xf32, #b>) -> tensor<32xf32, #ttg.slice<{dim = 1, parent = #b}>>
+    tt.store %p1, %r : tensor<32x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #b}>>
+    %rc = ttg.convert_layout %r : tensor<32xf32, #ttg.slice<{dim = 1, parent = #b}>> -> tensor<32xf32, #ttg.slice<{dim = 1, parent = #b3}>>
+    tt.store %p2, %rc : tensor<32x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #b3}>>
+    tt.return
+  }
+}
