@@ -52,7 +52,7 @@ from ttc.ir.fold import (
     splat_value,
     wrap,
 )
-from ttc.opt.greedy_rewrite import GreedyDriver, Rewriter, fused_location
+from ttc.opt.greedy_rewrite import CMPI_SWAPPED, GreedyDriver, Rewriter, fused_location
 from ttc.ir.types import elt, encoding, shape_of, tensor
 from ttc.opt.passmanager import Pass, option
 
@@ -134,8 +134,6 @@ def _constant_to_right(op: Operation, rw: Rewriter) -> bool:
     return False
 
 
-_SWAP_PRED = {"slt": "sgt", "sgt": "slt", "sle": "sge", "sge": "sle", "ult": "ugt", "ugt": "ult", "ule": "uge",
-              "uge": "ule", "eq": "eq", "ne": "ne"}
 _INVERT_PRED = {"eq": "ne", "ne": "eq", "slt": "sge", "sge": "slt", "sle": "sgt", "sgt": "sle", "ult": "uge",
                 "uge": "ult", "ule": "ugt", "ugt": "ule"}
 
@@ -147,7 +145,7 @@ def _set_pred(op: Operation, pred: str) -> None:
 def _cmpi_constant_right(op: Operation, rw: Rewriter) -> bool:
     lhs, rhs = op.operands
     if _is_constant(lhs) and not _is_constant(rhs):
-        _set_pred(op, _SWAP_PRED[CMPI[op.predicate.value.data]])
+        _set_pred(op, CMPI_SWAPPED[CMPI[op.predicate.value.data]])
         rw.set_operands(op, [rhs, lhs])
         return True
     return False

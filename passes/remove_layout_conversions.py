@@ -31,7 +31,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import IntegerType, TensorType
+from xdsl.dialects.builtin import AnyFloat, IntegerType, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from ttc.analysis.order import OpOrder
@@ -505,9 +505,19 @@ def convert_cost(src: SSAValue, dst_enc) -> int:
     return 32 * _byte_count(src, 32, 32)
 
 
+def _is_associative(reduce: Operation) -> bool:
+    """Triton's ReduceOpHelper::isAssociative: a float reduction over more than 2 elements with an addf or mulf in
+    its combiner is not (its result depends on the order the lanes combine in)."""
+    src = reduce.operands[0].type
+    if not isinstance(src.element_type, AnyFloat) or src.get_shape()[reduce.axis.value.data] <= 2:
+        return True
+    return not any(o.name in ("arith.addf", "arith.mulf") for o in reduce.walk())
+
+
 def is_remat_beneficial(cvt: Operation, slice_: list, new_cvt_cost: int) -> bool:
     """Triton's isRematBeneficial: recompute the slice only if that costs no more than the conversion. Ops whose
-    results are only used within the slice move rather than duplicate, and cost nothing."""
+    results are only used within the slice move rather than duplicate, and cost nothing; a slice that would
+    duplicate a non-associative reduction (`_is_associative`) is never recomputed."""
     ops = list(dict.fromkeys(v.owner for v in slice_ if isinstance(v.owner, Operation)))
     op_set = set(ops)
     in_slice = set(slice_)
@@ -534,6 +544,8 @@ def is_remat_beneficial(cvt: Operation, slice_: list, new_cvt_cost: int) -> bool
             mult = 8 if _is_expensive_math(o) else 1
             cost += sum(mult * _byte_count(r) for r in o.results)
         elif o.name == "tt.reduce":
+            if not _is_associative(o):
+                return False  # recomputing it would compute a second, differently rounded, float sum or product
             from ttc.analysis.allocation import reduce_unique_sizes
 
             intra, inter = reduce_unique_sizes(o)
@@ -729,6 +741,9 @@ class Rematerialization:
     # ---- 4. hoisting
 
     def hoist_ext_or_broadcast(self, cvt: Operation) -> bool:
+        """Triton 3.6's hoistConvertOnTopOfExtOrBroadcast: when the slice can be recomputed but for one extension
+        (or broadcast), convert that op's (smaller) operand instead and recompute the rest. No cost model decides
+        (Triton's debug log shows none in this phase; later Triton versions added isRematBeneficial here)."""
         target = encoding(cvt.results[0].type)
         if isinstance(target, DotOperandEncoding):
             return False
@@ -775,8 +790,6 @@ class Rematerialization:
         dst_enc = layout[ext.results[0]]
         src_enc = infer_src_encoding(ext, dst_enc)
         if src_enc is None:
-            return False
-        if not is_remat_beneficial(cvt, slice_, convert_cost(ext.operands[0], src_enc)):
             return False
         new_cvt = _cvt(ext.operands[0], with_encoding(ext.operands[0].type, src_enc))
         new_cvt.location = cvt.location

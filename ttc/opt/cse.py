@@ -3,7 +3,8 @@
 xDSL's `KnownOps` wraps the op in a new `OperationInfo` at every lookup, whose hash covers the op's attributes,
 properties, operands and result types (tensor types hash their shape, element type and layout, recursively), and
 whose `__eq__` hashes both sides again. Here one key per op serves its lookup and its insertion, and the key keeps
-its hash. The result is the same: an op stored as a key is never changed during the run (its results' users,
+its hash. The result is the same (but for commutative ops, whose operands are compared in any order, as
+MLIR's CSE does): an op stored as a key is never changed during the run (its results' users,
 whose operands a replacement changes, come after it in the walk and are not stored yet), and keys whose fields
 are equal have equal hashes, so comparing the kept hashes first decides what comparing fresh ones did.
 """
@@ -16,16 +17,28 @@ from xdsl.transforms.common_subexpression_elimination import (CSEDriver, KnownOp
                                                               has_other_side_effecting_op_in_between)
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
+from ttc.opt.greedy_rewrite import COMMUTATIVE
+
 
 class _Key(OperationInfo):
-    """`OperationInfo` with its hash computed once."""
+    """`OperationInfo` with its hash computed once, and the operands of a commutative op compared as a multiset
+    (MLIR's OperationEquivalence: `andi %a, %b` and `andi %b, %a` are the same expression)."""
 
     def __init__(self, op: Operation):
         self.op = op
-        self.hash = OperationInfo.__hash__(self)
+        self.operands = tuple(sorted(op.operands, key=id)) if op.name in COMMUTATIVE else tuple(op.operands)
+        self.hash = hash((self.name, sum(hash(i) for i in op.attributes.items()),
+                          sum(hash(i) for i in op.properties.items()), hash(op.result_types), hash(self.operands)))
 
     def __hash__(self) -> int:
         return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        a, b = self.op, getattr(other, "op", None)
+        return (isinstance(other, _Key) and self.hash == other.hash and self.name == other.name
+                and self.operands == other.operands and a.attributes == b.attributes
+                and a.properties == b.properties and a.result_types == b.result_types
+                and all(s.is_structurally_equivalent(o) for s, o in zip(a.regions, b.regions, strict=True)))
 
 
 class _KnownOps(KnownOps):

@@ -34,13 +34,13 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from xdsl.dialects import cf
-from xdsl.dialects.builtin import ArrayAttr, FusedLoc, IntegerType, NoneAttr, UnknownLoc
+from xdsl.dialects.builtin import ArrayAttr, FusedLoc, IntegerAttr, IntegerType, NoneAttr, UnknownLoc
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriterListener, RewritePattern
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator, MemoryEffect, MemoryEffectKind, RecursiveMemoryEffect, SymbolOpInterface
 
-from ttc.ir.fold import ConstantTable, _representable_by, fold_in_ir, int_width, is_constant_op, make_constant
+from ttc.ir.fold import CMPI, ConstantTable, _representable_by, fold_in_ir, int_width, is_constant_op, make_constant
 from ttc.ir.types import elt
 
 # ----------------------------------------------------------------------------- side effects
@@ -442,6 +442,9 @@ COMMUTATIVE = frozenset({
 
 
 _CAST_CHAINS = frozenset({"arith.extsi", "arith.extui", "arith.trunci", "arith.truncf"})  # fold_in_place's others
+# arith.cmpi's predicate with its operands swapped
+CMPI_SWAPPED = {"eq": "eq", "ne": "ne", "slt": "sgt", "sgt": "slt", "sle": "sge", "sge": "sle", "ult": "ugt",
+                "ugt": "ult", "ule": "uge", "uge": "ule"}
 
 
 def _is_constant(value: SSAValue) -> bool:
@@ -455,7 +458,8 @@ def _width(t: Attribute) -> int:
 
 def fold_in_place(op: Operation) -> list[SSAValue] | None:
     """The new operands of `op` when one of MLIR's in-place folds applies (the op then stays, with these
-    operands), else None: constants moved to the right of commutative ops; `extsi(extsi(x))`,
+    operands), else None: constants moved to the right of commutative ops and of `arith.cmpi` (whose predicate
+    is swapped here, as MLIR's CmpIOp::fold does); `extsi(extsi(x))`,
     `extui(extui(x))`, `trunci(trunci(x))`, `trunci(ext(x))` with `x` wider than the result, and
     `truncf(extf(x))` with `x` wider than the result, all taking `x` directly."""
     name = op.name
@@ -463,6 +467,13 @@ def fold_in_place(op: Operation) -> list[SSAValue] | None:
         lhs, rhs = op.operands[0], op.operands[1]
         if _is_constant(lhs) and not _is_constant(rhs):
             return [rhs, lhs, *op.operands[2:]]
+        return None
+    if name == "arith.cmpi":
+        lhs, rhs = op.operands
+        if _is_constant(lhs) and not _is_constant(rhs):
+            pred = CMPI_SWAPPED[CMPI[op.predicate.value.data]]
+            op.properties["predicate"] = IntegerAttr(CMPI.index(pred), op.predicate.type)
+            return [rhs, lhs]
         return None
     if name not in _CAST_CHAINS:  # most ops the driver pops: nothing below applies to them
         return None

@@ -508,3 +508,81 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %1 : tensor<64x16x2xf32, #j>
   }
 }
+
+// -----
+
+// Hoisting a conversion above an extension (Triton 3.6's hoistConvertOnTopOfExtOrBroadcast) asks no cost model:
+// the store in #B2 gets trunci(addi(extsi(convert %x), %y)) recomputed in #B2 from the narrower i32 load, even
+// though the #B1 chain stays for the other store (the conversion of the i32 costs as much as the one it replaces,
+// and the recomputed addi and trunci come on top).
+// CHECK-DAG: #[[B1:.*]] = #ttg.blocked<{sizePerThread = [1]
+// CHECK-DAG: #[[B2:.*]] = #ttg.blocked<{sizePerThread = [2]
+// CHECK-LABEL: tt.func @hoist_above_ext_without_cost_model
+// CHECK: %[[Y:.*]] = tt.load %arg1
+// CHECK: %[[X:.*]] = tt.load %arg0
+// CHECK: %[[XC:.*]] = ttg.convert_layout %[[X]] : tensor<1024xi32, #[[B1]]> -> tensor<1024xi32, #[[B2]]>
+// CHECK: %[[E:.*]] = arith.extsi %[[XC]] : tensor<1024xi32, #[[B2]]> to tensor<1024xi64, #[[B2]]>
+// CHECK: %[[A:.*]] = arith.addi %[[E]], %[[Y]] : tensor<1024xi64, #[[B2]]>
+// CHECK: %[[T:.*]] = arith.trunci %[[A]] : tensor<1024xi64, #[[B2]]> to tensor<1024xi32, #[[B2]]>
+// CHECK: tt.store %arg3, %[[T]] : tensor<1024x!tt.ptr<i32>, #[[B2]]>
+#b1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b2 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @hoist_above_ext_without_cost_model(%p: tensor<1024x!tt.ptr<i32>, #b1>, %q: tensor<1024x!tt.ptr<i64>, #b2>,
+                                              %o1: tensor<1024x!tt.ptr<i32>, #b1>, %o2: tensor<1024x!tt.ptr<i32>, #b2>) {
+    %y = tt.load %q : tensor<1024x!tt.ptr<i64>, #b2>
+    %x = tt.load %p : tensor<1024x!tt.ptr<i32>, #b1>
+    %yc = ttg.convert_layout %y : tensor<1024xi64, #b2> -> tensor<1024xi64, #b1>
+    %e = arith.extsi %x : tensor<1024xi32, #b1> to tensor<1024xi64, #b1>
+    %a = arith.addi %e, %yc : tensor<1024xi64, #b1>
+    %t = arith.trunci %a : tensor<1024xi64, #b1> to tensor<1024xi32, #b1>
+    tt.store %o1, %t : tensor<1024x!tt.ptr<i32>, #b1>
+    %tc = ttg.convert_layout %t : tensor<1024xi32, #b1> -> tensor<1024xi32, #b2>
+    tt.store %o2, %tc : tensor<1024x!tt.ptr<i32>, #b2>
+    tt.return
+  }
+}
+
+// -----
+
+// Backward rematerialization never duplicates a float reduction over more than 2 elements that adds or
+// multiplies (Triton's ReduceOpHelper::isAssociative: two copies could round differently): the sum keeps its
+// conversion, the max is recomputed in the target layout.
+// CHECK-LABEL: tt.func @remat_skips_float_sum
+// CHECK: %[[R:.*]] = "tt.reduce"
+// CHECK: arith.addf
+// CHECK-NOT: "tt.reduce"
+// CHECK: ttg.convert_layout %[[R]]
+// CHECK-LABEL: tt.func @remat_recomputes_float_max
+// CHECK: "tt.reduce"
+// CHECK: "tt.reduce"
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.return
+#b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b3 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @remat_skips_float_sum(%p1: tensor<32x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #b}>>, %p2: tensor<32x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #b3}>>) {
+    %x = arith.constant dense<1.000000e+00> : tensor<32x16xf32, #b>
+    %r = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %c: f32):
+      %s = arith.addf %a, %c : f32
+      tt.reduce.return %s : f32
+    }) : (tensor<32x16xf32, #b>) -> tensor<32xf32, #ttg.slice<{dim = 1, parent = #b}>>
+    tt.store %p1, %r : tensor<32x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #b}>>
+    %rc = ttg.convert_layout %r : tensor<32xf32, #ttg.slice<{dim = 1, parent = #b}>> -> tensor<32xf32, #ttg.slice<{dim = 1, parent = #b3}>>
+    tt.store %p2, %rc : tensor<32x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #b3}>>
+    tt.return
+  }
+  tt.func @remat_recomputes_float_max(%p1: tensor<32x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #b}>>, %p2: tensor<32x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #b3}>>) {
+    %x = arith.constant dense<1.000000e+00> : tensor<32x16xf32, #b>
+    %r = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %c: f32):
+      %s = arith.maxnumf %a, %c : f32
+      tt.reduce.return %s : f32
+    }) : (tensor<32x16xf32, #b>) -> tensor<32xf32, #ttg.slice<{dim = 1, parent = #b}>>
+    tt.store %p1, %r : tensor<32x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #b}>>
+    %rc = ttg.convert_layout %r : tensor<32xf32, #ttg.slice<{dim = 1, parent = #b}>> -> tensor<32xf32, #ttg.slice<{dim = 1, parent = #b3}>>
+    tt.store %p2, %rc : tensor<32x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #b3}>>
+    tt.return
+  }
+}
