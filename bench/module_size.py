@@ -88,7 +88,7 @@ def run_stages(path: str, profile: str | None = None) -> dict:
 
     def optimize():
         mod = target.llvm().parse_assembly(lowered.llvm_ir)
-        target.optimize(mod, tm)
+        target.optimize(mod, tm, lowered.largest_block)
         return mod
 
     mod = timed("llvm-o3", optimize)
