@@ -122,7 +122,8 @@ def main() -> int:
             path = os.path.join(tmp, f"big_{blocks}.py")
             with open(path, "w", encoding="utf-8") as f:
                 f.write(kernel_source(blocks))
-            row = {"blocks": blocks, **run_stages(path, args.profile, time.process_time if args.cpu else time.perf_counter)}
+            clock = time.process_time if args.cpu else time.perf_counter
+            row = {"blocks": blocks, **run_stages(path, args.profile, clock)}
             rows.append(row)
             print(" ".join(f"{k}={v}" for k, v in row.items()), flush=True)
     stages = [k for k in rows[0] if k not in ("blocks", "ops")]
