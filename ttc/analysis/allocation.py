@@ -331,16 +331,33 @@ class Allocation:
             todo.remove(found)
 
     def _interference(self, buffers: list[Buffer]) -> dict[Buffer, set]:
+        """Buffer -> the buffers it overlaps in space and either in time or as ops of two partitions of one
+        `ttg.warp_specialize` (both ways). Found by a sweep over start times, so the pairs looked at are those
+        live together (not all n^2: a kernel of thousands of short-lived scratch buffers stays linear)."""
         graph: dict[Buffer, set] = {}
-        for x in buffers:
-            rx = self._range[x]
-            for y in buffers:
-                if x is y:
-                    continue
-                ry = self._range[y]
-                space = x.offset < y.offset + y.size and y.offset < x.offset + x.size
-                if space and (rx[0] < ry[1] and ry[0] < rx[1] or _concurrent(x.owner, y.owner)):
-                    graph.setdefault(x, set()).add(y)
+        rng = self._range
+
+        def edge(x, y):
+            if x.offset < y.offset + y.size and y.offset < x.offset + x.size:
+                graph.setdefault(x, set()).add(y)
+                graph.setdefault(y, set()).add(x)
+
+        active: list[Buffer] = []
+        for x in sorted((b for b in buffers if rng[b][0] < rng[b][1]), key=lambda b: rng[b][0]):
+            start = rng[x][0]
+            active = [y for y in active if rng[y][1] > start]
+            for y in active:
+                edge(x, y)
+            active.append(x)
+        partitions: dict[Operation, list[tuple[Buffer, object]]] = {}
+        for b in buffers:
+            if (w := _warp_specialize_of(b.owner)) is not None:
+                partitions.setdefault(w, []).append((b, b.owner.parent_region()))
+        for group in partitions.values():
+            for i, (x, rx) in enumerate(group):
+                for y, ry in group[i + 1:]:
+                    if rx is not ry:
+                        edge(x, y)
         return graph
 
     def _allocate(self, buffers: list[Buffer], graph: dict[Buffer, set]) -> None:
@@ -359,15 +376,12 @@ class Allocation:
             self.size = max(self.size, x.offset + x.size)
 
 
-def _concurrent(a: Operation, b: Operation) -> bool:
-    """Both ops sit in different regions of the same `ttg.warp_specialize` (its partitions run at once)."""
-    def ws(op):
-        p = op.parent_op()
-        while p is not None and p.name != "ttg.warp_specialize":
-            p = p.parent_op()
-        return p
-    wa, wb = ws(a), ws(b)
-    return wa is not None and wa is wb and a.parent_region() is not b.parent_region()
+def _warp_specialize_of(op: Operation) -> Operation | None:
+    """The `ttg.warp_specialize` around `op`, if any (ops of its different regions run at once)."""
+    p = op.parent_op()
+    while p is not None and p.name != "ttg.warp_specialize":
+        p = p.parent_op()
+    return p
 
 
 # ----------------------------------------------------------------------------- the call graph

@@ -177,7 +177,7 @@ def lower(ttgir: TTGIR):
         libdevice.link(mod, libs, keep={lowered.metadata.name})
     if env_on("LLVM_IR_ENABLE_DUMP"):
         sys.stderr.write("; *** IR Dump Before O3 ***\n" + str(mod) + "\n")
-    target.optimize(mod, tm)
+    target.optimize(mod, tm, lowered.largest_block)
     if env_on("LLVM_IR_ENABLE_DUMP"):
         sys.stderr.write("; *** IR Dump After O3 ***\n" + str(mod) + "\n")
     return mod, lowered.metadata, tm

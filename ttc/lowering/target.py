@@ -320,14 +320,29 @@ def data_layout(tm) -> str:
     return str(tm.target_data)
 
 
-def optimize(mod, tm) -> None:
+# SLP's time grows with a basic block's size times the trees it vectorizes there (each vectorized tree
+# invalidates the block's instruction order, renumbered in full at the next query; llvmlite's LLVM, built with
+# assertions, also checks the order in full): ~quadratic on one huge block (bench/NOTES.md: 20 s of O3 on a block
+# of 42k instructions, 1 s without SLP). The largest block of any fixture or kernel before O3 is 3130
+# (attention_w4_sm80; `bench/ptx_snapshot.py --blocks`), so no kernel there is affected.
+SLP_MAX_BLOCK = 8192
+
+
+def slp_vectorizes(largest_block: int) -> bool:
+    """Whether O3 runs the SLP vectorizer on a module whose largest basic block (before O3, in instructions) is
+    `largest_block`."""
+    return largest_block <= SLP_MAX_BLOCK
+
+
+def optimize(mod, tm, largest_block: int) -> None:
     """LLVM's O3 module pipeline (new pass manager) as Triton's optimize_module runs it for NVIDIA: the pass
     builder gets no target machine (`tm` is only for code generation), so the generic cost model applies and
     NVPTX's unrolling preferences (runtime and partial unrolling of loops with a run-time trip count) do not;
-    the SLP vectorizer is on (pairs of f16 operations become f16x2 ones)."""
+    the SLP vectorizer is on (pairs of f16 operations become f16x2 ones) unless the module's largest basic block
+    (`LoweredKernel.largest_block`) is over SLP_MAX_BLOCK instructions."""
     b = llvm()
     tuning = b.PipelineTuningOptions(speed_level=3)
-    tuning.slp_vectorization = True
+    tuning.slp_vectorization = slp_vectorizes(largest_block)
     pb = b.create_pass_builder(None, tuning)
     pb.getModulePassManager().run(mod, pb)
 

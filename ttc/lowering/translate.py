@@ -57,6 +57,7 @@ class LoweredKernel:
     metadata: KernelMetadata
     libdevice: set = field(default_factory=set)
     externs: dict = field(default_factory=dict)
+    largest_block: int = 0  # instructions in the largest basic block (`target.optimize` bounds SLP by it)
 
 
 def module_target(module: ModuleOp) -> str | None:
@@ -146,4 +147,5 @@ def _lower_module(module: ModuleOp, *, source, data_layout: str, target: str, so
         llmod.add_named_metadata("llvm.module.flags", [ir.Constant(i32, 4), ir.MetaDataString(llmod, "nvvm-reflect-ftz"),
                                                       ir.Constant(i32, 1)])
     llmod.add_named_metadata("ttc.metadata", [ir.MetaDataString(llmod, meta.to_json())])
-    return LoweredKernel(module_text(llmod), meta, set(ctx.libdevice), dict(ctx.externs))
+    largest = max((len(b.instructions) for f in llmod.functions for b in f.blocks), default=0)
+    return LoweredKernel(module_text(llmod), meta, set(ctx.libdevice), dict(ctx.externs), largest)
