@@ -47,6 +47,7 @@ from ttc.ir.layout_utils import (
     same_operands_and_result_encoding,
     with_encoding,
 )
+from ttc.ir.amd_layouts import AMD_LAYOUTS
 from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding, NvidiaMmaEncoding
 from ttc.ir.types import encoding
 from ttc.opt.passmanager import Pass
@@ -880,13 +881,14 @@ class Rematerialization:
         return True
 
     def hoist_dot_operands(self) -> None:
-        """Hoist the conversions that a dot on MMA operands post-dominates (one later in their block: the
-        rewrites neither add nor move dots) next to the loads they convert."""
+        """Hoist the conversions that a dot on MMA operands (NVIDIA's or AMD's: Triton's MmaEncodingTrait)
+        post-dominates (one later in their block: the rewrites neither add nor move dots) next to the loads they
+        convert."""
         self.last_mma_dot: dict[Block, Operation] = {}
         for o in walk(self.func.body, pre_order=False):
             if o.name in ("tt.dot", "tt.dot_scaled", "ttng.warp_group_dot"):
                 enc = encoding(o.operands[0].type)
-                if isinstance(enc, DotOperandEncoding) and isinstance(enc["parent"], NvidiaMmaEncoding):
+                if isinstance(enc, DotOperandEncoding) and isinstance(enc["parent"], (NvidiaMmaEncoding, *AMD_LAYOUTS)):
                     self.last_mma_dot[o.parent] = o
         self.run_hoist(self.hoist_dot_operand)
 

@@ -44,6 +44,7 @@ from functools import cached_property, lru_cache
 
 from xdsl.ir import Attribute
 
+from ttc.ir.amd_layouts import AMDMfmaEncoding
 from ttc.ir.layouts import BlockedEncoding, DotOperandEncoding, LinearEncoding, NvidiaMmaEncoding, SliceEncoding
 
 Basis = tuple[int, ...]
@@ -292,12 +293,46 @@ def _mma_operand(shape, enc: DotOperandEncoding) -> LinearLayout:
     return _fit(shape, reg, lane, warp, order)
 
 
+def _mfma_operand(shape, enc: DotOperandEncoding) -> LinearLayout:
+    """A dot operand of an AMD MFMA layout (Triton's mfmaDotToLinearLayout): kWidth registers along K, the wave's
+    64 lanes nonKDim along M (N) then along K, more registers for the rest of K and tilesPerWarp along M (N), the
+    warps as the parent's (N fastest), and along K (replicas) and beyond the tensor broadcast."""
+    parent = enc["parent"]
+    if parent["CGALayout"]:
+        raise UnsupportedLayout("multi-CTA layouts are not supported")
+    rank, op_a, k_width = len(shape), enc["opIdx"] == 0, enc["kWidth"]
+    if len(parent["warpsPerCTA"]) != rank:
+        raise UnsupportedLayout(f"a rank-{len(parent['warpsPerCTA'])} #ttg.amd_mfma layout on a rank-{rank} tensor")
+    k, other = (rank - 1, rank - 2) if op_a else (rank - 2, rank - 1)
+    m_dim, n_dim = parent["instrShape"][:2]
+    non_k = m_dim if op_a else n_dim
+    reg = [_unit(rank, k, 1 << i) for i in range(_log2(k_width, "kWidth"))]
+    lane = [_unit(rank, other, 1 << i) for i in range(_log2(non_k, "instrShape"))]
+    lane += [_unit(rank, k, k_width << i) for i in range(_log2(64 // non_k, "instrShape"))]
+    k_tile = 64 // non_k * k_width
+    if (m_dim, n_dim) == ((64, 4) if op_a else (4, 64)):  # the 64x64 operand of a 4x64 / 64x4 MFMA: 16 K tiles
+        reg += [_unit(rank, k, k_tile << i) for i in range(4)]
+        k_tile *= 16
+    reg += [_unit(rank, k, k_tile << i) for i in range(max(0, _log2(shape[k], "K") - _log2(k_tile, "K tile")))]
+    reg += [_unit(rank, other, non_k << i) for i in range(_log2(parent["tilesPerWarp"][other], "tilesPerWarp"))]
+    tile = [1] * rank
+    for b in reg + lane:
+        for d, x in enumerate(b):
+            tile[d] = max(tile[d], 2 * x)
+    warp = [_unit(rank, d, tile[d] << i) for d in reversed(range(rank))
+            for i in range(_log2(parent["warpsPerCTA"][d], "warpsPerCTA"))]
+    return _fit(shape, reg, lane, warp, [k, other] + list(reversed(range(rank - 2))))
+
+
 def _dot_operand(shape, enc: DotOperandEncoding) -> LinearLayout:
     parent = enc["parent"]
     if isinstance(parent, NvidiaMmaEncoding):
         return _mma_operand(shape, enc)
+    if isinstance(parent, AMDMfmaEncoding):
+        return _mfma_operand(shape, enc)
     if not isinstance(parent, BlockedEncoding):
-        raise UnsupportedLayout("dot operands are supported with #ttg.blocked and #ttg.nvidia_mma parents only")
+        raise UnsupportedLayout("dot operands are supported with #ttg.blocked, #ttg.nvidia_mma and #ttg.amd_mfma "
+                                "parents only")
     spt, tpw, wpc, order = (list(parent[k]) for k in ("sizePerThread", "threadsPerWarp", "warpsPerCTA", "order"))
     rank = len(order)
     k_dim = rank - 1 if enc["opIdx"] == 0 else rank - 2
@@ -334,9 +369,11 @@ def _linear(shape, enc: LinearEncoding) -> LinearLayout:
         if len(b) != len(shape):
             raise UnsupportedLayout("linear layout bases do not match the tensor's rank")
     # a smaller tensor than the layout's (a slice's parent of extent 1 along the sliced dimension): the bases
-    # beyond it broadcast, as Triton's ensureLayoutNotLargerThan makes them
+    # beyond it broadcast, as Triton's ensureLayoutNotLargerThan makes them; registers it makes broadcast go
+    # (LinearEncodingAttr::toLinearLayout passes broadcastRegisters=false)
     clamp = lambda b: tuple(x if x < n else 0 for x, n in zip(b, shape))  # noqa: E731
-    return LinearLayout(tuple(shape), *(tuple(map(clamp, group)) for group in bases))
+    reg = tuple(clamp(b) for b in bases[0] if any(clamp(b)) or not any(b))
+    return LinearLayout(tuple(shape), reg, *(tuple(map(clamp, group)) for group in bases[1:]))
 
 
 @lru_cache(maxsize=1024)
