@@ -116,10 +116,27 @@ def _child(conn: socket.socket, bindir: str) -> int:
     os.umask(umask)
     os.environ.clear()
     os.environ.update(env)
-    if cmd == "lit":
+    if cmd == "lit":  # this process is lit's alone: its tests run in it, and their commands fork from it
+        import lit.run
+
+        lit.run.Run._execute = _lit_in_process
         _LitPopen.bindir = bindir
-        subprocess.Popen = _LitPopen  # this process is lit's alone: its RUN lines' commands fork from it
+        subprocess.Popen = _LitPopen
     return _run(cmd, argv)
+
+
+def _lit_in_process(self, deadline) -> None:
+    """`lit.run.Run._execute` without its pool of worker processes (a fork, three threads and the tests pickled
+    both ways, for the one file test_lit.py gives it): each test runs in this process, as a pool worker runs it."""
+    import lit.worker
+
+    lit.worker.initialize(self.lit_config, {})
+    for test in self.tests:
+        self.progress_callback(lit.worker.execute(test))
+        if test.isFailure():
+            self.failures += 1
+            if self.failures == self.max_failures:
+                raise lit.run.MaxFailuresError()
 
 
 class _LitPopen(subprocess.Popen):
@@ -140,6 +157,9 @@ class _LitPopen(subprocess.Popen):
             return super()._execute_child(args, executable, preexec_fn, close_fds, pass_fds, cwd, env, startupinfo,
                                           creationflags, shell, p2cread, p2cwrite, c2pread, c2pwrite, errread,
                                           errwrite, *rest)
+        for stream in (sys.stdout, sys.stderr):  # as multiprocessing does before its forks: no buffered text of
+            if stream is not None:                # lit's reaches the child's stdout when its old stream is dropped
+                stream.flush()
         pid = os.fork()
         if pid == 0:
             code = 127
