@@ -33,6 +33,7 @@ COMMANDS = {  # command -> (module, entry point), as pyproject.toml's [project.s
     "tt-translate": ("ttc.tools.tt_translate", "entry"),
     "tt-as": ("ttc.tools.tt_as", "entry"),
     "tt-compile": ("ttc.tools.tt_compile", "entry"),
+    "tt-tune": ("ttc.tools.tt_tune", "entry"),
     "filecheck": ("filecheck.main", "main"),
     "lit": ("lit.main", "main"),  # test_lit.py's runs of lit itself
 }
