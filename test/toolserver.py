@@ -53,7 +53,8 @@ umask = os.umask(0)
 os.umask(umask)
 msg = marshal.dumps(({cmd!r}, sys.argv, os.getcwd(), dict(os.environ), umask, fds))
 data = len(msg).to_bytes(8, "little") + msg
-sent = s.sendmsg([data], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, b"".join(fd.to_bytes(4, sys.byteorder) for fd in fds))])
+rights = b"".join(fd.to_bytes(4, sys.byteorder) for fd in fds)  # C ints, as socket.send_fds packs them
+sent = s.sendmsg([data], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, rights)])
 s.sendall(data[sent:])
 reply = b""
 while chunk := s.recv(64):

@@ -4,7 +4,8 @@
   ~/.triton/cache and parallel workers never share a cache; a test wanting an empty cache still makes its own.
 - `tool_path`: a PATH whose ttc commands, `filecheck` and `lit` are clients of test/toolserver.py, a fork
   server that imported ttc once, so a lit RUN line or a pipe costs a fork instead of a Python start-up
-  (test_lit, test_compile, test_end_to_end; the README's examples and entry-point tests keep the installed ones).
+  (test_lit, test_compile, test_end_to_end, test_tt_tune's interpreter runs; the README's examples and
+  entry-point tests keep the installed ones).
 - Under xdist, the tests sharing a cached compile run on one worker (`pytest_xdist_make_scheduler`).
 """
 
