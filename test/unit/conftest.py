@@ -4,7 +4,8 @@
   ~/.triton/cache and parallel workers never share a cache; a test wanting an empty cache still makes its own.
 - `tool_path`: a PATH whose ttc commands, `filecheck` and `lit` are clients of test/toolserver.py, a fork
   server that imported ttc once, so a lit RUN line or a pipe costs a fork instead of a Python start-up
-  (test_lit, test_compile, test_end_to_end; the README's examples and entry-point tests keep the installed ones).
+  (test_lit, test_compile, test_end_to_end, test_tt_tune's interpreter runs; the README's examples and
+  entry-point tests keep the installed ones).
 - Under xdist, the tests sharing a cached compile run on one worker (`pytest_xdist_make_scheduler`).
 """
 
@@ -54,6 +55,9 @@ def use_tool_server(tool_path, monkeypatch):
 # xdist each parameter's tests go to one worker, so each result is made once. (pytest-xdist's own
 # `--dist loadgroup` reads marks through a node id that pytest 9 no longer lets it change.)
 SHARED_BY_PARAM = {"test_frontend.py", "test_make_ttir.py", "test_make_ttgir.py", "test_roundtrip.py"}
+# Modules whose tests share one module-scoped fixture that does the work of them all (test_docs_blocks's `started`
+# runs every page's blocks): their tests form one unit, or each worker running one of them would run every page.
+SHARED_BY_MODULE = {"test_docs_blocks.py"}
 
 
 def pytest_xdist_make_scheduler(config, log):
@@ -64,10 +68,12 @@ def pytest_xdist_make_scheduler(config, log):
 
     class ByParameter(LoadScopeScheduling):
         """Each test is its own unit of work, except that a module of SHARED_BY_PARAM's tests with the same
-        parameters (`file.py[name]`) form one."""
+        parameters (`file.py[name]`) form one, and a module of SHARED_BY_MODULE is one."""
 
         def _split_scope(self, nodeid: str) -> str:
             path, _, rest = nodeid.partition("::")
+            if Path(path).name in SHARED_BY_MODULE:
+                return path
             if Path(path).name in SHARED_BY_PARAM and rest.endswith("]") and "[" in rest:
                 return f"{path}[{rest.split('[', 1)[1]}"
             return nodeid

@@ -258,6 +258,7 @@ def test_json_schema_rejects_what_it_should():
 TUNED = sorted(p.stem for p in (ROOT / "kernels" / "tuned").glob("*.json"))
 
 
+@pytest.mark.usefixtures("use_tool_server")  # tt-tune forked from the fork server (conftest), no start-up each
 @pytest.mark.parametrize("name", TUNED)
 def test_tuned_kernels_in_the_interpreter(name, tmp_path):
     """Each autotuned example kernel, a few of its configs (evenly spaced), compiled and checked in the
