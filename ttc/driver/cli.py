@@ -155,7 +155,8 @@ def read_input(path: str | None) -> tuple[str, str]:
 
 def write_output(path: str | None, data: str | bytes) -> None:
     """Write to stdout, or atomically to `path` (a temp file renamed into place, so that a failure never
-    leaves a half-written output)."""
+    leaves a half-written output); a path that is neither a regular file nor absent (`/dev/null`, a pipe) is
+    written in place: renaming onto it would replace the device with a file (as root, /dev/null itself)."""
     if path in (None, "-"):
         if isinstance(data, bytes):
             sys.stdout.buffer.write(data)
@@ -165,6 +166,13 @@ def write_output(path: str | None, data: str | bytes) -> None:
         return
     if os.path.isdir(path):
         raise UsageError(f"cannot write '{path}': it is a directory")
+    if os.path.exists(path) and not os.path.isfile(path):
+        try:
+            with open(path, "wb") as f:
+                f.write(data.encode() if isinstance(data, str) else data)
+        except OSError as e:
+            raise UsageError(f"cannot write '{path}': {e.strerror}") from None
+        return
     import tempfile
 
     directory = os.path.dirname(os.path.abspath(path))
