@@ -7,11 +7,11 @@ with its interpreter start (to the first statement), imports, `main` and exit (a
 CLOCK_MONOTONIC, then twice in this process with every phase time-stamped on one
 clock (the parent's, the compile processes' and the GPU worker's: CLOCK_MONOTONIC is one clock for all
 processes), again from an empty cache and then warm. For the in-process runs it prints, from the start of
-`tt_tune.main`: the parent's prepare done; the GPU worker's start (spawned, imports and CUDA set-up done), the
-spec's values drawn and the checks' references made (in its checking thread); the first and last compile done;
-the first config's timing started, the last finished, the last check finished (the checks run in the worker's
-checking thread beside the timings) and collected; then per config (its timing, `do_bench`, its check, the GPU's
-wait since the previous config) and the total. Defaults: kernels/tuned/matmul.py at
+`tt_tune.main`: the parent's prepare done; the GPU worker's start (spawned, imports and CUDA set-up done) and
+its draw of the spec's values; the checking process's draw and the checks' references made; the first and last
+compile done; the first config's timing started, the last finished, the last check finished (the checks run in
+the checking process beside the timings); then per config (its timing: the work before do_bench, do_bench, the
+work after it; its check; the GPU's wait since the previous config) and the total. Defaults: kernels/tuned/matmul.py at
 fp16 4096^3 with bench/tune_bench.py's spec.
 
     python3 bench/tune_phases.py [KERNEL.py --kernel NAME --spec SPEC.json] [--size 4096] [--jobs N] [--json PATH]
@@ -48,7 +48,7 @@ def _real(name: str):
 
 
 def timed_gpu_init(device: int, spec_path: str) -> None:
-    """tune.gpu_init with its start and end, and the worker's draw, references, checks and do_bench timed."""
+    """tune.gpu_init with its start and end, and the worker's draw and do_bench timed."""
     from ttc.runtime import tune
 
     _marks["init"] = [now(), None]
@@ -66,28 +66,16 @@ def timed_gpu_init(device: int, spec_path: str) -> None:
         return wrapper
 
     tune._load = wrap("draw", tune._load)
-    tune.do_bench = wrap("do_bench", tune.do_bench, many=True)
-    real_check = tune._check
+    real_bench = tune.do_bench
 
-    def check(*a):
+    def do_bench(*a, **kw):
         start = now()
         try:
-            return real_check(*a)
+            return real_bench(*a, **kw)
         finally:
-            _marks.setdefault("checks", []).append([start, now()])
+            _marks.setdefault("do_bench", []).append([start, now()])
 
-    tune._check = check
-    real_reference = tune._reference
-
-    def reference(*a):
-        n = len(tune._references)
-        start = now()
-        r = real_reference(*a)
-        if len(tune._references) > n:
-            _marks.setdefault("references", [start, None])[1] = now()
-        return r
-
-    tune._reference = reference
+    tune.do_bench = do_bench
     _real("gpu_init")(device, spec_path)
     _marks["init"][1] = now()
 
@@ -95,16 +83,25 @@ def timed_gpu_init(device: int, spec_path: str) -> None:
 def timed_gpu_one(task: dict) -> dict:
     start = now()
     out = _real("gpu_one")(task)
-    out["bench"] = {"run": [start, now()], **{k: (list(v) if isinstance(v, list) else v) for k, v in _marks.items()
-                                              if k != "checks"}}
+    out["bench"] = {"run": [start, now()], **{k: (list(v) if isinstance(v, list) else v) for k, v in _marks.items()}}
     _marks.pop("do_bench", None)
     return out
 
 
-def timed_gpu_checks() -> dict:
-    """tune.gpu_checks, with every check's [start, end] under "bench" (tune.run reads only the configs' ids)."""
-    out = _real("gpu_checks")()
-    out["bench"] = {"checks": _marks.pop("checks", []), "returned": now()}
+def timed_check_prepare(spec_path: str, reset_to_zero: tuple, config_names: frozenset) -> None:
+    """tune.check_prepare (in the checking process) with its start, the values drawn and the references made."""
+    start = now()
+    _real("_spec")(spec_path, reset_to_zero)
+    drawn = now()
+    _real("check_prepare")(spec_path, reset_to_zero, config_names)
+    _marks["check_prepare"] = [start, drawn, now()]
+
+
+def timed_check_one(*args) -> dict:
+    """tune.check_one with its [start, end] and the checking process's preparation under "bench"."""
+    start = now()
+    out = _real("check_one")(*args)
+    out["bench"] = {"check": [start, now()], "prepare": _marks.get("check_prepare")}
     return out
 
 
@@ -154,7 +151,8 @@ def in_process(args, spec: Path, cache: Path) -> dict:
 
     os.environ["TRITON_CACHE_DIR"] = str(cache)
     marks: dict = {}
-    saved = (tune.gpu_init, tune.gpu_one, tune.gpu_checks, tune.compile_one, tune.run, autotune.prepare)
+    saved = (tune.gpu_init, tune.gpu_one, tune.check_prepare, tune.check_one, tune.compile_one, tune.run,
+             autotune.prepare)
     real_run, real_prepare = tune.run, autotune.prepare
 
     def run(jobs, **kw):
@@ -168,20 +166,14 @@ def in_process(args, spec: Path, cache: Path) -> dict:
         marks["prepare"] = now()
         return p
 
-    # the pools pickle functions by name: __main__'s, which the spawned worker imports as __mp_main__
+    # the pools pickle functions by name: __main__'s, which the spawned worker and checking process import as
+    # __mp_main__
     main = sys.modules["__main__"]
-    REAL.update(gpu_init=tune.gpu_init, gpu_one=tune.gpu_one, gpu_checks=tune.gpu_checks, compile_one=tune.compile_one)
+    REAL.update(gpu_init=tune.gpu_init, gpu_one=tune.gpu_one, check_prepare=tune.check_prepare,
+                check_one=tune.check_one, _spec=tune._spec, compile_one=tune.compile_one)
     tune.gpu_init, tune.gpu_one, tune.compile_one = main.timed_gpu_init, main.timed_gpu_one, main.timed_compile
-    tune.gpu_checks = main.timed_gpu_checks
-    real_checks = tune.GpuWorkers.checks
-
-    def checks(self):
-        out = real_checks(self)
-        marks["checks collected"] = now()
-        marks["checks"] = out.pop("bench", {}).get("checks", [])
-        return out
-
-    tune.GpuWorkers.checks, tune.run, autotune.prepare = checks, run, prepare
+    tune.check_prepare, tune.check_one = main.timed_check_prepare, main.timed_check_one
+    tune.run, autotune.prepare = run, prepare
     argv = [args.file, "-k", args.kernel, "--spec", str(spec), "--json"] + (["-j", str(args.jobs)] if args.jobs else [])
     try:
         out = io.StringIO()
@@ -190,8 +182,8 @@ def in_process(args, spec: Path, cache: Path) -> dict:
             rc = tt_tune.main(argv)
         end = now()
     finally:
-        tune.gpu_init, tune.gpu_one, tune.gpu_checks, tune.compile_one, tune.run, autotune.prepare = saved
-        tune.GpuWorkers.checks = real_checks
+        (tune.gpu_init, tune.gpu_one, tune.check_prepare, tune.check_one, tune.compile_one, tune.run,
+         autotune.prepare) = saved
         REAL.clear()
     if rc != 0:
         raise SystemExit(f"tt-tune (in process) returned {rc}")
@@ -200,13 +192,17 @@ def in_process(args, spec: Path, cache: Path) -> dict:
     compiled = sorted(r["compile"]["done"] for r in results if "done" in r.get("compile", {}))
     timed = sorted((r for r in results if "bench" in r), key=lambda r: r["bench"]["run"][0])
     worker = timed[-1]["bench"] if timed else {}
-    checks = sorted(marks.get("checks", []))  # one per timed config, in timing order (one checking thread)
+    checked = [r["check"]["bench"] for r in results if "bench" in r.get("check", {})]
+    checks = sorted(c["check"] for c in checked)
+    checker = next((c["prepare"] for c in checked if c.get("prepare")), [None, None, None])
     per = []
-    for k, (prev, r) in enumerate(zip([None] + timed, timed)):
+    for prev, r in zip([None] + timed, timed):
         b = r["bench"]
-        c = checks[k] if k < len(checks) else None
+        c = r.get("check", {}).get("bench", {}).get("check")
+        bench = b.get("do_bench") or [[b["run"][0], b["run"][0]]]
         per.append({"config": r.get("compile", {}).get("cache_dir", "?").rsplit("/", 1)[-1], "status": r["status"][:40],
-                    "s": round(b["run"][1] - b["run"][0], 4), "do_bench": round(sum(b.get("do_bench", [])), 4),
+                    "s": round(b["run"][1] - b["run"][0], 4), "do_bench": round(bench[-1][1] - bench[-1][0], 4),
+                    "before": round(bench[-1][0] - b["run"][0], 4), "after": round(b["run"][1] - bench[-1][1], 4),
                     "check": round(c[1] - c[0], 4) if c else 0.0, "check_end": at(c[1]) if c else None,
                     "gpu_wait": round(b["run"][0] - prev["bench"]["run"][1], 4) if prev else None})
     first = timed[0]["bench"]["run"][0] if timed else None
@@ -215,14 +211,15 @@ def in_process(args, spec: Path, cache: Path) -> dict:
         "total_s": round(end - start, 3), "prepare_done": at(marks.get("prepare")),
         "worker_started": at(worker.get("init", [None])[0]), "worker_ready": at(worker.get("init", [None, None])[1]),
         "values_drawn": at(worker.get("draw", [None, None])[1]),
-        "references_made": at(worker.get("references", [None, None])[1]),
+        "checker_values_drawn": at(checker[1]), "references_made": at(checker[2]),
         "first_compile_done": at(compiled[0]) if compiled else None, "last_compile_done": at(compiled[-1]) if compiled else None,
         "first_timing_start": at(first), "last_timing_end": at(last),
-        "last_check_end": at(checks[-1][1]) if checks else None, "checks_collected": at(marks.get("checks collected")),
-        "run_done": at(marks.get("run done")),
+        "last_check_end": at(max(c[1] for c in checks)) if checks else None, "run_done": at(marks.get("run done")),
         "per_config_s": round((last - first) / len(timed), 4) if timed else None,
         "per_config_median_s": statistics.median(p["s"] for p in per) if per else None,
         "do_bench_median_s": statistics.median(p["do_bench"] for p in per) if per else None,
+        "before_median_s": statistics.median(p["before"] for p in per) if per else None,
+        "after_median_s": statistics.median(p["after"] for p in per) if per else None,
         "check_median_s": statistics.median(p["check"] for p in per) if per else None,
         "configs": per}
 
@@ -261,16 +258,18 @@ def main() -> None:
             drop_autotune_cache(work / "cache-inproc")
         r = report[f"in_process_{name}"] = in_process(args, spec, work / "cache-inproc")
         print(f"\nin process, {name} kernel cache: total {r['total_s']:.2f} s (from the start of tt_tune.main)")
-        for k in ("prepare_done", "worker_started", "worker_ready", "values_drawn", "references_made",
-                  "first_compile_done", "last_compile_done", "first_timing_start", "last_timing_end", "last_check_end",
-                  "checks_collected", "run_done"):
+        for k in ("prepare_done", "worker_started", "worker_ready", "values_drawn", "checker_values_drawn",
+                  "references_made", "first_compile_done", "last_compile_done", "first_timing_start",
+                  "last_timing_end", "last_check_end", "run_done"):
             print(f"  {k:20s} {r[k]}")
         print(f"  per config: {r['per_config_s']} s from the first timing's start to the last's end, over "
-              f"{len(r['configs'])}; median {r['per_config_median_s']} s (do_bench {r['do_bench_median_s']}, "
-              f"the check beside it {r['check_median_s']})")
+              f"{len(r['configs'])}; median {r['per_config_median_s']} s (before do_bench {r['before_median_s']}, "
+              f"do_bench {r['do_bench_median_s']}, after {r['after_median_s']}; the check in the checking process "
+              f"{r['check_median_s']})")
         for c in r["configs"]:
-            print(f"    {c['config'][:12]:12s} {c['status']:40s} {c['s']:.3f} s: do_bench {c['do_bench']:.3f}, "
-                  f"check {c['check']:.3f} (ended at {c['check_end']}), GPU waited {c['gpu_wait']}")
+            print(f"    {c['config'][:12]:12s} {c['status']:40s} {c['s']:.3f} s: before {c['before']:.3f}, do_bench "
+                  f"{c['do_bench']:.3f}, after {c['after']:.3f}; check {c['check']:.3f} (ended at {c['check_end']}), "
+                  f"GPU waited {c['gpu_wait']}")
     Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
     print(f"wrote {args.json}", file=sys.stderr)
 

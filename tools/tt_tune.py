@@ -131,9 +131,9 @@ def main(argv: list[str]) -> int:
         raise UsageError(f"cannot open input file '{args.file}': No such file or directory")
     started = time.perf_counter()
     # the compile processes first (forked: no other thread may run yet), which import the compiler while the
-    # parent reads the kernel; then the GPU workers, whose start (a second of imports, CUDA context and the spec's
-    # random values) runs beside everything up to the first timing; a run that times nothing (a cache hit, an
-    # error) kills both
+    # parent reads the kernel; then the GPU workers and the checking process, whose start (a second of imports,
+    # CUDA context and the spec's random values) runs beside everything up to the first timing; a run that times
+    # nothing (a cache hit, an error) kills them all
     cpu = None if args.interpret else tune.compile_pool(args.jobs, args.target)
     gpus = None if args.interpret else tune.GpuWorkers(args.spec)
     try:

@@ -412,6 +412,16 @@ def fake_compile(path, text, kernel, signature, options):
     return {"ok": True, "cache_dir": f"/nowhere/{block}", "cache_hit": False, "shared": 1024, "seconds": 0.1}
 
 
+_HOST: list = []  # the fake drivers' pinned host buffers (kept alive)
+
+
+def _host_alloc(nbytes: int) -> int:
+    import ctypes
+
+    _HOST.append(ctypes.create_string_buffer(nbytes))
+    return ctypes.addressof(_HOST[-1])
+
+
 class FakeGpu:
     """What gpu_init, _resident and gpu_one ask of the CUDA driver, and a `loaded` whose kernel computes
     x + 1 (x + 2 with BLOCK 128, the wrong config), recording the order in which configs are timed."""
@@ -423,7 +433,6 @@ class FakeGpu:
         class CUdevice_attribute:
             CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97
 
-        cuMemHostRegister = staticmethod(lambda ptr, n, flags: (0,))
         cuMemFree = staticmethod(lambda ptr: (0,))
         cuCtxSynchronize = staticmethod(lambda: (0,))
 
@@ -431,6 +440,12 @@ class FakeGpu:
         pass
 
     def __call__(self, what, *args):
+        if what == "cuMemHostAlloc":
+            return _host_alloc(args[0])
+        if what == "cuMemcpyDtoH":  # from the one output buffer there is
+            import ctypes
+
+            ctypes.memmove(args[0], FakeGpu.out.ctypes.data, args[2])
         return {"cuDeviceGetAttribute": 232448, "cuDeviceGetName": b"Fake GPU\0", "cuMemAlloc": 4096}.get(what, 0)
 
     @staticmethod
@@ -443,10 +458,10 @@ class FakeGpu:
         def cm():
             block = values["BLOCK"]
             ORDER.append(block)
-            out = (values["x_ptr"] + 1 + (block == 128)).astype(np.float32)
+            FakeGpu.out = (values["x_ptr"] + 1 + (block == 128)).astype(np.float32)
             yield types.SimpleNamespace(attributes=lambda: {"n_regs": 40, "spill_bytes": 0, "blocks_per_sm": 2},
                                         buffers={"x_ptr": (1, 800), "out_ptr": (2, 800)}, run_once=lambda: None,
-                                        outputs=lambda names: {"out_ptr": out})
+                                        kept=spec.args)
         return cm()
 
 
@@ -463,7 +478,6 @@ def _tune_on_fake_gpu(monkeypatch, pool, compile_one, bench):
     monkeypatch.setattr(cuda, "_Driver", FakeGpu)
     monkeypatch.setattr(cuda, "loaded", FakeGpu.loaded)
     monkeypatch.setattr(tune, "_gpu", {})
-    monkeypatch.setattr(tune, "_checker", lambda: tune._gpu.setdefault("checker", cf.ThreadPoolExecutor(1)))
     return call("tt-tune", INPUTS / "fails.py", "-k", "add_one", "--spec", INPUTS / "fails.json", "--json")
 
 
@@ -471,7 +485,8 @@ def test_gpu_path_pipelined_with_a_fake_gpu(cache, monkeypatch):
     """tt-tune's GPU path end to end on the CPU: the worker (a thread standing in for the spawned process) is
     started before the kernel is read, each config is timed as soon as its compile finishes (BLOCK 128 before
     BLOCK 64, the reverse of their order), the table and JSON keep the configs' order, the wrong config's check
-    (the cheap one) reports it and drops its time, and the winner is the right config."""
+    (in the checking process, really spawned: the outputs reach it as a file of the outbox) reports it and drops
+    its time, the winner is the right config, and the outbox is gone."""
     import concurrent.futures as cf
 
     from ttc.runtime import tune
@@ -481,17 +496,21 @@ def test_gpu_path_pipelined_with_a_fake_gpu(cache, monkeypatch):
     started = []
 
     def pool(kind, workers, **kw):
-        if kind == "spawn":
+        if kw.get("initializer") is tune.gpu_init:
             started.append(kw["initargs"])
             return cf.ThreadPoolExecutor(max_workers=1, **kw)
-        return real_pool(kind, workers, **kw)
+        return real_pool(kind, workers, **kw)  # the compile processes, the checking process
 
     def fake_bench(drv, fn, flush, warmup=25, rep=100, quantiles=tune.QUANTILES):
         fn()
         return [ORDER[-1] / 1000] * 3
 
+    outboxes = []
+    real_outbox = tune._outbox
+    monkeypatch.setattr(tune, "_outbox", lambda: outboxes.append(real_outbox()) or outboxes[-1])
     rc, out, err = _tune_on_fake_gpu(monkeypatch, pool, fake_compile, fake_bench)
     assert rc == 0, err
+    assert len(outboxes) == 1 and not os.path.exists(outboxes[0])
     assert started == [(0, str(INPUTS / "fails.json"))]
     assert ORDER == [128, 64]  # timed in the order the compiles finished
     report = json.loads(out)
@@ -507,7 +526,7 @@ def test_gpu_path_pipelined_with_a_fake_gpu(cache, monkeypatch):
 
 
 def test_checks_never_block_the_next_timing(cache, monkeypatch):
-    """A config's check runs on the worker's checking thread while the next configs are timed: here the wrong
+    """A config's check runs in the checking process while the next configs are timed: here the wrong
     config's check (BLOCK 128, timed first) does not finish until BLOCK 64 has been timed, and it still drops
     BLOCK 128's time and keeps it from winning."""
     import concurrent.futures as cf
@@ -520,7 +539,9 @@ def test_checks_never_block_the_next_timing(cache, monkeypatch):
     timed_64, waited = threading.Event(), []
 
     def pool(kind, workers, **kw):
-        return cf.ThreadPoolExecutor(max_workers=1, **kw) if kind == "spawn" else real_pool(kind, workers, **kw)
+        if kind == "spawn":  # the worker and the checking process as threads: slow_check sees timed_64
+            return cf.ThreadPoolExecutor(max_workers=1, **kw)
+        return real_pool(kind, workers, **kw)
 
     def fake_bench(drv, fn, flush, warmup=25, rep=100, quantiles=tune.QUANTILES):
         if ORDER[-1] == 64:
@@ -569,6 +590,8 @@ class MemoryGpu:
         import numpy as np
 
         self.calls.append(what)
+        if what == "cuMemHostAlloc":
+            return _host_alloc(a[0])
         if what == "cuMemAlloc":
             ptr = 4096 * (len(self.calls) + 1)
             self.mem[ptr] = bytearray(a[0])
@@ -596,7 +619,8 @@ class MemoryGpu:
 def test_inputs_uploaded_once_each_config_from_the_initial_values(tmp_path, monkeypatch, restore):
     """On a GPU worker the spec's values are uploaded once; each config's buffers are device copies of them,
     so a kernel that writes its input x (in place) gives every config's checked launch the initial x (both
-    configs check), and `restore_value` still gives each timed launch the initial x."""
+    configs check, from the files the worker writes), and `restore_value` still gives each timed launch the
+    initial x."""
     from ttc.runtime import cuda, tune
 
     gpu = MemoryGpu()
@@ -609,19 +633,22 @@ def test_inputs_uploaded_once_each_config_from_the_initial_values(tmp_path, monk
     monkeypatch.setattr(cuda, "_Driver", lambda path: gpu)
     monkeypatch.setattr(tune, "do_bench", lambda drv, fn, flush, warmup, rep: [fn(), fn(), fn()] and [1.0] * 3)
     spec = str(INPUTS / "fails.json")
-    tune.gpu_prepare(spec, (), frozenset({"BLOCK"}))
+    tune.gpu_prepare(spec, ())
     x0 = tune._spec(spec, ())[1]["x_ptr"]
+    outputs = []
     for i, block in enumerate((64, 128)):
         out = tune.gpu_one({"id": i, "spec": spec, "kernel": "add_one", "cache_dir": str(tmp_path), "shared": 0,
                             "constexprs": {"BLOCK": block}, "reset_to_zero": (), "restore_value": restore,
-                            "warmup": 25, "rep": 100})
-        assert out["status"] == "ok" and out["ms"] == [1.0] * 3 and out["check_queued"]
+                            "warmup": 25, "rep": 100, "outbox": str(tmp_path)})
+        assert out["status"] == "ok" and out["ms"] == [1.0] * 3
+        outputs.append(out["outputs"])
     assert gpu.calls.count("cuMemcpyHtoD") == 2  # x and out, once
     checked, timed = gpu.seen[0::4] + gpu.seen[4::4], gpu.seen[1:4] + gpu.seen[5:8]
     assert all((x == x0).all() for x in checked)
     assert all((x == (x0 if restore else x0 + 1 + k % 3)).all() for k, x in enumerate(timed))
-    assert tune.gpu_checks() == {0: None, 1: None}
-    tune._gpu["checker"].shutdown()
+    for block, o in zip((64, 128), outputs):
+        assert tune.check_one(spec, (), {"BLOCK": block}, o) == {"status": "ok"} and not os.path.exists(o["file"])
+    tune._gpu["helper"].shutdown()
 
 
 def test_fast_draw_same_distribution_any_thread_count(tmp_path):
@@ -668,19 +695,17 @@ def test_an_early_error_ends_the_command(case, tmp_path):
     assert proc.returncode == 1 and "error:" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
 
 
-def test_gpu_worker_checks_below_the_compiles(monkeypatch):
-    """A GPU worker's checking thread (values, references, checks) runs below the compile processes' priority and
-    its timing thread at the worker's own (Linux keeps a nice value per thread)."""
-    from ttc.runtime import cuda, tune
+def test_checking_process_below_the_compiles():
+    """The checking process (values, references, checks: NumPy on every core) is a process of its own, below the
+    compile processes' priority; the parent keeps its own."""
+    from ttc.runtime import tune
 
-    monkeypatch.setattr(cuda, "_Driver", FakeGpu)
-    monkeypatch.setattr(tune, "_gpu", {})
-    monkeypatch.setattr(tune, "_load", lambda spec_path: None)
     base = os.getpriority(os.PRIO_PROCESS, 0)
-    tune.gpu_init(0, str(INPUTS / "fails.json"))
+    pool = tune.check_pool()
     try:
-        checking = tune._checker().submit(os.getpriority, os.PRIO_PROCESS, 0).result()
+        checking = pool.submit(os.getpriority, os.PRIO_PROCESS, 0).result()
+        pid = pool.submit(os.getpid).result()
     finally:
-        tune._checker().shutdown()
-    assert os.getpriority(os.PRIO_PROCESS, 0) == base
+        tune._kill(pool)
+    assert os.getpriority(os.PRIO_PROCESS, 0) == base and pid != os.getpid()
     assert checking == min(19, base + tune.CHECK_NICENESS) and tune.CHECK_NICENESS > tune.COMPILE_NICENESS

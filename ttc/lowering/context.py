@@ -301,7 +301,7 @@ class Lowering:
             b.store(v, self.smem_ptr(off), align=min(size, 16))
             return
         bits = bits_of(st)
-        if size * 8 == bits and bits in (16, 32, 64):
+        if bits in (16, 32, 64):  # the slot's first `bits` bits, as the store without `pred`
             # a predicated `st.shared` as Triton's storeShared, not a branch around a store: after a branch LLVM
             # sinks the selects that make `v` past it, so their operands stay live across the barrier that follows
             # (cumsum: 22 registers against Triton's 16 with ptxas 13.0)
@@ -314,12 +314,25 @@ class Lowering:
         with b.if_then(pred):
             b.store(v, self.smem_ptr(off), align=min(size, 16))
 
-    def smem_load(self, index: ir.Value, t: ir.Type, base: int = 0, elem_bytes: int | None = None) -> ir.Value:
+    def smem_load(self, index: ir.Value, t: ir.Type, base: int = 0, elem_bytes: int | None = None,
+                  pred: ir.Value | None = None) -> ir.Value:
+        """The value at element `index` (as `smem_store` puts it); with `pred`, undefined where `pred` is false
+        (a predicated `ld.shared` as Triton's loadShared; 8-bit values load slot 0 there instead)."""
         b = self.b
         st = self.stored_type(t)
         size = elem_bytes or bits_of(st) // 8
+        bits = bits_of(st)
+        if pred is not None and bits not in (16, 32, 64):
+            index, pred = b.select(pred, index, ir.Constant(i32, 0)), None
         off = b.add(b.mul(index, ir.Constant(i32, size)), ir.Constant(i32, base)) if base else b.mul(index, ir.Constant(i32, size))
-        v = b.load(self.smem_ptr(off), typ=st, align=min(size, 16))
+        if pred is None:
+            v = b.load(self.smem_ptr(off), typ=st, align=min(size, 16))
+        else:
+            reg = {16: "h", 32: "r", 64: "l"}[bits]
+            v = nvvm.asm(b, f"@$2 ld.shared.b{bits} $0, [ $1 + 0 ];", f"={reg},r,b", ir.IntType(bits),
+                         [self.smem_ptr(off), pred])
+            if not isinstance(st, ir.IntType):
+                v = b.bitcast(v, st)
         if st is not t:
             v = b.trunc(v, t) if isinstance(t, ir.IntType) else b.inttoptr(v, t)
         return v

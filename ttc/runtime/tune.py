@@ -1,27 +1,30 @@
 """tt-tune's run: every config compiled at once on a pool of processes through the kernel cache, then checked
 and timed, on the GPU (one timing worker per GPU) or in the interpreter, with a progress bar on stderr.
 
-Everything that can overlap does. The compile processes are forked first (`compile_pool`, before any other thread
-exists), and import the compiler and set up LLVM (`compiler.preload`) while the parent reads the kernel; they run at
-a lower priority than the GPU workers, whose timing loop must keep the GPU fed. The GPU workers are started next
-(`GpuWorkers`, before the parent reads the kernel or imports NumPy): while the parent prepares and the configs
-compile, each worker creates its CUDA context and L2 flush buffer, and in its checking thread (below the compiles'
-priority: only the first timing's upload and the final collection wait for it) draws the spec's initial values
-(`spec.fast_initial_values`, on several threads); once the parent has sent the decorator's `reset_to_zero`, the
-worker uploads the values to its GPU, once (each config's buffers are device-to-device copies of them), and its
-checking thread computes each check's expected values once (`check.Reference`: a 4096^3 matmul in NumPy, then each
-element's accepted interval). A config is timed as soon as its compile is done and a GPU is free. The timing is
+Everything that can overlap does, and nothing else runs in a process that times. The checking process and the
+compile processes are forked first (`check_pool`, `compile_pool`, before any other thread exists); the compile
+processes import the compiler and set up LLVM (`compiler.preload`) while the parent reads the kernel; they run at
+a lower priority than the GPU workers, whose timing loop must keep the GPU fed, and the checking process lower
+still. The GPU workers are started next (`GpuWorkers`, before the parent reads the kernel or imports NumPy):
+while the parent prepares and the configs compile, each worker creates its CUDA context and L2 flush buffer and
+draws the spec's initial values (`spec.fast_initial_values`, on several threads); once the parent has sent the
+decorator's `reset_to_zero`, the worker uploads the values to its GPU, once (each config's buffers are
+device-to-device copies of them). The checking process, one for all GPUs, draws the same values (they depend on
+the seed alone) and computes each check's expected values once (`check.Reference`: a 4096^3 matmul in NumPy,
+then each element's accepted interval): in its own process, so that its NumPy and its threads never hold the GIL
+a timing loop waits for. A config is timed as soon as its compile is done and a GPU is free. The timing is
 `triton.testing.do_bench`'s, with the CUDA driver (cuda-python) instead of torch: one launch, an estimate over five
 launches each after an L2 flush (a 256 MB buffer set to zero, as Triton's `clear_cache`), then warm-up launches for
 `warmup` ms and timed launches for `rep` ms, each between its own events and after a flush; the result is the 0.5,
 0.2 and 0.8 quantiles of the times in ms. Every launch, timed or not, is what the autotuner's kernel call is: the
 `reset_to_zero` buffers set to zero, the `restore_value` buffers saved, the kernel, the saved buffers copied back.
-The outputs of the first launch (from the spec's initial values, `reset_to_zero` buffers zero) are checked against
-the spec's checks in the checking thread while the GPU times this config and the next ones: no timing waits for a
-check, or for the references (`Reference.within`: integer passes over the output's bits; `compare` only for an
-output it does not pass). The parent collects the checks' outcomes once every config is timed: a config that gives
-wrong results is "wrong" (its time dropped), one that does not compile, load or launch is "failed"; neither is ever
-the winner. A CUDA error that breaks the worker's context replaces the worker.
+The outputs of the first launch (from the spec's initial values, `reset_to_zero` buffers zero) are read into a
+pinned buffer and written, while the GPU times the config, to a file of the run's outbox (in /dev/shm where it
+has room); the parent hands each file to the checking process (`check_one`), which checks it against the spec's
+checks while the GPU times the next configs (`Reference.within`: integer passes over the output's bits; `compare`
+only for an output it does not pass). The parent collects the checks' outcomes once every config is timed: a config
+that gives wrong results is "wrong" (its time dropped), one that does not compile, load or launch is "failed";
+neither is ever the winner. A CUDA error that breaks the worker's context replaces the worker.
 """
 
 from __future__ import annotations
@@ -31,17 +34,20 @@ import concurrent.futures as cf
 import math
 import multiprocessing
 import os
+import shutil
 import sys
+import tempfile
 import threading
 import time
 
 L2_FLUSH_BYTES = 256 * 1024 * 1024
 QUANTILES = (0.5, 0.2, 0.8)
-# below the parent and the GPU workers' timing loops, the compiles; below them, each GPU worker's checking thread
-# (the spec's values, the checks' references: a 4096^3 matmul on every core, and the checks), which only has to be
-# done when the last config is timed
+# below the parent and the GPU workers' timing loops, the compiles; below them, the checking process (the spec's
+# values, the checks' references: a 4096^3 matmul on every core, and the checks), which only has to be done when
+# the last config is timed
 COMPILE_NICENESS = 5
 CHECK_NICENESS = 10
+OUTBOX_ROOM = 1 << 30  # the free bytes /dev/shm needs to hold the outputs waiting for their check
 
 
 # ----------------------------------------------------------------------------- compiling (pool workers)
@@ -162,23 +168,82 @@ def _check(spec, initial: dict, constexprs: dict, outputs: dict) -> str | None:
     return None
 
 
-def _prepare(spec_path: str, reset_to_zero: tuple, config_names: frozenset, background: bool = False) -> None:
+def _prepare(spec_path: str, reset_to_zero: tuple, config_names: frozenset) -> None:
     """The spec's initial values and the references of the checks that no config value changes, made while the
-    configs compile (`background`: the references in the worker's checking thread, ahead of every check; on a
-    GPU the values are first uploaded, once). A bad spec or check is reported when a config runs, so errors are
-    ignored here."""
+    configs compile. A bad spec or check is reported when a config runs, so errors are ignored here."""
     try:
         spec, initial = _spec(spec_path, reset_to_zero)
-        if "drv" in _gpu:
-            _resident(spec_path, reset_to_zero)
         for name, expr in spec.checks.items():
             if not _uses(expr, config_names):
-                if background:
-                    _checker().submit(_reference, spec, initial, {}, name)
-                else:
-                    _reference(spec, initial, {}, name)
+                _reference(spec, initial, {}, name)
     except Exception:  # noqa: BLE001
         pass
+
+
+# ----------------------------------------------------------------------------- checking (its own process)
+
+
+def check_init() -> None:
+    """The checking process's start: below the compiles (its references and checks need only be done when the
+    last config is timed)."""
+    _below(CHECK_NICENESS)
+
+
+def check_pool():
+    """The checking process of a GPU run, started now (spawned, in `GpuWorkers`' thread); the GPU workers'
+    outputs come to it as files (`check_one`)."""
+    pool = _pool("spawn", 1, initializer=check_init)
+    pool.submit(int, 0)  # the process starts now, not with the first check
+    return pool
+
+
+def check_prepare(spec_path: str, reset_to_zero: tuple, config_names: frozenset) -> None:
+    """The checking process's first task, sent when the parent has read the kernel: the spec's values and the
+    references of the checks that no config value changes, ahead of the first check."""
+    _prepare(spec_path, reset_to_zero, config_names)
+
+
+def check_one(spec_path: str, reset_to_zero: tuple, constexprs: dict, outputs: dict) -> dict:
+    """Check one config's outputs, as a GPU worker wrote them (`outputs`: {"file": path, "args": [[name, offset,
+    bytes], ...]}, the buffers' bytes as the kernel left them); the file is removed. Returns {"status": "ok" |
+    "wrong: ..." | "failed: ..."} or {"spec_error": [message, where]}."""
+    import numpy as np
+
+    from ttc.runtime import spec as specs
+    from ttc.runtime.errors import SpecError
+
+    try:
+        raw = np.fromfile(outputs["file"], dtype=np.uint8)
+        os.unlink(outputs["file"])
+        spec, initial = _spec(spec_path, reset_to_zero)
+        got = {name: specs.from_device(spec.arg(name), raw[off:off + n]) for name, off, n in outputs["args"]}
+        wrong = _check(spec, initial, constexprs, got)
+    except SpecError as e:
+        return {"spec_error": [e.message, e.where]}
+    except Exception as e:  # noqa: BLE001 - a check that breaks fails its config, not the run
+        return {"status": f"failed: the check raised {type(e).__name__}: {e}"}
+    return {"status": f"wrong: {wrong}" if wrong else "ok"}
+
+
+def _outbox() -> str:
+    """A new folder for the outputs waiting for their check: in memory (/dev/shm) where it has room."""
+    try:
+        room = os.statvfs("/dev/shm")
+        root = "/dev/shm" if room.f_bavail * room.f_frsize >= OUTBOX_ROOM else None
+    except OSError:
+        root = None
+    return tempfile.mkdtemp(prefix="tt-tune-", dir=root)
+
+
+def _write(path: str, data) -> None:
+    """`data`'s bytes to a new file (os.write releases the GIL: the timing thread runs meanwhile)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        view = memoryview(data).cast("B")
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
 
 
 def interpret_one(task: dict) -> dict:
@@ -208,10 +273,9 @@ _gpu: dict = {}  # per GPU worker: driver, device index, L2 flush buffer, limits
 
 
 def gpu_init(device: int, spec_path: str) -> None:
-    """A GPU worker's start, spawned before the parent has read the kernel: the spec's values are drawn in the
-    checking thread while this thread imports the driver, creates the context and the L2 flush buffer."""
-    _checker().submit(_below, CHECK_NICENESS)  # before NumPy's import: its BLAS threads inherit the priority
-    _drawn[spec_path] = _checker().submit(_load, spec_path)
+    """A GPU worker's start, spawned before the parent has read the kernel: the spec's values are drawn in a
+    thread while this one imports the driver, creates the context and the L2 flush buffer."""
+    _drawn[spec_path] = _helper().submit(_load, spec_path)
     from ttc.runtime.cuda import _Driver
 
     drv = _Driver("tt-tune")
@@ -225,11 +289,13 @@ def gpu_init(device: int, spec_path: str) -> None:
                 name=drv("cuDeviceGetName", 256, dev).split(b"\0")[0].decode())
 
 
-def gpu_prepare(spec_path: str, reset_to_zero: tuple, config_names: frozenset) -> None:
-    """The worker's first task, sent when the parent has read the kernel: `reset_to_zero` buffers zeroed, the
-    values pinned, the checks' references queued on the checking thread (the first config's check waits for
-    them; its timing does not)."""
-    _prepare(spec_path, reset_to_zero, config_names, background=True)
+def gpu_prepare(spec_path: str, reset_to_zero: tuple) -> None:
+    """The worker's first task, sent when the parent has read the kernel: the values (`reset_to_zero` buffers
+    zeroed) uploaded to the GPU. A bad spec is reported when a config runs, so errors are ignored here."""
+    try:
+        _resident(spec_path, reset_to_zero)
+    except Exception:  # noqa: BLE001
+        pass
 
 
 def _resident(spec_path: str, reset_to_zero: tuple) -> dict:
@@ -310,16 +376,36 @@ def _below(niceness: int) -> None:
         pass
 
 
-def _checker() -> cf.ThreadPoolExecutor:
-    """This worker's thread for checking a config's outputs while the next step runs on the GPU."""
-    if "checker" not in _gpu:
-        _gpu["checker"] = cf.ThreadPoolExecutor(max_workers=1)
-    return _gpu["checker"]
+def _helper() -> cf.ThreadPoolExecutor:
+    """This worker's second thread: the spec's values drawn at its start, then each config's outputs written to
+    the outbox while the GPU times the config."""
+    if "helper" not in _gpu:
+        _gpu["helper"] = cf.ThreadPoolExecutor(max_workers=1)
+    return _gpu["helper"]
+
+
+def _staging(nbytes: int):
+    """This worker's pinned buffer for reading outputs back (as a NumPy byte array of at least `nbytes`), grown
+    when a config needs more."""
+    import ctypes
+
+    import numpy as np
+
+    drv = _gpu["drv"]
+    ptr, size = _gpu.get("staging", (0, 0))
+    if nbytes > size:
+        if ptr:
+            drv("cuMemFreeHost", ptr)
+        size = max(nbytes, 2 * size)
+        ptr = int(drv("cuMemHostAlloc", size, 0))
+        _gpu["staging"] = (ptr, size)
+    return np.ctypeslib.as_array((ctypes.c_ubyte * size).from_address(ptr))
 
 
 def gpu_one(task: dict) -> dict:
-    """Load, launch and time one compiled config on this worker's GPU; its check is queued on the checking thread
-    (`gpu_checks` gives the outcomes), so that the next config's timing never waits for it."""
+    """Load, launch and time one compiled config on this worker's GPU; the outputs of its first launch are
+    written to the outbox for the checking process (`out["outputs"]`, `check_one`'s argument), so that no
+    timing waits for a check."""
     from ttc.ir.diagnostics import CompileError
     from ttc.runtime.cuda import loaded
     from ttc.runtime.errors import SpecError
@@ -331,7 +417,7 @@ def gpu_one(task: dict) -> dict:
         out["status"] = (f"failed: out of resource: shared memory, {task['shared']} bytes needed, "
                          f"{_gpu['max_shared']} the hardware limit")
         return out
-    saved = []
+    saved, written = [], None
     try:
         spec, initial = _spec(task["spec"], task["reset_to_zero"])  # drawn at the worker's start
         sources = _resident(task["spec"], task["reset_to_zero"])
@@ -356,17 +442,30 @@ def gpu_one(task: dict) -> dict:
                 drv("cuMemcpyDtoDAsync", copy, ptr, nbytes, 0)  # the restore_value buffers are restored
             k.run_once()
             drv("cuCtxSynchronize")
-            outputs = k.outputs(spec.checks) if spec.checks else {}
+            if spec.checks:  # the outputs read back (pinned), then written to a file while the GPU times
+                layout, total = [], 0
+                for a in k.kept + spec.buffers:
+                    if a.is_ptr and a.name in spec.checks:
+                        layout.append([a.name, total, k.buffers[a.name][1]])
+                        total += k.buffers[a.name][1]
+                if "writing" in _gpu:  # the previous config's file: the pinned buffer is free once it is written
+                    cf.wait([_gpu.pop("writing")])
+                staging = _staging(total)
+                for name, offset, nbytes in layout:
+                    if nbytes:
+                        drv("cuMemcpyDtoH", staging.ctypes.data + offset, k.buffers[name][0], nbytes)
+                path = os.path.join(task["outbox"], f"{task['id']}.out")
+                written = _gpu["writing"] = _helper().submit(_write, path, staging[:total])
             for ptr, nbytes, copy in saved:
                 drv("cuMemcpyDtoDAsync", ptr, copy, nbytes, 0)
-            # the check (NumPy, on the host copies) runs in a thread while the GPU times this config and the next
-            # ones: both release the GIL for most of their time; a wrong config's timing is dropped by the parent
-            if spec.checks:
-                _gpu.setdefault("checks", {})[task["id"]] = _checker().submit(
-                    _check, spec, initial, task["constexprs"], outputs)
-                out["check_queued"] = True
             flush = lambda: drv("cuMemsetD32Async", _gpu["flush"], 0, L2_FLUSH_BYTES // 4, 0)  # noqa: E731
             out["ms"] = do_bench(drv, call, flush, task["warmup"], task["rep"])
+            if written is not None:
+                try:
+                    written.result()
+                    out["outputs"] = {"file": path, "args": layout}
+                except OSError as e:
+                    out.update(status=f"failed: its outputs could not be kept for the check: {e}", ms=None)
     except SpecError as e:
         return {"spec_error": [e.message, e.where]}
     except CompileError as e:
@@ -375,23 +474,6 @@ def gpu_one(task: dict) -> dict:
     finally:
         for _, _, copy in saved:
             d.cuMemFree(copy)
-    return out
-
-
-def gpu_checks() -> dict:
-    """The outcomes of the checks this worker has queued since the last call, waiting for them: config id ->
-    None (passed), {"status": "wrong: ..." or "failed: ..."}, or {"spec_error": [message, where]}."""
-    from ttc.runtime.errors import SpecError
-
-    out = {}
-    for i, checking in _gpu.pop("checks", {}).items():
-        try:
-            wrong = checking.result()
-            out[i] = {"status": f"wrong: {wrong}"} if wrong else None
-        except SpecError as e:
-            out[i] = {"spec_error": [e.message, e.where]}
-        except Exception as e:  # noqa: BLE001 - a check that breaks fails its config, not the run
-            out[i] = {"status": f"failed: the check raised {type(e).__name__}: {e}"}
     return out
 
 
@@ -430,13 +512,14 @@ class GpuWorkers:
     """The timing processes, one per GPU, started first thing (before the parent reads the kernel): a thread
     spawns GPU 0's worker at once, then counts the GPUs (importing the CUDA bindings) and spawns one for each
     other GPU (or ends GPU 0's when there is none), so that each worker's start (imports, CUDA context, flush
-    buffer, the spec's values) runs beside the parent's preparation and the compiles. `prepare` sends each the
-    decorator's `reset_to_zero` and the config names (its references are made from them); `checks` collects the
-    checks' outcomes; `stop` ends them (`now`: killed and not waited for)."""
+    buffer, the spec's values) runs beside the parent's preparation and the compiles; between them it starts
+    `checker`, the checking process (`check_pool`). `prepare` sends the workers the decorator's `reset_to_zero` (they
+    upload the values) and the checking process also the config names (it makes the references from them);
+    `check` queues a config's check; `stop` ends them all (`now`: killed and not waited for)."""
 
     def __init__(self, spec_path: str):
-        self.spec_path, self.pools, self.setup, self.error = spec_path, [], None, None
-        self.orphaned: list = []  # gpu_checks of replaced workers
+        self.spec_path, self.checker, self.pools, self.setup, self.error = spec_path, None, [], None, None
+        self.lock, self.spawned, self.given = threading.Lock(), [], set()  # `prepare` against the start
         self.thread = threading.Thread(target=self._start, name="tt-tune GPU workers", daemon=True)
         self.thread.start()
 
@@ -444,6 +527,10 @@ class GpuWorkers:
         first = None
         try:
             first = self._spawn(0)
+            checker = check_pool()
+            with self.lock:
+                self.checker = checker
+                self._give(checker, check_prepare, self.spec_path, *(self.setup or ()))
             n = gpu_count()
             self.pools = [first] + [self._spawn(g) for g in range(1, n)] if n else []
             if not n:
@@ -456,9 +543,16 @@ class GpuWorkers:
     def _spawn(self, g: int):
         pool = _pool("spawn", 1, initializer=gpu_init, initargs=(g, self.spec_path))
         pool.submit(int, 0)  # the process starts now, not with the first config
-        if self.setup is not None:
-            pool.submit(gpu_prepare, self.spec_path, *self.setup)
+        with self.lock:
+            self.spawned.append(pool)
+            self._give(pool, gpu_prepare, self.spec_path, *(self.setup or ())[:1])
         return pool
+
+    def _give(self, pool, fn, *args) -> None:
+        """`pool`'s first task, once `prepare` has come (with `self.lock` held)."""
+        if self.setup is not None and pool not in self.given:
+            self.given.add(pool)
+            pool.submit(fn, *args)
 
     def count(self) -> int:
         self.thread.join()
@@ -467,33 +561,30 @@ class GpuWorkers:
         return len(self.pools)
 
     def prepare(self, reset_to_zero: tuple, config_names: frozenset) -> None:
-        self.setup = (tuple(reset_to_zero), frozenset(config_names))
-        for pool in self.pools:
-            pool.submit(gpu_prepare, self.spec_path, *self.setup)
+        with self.lock:  # what has started gets it now, the rest as it starts
+            self.setup = (tuple(reset_to_zero), frozenset(config_names))
+            for pool in self.spawned:
+                self._give(pool, gpu_prepare, self.spec_path, self.setup[0])
+            if self.checker is not None:
+                self._give(self.checker, check_prepare, self.spec_path, *self.setup)
 
     def replace(self, g: int) -> None:
-        """A worker whose CUDA context broke: a fresh one for GPU g (the old one's checks are still collected)."""
-        self.orphaned.append(self.pools[g].submit(gpu_checks))
-        self.pools[g].shutdown(wait=False)
+        """A worker whose CUDA context broke: a fresh one for GPU g."""
+        _kill(self.pools[g])
+        with self.lock:
+            self.spawned.remove(self.pools[g])
         self.pools[g] = self._spawn(g)
 
     def submit(self, g: int, fn, *args):
         return self.pools[g].submit(fn, *args)
 
-    def checks(self) -> dict:
-        """Every queued check's outcome (config id -> as `gpu_checks`), waiting for them."""
-        out = {}
-        for f in [pool.submit(gpu_checks) for pool in self.pools] + self.orphaned:
-            try:
-                out.update(f.result())
-            except Exception:  # noqa: BLE001 - a dead worker's checks are lost; run() fails its configs
-                pass
-        self.orphaned = []
-        return out
+    def check(self, constexprs: dict, outputs: dict):
+        """A config's check (its outputs as `gpu_one` wrote them), queued on the checking process."""
+        return self.checker.submit(check_one, self.spec_path, self.setup[0], constexprs, outputs)
 
     def stop(self, now: bool = False) -> None:
         self.thread.join()
-        for pool in self.pools:
+        for pool in self.pools + ([self.checker] if self.checker else []):
             if now:
                 _kill(pool)
             else:
@@ -556,6 +647,8 @@ def run(jobs: list[dict], *, path: str, text: str, kernel: str, spec_path: str, 
     busy: dict = {}  # running future -> (kind, job index, GPU index or None)
     idle = list(range(n_gpus))
     ready: list[int] = []
+    checks: dict = {}  # job index -> its check's future (GPU runs)
+    outbox = None if interpret else _outbox()
     try:
         for i, job in enumerate(jobs):
             busy[cpu.submit(compile_one, path, text, kernel, job["signature"], job["options"])] = ("compile", i, None)
@@ -565,6 +658,7 @@ def run(jobs: list[dict], *, path: str, text: str, kernel: str, spec_path: str, 
                 i = ready.pop(0)
                 job, comp = jobs[i], results[i]["compile"]
                 task = {"id": i, "spec": spec_path, "kernel": kernel, "cache_dir": comp["cache_dir"], "shared": comp["shared"],
+                        "outbox": outbox,
                         **{k: job[k] for k in ("constexprs", "reset_to_zero", "restore_value", "warmup", "rep")}}
                 if interpret:
                     busy[cpu.submit(interpret_one, task)] = ("run", i, None)
@@ -594,28 +688,29 @@ def run(jobs: list[dict], *, path: str, text: str, kernel: str, spec_path: str, 
                     raise SpecFailure(*value["spec_error"])
                 if value.pop("broken", False) and g is not None:
                     gpus.replace(g)
+                if "outputs" in value:  # checked while the GPU times the next configs
+                    checks[i] = gpus.check(jobs[i]["constexprs"], value.pop("outputs"))
                 results[i].update(value)
                 bars[1].update(1)
                 if g is not None:
                     idle.append(g)
             start_runs()
-        if not interpret:  # the checks ran beside the timings; only now is a wrong config's time dropped
-            outcomes = gpus.checks()
-            for i, r in enumerate(results):
-                queued = r.pop("check_queued", False)
-                outcome = outcomes.get(i)
-                if outcome is not None and "spec_error" in outcome:
-                    raise SpecFailure(*outcome["spec_error"])
-                if r.get("status") != "ok":
-                    continue
-                if outcome is not None:
-                    r.update(outcome, ms=None)
-                elif queued and i not in outcomes:  # its worker died with the check queued
-                    r.update(status="failed: its check was lost with its worker", ms=None)
+        for i, checking in checks.items():  # they ran beside the timings; only now is a wrong config's time dropped
+            try:
+                outcome = checking.result()
+            except Exception as e:  # noqa: BLE001 - the checking process died (out of memory)
+                outcome = {"status": f"failed: its check was lost: {type(e).__name__}: {e}"}
+            if "spec_error" in outcome:
+                raise SpecFailure(*outcome["spec_error"])
+            results[i]["check"] = outcome
+            if outcome["status"] != "ok" and results[i]["status"] == "ok":
+                results[i].update(status=outcome["status"], ms=None)
     finally:
         for b in bars:
             b.close()
         cpu.shutdown(wait=True, cancel_futures=True)
+        if outbox is not None:
+            shutil.rmtree(outbox, ignore_errors=True)
     return results
 
 
