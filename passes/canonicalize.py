@@ -1312,12 +1312,18 @@ class Canonicalize(Pass):
             raise ValueError(f"option 'region-simplify' must be one of {', '.join(REGION_SIMPLIFY)}, "
                              f"got '{self.region_simplify}'")
 
-    def apply(self, ctx, op) -> None:
-        self.run(op)
+    def apply(self, ctx, op) -> bool:
+        """False when the IR is left as it was (the pass manager then skips the verifier)."""
+        return self.drive(op)[1]
 
     def run(self, op) -> bool:
         """`apply`; True when every region reached its fixed point (an iteration that changed nothing), so that
         running again on the same IR changes nothing."""
-        return all([GreedyDriver(PATTERNS, top_down=True, max_iterations=self.max_iterations,
-                                 region_simplify=self.region_simplify == "normal").run(region)
-                    for region in op.regions])
+        return self.drive(op)[0]
+
+    def drive(self, op) -> tuple[bool, bool]:
+        """(whether every region reached its fixed point, whether the IR changed)."""
+        drivers = [GreedyDriver(PATTERNS, top_down=True, max_iterations=self.max_iterations,
+                                region_simplify=self.region_simplify == "normal") for _ in op.regions]
+        converged = all([d.run(region) for d, region in zip(drivers, op.regions)])
+        return converged, any(d.touched for d in drivers)

@@ -232,7 +232,7 @@ def main(argv: list[str]) -> int:
                         from ttc.lowering.metadata import source_hash
 
                         stage_hash = source_hash(padded)
-                    pm = PassManager(passes, instr, source, stage_hash)
+                    pm = PassManager(passes, instr, source, stage_hash, input_verified=True)
                     managers.append(pm)
                     module = pm.run(module, context())
                     tp = time.perf_counter()

@@ -67,6 +67,65 @@ if "xdsl.irdl.declarative_assembly_format" not in sys.modules:
     sys.meta_path.insert(0, _AfterImport("xdsl.irdl.declarative_assembly_format", _lazy_xdsl_formats))
 
 
+class _IRDLFinder:
+    """Stands in for xDSL's IRDLDialectFinder, which `xdsl.dialects` puts last on sys.meta_path to import a
+    `<name>.irdl` dialect file as a module: the same search (the file next to where the module was looked for),
+    with xDSL's finder and its module run only once such a file exists. That module imports importlib.abc, and
+    with it importlib.resources, tempfile, shutil and random: ~2% of the instructions of a short tt-opt, for
+    files ttc never reads. `xdsl.utils.dialect_loader` holds this class until anything else is asked of it
+    (PEP 562's module `__getattr__`); then its code runs (see `_lazy_dialect_loader`)."""
+
+    def __init__(self, get_all_dialects):
+        self.get_all_dialects = get_all_dialects
+
+    def find_spec(self, fullname, path=None, target=None):
+        import os
+
+        if fullname in sys.modules:
+            return sys.modules[fullname].__spec__
+        filename = fullname.rpartition(".")[2] + ".irdl"
+        if not any(os.path.isfile(os.path.join(entry, filename)) for entry in path or [os.getcwd()]):
+            return None
+        module = sys.modules["xdsl.utils.dialect_loader"]
+        if "__getattr__" in vars(module):  # its code has not run yet
+            module.__getattr__("IRDLDialectLoader")
+        return module.IRDLDialectFinder(self.get_all_dialects).find_spec(fullname, path, target)
+
+
+def _lazy_dialect_loader(module, run):
+    """`xdsl.utils.dialect_loader` with `_IRDLFinder` as its IRDLDialectFinder; `run(module)` (its code) when
+    anything else is asked of it."""
+
+    def __getattr__(name):
+        if name.startswith("__"):  # the import system's probes (`__path__`): not the module's names
+            raise AttributeError(name)
+        del module.__getattr__
+        run(module)
+        return getattr(module, name)
+
+    module.IRDLDialectFinder = _IRDLFinder
+    module.__getattr__ = __getattr__
+
+
+class _Instead(_AfterImport):
+    """An `_AfterImport` whose `patch(module, run)` runs instead of the module's code (`run(module)` runs it)."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name != self.name:
+            return None
+        sys.meta_path.remove(self)
+        import importlib.util
+
+        spec = importlib.util.find_spec(name)
+        run = spec.loader.exec_module
+        spec.loader.exec_module = lambda module: self.patch(module, run)
+        return spec
+
+
+if "xdsl.utils.dialect_loader" not in sys.modules:
+    sys.meta_path.insert(0, _Instead("xdsl.utils.dialect_loader", _lazy_dialect_loader))
+
+
 class _DataclassCode:
     """Reuses the code objects `dataclasses` compiles for every generated method: Python 3.10-3.13 write one
     source text per `__init__`/`__repr__`/`__eq__`/... of each dataclass and compile it at class creation, about

@@ -233,6 +233,7 @@ def preload(target: str = "cuda:90") -> None:
     while tt-tune reads the kernel): that compile then pays none of it."""
     from ttc.frontend import compile_source  # noqa: F401
     from ttc.ir.printer import print_ir  # noqa: F401
+    from ttc.ir import layout_checks  # noqa: F401 (the verifier imports it on a TTGIR's first layout)
     from ttc.ir.verifier import verify_module  # noqa: F401
     from ttc.lowering import cubin, pipeline, target as targets, translate  # noqa: F401
     from ttc.opt import reproducer  # noqa: F401

@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import sysconfig
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -178,8 +177,7 @@ _HERE = os.path.abspath(__file__)
 _ROOT = Path(_HERE).parents[2]  # the project (this is ttc/ir/diagnostics.py)
 _PROJECT = tuple(str(_ROOT / d) + os.sep for d in ("ttc", "passes", "tools", "kernels", "test"))
 _LIBRARY_PATHS = ("stdlib", "platstdlib", "purelib", "platlib", "scripts")
-# the standard library, installed packages and console scripts: left out of traces (xDSL and ttc are kept)
-_LIBRARIES = tuple({os.path.abspath(sysconfig.get_paths()[k]) + os.sep for k in _LIBRARY_PATHS})
+_libraries: tuple[str, ...] | None = None  # made on the first trace: sysconfig is not imported at start-up
 MAX_FRAMES = 20
 
 
@@ -188,7 +186,12 @@ def _in_trace(path: str, name: str) -> bool:
         return False
     if path.startswith(_PROJECT) or f"{os.sep}xdsl{os.sep}" in path:
         return True
-    return not path.startswith(_LIBRARIES)
+    global _libraries
+    if _libraries is None:  # the standard library, installed packages and console scripts: left out of traces
+        import sysconfig
+
+        _libraries = tuple({os.path.abspath(sysconfig.get_paths()[k]) + os.sep for k in _LIBRARY_PATHS})
+    return not path.startswith(_libraries)
 
 
 def python_trace() -> str:

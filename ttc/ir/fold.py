@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import math
 import struct
-from fractions import Fraction
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from xdsl.dialects.builtin import (
     BFloat16Type,
@@ -45,6 +44,9 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.traits import IsolatedFromAbove
 
 from ttc.ir.types import elt, shape_of
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 # ----------------------------------------------------------------------------- numbers
 
@@ -83,6 +85,8 @@ def round_float(x: int | float | Fraction, t: Attribute) -> float:
                 return struct.unpack(fmt, struct.pack(fmt, x))[0]
             except OverflowError:
                 return math.copysign(math.inf, x)
+    from fractions import Fraction  # here: fractions imports decimal, 1% of a short tt-opt's start-up
+
     q = Fraction(x)
     if q == 0:
         return 0.0
@@ -929,12 +933,14 @@ def insertion_region(block: Block) -> Region:
 class ConstantTable:
     """MLIR's OperationFolder: the constants of each insertion region, unique per (op, value, type) and kept
     at the start of the region's entry block. `listener` (optional) hears of each replacement and erasure
-    the table makes: `replaced(op, value)`, `erased(op)`, `inserted(op)`."""
+    the table makes: `replaced(op, value)`, `erased(op)`, `inserted(op)`; `moved` says whether the table moved
+    a constant or reset its location, which no listener hears of."""
 
     def __init__(self, listener=None):
         self.scopes: dict[Region, dict] = {}
         self.owned: dict[Operation, tuple[Region, tuple]] = {}
         self.listener = listener
+        self.moved = False
 
     @staticmethod
     def _key(op: Operation) -> tuple:
@@ -949,6 +955,7 @@ class ConstantTable:
             if block.first_op is not op and op.prev_op not in self.owned:
                 _move_to_front(op, block)
                 op.location = UnknownLoc()
+                self.moved = True
             return True
         region = insertion_region(block)
         table = self.scopes.setdefault(region, {})
@@ -963,13 +970,16 @@ class ConstantTable:
             op.detach()
             op.erase()
             existing.location = UnknownLoc()
+            self.moved = True
             return False
         entry = region.blocks.first
         if block is not entry:
             _move_to_front(op, entry)
             op.location = UnknownLoc()
+            self.moved = True
         elif entry.first_op is not op and op.prev_op not in self.owned:
             _move_to_front(op, entry)
+            self.moved = True
         table[key] = op
         self.owned[op] = (region, key)
         return True
@@ -984,6 +994,7 @@ class ConstantTable:
         existing = table.get(key)
         if existing is not None:
             existing.location = UnknownLoc()
+            self.moved = True
             return existing.results[0]
         entry = region.blocks.first
         if entry.first_op is None:

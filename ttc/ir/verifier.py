@@ -13,8 +13,6 @@ from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 from ttc.ir.attr_printer import attr_text
 from ttc.ir.diagnostics import CompileError, at_op, op_text
-from ttc.ir.layout_checks import memdesc_layout_problem, tensor_layout_problem
-from ttc.ir.memdesc import MemDescType
 from ttc.ir.verify_errors import OpDiagnostics
 
 
@@ -119,15 +117,25 @@ def _tensor_size_problem(op) -> str | None:
 
 def _layout_problem(op) -> str | None:
     """Triton's VerifyTensorLayoutsTrait (every tt, ttg and ttng op): each operand's layout, then each result's,
-    against the module (ttc/ir/layout_checks.py)."""
+    against the module (ttc/ir/layout_checks.py). The layouts' modules are imported only once a type carries a
+    layout (TTIR has none: a short tt-opt then imports neither them nor the memdesc type)."""
     if not op.name.startswith(("tt.", "ttg.", "ttng.")):
         return None
 
     def problem(t):
-        if isinstance(t, TensorType) and not isinstance(t.encoding, NoneAttr):
-            return tensor_layout_problem(t.encoding, tuple(t.get_shape()), op)
-        if isinstance(t, MemDescType) and not isinstance(t.encoding, NoneAttr):
-            return memdesc_layout_problem(t.encoding, t, op)
+        enc = getattr(t, "encoding", None)
+        if enc is None or isinstance(enc, NoneAttr):
+            return None
+        if isinstance(t, TensorType):
+            from ttc.ir.layout_checks import tensor_layout_problem
+
+            return tensor_layout_problem(enc, tuple(t.get_shape()), op)
+        from ttc.ir.memdesc import MemDescType
+
+        if isinstance(t, MemDescType):
+            from ttc.ir.layout_checks import memdesc_layout_problem
+
+            return memdesc_layout_problem(enc, t, op)
         return None
 
     for i, v in enumerate(op.operands):

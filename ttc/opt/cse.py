@@ -66,6 +66,11 @@ class Driver(CSEDriver):
 
     def __init__(self):
         super().__init__(_known_ops=_KnownOps())
+        self.replaced = False  # whether `_replace_and_delete` ran (it may have replaced uses)
+
+    def _replace_and_delete(self, op: Operation, existing: Operation):
+        self.replaced = True
+        super()._replace_and_delete(op, existing)
 
     def _simplify_operation(self, op: Operation):
         if op.has_trait(IsTerminator):
@@ -114,6 +119,8 @@ class Driver(CSEDriver):
             self._known_ops = old_scope
 
 
-def cse(thing: Operation | Block | Region) -> None:
-    """xDSL's `cse(thing)`, through `Driver`."""
-    Driver().simplify(thing)
+def cse(thing: Operation | Block | Region) -> bool:
+    """xDSL's `cse(thing)`, through `Driver`; False when it changed nothing (no op replaced or erased)."""
+    driver = Driver()
+    driver.simplify(thing)
+    return driver.replaced or bool(driver._to_erase)

@@ -19,7 +19,8 @@ The driver (`GreedyDriver`) rewrites one region. Each iteration:
    left with at most one other user;
 4. with region simplification, erases unreachable blocks again and runs region DCE (dead ops, dead cycles,
    dead block arguments of branch targets).
-Iterations stop when one changes nothing, or when `max_iterations` (-1: no limit) have run.
+Iterations stop when one changes nothing, or when `max_iterations` (-1: no limit) have run. `touched` says
+afterwards whether the driver changed the IR at all (a change reported, a block or op erased, a constant moved).
 
 A pattern is a function `(op, rewriter) -> bool` (True when it changed the IR) that changes the IR through
 `Rewriter`; `xdsl_pattern` adapts an xDSL `RewritePattern`. The configurations the passes use:
@@ -299,6 +300,7 @@ class GreedyDriver:
                                                 operation_removal_handler=[self.removed],
                                                 operation_modification_handler=[self.modified])
         self._pattern_rewriter: _PatternRewriter | None = None
+        self.touched = False  # whether the IR changed: any notification below but `add`, or `run`'s own changes
 
     def pattern_rewriter(self, op: Operation) -> _PatternRewriter:
         """The xDSL rewriter for matching `op` (`xdsl_pattern`), made at the first use."""
@@ -325,9 +327,14 @@ class GreedyDriver:
                 return
             op = region.parent
 
-    inserted = modified = add
+    def inserted(self, op: Operation) -> None:
+        self.touched = True
+        self.add(op)
+
+    modified = inserted
 
     def replaced(self, op: Operation, value: SSAValue) -> None:
+        self.touched = True
         for r in op.results:
             for u in list(r.uses):
                 self.add(u.operation)
@@ -335,6 +342,7 @@ class GreedyDriver:
     def erased(self, op: Operation) -> None:
         """`op` is about to be erased: the defining ops of its operands that keep at most one other user may
         simplify further."""
+        self.touched = True
         for v in op.operands:
             d = v.owner
             if not isinstance(d, Operation):
@@ -382,6 +390,7 @@ class GreedyDriver:
             if self.region_simplify:
                 changed |= erase_unreachable_blocks(region, self)
                 changed |= region_dce(region, self)
+            self.touched |= changed or self.table.moved
             if not changed:
                 return True
 

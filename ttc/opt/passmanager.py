@@ -171,13 +171,17 @@ class Instrumentation:
 
 class PassManager:
     """Runs passes in order, verifying after each (unless `verify` is off: ttc.compile's make-ttir, compiled again
-    with it on when a later pipeline fails). With `stage_hash` (the dump/override directories are on:
+    with it on when a later pipeline fails), except after a pass whose `apply` returned False (it left the IR as
+    it was) where that IR is known valid: verified after an earlier pass, or `input_verified` (tt-opt's parser
+    verified it). MLIR likewise skips the verifier after a pass that preserved all analyses, as its cse does when
+    it changed nothing. With `stage_hash` (the dump/override directories are on:
     see `ttc.driver.stages`), the passes that produce a stage (`-make-ttir`, `-make-ttgir`) dump their result, or are
     replaced by the override file; `stage_hash` identifies IR that carries no `ttc.source_hash`."""
 
     def __init__(self, passes: list[Pass], instr: Instrumentation | None = None, source=None, stage_hash: str = "",
-                 tool: str = "tt-opt", verify: bool = True):
+                 tool: str = "tt-opt", verify: bool = True, input_verified: bool = False):
         self.passes, self.instr, self.source, self.verify = passes, instr or Instrumentation(), source, verify
+        self.input_verified = input_verified
         self.stage_hash, self.tool = stage_hash, tool  # the tool names itself in "overriding ..." lines
         self.times: list[tuple[str, float]] = []
         self.current: Pass | None = None  # the pass running; after run() raised, the one that failed
@@ -215,6 +219,7 @@ class PassManager:
         try:
             instr = self.instr
             dumping = self._dumps(module)
+            valid = self.input_verified  # whether the module as it is now was verified
             for p in self.passes:
                 stage = stages.PASS_STAGES.get(p.name) if self.stage_hash else None
                 if stage:
@@ -222,7 +227,7 @@ class PassManager:
                     replaced = stages.override_module(self.tool, kernel, stage)
                     if replaced is not None:
                         module, self.source = replaced
-                        self.overridden = True
+                        self.overridden = valid = True  # parsed, so verified
                         stages.dump_module(kernel, stage, module)
                         continue
                 if dumping and self._wanted(instr.before, p):
@@ -230,10 +235,11 @@ class PassManager:
                 before_text = print_ir(module) if instr.after_change else None
                 t0 = time.perf_counter()
                 self.current = p
-                p.apply(ctx, module)
+                touched = p.apply(ctx, module)
                 self.times.append((p.display or p.name, time.perf_counter() - t0))
-                if self.verify:
+                if self.verify and (touched is not False or not valid):
                     verify_module(module, self.source)
+                    valid = True
                 self.current = None
                 if dumping and self._wanted(instr.after, p):
                     if not instr.after_change or print_ir(module) != before_text:
