@@ -22,14 +22,17 @@ class _AfterImport:
         import importlib.util
 
         spec = importlib.util.find_spec(name)
-        run = spec.loader.exec_module
+        spec.loader.exec_module = self._exec(spec.loader.exec_module)
+        return spec
+
+    def _exec(self, run):
+        """The loader's `exec_module` for the module: its code (`run`), then the patch."""
 
         def exec_module(module):
             run(module)
             self.patch(module)
 
-        spec.loader.exec_module = exec_module
-        return spec
+        return exec_module
 
 
 def _lazy_xdsl_formats(module):
@@ -110,16 +113,8 @@ def _lazy_dialect_loader(module, run):
 class _Instead(_AfterImport):
     """An `_AfterImport` whose `patch(module, run)` runs instead of the module's code (`run(module)` runs it)."""
 
-    def find_spec(self, name, path=None, target=None):
-        if name != self.name:
-            return None
-        sys.meta_path.remove(self)
-        import importlib.util
-
-        spec = importlib.util.find_spec(name)
-        run = spec.loader.exec_module
-        spec.loader.exec_module = lambda module: self.patch(module, run)
-        return spec
+    def _exec(self, run):
+        return lambda module: self.patch(module, run)
 
 
 if "xdsl.utils.dialect_loader" not in sys.modules:
