@@ -8,7 +8,9 @@
 3. Across warps (when warps split the axis): each warp writes its partials to shared memory at
    `[output position][warp index along the axis]`, a barrier; then (as Triton's accumulatePartialReductions)
    thread t loads slot t, the nw threads of one position combine them by a butterfly and the first writes the
-   total to the position's slot 0; a barrier, and every thread loads its positions' totals.
+   total to the position's slot 0; a barrier, and every thread loads its positions' totals. Inside a loop, where
+   that second barrier and shuffle round come back every iteration, every thread instead combines the nw
+   partials of its positions in warp order (one barrier; nw more values live for a moment).
 
 The result's registers (a slice of the operand's layout, or a scalar) take the combined value of their position.
 Several operands (an argmax's value and index) are reduced together by the combine region.
@@ -86,7 +88,7 @@ def _reduce(ctx, op):
     # 3. across warps
     warp_bits = [i for i, basis in enumerate(ll.warp) if basis[axis]]
     if warp_bits:
-        acc = _across_warps(ctx, ll, axis, acc, rep, warp_bits, combine)
+        acc = _across_warps(ctx, ll, axis, acc, rep, warp_bits, combine, _in_loop(op))
     # results
     results = list(op.results)
     if not isinstance(results[0].type, TensorType):
@@ -138,7 +140,17 @@ def _redux(ctx, v: ir.Value, kind) -> ir.Value:
     return b.trunc(r, ir.IntType(width)) if width < 32 else r
 
 
-def _across_warps(ctx, ll, axis, acc, rep, warp_bits, combine):
+def _in_loop(op) -> bool:
+    """Whether the op runs once per iteration of a loop of its function."""
+    p = op.parent_op()
+    while p is not None and p.name not in ("tt.func", "llvm.func", "builtin.module"):
+        if p.name in ("scf.for", "scf.while"):
+            return True
+        p = p.parent_op()
+    return False
+
+
+def _across_warps(ctx, ll, axis, acc, rep, warp_bits, combine, in_loop=False):
     b = ctx.b
     nw = 1 << len(warp_bits)
     out_shape = _drop(ll.shape, axis)
@@ -156,6 +168,16 @@ def _across_warps(ctx, ll, axis, acc, rep, warp_bits, combine):
         for k, x in enumerate(vals):
             ctx.smem_store(idx, x, base=k * region_bytes, elem_bytes=slot)
     ctx.barrier()
+    if in_loop:  # every thread combines its positions' nw partials in warp order: one barrier and one shuffle
+        out = {}  # round less per iteration (while_loop's collatz: 0.0207 -> 0.0137 ms on an H100), nw more
+        for key, vals in acc.items():  # values live (outside loops Triton's form below keeps fewer registers)
+            total = None
+            for w in range(nw):
+                idx = b.add(b.mul(lin[key], _c(nw)), _c(w))
+                part = tuple(ctx.smem_load(idx, x.type, base=k * region_bytes, elem_bytes=slot) for k, x in enumerate(vals))
+                total = part if total is None else combine(total, part)
+            out[key] = total
+        return out
     # Triton's accumulatePartialReductions: thread t takes slot t (and t + threads, ...), so each group of nw
     # consecutive lanes holds one position's partials; a butterfly over those lanes and the group's first lane
     # writes the total back to the position's slot 0. Every thread loading all nw partials instead keeps them
