@@ -462,7 +462,7 @@ class FakeGpu:
             FakeGpu.out = (values["x_ptr"] + 1 + (block == 128)).astype(np.float32)
             yield types.SimpleNamespace(attributes=lambda: {"n_regs": 40, "spill_bytes": 0, "blocks_per_sm": 2},
                                         buffers={"x_ptr": (1, 800), "out_ptr": (2, 800)}, run_once=lambda: None,
-                                        kept=spec.args)
+                                        output_buffers=lambda names: [(spec.arg("out_ptr"), 2, 800)])
         return cm()
 
 

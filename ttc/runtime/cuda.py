@@ -160,16 +160,19 @@ class Loaded:
     def __init__(self, **fields):
         self.__dict__.update(fields)
 
+    def output_buffers(self, names=None) -> list:
+        """(argument, device address, bytes) of every pointer argument's buffer, or of those in `names`."""
+        return [(a, *self.buffers[a.name]) for a in self.kept + self.spec.buffers
+                if a.is_ptr and (names is None or a.name in names)]
+
     def outputs(self, names=None) -> dict:
         """Every pointer argument's buffer after the run, or only those in `names`."""
         out = {}
-        for a in self.kept + self.spec.buffers:
-            if a.is_ptr and (names is None or a.name in names):
-                ptr, nbytes = self.buffers[a.name]
-                raw = np.empty(nbytes, dtype=np.uint8)
-                if nbytes:
-                    self.drv("cuMemcpyDtoH", raw.ctypes.data, ptr, nbytes)
-                out[a.name] = specs.from_device(a, raw)
+        for a, ptr, nbytes in self.output_buffers(names):
+            raw = np.empty(nbytes, dtype=np.uint8)
+            if nbytes:
+                self.drv("cuMemcpyDtoH", raw.ctypes.data, ptr, nbytes)
+            out[a.name] = specs.from_device(a, raw)
         return out
 
     def attributes(self) -> dict:

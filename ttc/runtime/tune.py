@@ -1,11 +1,11 @@
 """tt-tune's run: every config compiled at once on a pool of processes through the kernel cache, then checked
 and timed, on the GPU (one timing worker per GPU) or in the interpreter, with a progress bar on stderr.
 
-Everything that can overlap does, and nothing else runs in a process that times. The checking process and the
-compile processes are forked first (`check_pool`, `compile_pool`, before any other thread exists); the compile
-processes import the compiler and set up LLVM (`compiler.preload`) while the parent reads the kernel; they run at
-a lower priority than the GPU workers, whose timing loop must keep the GPU fed, and the checking process lower
-still. The GPU workers are started next (`GpuWorkers`, before the parent reads the kernel or imports NumPy):
+Everything that can overlap does, and nothing else runs in a process that times. The compile processes are forked
+first (`compile_pool`, before any other thread exists) and import the compiler and set up LLVM
+(`compiler.preload`) while the parent reads the kernel; they run at a lower priority than the GPU workers, whose
+timing loop must keep the GPU fed. The GPU workers and the checking process (`check_pool`, lower still) are
+spawned next (`GpuWorkers`, before the parent reads the kernel or imports NumPy):
 while the parent prepares and the configs compile, each worker creates its CUDA context and L2 flush buffer and
 draws the spec's initial values (`spec.fast_initial_values`, on several threads); once the parent has sent the
 decorator's `reset_to_zero`, the worker uploads the values to its GPU, once (each config's buffers are
@@ -443,19 +443,16 @@ def gpu_one(task: dict) -> dict:
             k.run_once()
             drv("cuCtxSynchronize")
             if spec.checks:  # the outputs read back (pinned), then written to a file while the GPU times
+                buffers = k.output_buffers(spec.checks)
+                staging = _staging(sum(nbytes for _, _, nbytes in buffers))
                 layout, total = [], 0
-                for a in k.kept + spec.buffers:
-                    if a.is_ptr and a.name in spec.checks:
-                        layout.append([a.name, total, k.buffers[a.name][1]])
-                        total += k.buffers[a.name][1]
-                if "writing" in _gpu:  # the previous config's file: the pinned buffer is free once it is written
-                    cf.wait([_gpu.pop("writing")])
-                staging = _staging(total)
-                for name, offset, nbytes in layout:
+                for a, ptr, nbytes in buffers:
                     if nbytes:
-                        drv("cuMemcpyDtoH", staging.ctypes.data + offset, k.buffers[name][0], nbytes)
+                        drv("cuMemcpyDtoH", staging.ctypes.data + total, ptr, nbytes)
+                    layout.append([a.name, total, nbytes])
+                    total += nbytes
                 path = os.path.join(task["outbox"], f"{task['id']}.out")
-                written = _gpu["writing"] = _helper().submit(_write, path, staging[:total])
+                written = _helper().submit(_write, path, staging[:total])
             for ptr, nbytes, copy in saved:
                 drv("cuMemcpyDtoDAsync", ptr, copy, nbytes, 0)
             flush = lambda: drv("cuMemsetD32Async", _gpu["flush"], 0, L2_FLUSH_BYTES // 4, 0)  # noqa: E731
@@ -474,6 +471,8 @@ def gpu_one(task: dict) -> dict:
     finally:
         for _, _, copy in saved:
             d.cuMemFree(copy)
+        if written is not None:  # the pinned buffer is the next config's once its file is written
+            cf.wait([written])
     return out
 
 
