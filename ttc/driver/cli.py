@@ -166,10 +166,11 @@ def write_output(path: str | None, data: str | bytes) -> None:
         return
     if os.path.isdir(path):
         raise UsageError(f"cannot write '{path}': it is a directory")
+    data = data.encode() if isinstance(data, str) else data
     if os.path.exists(path) and not os.path.isfile(path):
         try:
             with open(path, "wb") as f:
-                f.write(data.encode() if isinstance(data, str) else data)
+                f.write(data)
         except OSError as e:
             raise UsageError(f"cannot write '{path}': {e.strerror}") from None
         return
@@ -182,7 +183,7 @@ def write_output(path: str | None, data: str | bytes) -> None:
         raise UsageError(f"cannot write '{path}': {e.strerror}") from None
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(data.encode() if isinstance(data, str) else data)
+            f.write(data)
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # as a plain open() would have made it, not mkstemp's 0600
