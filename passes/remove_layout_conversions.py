@@ -515,7 +515,7 @@ def _is_associative(reduce: Operation) -> bool:
     return not any(o.name in ("arith.addf", "arith.mulf") for o in reduce.walk())
 
 
-def is_remat_beneficial(cvt: Operation, slice_: list, new_cvt_cost: int) -> bool:
+def is_remat_beneficial(cvt: Operation, slice_: list) -> bool:
     """Triton's isRematBeneficial: recompute the slice only if that costs no more than the conversion. Ops whose
     results are only used within the slice move rather than duplicate, and cost nothing; a slice that would
     duplicate a non-associative reduction (`_is_associative`) is never recomputed."""
@@ -533,7 +533,7 @@ def is_remat_beneficial(cvt: Operation, slice_: list, new_cvt_cost: int) -> bool
                     outside.add(x)
                     queue.append(x)
     cvt_cost = convert_cost(cvt.operands[0], encoding(cvt.results[0].type))
-    cost = new_cvt_cost
+    cost = 0
     for o in ops:
         if not any(r in outside for r in o.results):
             continue
@@ -603,7 +603,7 @@ class Rematerialization:
         if res is None:
             return False
         slice_, layout = res
-        if not is_remat_beneficial(cvt, slice_, 0):
+        if not is_remat_beneficial(cvt, slice_):
             return False
         self.rewrite_slice(slice_, layout, cvt, {})
         return True

@@ -2,7 +2,8 @@
 
 `ttc.compile(path, kernel, signature, options)` runs every stage in one process, with Triton's kernel cache (see
 `ttc.driver.compiler`); `ttc.Options` are its options. Importing `ttc` loads nothing else; it installs
-two `_AfterImport` hooks (below): xDSL's lazily parsed op formats and `_DataclassCode`.
+three import hooks (below): xDSL's lazily parsed op formats, its IRDL dialect finder imported only when an .irdl
+file exists (`_Instead`), and `_DataclassCode`.
 """
 
 import sys

@@ -21,7 +21,6 @@ from ttc.lowering.types import BFloatType, bits_of, i32
 _RMW_NAMES = {v: k for k, v in RMW.items()}
 _SEM = {v: k for k, v in SEM.items()}
 _SCOPE = {v: k for k, v in SCOPE.items()}
-_REG = {16: "h", 32: "r", 64: "l"}
 
 
 def _suffix(ctx, op, kind: str, t: ir.Type) -> str:
@@ -48,11 +47,11 @@ def _atom(ctx, text: str, t: ir.Type, operands: list[ir.Value], pred: ir.Value |
     """`mov 0; @p atom ...` with `$0` the old value, operands after it, the predicate last."""
     b = ctx.b
     bits = bits_of(t)
-    if bits not in _REG:
+    if bits not in nvvm.REG:
         raise ValueError(f"no atomic for {bits}-bit values")
     it = ir.IntType(bits)
     args = [operands[0]] + [v if isinstance(v.type, ir.IntType) else b.bitcast(v, it) for v in operands[1:]]
-    cons = [f"={_REG[bits]}", "l"] + [_REG[bits]] * (len(args) - 1)
+    cons = [f"={nvvm.REG[bits]}", "l"] + [nvvm.REG[bits]] * (len(args) - 1)
     guard = ""
     if pred is not None:
         args.append(pred)

@@ -307,7 +307,7 @@ class Lowering:
             # (cumsum: 22 registers against Triton's 16 with ptxas 13.0)
             if not isinstance(st, ir.IntType):
                 v = b.bitcast(v, ir.IntType(bits))
-            reg = {16: "h", 32: "r", 64: "l"}[bits]
+            reg = nvvm.REG[bits]
             nvvm.asm(b, f"@$2 st.shared.b{bits} [ $0 + 0 ], $1;", f"r,{reg},b", ir.VoidType(),
                      [self.smem_ptr(off), v, pred])
             return
@@ -328,7 +328,7 @@ class Lowering:
         if pred is None:
             v = b.load(self.smem_ptr(off), typ=st, align=min(size, 16))
         else:
-            reg = {16: "h", 32: "r", 64: "l"}[bits]
+            reg = nvvm.REG[bits]
             v = nvvm.asm(b, f"@$2 ld.shared.b{bits} $0, [ $1 + 0 ];", f"={reg},r,b", ir.IntType(bits),
                          [self.smem_ptr(off), pred])
             if not isinstance(st, ir.IntType):

@@ -29,7 +29,7 @@ from ttc.lowering.types import bits_of, i8, i32, llvm_type
 _LOAD_CACHE = {CACHE["ca"]: ".ca", CACHE["cg"]: ".cg", CACHE["cs"]: ".cs", CACHE["cv"]: ".cv"}
 _STORE_CACHE = {CACHE["wb"]: ".wb", CACHE["cg"]: ".cg", CACHE["cs"]: ".cs", CACHE["wt"]: ".wt"}
 _EVICT = {EVICT["evict_first"]: ".L1::evict_first", EVICT["evict_last"]: ".L1::evict_last"}
-_REG = {8: "h", 16: "h", 32: "r", 64: "l"}
+_REG = {8: "h", **nvvm.REG}  # 8-bit values in 16-bit registers
 
 
 def pointee_type(ptr_type) -> ir.Type:

@@ -13,6 +13,7 @@ from ttc.lowering.types import i1, i32, void
 
 FULL_MASK = 0xFFFFFFFF
 SHFL_KINDS = {"bfly": 0x1F, "up": 0x0, "down": 0x1F, "idx": 0x1F}  # kind -> the `c` operand (clamp)
+REG = {16: "h", 32: "r", 64: "l"}  # an integer width -> its inline-asm register constraint letter
 
 
 def declare(module: ir.Module, name: str, ret: ir.Type, args: list[ir.Type]) -> ir.Function:

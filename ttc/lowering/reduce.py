@@ -161,28 +161,31 @@ def _across_warps(ctx, ll, axis, acc, rep, warp_bits, combine, in_loop=False):
     ctx.use_scratch(region_bytes * len(first))
     coords = ctx.coords(ll)
     warp_idx = indexing.id_bits(b, ctx.warp(), warp_bits)
-    lin = {key: indexing.linearize(b, list(_drop(coords[r], axis)), out_shape) for key, r in rep.items()}
+    row = {key: b.mul(indexing.linearize(b, list(_drop(coords[r], axis)), out_shape), _c(nw)) for key, r in rep.items()}
+    types = [x.type for x in first]
+
+    def load(idx, pred=None):  # one slot's value of each operand
+        return tuple(ctx.smem_load(idx, t, base=k * region_bytes, elem_bytes=slot, pred=pred) for k, t in enumerate(types))
+
+    def store(idx, vals, pred=None):
+        for k, x in enumerate(vals):
+            ctx.smem_store(idx, x, base=k * region_bytes, elem_bytes=slot, pred=pred)
+
     ctx.barrier_before_scratch()
     for key, vals in acc.items():
-        idx = b.add(b.mul(lin[key], _c(nw)), warp_idx)
-        for k, x in enumerate(vals):
-            ctx.smem_store(idx, x, base=k * region_bytes, elem_bytes=slot)
+        store(b.add(row[key], warp_idx), vals)
     ctx.barrier()
     if in_loop:  # every thread combines its positions' nw partials in warp order: one barrier and one shuffle
         out = {}  # round less per iteration (while_loop's collatz: 0.0207 -> 0.0137 ms on an H100), nw more
-        for key, vals in acc.items():  # values live (outside loops Triton's form below keeps fewer registers)
-            total = None
-            for w in range(nw):
-                idx = b.add(b.mul(lin[key], _c(nw)), _c(w))
-                part = tuple(ctx.smem_load(idx, x.type, base=k * region_bytes, elem_bytes=slot) for k, x in enumerate(vals))
-                total = part if total is None else combine(total, part)
-            out[key] = total
+        for key in acc:  # values live (outside loops Triton's form below keeps fewer registers)
+            out[key] = load(row[key])
+            for w in range(1, nw):
+                out[key] = combine(out[key], load(b.add(row[key], _c(w))))
         return out
     # Triton's accumulatePartialReductions: thread t takes slot t (and t + threads, ...), so each group of nw
     # consecutive lanes holds one position's partials; a butterfly over those lanes and the group's first lane
     # writes the total back to the position's slot 0. Every thread loading all nw partials instead keeps them
     # live at once (as a `ld.shared.v4`: softmax 22 registers against Triton's 18 with ptxas 13.0).
-    types = [x.type for x in first]
     threads, elems = ctx.num_warps * ctx.threads_per_warp, n_out * nw
     tid = ctx.tid()
     needed = b.icmp_unsigned("<", tid, _c(elems)) if elems < threads else None
@@ -190,15 +193,12 @@ def _across_warps(ctx, ll, axis, acc, rep, warp_bits, combine, in_loop=False):
     write = b.and_(needed, write) if needed is not None else write
     for r0 in range(0, elems, threads):
         idx = b.add(tid, _c(r0)) if r0 else tid
-        part = tuple(ctx.smem_load(idx, t, base=k * region_bytes, elem_bytes=slot, pred=needed)
-                     for k, t in enumerate(types))
+        part = load(idx, needed)
         for i in reversed(range(len(warp_bits))):  # Triton's order: xor nw/2 first
             part = combine(part, tuple(ctx.shuffle("bfly", x, 1 << i) for x in part))
-        for k, x in enumerate(part):
-            ctx.smem_store(idx, x, base=k * region_bytes, elem_bytes=slot, pred=write)
+        store(idx, part, write)
     ctx.barrier()
-    return {key: tuple(ctx.smem_load(b.mul(lin[key], _c(nw)), t, base=k * region_bytes, elem_bytes=slot)
-                       for k, t in enumerate(types)) for key in acc}
+    return {key: load(row[key]) for key in acc}
 
 
 def _c(v: int) -> ir.Constant:

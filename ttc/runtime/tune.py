@@ -642,6 +642,7 @@ def run(jobs: list[dict], *, path: str, text: str, kernel: str, spec_path: str, 
     else:
         gpus.prepare(reset, names)
     n_gpus = 0 if interpret else len(gpus.pools)
+    own = cpu is None  # a pool handed in is its caller's to end (tt-tune kills it, not waiting for its exit)
     cpu = cpu or _pool("fork", max(1, n_jobs))
     busy: dict = {}  # running future -> (kind, job index, GPU index or None)
     idle = list(range(n_gpus))
@@ -707,7 +708,8 @@ def run(jobs: list[dict], *, path: str, text: str, kernel: str, spec_path: str, 
     finally:
         for b in bars:
             b.close()
-        cpu.shutdown(wait=True, cancel_futures=True)
+        if own:
+            cpu.shutdown(wait=True, cancel_futures=True)
         if outbox is not None:
             shutil.rmtree(outbox, ignore_errors=True)
     return results
