@@ -52,7 +52,7 @@ from ttc.ir.fold import (
     splat_value,
     wrap,
 )
-from ttc.opt.greedy_rewrite import CMPI_SWAPPED, GreedyDriver, Rewriter, fused_location
+from ttc.opt.greedy_rewrite import COMMUTATIVE, GreedyDriver, Rewriter, fold_in_place, fused_location
 from ttc.ir.types import elt, encoding, shape_of, tensor
 from ttc.opt.passmanager import Pass, option
 
@@ -118,20 +118,14 @@ def _clone_with(op: Operation, operands, result_types=None, properties=None, reg
 
 # ----------------------------------------------------------------------------- arith patterns
 
-COMMUTATIVE = {
-    "arith.addi", "arith.muli", "arith.andi", "arith.ori", "arith.xori", "arith.maxsi", "arith.minsi",
-    "arith.maxui", "arith.minui", "arith.addf", "arith.mulf", "arith.maximumf", "arith.minimumf",
-    "arith.maxnumf", "arith.minnumf", "arith.addui_extended", "arith.mulsi_extended", "arith.mului_extended",
-}
-
-
 def _constant_to_right(op: Operation, rw: Rewriter) -> bool:
-    """Commutative ops keep their constant operands last (MLIR's foldCommutative)."""
-    lhs, rhs = op.operands[0], op.operands[1]
-    if _is_constant(lhs) and not _is_constant(rhs):
-        rw.set_operands(op, [rhs, lhs])
-        return True
-    return False
+    """Commutative ops and `arith.cmpi` (its predicate swapped) keep their constant operands last (MLIR's
+    foldCommutative and CmpIOp::fold), as the greedy driver's `fold_in_place` does it."""
+    operands = fold_in_place(op)
+    if operands is None:
+        return False
+    rw.set_operands(op, operands)
+    return True
 
 
 _INVERT_PRED = {"eq": "ne", "ne": "eq", "slt": "sge", "sge": "slt", "sle": "sgt", "sgt": "sle", "ult": "uge",
@@ -140,15 +134,6 @@ _INVERT_PRED = {"eq": "ne", "ne": "eq", "slt": "sge", "sge": "slt", "sle": "sgt"
 
 def _set_pred(op: Operation, pred: str) -> None:
     op.properties["predicate"] = IntegerAttr(CMPI.index(pred), op.predicate.type)
-
-
-def _cmpi_constant_right(op: Operation, rw: Rewriter) -> bool:
-    lhs, rhs = op.operands
-    if _is_constant(lhs) and not _is_constant(rhs):
-        _set_pred(op, CMPI_SWAPPED[CMPI[op.predicate.value.data]])
-        rw.set_operands(op, [rhs, lhs])
-        return True
-    return False
 
 
 def _cmpi_of_exts(op: Operation, rw: Rewriter) -> bool:
@@ -1239,7 +1224,7 @@ _add("arith.addi", _reassociate_addi, _addi_of_neg)
 _add("arith.subi", _reassociate_subi)
 _add("arith.muli", _reassociate_muli)
 _add("arith.xori", _xori_not_cmpi)
-_add("arith.cmpi", _cmpi_constant_right, _cmpi_of_exts)
+_add("arith.cmpi", _constant_to_right, _cmpi_of_exts)
 _add("arith.cmpf", _cmpf_of_int_to_fp)
 _add("arith.select", _select_patterns, _select_to_extui)
 _add(["arith.mulf", "arith.divf"], _negf_pair)
