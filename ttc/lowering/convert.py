@@ -108,10 +108,21 @@ def linear_exchange_registers(ctx, values: list, plan: LinearExchange, dst: Line
     registers."""
     ctx.use_scratch(plan.nbytes)
     ctx.barrier_before_scratch()
-    store_side(ctx, values, plan.store, side_pointers(ctx, plan.inverse, plan.elem_bytes, plan.store, ctx.scratch_at))
-    ctx.barrier()
-    return load_side(ctx, dst, values[0].type, plan.load,
-                     side_pointers(ctx, plan.inverse, plan.elem_bytes, plan.load, ctx.scratch_at))
+    if not plan.reps:
+        store_side(ctx, values, plan.store, side_pointers(ctx, plan.inverse, plan.elem_bytes, plan.store, ctx.scratch_at))
+        ctx.barrier()
+        return load_side(ctx, dst, values[0].type, plan.load,
+                         side_pointers(ctx, plan.inverse, plan.elem_bytes, plan.load, ctx.scratch_at))
+    # rounds through a buffer of 1/2^reps of the tensor (as Triton's reps): each stores, a barrier, loads
+    inv, out = plan.round_inverse, [None] * dst.num_regs
+    for i, (st, ld) in enumerate(zip(plan.rounds(plan.store), plan.rounds(plan.load))):
+        if i:
+            ctx.barrier()
+        store_side(ctx, values, st, side_pointers(ctx, inv, plan.elem_bytes, st, ctx.scratch_at))
+        ctx.barrier()
+        got = load_side(ctx, dst, values[0].type, ld, side_pointers(ctx, inv, plan.elem_bytes, ld, ctx.scratch_at))
+        out = [o if o is not None else g for o, g in zip(out, got)]
+    return out
 
 
 def store_side(ctx, values: list, side: Side, pointers) -> None:

@@ -33,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ttc.analysis.scratch import swizzled_scratch_elems
 from ttc.ir.linear_layout import LinearLayout
 
 MATRIX_KINDS = ("ldmatrix", "ldmatrix.trans", "stmatrix", "stmatrix.trans")
@@ -172,10 +173,26 @@ class LinearExchange:
     load: Side
     cost: int                    # warp 0's wavefronts plus the number of accesses
     address_ops: int = 0         # about how many instructions the addresses (and matrix words' repacking) take
+    reps: int = 0                # the top offset bits that are rounds, not bytes of the buffer (`_reps`)
 
     @property
     def nbytes(self) -> int:
-        return (1 << len(self.bases)) * self.elem_bytes
+        """The bytes of one round's buffer."""
+        return (1 << (len(self.bases) - self.reps)) * self.elem_bytes
+
+    @property
+    def round_inverse(self) -> tuple[int, ...]:
+        """`inverse` within one round's buffer: the round bits dropped."""
+        mask = (1 << (len(self.bases) - self.reps)) - 1
+        return tuple(i & mask for i in self.inverse)
+
+    def rounds(self, side: Side) -> list[Side]:
+        """`side`'s instructions of each round (the round: the top `reps` bits of the constant's offset)."""
+        low = len(self.bases) - self.reps
+        out = [[] for _ in range(1 << self.reps)]
+        for c, slots in side.instrs:
+            out[self.offset(c) >> low].append((c, slots))
+        return [Side(side.kind, side.lane, side.warp, tuple(ins)) for ins in out]
 
     def offset(self, x: int) -> int:
         """The element offset of flat coordinate x."""
@@ -518,6 +535,8 @@ def linear_exchange(src: LinearLayout, dst: LinearLayout, elem_bytes: int, ldmat
             vec = _matrix_vector(ks, fs, a[0])
             cands.append((vec, (ks,) + a, ("vec",)))
             cands += [(vec, (ks,) + a, (kd,) + b) for kd, b in loads if _matrix_vector(kd, fd, b[0]) == vec]
+    # at most as many rounds as Triton's exchange between these layouts makes (its allocation's scratch)
+    max_reps = n - _log2(swizzled_scratch_elems(src, dst, 8 * elem_bytes))
     plans = []
     seen = set()
     for vec, sk, dk in cands:
@@ -525,7 +544,7 @@ def linear_exchange(src: LinearLayout, dst: LinearLayout, elem_bytes: int, ldmat
         if key in seen or len(set(vec)) != len(vec) or not all(vec):
             continue
         seen.add(key)
-        plan = _candidate(src, dst, fs, fd, n, elem_bytes, vec, sk, dk, bank_total, max_vec)
+        plan = _candidate(src, dst, fs, fd, n, elem_bytes, vec, sk, dk, bank_total, max_vec, max_reps)
         if plan is not None:
             plans.append(plan)
     # the best plan that checks (simulating only as far as needed: the check is the costly part)
@@ -533,7 +552,7 @@ def linear_exchange(src: LinearLayout, dst: LinearLayout, elem_bytes: int, ldmat
     return next((p for p in plans if _simulate(p, src, dst)), None)
 
 
-def _candidate(src, dst, fs, fd, n, eb, vec, sk, dk, bank_total, max_vec) -> LinearExchange | None:
+def _candidate(src, dst, fs, fd, n, eb, vec, sk, dk, bank_total, max_vec, max_reps) -> LinearExchange | None:
     sides = []
     for flat, kind in ((fs, sk), (fd, dk)):
         if kind[0] == "vec":
@@ -568,9 +587,29 @@ def _candidate(src, dst, fs, fd, n, eb, vec, sk, dk, bank_total, max_vec) -> Lin
     if best is None:
         return None
     (total, cost), bases, inv = best
+    bases, reps = _reps(bases, inv, k + max(0, min(bank_total - k, n - k)), st, ld, fs, fd, max_reps)
+    if reps:
+        inv = _inverse(bases, n)
+        total = cost + _address_ops(inv, st, eb) + _address_ops(inv, ld, eb)
     ops = total - cost + _repack_ops(st, False) + _repack_ops(ld, True)
-    plan = LinearExchange(tuple(src.shape), eb, bases, inv, st, ld, cost, ops)
-    return plan
+    return LinearExchange(tuple(src.shape), eb, bases, inv, st, ld, cost, ops, reps)
+
+
+def _reps(bases, inv, first_seg: int, st: Side, ld: Side, fs: Flat, fd: Flat,
+          max_reps: int) -> tuple[tuple[int, ...], int]:
+    """The buffer split into rounds, as Triton's buildReps: a segment basis (offset bit `first_seg` and up) that
+    is a register basis of both layouts, and that no thread's base offset on either side has, is moved to the
+    top of the offset bits and becomes a round: each round stores and loads the registers whose constants have
+    its bits, through a buffer of 1/2^reps of the tensor (a barrier between rounds); the first `max_reps` such
+    bases. Returns the reordered bases and the number of round bits."""
+    regs = set(v for v in fs.reg if v) & set(v for v in fd.reg if v)
+    thread = 0
+    for v in st.lane + st.warp + ld.lane + ld.warp:
+        thread |= apply_inverse(inv, v)
+    rep = [j for j in range(first_seg, len(bases)) if bases[j] in regs and not thread >> j & 1][:max(0, max_reps)]
+    if not rep:
+        return bases, 0
+    return tuple(b for j, b in enumerate(bases) if j not in rep) + tuple(bases[j] for j in rep), len(rep)
 
 
 # ------------------------------------------------------------------ registers to and from a given buffer
