@@ -199,8 +199,8 @@ class LinearExchange:
         return apply_inverse(self.inverse, x)
 
     def addresses(self, side: Side, ops, tid):
-        """`addresses` in this plan's buffer."""
-        return addresses(self.inverse, self.elem_bytes, side, ops, tid)
+        """`addresses` in one round's buffer (`rounds` says which instructions each round issues)."""
+        return addresses(self.round_inverse, self.elem_bytes, side, ops, tid)
 
 
 def addresses(inverse: tuple[int, ...], eb: int, side: Side, ops, tid):
