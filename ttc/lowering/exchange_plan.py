@@ -19,7 +19,8 @@ starts at a coordinate aligned to its length stays contiguous and aligned to its
 Vectors: registers `r, r + 1, ..., r + v - 1` of a layout form one access when its first log2(v) register bases
 are the unit steps 1, 2, 4, ... along `inner` and every other basis (register, lane, warp) is zero in those low
 bits of `inner` (then the first element's coordinate along `inner` is a multiple of v in every thread: aligned by
-construction). At most 16 bytes per access, and two 1-byte elements per load (`BYTE_LOAD_ELEMS`).
+construction). At most 16 bytes per access, and loads of 1-byte elements no wider than the stores or two bytes
+(`BYTE_LOAD_ELEMS`).
 
 16-bit destinations whose registers form whole 8x8 matrices of 16-byte buffer rows are read with
 `ldmatrix.sync.aligned.m8n8.x4[.trans].shared.b16` (mma.sync's operands: `Ldmatrix`), one instruction where
@@ -47,9 +48,10 @@ from functools import lru_cache
 from ttc.ir.linear_layout import LinearLayout
 
 MAX_VECTOR_BYTES = 16
-# 1-byte elements an exchange loads at once: ld.shared.v2.b8 fills two registers; a wider load of bytes fills
-# 32-bit words that take a prmt per byte to unpack (as many instructions as loading the bytes one by one) and
-# stay live beside the bytes unpacked from them
+# 1-byte elements an exchange loads at once beyond those both sides hold together (the common vector, which the
+# stores write at once too): ld.shared.v2.b8 fills two registers; a wider load of bytes fills 32-bit words that
+# take a prmt per byte to unpack (as many instructions as loading the bytes one by one) and stay live beside the
+# bytes unpacked from them
 BYTE_LOAD_ELEMS = 2
 
 
@@ -410,12 +412,12 @@ def _wavefronts(addr, width: int) -> int:
 
 def merged_byte_loads(offsets, width: int) -> int:
     """The instructions that a thread's loads of `width` 1-byte elements at byte `offsets` gain from LLVM's
-    load-store vectorizer: the loads of an aligned 4-byte word holding more than `BYTE_LOAD_ELEMS` of their
+    load-store vectorizer: several loads of an aligned 4-byte word holding more than `BYTE_LOAD_ELEMS` of their
     bytes become one word load and a prmt per byte (what `BYTE_LOAD_ELEMS` is there to avoid)."""
     words: dict[int, int] = {}
     for o in offsets:
         words[o >> 2] = words.get(o >> 2, 0) + 1
-    return sum(1 + n * width - n for n in words.values() if n * width > BYTE_LOAD_ELEMS)
+    return sum(1 + n * width - n for n in words.values() if n > 1 and n * width > BYTE_LOAD_ELEMS)
 
 
 def _access_costs(buf: BufferLayout, cands, ll: LinearLayout, starts, width: int) -> list[int]:
@@ -482,7 +484,7 @@ def exchange_plan(src: LinearLayout, dst: LinearLayout, elem_bytes: int) -> Exch
     for inner in dims:
         n = src.shape[inner]
         vs = vector_width(src, inner, min(max_elems, n))
-        vl = vector_width(dst, inner, min(max_elems if elem_bytes > 1 else BYTE_LOAD_ELEMS, n))
+        vl = vector_width(dst, inner, min(max_elems if elem_bytes > 1 else max(vs, BYTE_LOAD_ELEMS), n))
         stores, loads = vector_starts(src, vs), vector_starts(dst, vl)
         rows = 1
         for d in range(rank):

@@ -12,9 +12,10 @@ one per-thread base (from the lane and warp id bits, computed once per side) XOR
 the constant's bits that the base never has are added (an immediate of the ld/st), the others XORed.
 
 Each side issues one kind of instruction, every thread the same ones:
-- `vec`: `ld/st.shared` of 2^k elements (at most 16 bytes; loads of 1-byte elements at most 2, `ld.shared.v2.b8`:
-  a wider load of bytes is unpacked by a prmt per byte) whose registers differ in k register bases that are the
-  buffer's offset bits 0..k-1 (any register bases, not only the first ones);
+- `vec`: `ld/st.shared` of 2^k elements (at most 16 bytes; next to `vec` stores, loads of 1-byte elements no
+  wider than the registers both sides share or 2 bytes, `ld.shared.v2.b8`: a wider load of bytes is unpacked by
+  a prmt per byte) whose registers differ in k register bases that are the buffer's offset bits 0..k-1 (any
+  register bases, not only the first ones);
 - `ldmatrix` / `stmatrix` (`.x4`, `.b16`; stmatrix from sm_90), as Triton's ldstmatrix tiles: the buffer's
   first offset bits are the register bases of a 32-bit word's elements (one for 16-bit elements, any register;
   two for 8-bit ones; none for 32-bit ones) and lane bases 0, 1; .trans (16-bit elements): lane bases 2..4. The
@@ -23,9 +24,9 @@ Each side issues one kind of instruction, every thread the same ones:
 The first offset bits (`vector`) are what both sides need contiguous; the next bits up to 128 bytes (the 32 banks)
 and the rest (`segment`) are chosen so that the 8, 16 or 32 lanes served together in one access fall in distinct
 banks where possible (the segment avoids the span of each side's lanes, as Triton's optimalSwizzling does).
-For 1-byte elements the bits after the vector follow the destination (its lanes, registers, warps): no two of a
-thread's loads share a 4-byte word, which LLVM's load-store vectorizer would merge back into a word load it then
-unpacks byte by byte (`exchange_plan.merged_byte_loads` scores that where it happens).
+For loads of one or two 1-byte elements the bits after the vector follow the destination (its lanes, registers,
+warps): no two of a thread's loads share a 4-byte word, which LLVM's load-store vectorizer would merge back into
+a word load it then unpacks byte by byte (`exchange_plan.merged_byte_loads` scores that where it happens).
 
 Every plan is checked by simulating every thread's accesses (`_simulate`: each destination register receives its
 element); a candidate that fails is dropped. Plans are scored by the shared-memory wavefronts of warp 0 plus the
@@ -395,7 +396,7 @@ def _choose(n: int, k: int, vector, space, tiles, bank_bits: int, load_order=())
     """Orderings of `space` into bank bits (the next `bank_bits` offset bits) and segment bits (the rest): the
     plain one (coordinate bits ascending, when `space` is spanned by them), and ones whose segment avoids the
     span of each tile where possible (Triton's optimalSwizzling's idea), with the tiles' lanes first among the
-    bank bits. With `load_order` (1-byte elements: the loads' lanes, registers, warps) only the one whose bank
+    bank bits. With `load_order` (loads of 1 or 2 bytes: their lanes, registers, warps) only the one whose bank
     bits keep that order where it gives one: each warp's loads cover consecutive bytes, a thread's loads lie
     apart (LLVM merges neighbouring byte loads into words it then unpacks byte by byte: `merged_byte_loads`)."""
     seg_len = n - k - bank_bits
@@ -512,7 +513,7 @@ def linear_exchange(src: LinearLayout, dst: LinearLayout, elem_bytes: int, ldmat
     base = common[:max_vec]
     vectors = [base]
     if len(base) < max_vec:
-        max_ld = max_vec if elem_bytes > 1 else _log2(BYTE_LOAD_ELEMS)   # loads of bytes: two at most
+        max_ld = _load_bits(elem_bytes, len(base), max_vec)
         ext_s = [v for v in sregs if v and v not in base and v in fd.lane]
         ext_d = [v for v in dregs if v and v not in base and v in fs.lane]
         vectors.append(base + ext_s[:max_vec - len(base)])
@@ -548,9 +549,18 @@ def linear_exchange(src: LinearLayout, dst: LinearLayout, elem_bytes: int, ldmat
     return next((p for p in plans if _simulate(p, src, dst)), None)
 
 
+def _load_bits(eb: int, common: int, max_vec: int) -> int:
+    """The most register bits a `vec` load covers next to `vec` stores whose registers share `common` bits with
+    it: all for elements of 2 bytes and more, the common ones or two 1-byte elements (`BYTE_LOAD_ELEMS`) for
+    bytes."""
+    return max_vec if eb > 1 else max(common, _log2(BYTE_LOAD_ELEMS))
+
+
 def _candidate(src, dst, fs, fd, n, eb, vec, sk, dk, bank_total, max_vec) -> LinearExchange | None:
     sides = []
-    for flat, kind, most in ((fs, sk, max_vec), (fd, dk, max_vec if eb > 1 else _log2(BYTE_LOAD_ELEMS))):
+    common = len([v for v in fs.reg if v and v in fd.reg][:max_vec])
+    most_ld = max_vec if sk[0] != "vec" else _load_bits(eb, common, max_vec)   # matrices pair with 16 bytes
+    for flat, kind, most in ((fs, sk, max_vec), (fd, dk, most_ld)):
         if kind[0] == "vec":
             bits = _prefix(vec, flat.reg, most)
             side = _vec_side(flat, bits)
@@ -571,13 +581,14 @@ def _candidate(src, dst, fs, fd, n, eb, vec, sk, dk, bank_total, max_vec) -> Lin
         return None
     tiles = [t for t in (_tile(st, st_bytes, vec), _tile(ld, ld_bytes, vec)) if t]
     best = None
-    load_order = [v for v in fd.lane + fd.reg + fd.warp if v] if eb == 1 and ld.kind == "vec" else []
+    narrow = eb == 1 and ld.kind == "vec" and ld.width <= BYTE_LOAD_ELEMS   # loads LLVM could merge into words
+    load_order = [v for v in fd.lane + fd.reg + fd.warp if v] if narrow else []
     for bases in _choose(n, k, vec, space, tiles, max(0, min(bank_total - k, n - k)), load_order):
         inv = _inverse(bases, n)
         if inv is None:
             continue
         cost = _side_cost(inv, st, eb, st_bytes) + _side_cost(inv, ld, eb, ld_bytes)
-        if eb == 1 and ld.kind == "vec":
+        if narrow:
             cost += merged_byte_loads([apply_inverse(inv, c) for c, _ in ld.instrs], ld.width)
         ops = _address_ops(inv, st, eb) + _address_ops(inv, ld, eb)
         key = (cost + ops, cost)
