@@ -239,6 +239,7 @@ class Lowering:
         makes them `or`s. wgmma's descriptors: a K step's `add.s64` is one UIADD3.64 for ptxas, where the
         `or.b64` is two uniform instructions (the low word's or, the high word's move); 8 SASS instructions
         per iteration of the flash-attention loop at D = 128."""
+        smem = self.smem  # touches shared memory, as an address from `shared_ptr` does
         v = self._smem_base.get(self.fn)
         if v is None:
             entry = self.fn.blocks[0]
@@ -246,7 +247,7 @@ class Lowering:
             if entry.instructions:
                 b.position_before(entry.instructions[0])
             mov = ir.InlineAsm(ir.FunctionType(i32, [i32]), "mov.b32 $0, $1;", "=r,r")
-            v = self._smem_base[self.fn] = b.call(mov, [self.smem.ptrtoint(i32)], attrs=("readnone",))
+            v = self._smem_base[self.fn] = b.call(mov, [smem.ptrtoint(i32)], attrs=("readnone",))
         return v
 
     def use_scratch(self, nbytes: int) -> None:
