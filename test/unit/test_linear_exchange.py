@@ -21,9 +21,9 @@ import random
 import pytest
 
 from ttc.ir.layouts import blocked, DotOperandEncoding, NvidiaMmaEncoding
-from ttc.ir.linear_layout import layout_for
+from ttc.ir.linear_layout import LinearLayout, layout_for
 from random_layouts import random_blocked
-from ttc.lowering.exchange_plan import INT, _wavefronts, mapped_layout
+from ttc.lowering.exchange_plan import INT, _wavefronts, exchange_plan, mapped_layout, merged_byte_loads
 from ttc.lowering.linear_exchange import linear_exchange, thread_offset
 
 
@@ -310,3 +310,29 @@ def test_registers_to_and_from_nvmma_buffers():
         side = buffer_side(lay, inv, 2, "ldmatrix")
         assert side.kind == kind
         _check_buffer(lay, buf, side)
+
+
+def test_byte_loads_two_at_a_time_and_apart():
+    """1-byte elements stored one by one are loaded two at a time (ld.shared.v2.b8 fills two registers: nothing to
+    unpack), and no two of a thread's loads share a 4-byte word, which LLVM's load-store vectorizer would merge
+    into a word load unpacked byte by byte (prmt): dot_scaled's B scales, one byte a thread to 32 a thread (16
+    rows x 2 columns), took two 16-byte loads and 32 prmt. 2-byte elements keep their 16-byte loads; bytes that
+    both sides hold in registers together keep their wider loads (as the stores); the row-swizzled buffers'
+    plans (`exchange_plan`) have the same cap."""
+    src = layout_for((64, 2), blocked([1, 1], [16, 2], [4, 1], [1, 0]))
+    dst = LinearLayout((64, 2), ((1, 0), (2, 0), (4, 0), (8, 0), (0, 1)),
+                       ((16, 0), (32, 0), (0, 0), (0, 0), (0, 0)), ((0, 0), (0, 0)))
+    plan = simulate(src, dst, identity, 1)
+    assert (plan.load.kind, plan.load.width, len(plan.load.instrs)) == ("vec", 2, 16)
+    addr, _ = addresses(plan, plan.load, 4)
+    for t in range(128):
+        words = [a[t] >> 2 for a in addr]
+        assert len(set(words)) == len(words), ("two loads of a thread share a word", t)
+    assert merged_byte_loads([a[0] for a in addr], 2) == 0
+    assert merged_byte_loads([0, 2, 8], 2) == 1 + 4 - 2 and merged_byte_loads([0, 1, 2, 3], 1) == 1
+    assert simulate(src, dst, identity, 2).load.width == 8
+    assert exchange_plan(src, dst, 1).load_vec == 2 and exchange_plan(src, dst, 2).load_vec == 8
+    four = layout_for((64, 16), blocked([2, 4], [8, 4], [4, 1], [1, 0]))   # 4 columns a thread, 8 below
+    eight = layout_for((64, 16), blocked([1, 8], [16, 2], [4, 1], [1, 0]))
+    assert simulate(four, eight, identity, 1, ldmatrix=False).load.width == 4
+    assert simulate(four, eight, identity, 2, ldmatrix=False).load.width == 8

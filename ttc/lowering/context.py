@@ -104,6 +104,7 @@ class Lowering:
         self.libdevice: set[str] = set()
         self.externs: dict[str, str] = {}  # function name -> bitcode library to link (tt.extern_elementwise)
         self._smem = None
+        self._smem_base = {}        # function -> smem_base_unknown's value
         self.smem_align = 16        # 1024 with nvmma buffers (swizzled by address bits)
 
     # ------------------------------------------------------------------ diagnostics
@@ -230,6 +231,24 @@ class Lowering:
                 g.align = self.smem_align
             self._smem = g
         return self._smem
+
+    def smem_base_unknown(self) -> ir.Value:
+        """Shared memory's base address (i32) through a pure inline `mov` in the function's entry, so that LLVM
+        does not know its low bits, as it does not know Triton's (declared 16-byte aligned): knowing ours
+        1024-byte aligned, LLVM proves the adds of small constants to addresses derived from it carry-free and
+        makes them `or`s. wgmma's descriptors: a K step's `add.s64` is one UIADD3.64 for ptxas, where the
+        `or.b64` is two uniform instructions (the low word's or, the high word's move); 8 SASS instructions
+        per iteration of the flash-attention loop at D = 128."""
+        smem = self.smem  # touches shared memory, as an address from `shared_ptr` does
+        v = self._smem_base.get(self.fn)
+        if v is None:
+            entry = self.fn.blocks[0]
+            b = ir.IRBuilder(entry)
+            if entry.instructions:
+                b.position_before(entry.instructions[0])
+            mov = ir.InlineAsm(ir.FunctionType(i32, [i32]), "mov.b32 $0, $1;", "=r,r")
+            v = self._smem_base[self.fn] = b.call(mov, [smem.ptrtoint(i32)], attrs=("readnone",))
+        return v
 
     def use_scratch(self, nbytes: int) -> None:
         """The current op uses `nbytes` of scratch (`smem_ptr` offsets from its start): the area the allocation

@@ -19,7 +19,8 @@ starts at a coordinate aligned to its length stays contiguous and aligned to its
 Vectors: registers `r, r + 1, ..., r + v - 1` of a layout form one access when its first log2(v) register bases
 are the unit steps 1, 2, 4, ... along `inner` and every other basis (register, lane, warp) is zero in those low
 bits of `inner` (then the first element's coordinate along `inner` is a multiple of v in every thread: aligned by
-construction). At most 16 bytes per access.
+construction). At most 16 bytes per access, and loads of 1-byte elements no wider than the stores or two bytes
+(`BYTE_LOAD_ELEMS`).
 
 16-bit destinations whose registers form whole 8x8 matrices of 16-byte buffer rows are read with
 `ldmatrix.sync.aligned.m8n8.x4[.trans].shared.b16` (mma.sync's operands: `Ldmatrix`), one instruction where
@@ -29,8 +30,9 @@ the vectors.
 
 The plan is chosen among candidates (each dimension as `inner`; no padding, padding by one unit or by one
 4-byte bank, XOR swizzles; the unit is the widest vector, or 16 bytes) by a bank-conflict model of warp 0 (shared memory wavefronts: 32 banks of 4 bytes,
-an access of 8 (16) bytes per thread served in 2 (4) phases of 16 (8) threads) plus the instruction count; the
-choice affects speed only, the checks above make every candidate correct. Scoring evaluates few points: the
+an access of 8 (16) bytes per thread served in 2 (4) phases of 16 (8) threads) plus the instruction count (with
+the unpacking of byte loads that LLVM merges into words: `merged_byte_loads`); the choice affects speed only,
+the checks above make every candidate correct. Scoring evaluates few points: the
 (row, column) of each coordinate is computed once per `inner` and each candidate's offsets from it (`_offsets`);
 where a candidate's offsets are linear (over GF(2) without padding, over the integers unswizzled), one access's
 lanes stand for all accesses (`_access_costs`) and ldmatrix's every-thread check reduces to basis vectors
@@ -46,6 +48,11 @@ from functools import lru_cache
 from ttc.ir.linear_layout import LinearLayout
 
 MAX_VECTOR_BYTES = 16
+# 1-byte elements an exchange loads at once beyond those both sides hold together (the common vector, which the
+# stores write at once too): ld.shared.v2.b8 fills two registers; a wider load of bytes fills 32-bit words that
+# take a prmt per byte to unpack (as many instructions as loading the bytes one by one) and stay live beside the
+# bytes unpacked from them
+BYTE_LOAD_ELEMS = 2
 
 
 def _log2(n: int) -> int:
@@ -403,6 +410,16 @@ def _wavefronts(addr, width: int) -> int:
     return total
 
 
+def merged_byte_loads(offsets, width: int) -> int:
+    """The instructions that a thread's loads of `width` 1-byte elements at byte `offsets` gain from LLVM's
+    load-store vectorizer: several loads of an aligned 4-byte word holding more than `BYTE_LOAD_ELEMS` of their
+    bytes become one word load and a prmt per byte (what `BYTE_LOAD_ELEMS` is there to avoid)."""
+    words: dict[int, int] = {}
+    for o in offsets:
+        words[o >> 2] = words.get(o >> 2, 0) + 1
+    return sum(1 + n * width - n for n in words.values() if n > 1 and n * width > BYTE_LOAD_ELEMS)
+
+
 def _access_costs(buf: BufferLayout, cands, ll: LinearLayout, starts, width: int) -> list[int]:
     """Per candidate buffer: the wavefronts of the `width`-byte accesses at registers `starts` of `ll` in warp
     0, plus their number. An access's address in lane l combines L[l] (the lane's part) and K (the register's).
@@ -467,7 +484,7 @@ def exchange_plan(src: LinearLayout, dst: LinearLayout, elem_bytes: int) -> Exch
     for inner in dims:
         n = src.shape[inner]
         vs = vector_width(src, inner, min(max_elems, n))
-        vl = vector_width(dst, inner, min(max_elems, n))
+        vl = vector_width(dst, inner, min(max_elems if elem_bytes > 1 else max(vs, BYTE_LOAD_ELEMS), n))
         stores, loads = vector_starts(src, vs), vector_starts(dst, vl)
         rows = 1
         for d in range(rank):
@@ -492,6 +509,9 @@ def exchange_plan(src: LinearLayout, dst: LinearLayout, elem_bytes: int) -> Exch
         store_cost = _access_costs(base, layouts, src, stores, vs * elem_bytes)
         load_cost = _access_costs(base, layouts, dst, loads, vl * elem_bytes)
         fits = ldm_fit.fit_each(base, layouts)
+        if elem_bytes == 1:
+            firsts = _row_col(base, [dst.reg_coords[r] for r in loads])
+            load_cost = [c + merged_byte_loads(_offsets(base, cand, firsts), vl) for c, cand in zip(load_cost, layouts)]
         for (unit, row_elems, shift, mp), sc, lc, found in zip(layouts, store_cost, load_cost, fits):
             cost = sc + (_wavefronts(found[1], 16) + len(ldm_fit.groups) if found else lc)
             key = (cost, rows * row_elems * elem_bytes, inner != rank - 1, mp, row_elems, shift, unit)
@@ -507,7 +527,10 @@ def plan_cost(plan: ExchangePlan, src: LinearLayout, dst: LinearLayout) -> int:
     cost = _access_costs(plan, cands, src, plan.stores, plan.store_vec * plan.elem_bytes)[0]
     ldm = plan.ldmatrix
     if ldm is None:
-        return cost + _access_costs(plan, cands, dst, plan.loads, plan.load_vec * plan.elem_bytes)[0]
+        cost += _access_costs(plan, cands, dst, plan.loads, plan.load_vec * plan.elem_bytes)[0]
+        if plan.elem_bytes == 1:
+            cost += merged_byte_loads([plan.byte_offset(dst.reg_coords[r]) for r in plan.loads], plan.load_vec)
+        return cost
     rows = [[plan.byte_offset(list(ldm.rows.apply(g, L, 0))) for L in range(32)] for g in ldm.groups]
     return cost + _wavefronts(rows, 16) + len(ldm.groups)
 

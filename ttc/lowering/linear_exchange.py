@@ -12,8 +12,10 @@ one per-thread base (from the lane and warp id bits, computed once per side) XOR
 the constant's bits that the base never has are added (an immediate of the ld/st), the others XORed.
 
 Each side issues one kind of instruction, every thread the same ones:
-- `vec`: `ld/st.shared` of 2^k elements (at most 16 bytes) whose registers differ in k register bases that are
-  the buffer's offset bits 0..k-1 (any register bases, not only the first ones);
+- `vec`: `ld/st.shared` of 2^k elements (at most 16 bytes; next to `vec` stores, loads of 1-byte elements no
+  wider than the registers both sides share or 2 bytes, `ld.shared.v2.b8`: a wider load of bytes is unpacked by
+  a prmt per byte) whose registers differ in k register bases that are the buffer's offset bits 0..k-1 (any
+  register bases, not only the first ones);
 - `ldmatrix` / `stmatrix` (`.x4`, `.b16`; stmatrix from sm_90), as Triton's ldstmatrix tiles: the buffer's
   first offset bits are the register bases of a 32-bit word's elements (one for 16-bit elements, any register;
   two for 8-bit ones; none for 32-bit ones) and lane bases 0, 1; .trans (16-bit elements): lane bases 2..4. The
@@ -22,6 +24,9 @@ Each side issues one kind of instruction, every thread the same ones:
 The first offset bits (`vector`) are what both sides need contiguous; the next bits up to 128 bytes (the 32 banks)
 and the rest (`segment`) are chosen so that the 8, 16 or 32 lanes served together in one access fall in distinct
 banks where possible (the segment avoids the span of each side's lanes, as Triton's optimalSwizzling does).
+For loads of one or two 1-byte elements the bits after the vector follow the destination (its lanes, registers,
+warps): no two of a thread's loads share a 4-byte word, which LLVM's load-store vectorizer would merge back into
+a word load it then unpacks byte by byte (`exchange_plan.merged_byte_loads` scores that where it happens).
 
 Every plan is checked by simulating every thread's accesses (`_simulate`: each destination register receives its
 element); a candidate that fails is dropped. Plans are scored by the shared-memory wavefronts of warp 0 plus the
@@ -35,6 +40,7 @@ from functools import lru_cache
 
 from ttc.analysis.scratch import swizzled_scratch_elems
 from ttc.ir.linear_layout import LinearLayout
+from ttc.lowering.exchange_plan import BYTE_LOAD_ELEMS, merged_byte_loads
 
 MATRIX_KINDS = ("ldmatrix", "ldmatrix.trans", "stmatrix", "stmatrix.trans")
 
@@ -403,11 +409,13 @@ def _other_vectors(side: Side, flat: Flat, used_regs: list[int]) -> list[int]:
     return [v for v in side.lane + side.warp if v] + [v for i, v in enumerate(flat.reg) if v and i not in used_regs]
 
 
-def _choose(n: int, k: int, vector, space, tiles, bank_bits: int) -> list[tuple[int, ...]]:
+def _choose(n: int, k: int, vector, space, tiles, bank_bits: int, load_order=()) -> list[tuple[int, ...]]:
     """Orderings of `space` into bank bits (the next `bank_bits` offset bits) and segment bits (the rest): the
     plain one (coordinate bits ascending, when `space` is spanned by them), and ones whose segment avoids the
     span of each tile where possible (Triton's optimalSwizzling's idea), with the tiles' lanes first among the
-    bank bits."""
+    bank bits. With `load_order` (loads of 1 or 2 bytes: their lanes, registers, warps) only the one whose bank
+    bits keep that order where it gives one: each warp's loads cover consecutive bytes, a thread's loads lie
+    apart (LLVM merges neighbouring byte loads into words it then unpacks byte by byte: `merged_byte_loads`)."""
     seg_len = n - k - bank_bits
     space_rows = _echelon(space)
     units = [1 << i for i in reversed(range(n)) if _in_span(space_rows, 1 << i)]
@@ -429,12 +437,19 @@ def _choose(n: int, k: int, vector, space, tiles, bank_bits: int) -> list[tuple[
                 seg.append(x)
     if len(seg) < seg_len:
         return out
-    for first in ([t for tile in tiles for t in tile], [t for tile in tiles[::-1] for t in tile], []):
+
+    def bank_from(first) -> list[int]:
         bank: list[int] = []
         for x in first + units[::-1] + list(space):
             w = list(vector) + bank + seg + [x]
             if len(bank) < bank_bits and _in_span(space_rows, x) and _rank(w) == len(w):
                 bank.append(x)
+        return bank
+
+    if load_order and len(bank := bank_from(list(load_order))) == bank_bits:
+        return [tuple(vector) + tuple(bank) + tuple(sorted(seg))]
+    for first in ([t for tile in tiles for t in tile], [t for tile in tiles[::-1] for t in tile], []):
+        bank = bank_from(first)
         if len(bank) == bank_bits:  # which bits, not their order, decides the conflicts: ascending is cheapest
             out.append(tuple(vector) + tuple(sorted(bank)) + tuple(sorted(seg)))
     return list(dict.fromkeys(out))
@@ -515,14 +530,15 @@ def linear_exchange(src: LinearLayout, dst: LinearLayout, elem_bytes: int, ldmat
     base = common[:max_vec]
     vectors = [base]
     if len(base) < max_vec:
+        max_ld = _load_bits(elem_bytes, len(base), max_vec)
         ext_s = [v for v in sregs if v and v not in base and v in fd.lane]
         ext_d = [v for v in dregs if v and v not in base and v in fs.lane]
         vectors.append(base + ext_s[:max_vec - len(base)])
-        vectors.append(base + ext_d[:max_vec - len(base)])
+        vectors.append(base + ext_d[:max_ld - len(base)])
         if (1 << len(base)) * elem_bytes < 4:  # fill a 32-bit word on one side
             fill = _log2(4 // elem_bytes)
             vectors.append(base + [v for v in sregs if v and v not in base][:fill - len(base)])
-            vectors.append(base + [v for v in dregs if v and v not in base][:fill - len(base)])
+            vectors.append(base + [v for v in dregs if v and v not in base][:min(fill, max_ld) - len(base)])
     for vec in vectors:
         cands.append((vec, ("vec",), ("vec",)))
     kinds_d = ["ldmatrix", "ldmatrix.trans"] if ldmatrix else []
@@ -552,11 +568,20 @@ def linear_exchange(src: LinearLayout, dst: LinearLayout, elem_bytes: int, ldmat
     return next((p for p in plans if _simulate(p, src, dst)), None)
 
 
+def _load_bits(eb: int, common: int, max_vec: int) -> int:
+    """The most register bits a `vec` load covers next to `vec` stores whose registers share `common` bits with
+    it: all for elements of 2 bytes and more, the common ones or two 1-byte elements (`BYTE_LOAD_ELEMS`) for
+    bytes."""
+    return max_vec if eb > 1 else max(common, _log2(BYTE_LOAD_ELEMS))
+
+
 def _candidate(src, dst, fs, fd, n, eb, vec, sk, dk, bank_total, max_vec, max_reps) -> LinearExchange | None:
     sides = []
-    for flat, kind in ((fs, sk), (fd, dk)):
+    common = len([v for v in fs.reg if v and v in fd.reg][:max_vec])
+    most_ld = max_vec if sk[0] != "vec" else _load_bits(eb, common, max_vec)   # matrices pair with 16 bytes
+    for flat, kind, most in ((fs, sk, max_vec), (fd, dk, most_ld)):
         if kind[0] == "vec":
-            bits = _prefix(vec, flat.reg, max_vec)
+            bits = _prefix(vec, flat.reg, most)
             side = _vec_side(flat, bits)
             sides.append((side, _other_vectors(side, flat, bits), side.width * eb))
         else:
@@ -575,11 +600,15 @@ def _candidate(src, dst, fs, fd, n, eb, vec, sk, dk, bank_total, max_vec, max_re
         return None
     tiles = [t for t in (_tile(st, st_bytes, vec), _tile(ld, ld_bytes, vec)) if t]
     best = None
-    for bases in _choose(n, k, vec, space, tiles, max(0, min(bank_total - k, n - k))):
+    narrow = eb == 1 and ld.kind == "vec" and ld.width <= BYTE_LOAD_ELEMS   # loads LLVM could merge into words
+    load_order = [v for v in fd.lane + fd.reg + fd.warp if v] if narrow else []
+    for bases in _choose(n, k, vec, space, tiles, max(0, min(bank_total - k, n - k)), load_order):
         inv = _inverse(bases, n)
         if inv is None:
             continue
         cost = _side_cost(inv, st, eb, st_bytes) + _side_cost(inv, ld, eb, ld_bytes)
+        if narrow:
+            cost += merged_byte_loads([apply_inverse(inv, c) for c, _ in ld.instrs], ld.width)
         ops = _address_ops(inv, st, eb) + _address_ops(inv, ld, eb)
         key = (cost + ops, cost)
         if best is None or key < best[0]:

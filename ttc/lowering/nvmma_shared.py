@@ -17,9 +17,10 @@ bits 0-13, the leading-dimension byte offset >> 4 in bits 16-29, the stride-dime
 (row 0 mod 8) of the buffer:
 - K-major (the contiguous dimension is K: A not transposed, B transposed): the stride offset is the distance
   between 8-row groups (8 * S bytes); the leading offset is unused (K of one instruction, 16 or 32 bytes, stays
-  within a row) and set to 1.
+  within a row) and set to 0, as Triton's (a zero low word, which ptxas moves rather than or-ing).
 - MN-major (the contiguous dimension is M for A, N for B): the stride offset is the distance between groups of 8
-  rows along K (8 * S bytes); the leading offset the distance between chunks along M/N (rows * S bytes).
+  rows along K (8 * S bytes); the leading offset the distance between chunks along M/N (rows * S bytes), 0 (as
+  Triton's) where the buffer is one chunk: an instruction's M/N then stays within a row.
 Stepping along K within a row adds K's bytes to the start address (the hardware swizzles the sum).
 """
 
@@ -109,9 +110,10 @@ def descriptor_fields(buf: NvmmaBuffer, k_dim: int) -> tuple[int, int, int]:
     if buf.swizzle_bytes not in SWIZZLE_MODE:
         raise NvmmaError("wgmma operands from #ttg.nvmma_shared buffers without swizzling are not supported yet")
     group = 8 * buf.swizzle_bytes
-    if buf.inner == k_dim:                      # K-major
-        return 16, group, SWIZZLE_MODE[buf.swizzle_bytes]
-    return buf.chunk_bytes, group, SWIZZLE_MODE[buf.swizzle_bytes]   # MN-major
+    if buf.inner == k_dim:                      # K-major: the leading offset is unused
+        return 0, group, SWIZZLE_MODE[buf.swizzle_bytes]
+    # MN-major: unused where the buffer is one chunk (an instruction's M/N stays within a row)
+    return (buf.chunk_bytes if buf.chunks > 1 else 0), group, SWIZZLE_MODE[buf.swizzle_bytes]
 
 
 def k_step(buf: NvmmaBuffer, k_dim: int, k: int) -> int:

@@ -130,8 +130,8 @@ def _scan(ctx, op):
                                          broadcast=not f.warp_bits)
     # 3. the warps along the axis: every repeat's warp totals in one exchange
     if f.warp_bits:
-        totals = _warps(ctx, f, reverse, warp_idx, row_lin, math.prod(_drop(ll.shape, axis)), elems, totals,
-                        combine, select)
+        totals = _warps(ctx, f, reverse, lanes_axis, warp_idx, row_lin, math.prod(_drop(ll.shape, axis)), elems,
+                        totals, combine, select)
     # 4. the repeats before each one
     carry = {row: None for row in elems}
     for hi in scan_order(range(f.repeats)):
@@ -150,6 +150,14 @@ def _scan(ctx, op):
         ctx.set(res, out)
 
 
+def _lane_before(ctx, f, reverse, lanes_axis, values):
+    """`values` of the lane before this one along the axis (in scan order), and whether there is one."""
+    b = ctx.b
+    before = tuple(ctx.shuffle("down" if reverse else "up", x, 1 << f.lane_bits[0]) for x in values)
+    has = b.icmp_unsigned("<", lanes_axis, _c(f.nl - 1)) if reverse else b.icmp_unsigned("!=", lanes_axis, _c(0))
+    return before, has
+
+
 def _lanes(ctx, f, reverse, lanes_axis, by_pos, hi, total, combine, select, broadcast=True):
     """Scan the chunk totals across the axis' lanes; fold the lanes before into this thread's chunk. Returns the
     warp's total: in every lane of the row (`broadcast`), else the lane's inclusive prefix, which is the total in
@@ -166,8 +174,7 @@ def _lanes(ctx, f, reverse, lanes_axis, by_pos, hi, total, combine, select, broa
     if f.chunk == 1:  # one element a thread: the lanes' inclusive scan is the element's value
         by_pos[(hi, 0)] = t
     elif broadcast:  # (across warps, `_warps` folds the lanes before in after the exchange)
-        before = tuple(ctx.shuffle(kind, x, 1 << shift) for x in t)
-        has = b.icmp_unsigned("<", lanes_axis, _c(f.nl - 1)) if reverse else b.icmp_unsigned("!=", lanes_axis, _c(0))
+        before, has = _lane_before(ctx, f, reverse, lanes_axis, t)
         for low in range(f.chunk):
             e = by_pos[(hi, low)]
             by_pos[(hi, low)] = select(has, combine(before, e), e)
@@ -185,7 +192,7 @@ def _row_index(ctx, ll, axis, rep):
     return {row: indexing.linearize(ctx.b, list(_drop(coords[r], axis)), shape) for row, r in rep.items()}
 
 
-def _warps(ctx, f, reverse, warp_idx, row_lin, n_rows, elems, totals, combine, select):
+def _warps(ctx, f, reverse, lanes_axis, warp_idx, row_lin, n_rows, elems, totals, combine, select):
     """Exchange the warps' totals of every repeat through shared memory (one barrier between the stores and the
     loads, as Triton); fold those of the warps before into each element. Returns the tile's total per repeat
     and row."""
@@ -199,18 +206,18 @@ def _warps(ctx, f, reverse, warp_idx, row_lin, n_rows, elems, totals, combine, s
         return b.add(b.mul(b.add(row_lin[row], _c(hi * n_rows)), _c(f.nw)), warp)
 
     # with lanes along the axis, the row's last lane in scan order holds the warp's total and stores it
-    last = None
+    last_lane = None
     if f.lane_bits:
-        lanes_axis = b.and_(b.lshr(ctx.lane(), _c(f.lane_bits[0])), _c(f.nl - 1))
-        last = b.icmp_unsigned("==", lanes_axis, _c(0 if reverse else f.nl - 1))
+        last_lane = b.icmp_unsigned("==", lanes_axis, _c(0 if reverse else f.nl - 1))
     ctx.barrier_before_scratch()
     for hi, by_row in totals.items():
         for row, t in by_row.items():
             for k, x in enumerate(t):
-                ctx.smem_store(index(hi, row, warp_idx), x, base=k * region_bytes, elem_bytes=slot, pred=last)
+                ctx.smem_store(index(hi, row, warp_idx), x, base=k * region_bytes, elem_bytes=slot, pred=last_lane)
     ctx.barrier()
     out = {}
     order = list(reversed(range(f.nw))) if reverse else list(range(f.nw))
+    last_low = 0 if reverse else f.chunk - 1  # the chunk's last element in scan order
     for hi, by_row in totals.items():
         out[hi] = {}
         for row, t in by_row.items():
@@ -237,12 +244,10 @@ def _warps(ctx, f, reverse, warp_idx, row_lin, n_rows, elems, totals, combine, s
             # element is the total itself. Shifting `t` before the exchange kept it live across the barrier
             # beside the chunk (cumsum_i32_b1024_w8: 22 registers against Triton's 19 with ptxas 13.0).
             tp = select(has, combine(prefix, t), t)
-            before = tuple(ctx.shuffle("down" if reverse else "up", x, 1 << f.lane_bits[0]) for x in tp)
-            has_lane = b.icmp_unsigned("<" if reverse else "!=", lanes_axis, _c(f.nl - 1 if reverse else 0))
+            before, has_lane = _lane_before(ctx, f, reverse, lanes_axis, tp)
             x = select(has_lane, before, prefix)
             has_any = b.or_(has_lane, has)
-            last = 0 if reverse else f.chunk - 1
             for low in range(f.chunk):
                 e = by_pos[(hi, low)]
-                by_pos[(hi, low)] = tp if low == last else select(has_any, combine(x, e), e)
+                by_pos[(hi, low)] = tp if low == last_low else select(has_any, combine(x, e), e)
     return out

@@ -68,8 +68,9 @@ class _Operand:
 
     def descriptor(self, coords, ops: IROps) -> ir.Value:
         b = self.ctx.b
-        addr = b.ptrtoint(self.ctx.shared_ptr(ops.value(ops.add(self.buf.layout.byte_offset(coords, ops),
-                                                                self.buf.base))), i32)
+        # from shared memory's base as an unknown value (Lowering.smem_base_unknown)
+        addr = b.add(self.ctx.smem_base_unknown(), ops.value(ops.add(self.buf.layout.byte_offset(coords, ops),
+                                                                     self.buf.base)))
         start = b.and_(b.lshr(addr, ir.Constant(i32, 4)), ir.Constant(i32, 0x3FFF))
         return b.or_(b.zext(start, i64), self.const)
 
