@@ -104,8 +104,8 @@ def rearrange_bytes(op, src_t, dst_t, f: Callable[[tuple], tuple] = lambda c: c)
 
 
 def linear_exchange_registers(ctx, values: list, plan: LinearExchange, dst: LinearLayout) -> list:
-    """`plan`'s exchange (`linear_exchange`): every thread's stores, a barrier, its loads; returns `dst`'s
-    registers."""
+    """`plan`'s exchange (`linear_exchange`): every thread's stores, a barrier, its loads, once per round (a
+    barrier between rounds); returns `dst`'s registers."""
     ctx.use_scratch(plan.nbytes)
     ctx.barrier_before_scratch()
     if not plan.reps:

@@ -28,6 +28,11 @@ For loads of one or two 1-byte elements the bits after the vector follow the des
 warps): no two of a thread's loads share a 4-byte word, which LLVM's load-store vectorizer would merge back into
 a word load it then unpacks byte by byte (`exchange_plan.merged_byte_loads` scores that where it happens).
 
+A segment basis that both layouts hold in registers (and no thread's base offset has) becomes a round instead,
+as Triton's reps (`_reps`, at most Triton's number for the two layouts): the exchange runs once per value of the
+round bits, each round's stores, a barrier, its loads (a barrier before the next round's stores), through a
+buffer of 1/2^reps of the tile, Triton's scratch size.
+
 Every plan is checked by simulating every thread's accesses (`_simulate`: each destination register receives its
 element); a candidate that fails is dropped. Plans are scored by the shared-memory wavefronts of warp 0 plus the
 instruction count (`exchange_plan._wavefronts_each`) and compared with `exchange_plan`'s row-swizzled buffers.
