@@ -198,10 +198,68 @@ def _cache_dataclass_code(dataclasses):
     atexit.register(cache.save)
 
 
+class _DataclassDoc:
+    """The `__doc__` that `dataclasses` gives a dataclass without a docstring (its name and `inspect.signature`,
+    ~3% of a short tt-opt for xDSL's ~75 such classes), computed when first read rather than at class creation.
+    It stands in the class's `__doc__` while `_process_class` runs (truthy, so that it skips its own), then
+    computes, on first read, what that code would have: same class, same name, signature text or '' where
+    inspect fails (3.11-3.13's `_process_class`; 3.10's lets the error out, so it is left alone there), and
+    puts the text in the place of the stand-in. A class whose `__init__` or `__new__` is replaced after its
+    decoration would read a different text; test_startup checks every dataclass tt-opt defines."""
+
+    __slots__ = ("cls", "name", "text")
+
+    def __init__(self, cls):
+        self.cls, self.name, self.text = cls, None, None
+
+    def __get__(self, obj, owner=None):
+        if self.name is None:  # `_process_class` asking whether the class has a docstring
+            return self
+        if self.text is None:
+            import inspect
+
+            try:
+                self.text = self.name + str(inspect.signature(self.cls)).replace(" -> None", "")
+            except (TypeError, ValueError):
+                self.text = self.name
+        for cls in {self.cls, owner}:  # owner: a copy of the class (slots=True) whose dict holds this too
+            if cls is not None and vars(cls).get("__doc__") is self:
+                type.__setattr__(cls, "__doc__", self.text)
+        return self.text
+
+
+def _lazy_dataclass_docs(dataclasses):
+    """Wraps 3.11-3.13's `dataclasses._process_class` so that a class without a docstring gets a
+    `_DataclassDoc`; elsewhere leaves `dataclasses` alone."""
+    if not (3, 11) <= sys.version_info[:2] <= (3, 13) or "_process_class" not in vars(dataclasses):
+        return
+    process = dataclasses._process_class
+
+    def _process_class(cls, *args):
+        if getattr(cls, "__doc__") or "__doc__" not in vars(cls):
+            return process(cls, *args)
+        doc = vars(cls)["__doc__"]
+        cls.__doc__ = stand_in = _DataclassDoc(cls)
+        try:
+            result = process(cls, *args)
+        except BaseException:
+            cls.__doc__ = doc
+            raise
+        stand_in.name = cls.__name__
+        return result
+
+    dataclasses._process_class = _process_class
+
+
+def _patch_dataclasses(dataclasses):
+    _cache_dataclass_code(dataclasses)
+    _lazy_dataclass_docs(dataclasses)
+
+
 _builtin_exec, _builtin_compile = exec, compile  # before `compile` below shadows it
-_DataclassHook = _AfterImport("dataclasses", _cache_dataclass_code)  # so that `import ttc` imports nothing
+_DataclassHook = _AfterImport("dataclasses", _patch_dataclasses)  # so that `import ttc` imports nothing
 if "dataclasses" in sys.modules:
-    _cache_dataclass_code(sys.modules["dataclasses"])
+    _patch_dataclasses(sys.modules["dataclasses"])
 else:
     sys.meta_path.insert(0, _DataclassHook)
 

@@ -192,3 +192,39 @@ def test_tt_tune_prepare_reads_signatures_without_the_frontend(tmp_path):
     modules = set(proc.stdout.split())
     assert "ttc.frontend.signature" in modules
     assert not offending(modules, ("ttc.frontend.driver", "ttc.frontend.codegen", "ttc.frontend.semantics"))
+
+
+# Imports argv[2:] with ttc's dataclass hooks ("off" in argv[1]: without them), then writes every dataclass's
+# (module, qualname, __doc__) to argv[1]'s file, and how many still held a ttc._DataclassDoc before the reads.
+DOC_PROBE = """import gc, importlib, json, sys
+import ttc
+mode, out = sys.argv[1].split(":", 1)
+if mode == "off":
+    sys.meta_path.remove(ttc._DataclassHook)
+for name in sys.argv[2:]:
+    importlib.import_module(name)
+classes = [o for o in gc.get_objects() if isinstance(o, type) and "__dataclass_fields__" in vars(o)]
+lazy = sum(type(vars(c).get("__doc__")).__name__ == "_DataclassDoc" for c in classes)
+docs = sorted([c.__module__, c.__qualname__, c.__doc__] for c in classes)
+json.dump({"lazy": lazy, "docs": docs}, open(out, "w"))
+"""
+
+
+def test_dataclass_docs_computed_on_read_are_the_same(tmp_path):
+    """ttc._DataclassDoc: every dataclass that tt-opt, the lowering and the compile driver define has the
+    __doc__ that `dataclasses` would have given it at class creation (read after all imports are done), and
+    most of xDSL's got theirs lazily."""
+    import json
+
+    modules = ["ttc.tools.tt_opt", "ttc.ir.parser", "ttc.ir.tt", "ttc.ir.ttg", "ttc.ir.llvm", "ttc.passes.canonicalize",
+               "ttc.passes.cse", "ttc.lowering.translate", "ttc.driver.compiler", "xdsl.dialects.arith",
+               "xdsl.dialects.scf", "xdsl.dialects.math"]
+    result = {}
+    for mode in ("off", "on"):
+        out = tmp_path / f"{mode}.json"
+        proc = subprocess.run([sys.executable, "-c", DOC_PROBE, f"{mode}:{out}", *modules], capture_output=True,
+                              text=True, cwd=ROOT)
+        assert proc.returncode == 0, proc.stderr
+        result[mode] = json.loads(out.read_text())
+    assert result["off"]["lazy"] == 0 and result["on"]["lazy"] > 50
+    assert len(result["on"]["docs"]) > 250 and result["on"]["docs"] == result["off"]["docs"]
