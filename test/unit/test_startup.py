@@ -228,3 +228,48 @@ def test_dataclass_docs_computed_on_read_are_the_same(tmp_path):
         result[mode] = json.loads(out.read_text())
     assert result["off"]["lazy"] == 0 and result["on"]["lazy"] > 50
     assert len(result["on"]["docs"]) > 250 and result["on"]["docs"] == result["off"]["docs"]
+
+
+# Runs tt-opt (argv[3:]) with ttc._RegexCode's file in folder argv[1] ("off": re's own compile), then writes the
+# cache's hits and whether it has anything new to write (or "off") to argv[2].
+RE_PROBE = """import atexit, runpy, sys
+import ttc, re
+folder, stats = sys.argv[1], sys.argv[2]
+cache = re._compiler.compile.__self__
+if folder == "off":
+    re._compiler.compile = cache.compile_
+cache.folder = folder
+atexit.register(lambda: open(stats, "w").write("off" if folder == "off" else f"{cache.hits} {cache.dirty}"))
+sys.argv = ["tt-opt"] + sys.argv[3:]
+runpy.run_module("ttc.tools.tt_opt", run_name="__main__", alter_sys=True)
+"""
+
+
+def test_regex_code_cache_same_patterns_and_used(tmp_path):
+    """ttc._RegexCode: a cold run writes the file, a warm one compiles none of xDSL's and ttc's literal patterns
+    again, the output is the same with and without the cache, and every kept entry builds a Pattern equal (same
+    flags, pattern and SRE code) to the one re compiles itself, with the same groups."""
+    import marshal
+    import re
+
+    folder, stats = tmp_path / "dc", tmp_path / "stats"
+
+    def run(where):
+        proc = subprocess.run([sys.executable, "-c", RE_PROBE, where, str(stats), str(FIXTURES / "matmul.ttir"),
+                               "-canonicalize", "-cse"], capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout, stats.read_text()
+
+    plain, off = run("off")
+    assert off == "off"
+    cold, counts = run(str(folder))
+    assert cold == plain and counts == "0 True"  # all compiled anew, written at exit (after the probe's write)
+    (path,) = folder.iterdir()
+    warm, counts = run(str(folder))
+    assert warm == plain and int(counts.split()[0]) >= 20 and counts.endswith("False")
+    table = marshal.loads(path.read_bytes())
+    compile_ = getattr(re._compiler.compile, "__self__", None)
+    compile_ = compile_.compile_ if compile_ is not None else re._compiler.compile
+    for (pattern, flags), args in table.items():
+        ours, ref = re._compiler._sre.compile(pattern, *args), compile_(pattern, flags)
+        assert ours == ref and (ours.groups, ours.groupindex) == (ref.groups, ref.groupindex), pattern
