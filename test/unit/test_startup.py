@@ -47,6 +47,9 @@ def test_tt_opt_version_imports_only_itself(tmp_path):
     assert "argparse" not in modules  # ttc.driver.cli imports it for the other commands' ArgumentParser only
 
 
+LAYOUT_MODULES = ("ttc.ir.layouts", "ttc.ir.layout_utils", "ttc.ir.reshape_layout")  # verifiers: for a layout only
+
+
 def test_tt_opt_ttir_loads_only_its_dialects(tmp_path):
     modules = imported(tmp_path, "ttc.tools.tt_opt", FIXTURES / "matmul.ttir", "-canonicalize", "-cse",
                        "-o", tmp_path / "out.ttir")
@@ -56,8 +59,15 @@ def test_tt_opt_ttir_loads_only_its_dialects(tmp_path):
         "ttc.opt.expected_diagnostics", "ttc.analysis",
         "xdsl.irdl.declarative_assembly_format_parser",  # xDSL's op formats are parsed on use (ttc._lazy_xdsl_formats)
         "importlib.abc",  # xDSL's IRDL finder's module, run only for .irdl files (ttc._IRDLFinder)
-        "fractions", "sysconfig", "ttc.ir.memdesc"))  # imported where they are used
+        "fractions", "sysconfig", "ttc.ir.memdesc") + LAYOUT_MODULES)  # imported where they are used
     assert {"ttc.ir.tt", "ttc.ir.std", "ttc.passes.canonicalize", "ttc.passes.cse"} <= modules
+
+
+@pytest.mark.parametrize("kernel", ["softmax", "attention"])  # tt.reduce's and tt.trans's verifiers
+def test_tt_opt_ttir_verifies_without_layout_modules(tmp_path, kernel):
+    modules = imported(tmp_path, "ttc.tools.tt_opt", FIXTURES / f"{kernel}.ttir", "-canonicalize", "-cse",
+                       "-o", tmp_path / "out.ttir")
+    assert not offending(modules, LAYOUT_MODULES)
 
 
 def test_tt_opt_ttgir_with_math(tmp_path):
