@@ -13,9 +13,11 @@ launch_pdl; the source file is the spec's "source" key, else <name>.py), at the 
   events around each launch, median of 100 after 10 warm-up ones; registers and local-memory bytes from the
   driver). Tensor-descriptor arguments get their tensor maps from each binary's own tensordesc_meta; launch_pdl
   kernels launch with programmatic dependent launch on both sides.
-Both CUBINs are timed in two rounds, ours then Triton's, then Triton's then ours (each tt-run is a process of
-its own), and each side's time is the lower of its two medians, so neither side is always the first to run on a
-GPU that has been idle through a compile.
+Both CUBINs are timed in `--rounds` rounds (default 2) that alternate which side runs first: ours then Triton's,
+then Triton's then ours, ... (each tt-run is a process of its own; the first round checks, the later ones only
+time). Each side's time is the lowest of its round medians, so neither side is always the first to run on a GPU
+that has been idle through a compile; with 3 or more rounds the table also gives each round's Triton/ours and
+their spread (the median ratio over rounds, min-max), what a difference of a few percent is judged by.
 
 `--scale N` times the kernels of `SCALABLE` at N times their spec's problem size (the spec rewritten into the
 work directory: the listed scalars and the leading dimension of the listed arrays multiplied, or the grid when
@@ -39,6 +41,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -196,19 +199,28 @@ def lineup(cubin: str, ptx: str, spec_path: str) -> dict:
             "shared": meta.get("shared")}
 
 
-def launch(cubin: str, spec: str) -> dict:
-    r = gb.run_ours(cubin, Path(spec))
+def launch(cubin: str, spec: str, check: bool = True) -> dict:
+    r = gb.run_ours(cubin, Path(spec), check=check)
     r.pop("outputs", None)
     return r
 
 
-def best_of(first: dict, second: dict) -> dict:
-    """Two runs of one binary: the one with the lower median (both checks must pass), the other kept inside; a
-    run without a timing (it failed) wins, so that its error shows."""
-    if not (first.get("bench") and second.get("bench")):
-        return first if not first.get("bench") else second
-    a, b = sorted((first, second), key=lambda r: r["bench"]["median_ms"])
-    return dict(a, ok=bool(a.get("ok")) and bool(b.get("ok")), other_round=b["bench"])
+def best_of(first: dict, later: dict) -> dict:
+    """Rounds of one binary: the one with the lowest median (the first round's check kept: later rounds only
+    time), every round's median in `rounds_ms`; a run without a timing (it failed) wins, so that its error
+    shows."""
+    if not (first.get("bench") and later.get("bench")):
+        return first if not first.get("bench") else later
+    rounds = first.get("rounds_ms") or [first["bench"]["median_ms"]]
+    a = min((first, later), key=lambda r: r["bench"]["median_ms"])
+    ok = bool(first.get("ok")) and later.get("ok") is not False
+    return dict(a, ok=ok, check=first.get("check"), rounds_ms=rounds + [later["bench"]["median_ms"]])
+
+
+def round_ratios(r: dict) -> list[float]:
+    """Triton/ours of each round (the two sides' medians of the same round)."""
+    ours, theirs = r["ours"].get("rounds_ms") or [], r["triton"].get("rounds_ms") or []
+    return [t / o for o, t in zip(ours, theirs) if o and t]
 
 
 # -------------------------------------------------------------------------------------------------------- main
@@ -218,8 +230,9 @@ def main(argv=None) -> int:
     p.add_argument("--only", default=None, help="comma-separated kernel names (kernels/<name>.json)")
     p.add_argument("--no-gpu", action="store_true", help="both compiles and the parameter line-up; no launch")
     p.add_argument("--scale", type=int, default=1, help="problem size multiplier (kernels of SCALABLE only)")
-    p.add_argument("--rounds", type=int, default=2, choices=(1, 2),
-                   help="2: time ours then Triton, then Triton then ours, and keep each side's best median")
+    p.add_argument("--rounds", type=int, default=2,
+                   help="timed rounds alternating which side runs first; each side keeps its best median (>= 3: "
+                        "the table adds each round's ratio, median and min-max)")
     p.add_argument("--ptxas", default=None,
                    help="assemble our PTX with this ptxas (e.g. Triton's) instead of nvJitLink: the assembler's share")
     p.add_argument("--triton-python", default=sys.executable,
@@ -252,7 +265,7 @@ def main(argv=None) -> int:
             r["ours_compile"] = compile_ours(job, work, ptx=opts.no_gpu, ptxas=opts.ptxas)
         except RuntimeError as e:
             r["ours_compile"] = {"error": str(e)}
-        order = [("ours", "triton"), ("triton", "ours")][:1 if opts.no_gpu else opts.rounds]
+        order = [[("ours", "triton"), ("triton", "ours")][i % 2] for i in range(1 if opts.no_gpu else opts.rounds)]
         for rnd, sides in enumerate(order):
             for side in sides:
                 c = r[f"{side}_compile"]
@@ -265,8 +278,8 @@ def main(argv=None) -> int:
                         r[side] = {"ok": False, "error": f"{type(e).__name__}: {e}"}
                 elif rnd == 0:
                     r[side] = launch(c["cubin"], job["spec"])
-                else:
-                    r[side] = best_of(r[side], launch(c["cubin"], job["spec"]))
+                elif r[side].get("bench"):
+                    r[side] = best_of(r[side], launch(c["cubin"], job["spec"], check=False))
         print(f"{name}: " + "; ".join(f"{s} {_status(r[s])}" for s in ("ours", "triton")), flush=True)
         if out_path:  # as we go, so a timeout still leaves the finished kernels
             _write(out_path, results)
@@ -317,9 +330,9 @@ def print_table(results: dict) -> None:
         return "skip" if r.get("skipped") else ("compiled" if r.get("ok") is None else ("ok" if r["ok"] else "FAIL"))
 
     f = (lambda v, fmt: "-" if v is None else format(v, fmt))
-    print("\n| kernel | check ours/Triton | ours ms | Triton ms | Triton/ours | batch ms ours/Triton | "
-          "regs ours/Triton | spills ours/Triton (bytes) | note |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("\n| kernel | check ours/Triton | ours ms | Triton ms | Triton/ours | rounds: median (min-max) | "
+          "batch ms ours/Triton | regs ours/Triton | spills ours/Triton (bytes) | note |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for name, r in results["kernels"].items():
         ob, tb = r["ours"].get("bench") or {}, r["triton"].get("bench") or {}
         om, tm = ob.get("median_ms"), tb.get("median_ms")
@@ -327,8 +340,11 @@ def print_table(results: dict) -> None:
         if "lineup" in r["ours"] and "lineup" in r["triton"]:  # --no-gpu: what the launch would pass
             note = note or "parameters ours/Triton: " + "/".join(
                 f"{r[s]['lineup']['params']} ({r[s]['lineup']['scratch_params']} scratch)" for s in ("ours", "triton"))
+        ratios = round_ratios(r)
+        spread = (f"{statistics.median(ratios):.3f} ({min(ratios):.3f}-{max(ratios):.3f})" if len(ratios) >= 3
+                  else "-")
         print(f"| {name} | {chk(r['ours'])}/{chk(r['triton'])} | {f(om, '.4f')} | {f(tm, '.4f')} | "
-              f"{f(tm / om if om and tm else None, '.3f')} | {f(ob.get('batch_ms'), '.4f')}/{f(tb.get('batch_ms'), '.4f')} | "
+              f"{f(tm / om if om and tm else None, '.3f')} | {spread} | {f(ob.get('batch_ms'), '.4f')}/{f(tb.get('batch_ms'), '.4f')} | "
               f"{f(ob.get('n_regs'), 'd')}/{f(tb.get('n_regs'), 'd')} | "
               f"{f(ob.get('spill_bytes'), 'd')}/{f(tb.get('spill_bytes'), 'd')} | {note} |")
 

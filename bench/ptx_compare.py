@@ -3,6 +3,7 @@ kernel in kernels/), instruction counts and an instruction histogram diff.
 
     python bench/ptx_compare.py [--only a,b] [--diff NAME] [--json PATH]    # ours vs the checked-in Triton PTX
     python bench/ptx_compare.py --regs [--ptxas PATH] [--only a,b]          # registers/spills, same ptxas for both
+    python bench/ptx_compare.py --libdevice .../triton/backends/nvidia/lib/libdevice.10.bc ...  # same libdevice too
     /tmp/tritonvenv/bin/python bench/ptx_compare.py --oracle [--only a,b]   # (re)make Triton's PTX (Triton 3.6.0)
 
 The oracle compiles each fixture's `<name>.nodebug.ttgir` with Triton's own back end (`triton.compile` on the
@@ -15,6 +16,11 @@ directive (`.reg`, `.loc`, ...); its key in the histogram is the mnemonic withou
 --regs assembles both PTX files with one ptxas (`--ptxas`, else the one on PATH) as Triton's make_cubin does
 (`-lineinfo -v --gpu-name=sm_90a`; ours assembles the same way but for -lineinfo, which changes no register count)
 and prints each kernel's registers and spill bytes (stores + loads), flagging ours over Triton's + 2.
+
+--libdevice links ours with that libdevice.10.bc (as TTC_LIBDEVICE_PATH does) instead of the one found on this
+machine (the CUDA toolkit's): with Triton's bundled copy both PTX come from the same math library, so a kernel
+calling `__nv_*` functions compares the two lowerings and not two libdevice builds (CUDA 13's `__nv_tanhf`, for
+one, has no |x| >= 0.6 branch, which changes what O3 makes of libdevice_mod).
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from __future__ import annotations
 import argparse
 import collections
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -138,12 +145,18 @@ def main(argv=None) -> int:
     p.add_argument("--diff", default=None, help="print the histogram diff of these fixtures (comma-separated; 'all')")
     p.add_argument("--json", default=None, help="write every result here")
     p.add_argument("--regs", action="store_true", help="registers and spills of both with the same ptxas")
+    p.add_argument("--libdevice", default=None, help="link ours with this libdevice.10.bc (e.g. Triton's copy)")
     p.add_argument("--ptxas", default=None, help="the ptxas for --regs (default: the one on PATH)")
     opts = p.parse_args(argv)
     names = opts.only.split(",") if opts.only else sm90_fixtures()
     if opts.oracle:
         return oracle(names)
     sys.path.insert(0, str(ROOT))
+    if opts.libdevice:
+        if not Path(opts.libdevice).is_file():
+            print(f"error: --libdevice: no file {opts.libdevice}", file=sys.stderr)
+            return 1
+        os.environ["TTC_LIBDEVICE_PATH"] = opts.libdevice
     results, worse = {}, 0
     if opts.regs:
         ptxas = opts.ptxas or shutil.which("ptxas")

@@ -1,10 +1,11 @@
-"""`Allocation._interference` (a sweep over the buffers' live ranges) gives the same graph as its definition
+"""`_interference` of `Allocation._live_together`'s pairs (a sweep over the buffers' live ranges, made once per
+allocation) gives the same graph as its definition
 checked on every pair: buffers overlapping in space and either in time or as ops of different partitions of one
 `ttg.warp_specialize`. Random buffers, with ranges, offsets and owners inside and outside warp_specialize."""
 
 import random
 
-from ttc.analysis.allocation import INF, Allocation, Buffer
+from ttc.analysis.allocation import INF, Allocation, Buffer, _interference
 
 
 class _Op:
@@ -52,4 +53,8 @@ def test_interference_sweep_matches_all_pairs():
             lo = r.randrange(0, 40)
             a._range[b] = r.choice([(lo, lo + r.randrange(1, 12)), (0, INF), (INF, 0), (lo, lo + 1)])
             buffers.append(b)
-        assert a._interference(buffers) == _pairs(a._range, buffers)
+        pairs = a._live_together(buffers)
+        assert _interference(pairs) == _pairs(a._range, buffers)
+        for b in buffers:  # the pairs do not depend on the offsets: moved buffers, the same pairs
+            b.offset = r.randrange(0, 8) * 64
+        assert _interference(pairs) == _pairs(a._range, buffers)

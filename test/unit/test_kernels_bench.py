@@ -1,5 +1,5 @@
 """bench/kernels_bench.py's CPU side: `--scale` rewrites each SCALABLE kernel's spec into a valid, larger one
-(grid, scalars and arrays in step), and `best_of` keeps the faster of two rounds."""
+(grid, scalars and arrays in step), and `best_of` keeps the fastest of the rounds."""
 
 import json
 import sys
@@ -42,7 +42,17 @@ def test_best_of_keeps_the_faster_round():
     slow = {"ok": True, "bench": {"median_ms": 0.02}}
     fast = {"ok": True, "bench": {"median_ms": 0.01}}
     r = kb.best_of(slow, fast)
-    assert r["bench"]["median_ms"] == 0.01 and r["other_round"]["median_ms"] == 0.02 and r["ok"]
+    assert r["bench"]["median_ms"] == 0.01 and r["rounds_ms"] == [0.02, 0.01] and r["ok"]
     assert kb.best_of(fast, dict(slow, ok=False))["ok"] is False
+    unchecked = {"ok": None, "bench": {"median_ms": 0.005}}  # a later round times without --check
+    r = kb.best_of(kb.best_of(dict(slow, check={"y": {"ok": True}}), fast), unchecked)
+    assert r["ok"] and r["check"] == {"y": {"ok": True}} and r["rounds_ms"] == [0.02, 0.01, 0.005]
     failed = {"ok": False, "error": "x"}
     assert kb.best_of(failed, fast) is failed and kb.best_of(fast, failed) is failed
+
+
+def test_round_ratios_pair_the_sides_round_by_round():
+    ours = {"rounds_ms": [1.0, 2.0, 0.5]}
+    theirs = {"rounds_ms": [1.1, 1.8, 0.5]}
+    assert kb.round_ratios({"ours": ours, "triton": theirs}) == pytest.approx([1.1, 0.9, 1.0])
+    assert kb.round_ratios({"ours": {}, "triton": theirs}) == []

@@ -294,10 +294,11 @@ class Allocation:
         if not buffers:
             return
         self._calculate_starts(buffers)
-        graph = self._interference(buffers)
+        pairs = self._live_together(buffers)
+        graph = _interference(pairs)
         while True:
             self._allocate(buffers, graph)
-            graph = self._interference(buffers)
+            graph = _interference(pairs)
             if not graph:
                 break
 
@@ -330,24 +331,18 @@ class Allocation:
                 triples.insert(i, t)
             todo.remove(found)
 
-    def _interference(self, buffers: list[Buffer]) -> dict[Buffer, set]:
-        """Buffer -> the buffers it overlaps in space and either in time or as ops of two partitions of one
-        `ttg.warp_specialize` (both ways). Found by a sweep over start times, so the pairs looked at are those
-        live together (not all n^2: a kernel of thousands of short-lived scratch buffers stays linear)."""
-        graph: dict[Buffer, set] = {}
+    def _live_together(self, buffers: list[Buffer]) -> list[tuple[Buffer, Buffer]]:
+        """The pairs of buffers live together in time, or owned by ops of two partitions of one
+        `ttg.warp_specialize`: the pairs that must not share space. Found by a sweep over start times, so the
+        pairs looked at are those live together (not all n^2: a kernel of thousands of short-lived scratch
+        buffers stays linear); they do not change while offsets are assigned, so they are found once."""
         rng = self._range
-
-        def edge(x, y):
-            if x.offset < y.offset + y.size and y.offset < x.offset + x.size:
-                graph.setdefault(x, set()).add(y)
-                graph.setdefault(y, set()).add(x)
-
+        pairs: list[tuple[Buffer, Buffer]] = []
         active: list[Buffer] = []
         for x in sorted((b for b in buffers if rng[b][0] < rng[b][1]), key=lambda b: rng[b][0]):
             start = rng[x][0]
             active = [y for y in active if rng[y][1] > start]
-            for y in active:
-                edge(x, y)
+            pairs += [(x, y) for y in active]
             active.append(x)
         partitions: dict[Operation, list[tuple[Buffer, object]]] = {}
         for b in buffers:
@@ -355,10 +350,8 @@ class Allocation:
                 partitions.setdefault(w, []).append((b, b.owner.parent_region()))
         for group in partitions.values():
             for i, (x, rx) in enumerate(group):
-                for y, ry in group[i + 1:]:
-                    if rx is not ry:
-                        edge(x, y)
-        return graph
+                pairs += [(x, y) for y, ry in group[i + 1:] if rx is not ry]
+        return pairs
 
     def _allocate(self, buffers: list[Buffer], graph: dict[Buffer, set]) -> None:
         self.size = 0
@@ -374,6 +367,16 @@ class Allocation:
             if colors[x] != 0:
                 x.set_offset_aligned(new)
             self.size = max(self.size, x.offset + x.size)
+
+
+def _interference(pairs: list[tuple[Buffer, Buffer]]) -> dict[Buffer, set]:
+    """Buffer -> the buffers it overlaps in space among `pairs` (`_live_together`'s), both ways."""
+    graph: dict[Buffer, set] = {}
+    for x, y in pairs:
+        if x.offset < y.offset + y.size and y.offset < x.offset + x.size:
+            graph.setdefault(x, set()).add(y)
+            graph.setdefault(y, set()).add(x)
+    return graph
 
 
 def _warp_specialize_of(op: Operation) -> Operation | None:
