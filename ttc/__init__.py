@@ -3,7 +3,8 @@
 `ttc.compile(path, kernel, signature, options)` runs every stage in one process, with Triton's kernel cache (see
 `ttc.driver.compiler`); `ttc.Options` are its options. Importing `ttc` loads nothing else; it installs
 import hooks (below): xDSL's lazily parsed op formats, its IRDL dialect finder imported only when an .irdl
-file exists (`_Instead`), and on `dataclasses` `_DataclassCode` and `_DataclassDoc`; and `_RegexCode` in `re`.
+file exists (`_Instead`), ctypes imported by xDSL's bitwise casts on first use, and on `dataclasses`
+`_DataclassCode` and `_DataclassDoc`; and `_RegexCode` in `re`.
 """
 
 import sys
@@ -120,6 +121,41 @@ class _Instead(_AfterImport):
 
 if "xdsl.utils.dialect_loader" not in sys.modules:
     sys.meta_path.insert(0, _Instead("xdsl.utils.dialect_loader", _lazy_dialect_loader))
+
+
+class _LazyCtypes:
+    """What `import ctypes` binds in `xdsl.utils.bitwise_casts` (its float <-> bits helpers, which xDSL's
+    builtin imports for FloatData's hash and its printer for hex floats): ctypes is imported, and put in this
+    stand-in's place in the module, when one of them first runs, not at import (1% of a short tt-opt, whose
+    TTIR may never hash or print such a float). See `_lazy_ctypes`."""
+
+    def __init__(self, module):
+        self.__module = module
+
+    def __getattr__(self, name):
+        if name.startswith("__"):  # the import system's probes (`__spec__`): not ctypes' names
+            raise AttributeError(name)
+        import ctypes
+
+        self.__module.ctypes = ctypes
+        return getattr(ctypes, name)
+
+
+def _lazy_ctypes(module, run):
+    """Runs `xdsl.utils.bitwise_casts` with `_LazyCtypes` as what its `import ctypes` finds in sys.modules,
+    taken out again right after (where ctypes is already imported, the module runs as it is)."""
+    if "ctypes" in sys.modules:
+        return run(module)
+    sys.modules["ctypes"] = stand_in = _LazyCtypes(module)
+    try:
+        run(module)
+    finally:
+        if sys.modules.get("ctypes") is stand_in:
+            del sys.modules["ctypes"]
+
+
+if "xdsl.utils.bitwise_casts" not in sys.modules:
+    sys.meta_path.insert(0, _Instead("xdsl.utils.bitwise_casts", _lazy_ctypes))
 
 
 class _DataclassCode:

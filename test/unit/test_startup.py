@@ -59,7 +59,7 @@ def test_tt_opt_ttir_loads_only_its_dialects(tmp_path):
         "ttc.opt.expected_diagnostics", "ttc.analysis",
         "xdsl.irdl.declarative_assembly_format_parser",  # xDSL's op formats are parsed on use (ttc._lazy_xdsl_formats)
         "importlib.abc",  # xDSL's IRDL finder's module, run only for .irdl files (ttc._IRDLFinder)
-        "fractions", "sysconfig", "ttc.ir.memdesc") + LAYOUT_MODULES)  # imported where they are used
+        "fractions", "sysconfig", "ttc.ir.memdesc", "ctypes") + LAYOUT_MODULES)  # imported where they are used
     assert {"ttc.ir.tt", "ttc.ir.std", "ttc.passes.canonicalize", "ttc.passes.cse"} <= modules
 
 
@@ -283,3 +283,25 @@ def test_regex_code_cache_same_patterns_and_used(tmp_path):
     for (pattern, flags), args in table.items():
         ours, ref = re._compiler._sre.compile(pattern, *args), compile_(pattern, flags)
         assert ours == ref and (ours.groups, ours.groupindex) == (ref.groups, ref.groupindex), pattern
+
+
+def test_bitwise_casts_import_ctypes_on_first_use():
+    """ttc._lazy_ctypes: xdsl.utils.bitwise_casts imports without ctypes, its helpers give the bits struct gives
+    (ctypes imported at the first call, then the module's own `ctypes`), and a later `import ctypes` is the real
+    module."""
+    code = """import struct, sys
+import ttc
+import xdsl.utils.bitwise_casts as b
+assert "ctypes" not in sys.modules and type(b.ctypes).__name__ == "_LazyCtypes"
+for x in (0.0, -0.0, 1.5, -2.25, 1e308, float("inf"), float("nan"), 3.4e38, 1e-45):
+    assert b.convert_f64_to_u64(x) == struct.unpack("<Q", struct.pack("<d", x))[0]
+    assert b.convert_u64_to_f64(struct.unpack("<Q", struct.pack("<d", x))[0]) == x or x != x
+    if abs(x) <= 3.4e38:
+        assert b.convert_f32_to_u32(x) == struct.unpack("<I", struct.pack("<f", x))[0]
+        assert b.convert_u32_to_f32(b.convert_f32_to_u32(x)) == struct.unpack("<f", struct.pack("<f", x))[0] or x != x
+import ctypes
+assert b.ctypes is ctypes is sys.modules["ctypes"] and ctypes.c_double(2.0).value == 2.0
+print("ok")
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0 and proc.stdout == "ok\n", proc.stderr
