@@ -2,8 +2,9 @@
 
 `ttc.compile(path, kernel, signature, options)` runs every stage in one process, with Triton's kernel cache (see
 `ttc.driver.compiler`); `ttc.Options` are its options. Importing `ttc` loads nothing else; it installs
-three import hooks (below): xDSL's lazily parsed op formats, its IRDL dialect finder imported only when an .irdl
-file exists (`_Instead`), and `_DataclassCode`.
+import hooks (below): xDSL's lazily parsed op formats, its IRDL dialect finder imported only when an .irdl
+file exists (`_Instead`), ctypes imported by xDSL's bitwise casts on first use, and on `dataclasses`
+`_DataclassCode` and `_DataclassDoc`; and `_RegexCode` in `re`.
 """
 
 import sys
@@ -122,6 +123,41 @@ if "xdsl.utils.dialect_loader" not in sys.modules:
     sys.meta_path.insert(0, _Instead("xdsl.utils.dialect_loader", _lazy_dialect_loader))
 
 
+class _LazyCtypes:
+    """What `import ctypes` binds in `xdsl.utils.bitwise_casts` (its float <-> bits helpers, which xDSL's
+    builtin imports for FloatData's hash and its printer for hex floats): ctypes is imported, and put in this
+    stand-in's place in the module, when one of them first runs, not at import (1% of a short tt-opt, whose
+    TTIR may never hash or print such a float). See `_lazy_ctypes`."""
+
+    def __init__(self, module):
+        self.__module = module
+
+    def __getattr__(self, name):
+        if name.startswith("__"):  # the import system's probes (`__spec__`): not ctypes' names
+            raise AttributeError(name)
+        import ctypes
+
+        self.__module.ctypes = ctypes
+        return getattr(ctypes, name)
+
+
+def _lazy_ctypes(module, run):
+    """Runs `xdsl.utils.bitwise_casts` with `_LazyCtypes` as what its `import ctypes` finds in sys.modules,
+    taken out again right after (where ctypes is already imported, the module runs as it is)."""
+    if "ctypes" in sys.modules:
+        return run(module)
+    sys.modules["ctypes"] = stand_in = _LazyCtypes(module)
+    try:
+        run(module)
+    finally:
+        if sys.modules.get("ctypes") is stand_in:
+            del sys.modules["ctypes"]
+
+
+if "xdsl.utils.bitwise_casts" not in sys.modules:
+    sys.meta_path.insert(0, _Instead("xdsl.utils.bitwise_casts", _lazy_ctypes))
+
+
 class _DataclassCode:
     """Reuses the code objects `dataclasses` compiles for every generated method: Python 3.10-3.13 write one
     source text per `__init__`/`__repr__`/`__eq__`/... of each dataclass and compile it at class creation, about
@@ -142,16 +178,7 @@ class _DataclassCode:
     def _shard(self, module):
         shard = self.shards.get(module)
         if shard is None:
-            import marshal
-
-            try:
-                with open(f"{self.folder}/{module}.{sys.implementation.cache_tag}.marshal", "rb") as f:
-                    shard = marshal.load(f)
-            except (OSError, EOFError, ValueError, TypeError):
-                shard = {}
-            if type(shard) is not dict:
-                shard = {}
-            self.shards[module] = shard
+            shard = self.shards[module] = _read_marshal(f"{self.folder}/{module}.{sys.implementation.cache_tag}.marshal")
         return shard
 
     def exec(self, source, globals=None, locals=None, /):
@@ -169,19 +196,38 @@ class _DataclassCode:
         return _builtin_exec(source, globals, locals)
 
     def save(self):
-        import marshal
-        import os
-
         for module in sorted(self.dirty):
-            path = f"{self.folder}/{module}.{sys.implementation.cache_tag}.marshal"
-            try:
-                os.makedirs(self.folder, exist_ok=True)
-                with open(f"{path}.{os.getpid()}", "wb") as f:
-                    marshal.dump(self.shards[module], f)
-                os.replace(f"{path}.{os.getpid()}", path)
-            except OSError:
-                pass
+            _write_marshal(self.folder, f"{module}.{sys.implementation.cache_tag}.marshal", self.shards[module])
         self.dirty.clear()
+
+
+def _read_marshal(path) -> dict:
+    """The dict a cache file holds; {} where it is missing or damaged."""
+    import marshal
+
+    try:
+        # The whole file, then loads: marshal.load(f) calls f.readinto for every byte, integer and string it
+        # reads (93k calls for tt-opt's 46 dataclass files), which was 16% of a short tt-opt's instructions.
+        with open(path, "rb") as f:
+            table = marshal.loads(f.read())
+    except (OSError, EOFError, ValueError, TypeError):
+        return {}
+    return table if type(table) is dict else {}
+
+
+def _write_marshal(folder, name, table):
+    """Writes a cache file atomically; not at all where the folder is not writable."""
+    import marshal
+    import os
+
+    path, data = f"{folder}/{name}", marshal.dumps(table)
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with open(f"{path}.{os.getpid()}", "wb") as f:
+            f.write(data)
+        os.replace(f"{path}.{os.getpid()}", path)
+    except OSError:
+        pass
 
 
 def _cache_dataclass_code(dataclasses):
@@ -196,12 +242,138 @@ def _cache_dataclass_code(dataclasses):
     atexit.register(cache.save)
 
 
+class _DataclassDoc:
+    """The `__doc__` that `dataclasses` gives a dataclass without a docstring (its name and `inspect.signature`,
+    ~3% of a short tt-opt for xDSL's ~75 such classes), computed when first read rather than at class creation.
+    It stands in the class's `__doc__` while `_process_class` runs (truthy, so that it skips its own), then
+    computes, on first read, what that code would have: same class, same name, signature text or '' where
+    inspect fails (3.11-3.13's `_process_class`; 3.10's lets the error out, so it is left alone there), and
+    puts the text in the place of the stand-in. A class whose `__init__` or `__new__` is replaced after its
+    decoration would read a different text; test_startup checks every dataclass tt-opt defines."""
+
+    __slots__ = ("cls", "name", "text")
+
+    def __init__(self, cls):
+        self.cls, self.name, self.text = cls, None, None
+
+    def __get__(self, obj, owner=None):
+        if self.name is None:  # `_process_class` asking whether the class has a docstring
+            return self
+        if self.text is None:
+            import inspect
+
+            try:
+                self.text = self.name + str(inspect.signature(self.cls)).replace(" -> None", "")
+            except (TypeError, ValueError):
+                self.text = self.name
+        for cls in {self.cls, owner}:  # owner: a copy of the class (slots=True) whose dict holds this too
+            if cls is not None and vars(cls).get("__doc__") is self:
+                type.__setattr__(cls, "__doc__", self.text)
+        return self.text
+
+
+def _lazy_dataclass_docs(dataclasses):
+    """Wraps 3.11-3.13's `dataclasses._process_class` so that a class without a docstring gets a
+    `_DataclassDoc`; elsewhere leaves `dataclasses` alone."""
+    if not (3, 11) <= sys.version_info[:2] <= (3, 13) or "_process_class" not in vars(dataclasses):
+        return
+    process = dataclasses._process_class
+
+    def _process_class(cls, *args):
+        if getattr(cls, "__doc__") or "__doc__" not in vars(cls):
+            return process(cls, *args)
+        doc = vars(cls)["__doc__"]
+        cls.__doc__ = stand_in = _DataclassDoc(cls)
+        try:
+            result = process(cls, *args)
+        except BaseException:
+            cls.__doc__ = doc
+            raise
+        stand_in.name = cls.__name__
+        return result
+
+    dataclasses._process_class = _process_class
+
+
+class _RegexCode:
+    """Reuses what `re` compiles a pattern to (the SRE code list and group tables that `re._compiler.compile`
+    hands to `_sre.compile`), so that a fresh process does not run the pattern parser and code generator again:
+    xDSL's lexers and ttc's parser and printer compile ~30 patterns at import, ~1% of a short tt-opt. Only
+    literal patterns (a constant of the calling code) of xDSL's and ttc's modules are kept, so the file holds
+    the patterns of the source code, not ones built at run time; one marshal file next to _DataclassCode's,
+    named by `re`'s code format (`_constants.MAGIC`) and the interpreter's cache tag, read at the first such
+    compile and written at exit when something new was compiled. `_sre.compile` builds the same Pattern from
+    the same arguments (Patterns compare equal by flags, pattern and code: test_startup checks every entry)."""
+
+    def __init__(self, compiler, folder):
+        self.compiler, self.compile_, self.folder, self.table = compiler, compiler.compile, folder, None
+        self.name = f"re.{compiler.MAGIC}.{sys.implementation.cache_tag}.marshal"
+        self.dirty, self.hits = False, 0
+
+    def compile(self, p, flags=0):
+        if type(p) is str and not flags & self.compiler.SRE_FLAG_DEBUG:
+            f = sys._getframe(1)
+            while f is not None and f.f_globals.get("__name__", "").partition(".")[0] == "re":
+                f = f.f_back  # re.compile, re.match, ... and re._compile
+            if f is not None and f.f_globals.get("__name__", "").startswith(_DataclassCode.MODULES) \
+                    and p in f.f_code.co_consts:
+                if self.table is None:
+                    self.table = _read_marshal(f"{self.folder}/{self.name}")
+                args = self.table.get((p, flags))
+                if args is None:
+                    args = self.table[p, flags] = _sre_args(self.compiler, p, flags)
+                    self.dirty = True
+                else:
+                    self.hits += 1
+                return self.compiler._sre.compile(p, *args)
+        return self.compile_(p, flags)
+
+    def save(self):
+        if self.dirty:
+            _write_marshal(self.folder, self.name, self.table)
+            self.dirty = False
+
+
+def _sre_args(compiler, p, flags):
+    """The arguments after the pattern that `re._compiler.compile(p, flags)` gives `_sre.compile` (3.11-3.13)."""
+    parsed = compiler._parser.parse(p, flags)
+    code, state = compiler._code(parsed, flags), parsed.state
+    indexgroup = [None] * state.groups
+    for name, index in state.groupdict.items():
+        indexgroup[index] = name
+    # int(): the opcodes are re's _NamedIntConstant, which marshal cannot write; _sre reads both alike
+    return flags | state.flags, [int(c) for c in code], state.groups - 1, state.groupdict, tuple(indexgroup)
+
+
+def _cache_regex_code(re):
+    """Installs _RegexCode as `re._compiler.compile` on 3.11-3.13 (whose `compile` is the one `_sre_args`
+    follows); elsewhere leaves `re` alone."""
+    compiler = getattr(re, "_compiler", None)
+    if not (3, 11) <= sys.version_info[:2] <= (3, 13) or compiler is None \
+            or type(getattr(compiler.compile, "__self__", None)) is _RegexCode:
+        return
+    import atexit
+
+    cache = _RegexCode(compiler, _DataclassCode.folder or f"{__path__[0]}/__pycache__/dc")
+    compiler.compile = cache.compile
+    atexit.register(cache.save)
+
+
+def _patch_dataclasses(dataclasses):
+    _cache_dataclass_code(dataclasses)
+    _lazy_dataclass_docs(dataclasses)
+
+
 _builtin_exec, _builtin_compile = exec, compile  # before `compile` below shadows it
-_DataclassHook = _AfterImport("dataclasses", _cache_dataclass_code)  # so that `import ttc` imports nothing
+_DataclassHook = _AfterImport("dataclasses", _patch_dataclasses)  # so that `import ttc` imports nothing
 if "dataclasses" in sys.modules:
-    _cache_dataclass_code(sys.modules["dataclasses"])
+    _patch_dataclasses(sys.modules["dataclasses"])
 else:
     sys.meta_path.insert(0, _DataclassHook)
+if "re" in sys.modules:  # a console script imports it before ttc
+    _cache_regex_code(sys.modules["re"])
+else:
+    sys.meta_path.insert(0, _AfterImport("re", _cache_regex_code))
 
 
 def compile(*args, **kwargs):

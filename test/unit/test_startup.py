@@ -47,6 +47,9 @@ def test_tt_opt_version_imports_only_itself(tmp_path):
     assert "argparse" not in modules  # ttc.driver.cli imports it for the other commands' ArgumentParser only
 
 
+LAYOUT_MODULES = ("ttc.ir.layouts", "ttc.ir.layout_utils", "ttc.ir.reshape_layout")  # verifiers: for a layout only
+
+
 def test_tt_opt_ttir_loads_only_its_dialects(tmp_path):
     modules = imported(tmp_path, "ttc.tools.tt_opt", FIXTURES / "matmul.ttir", "-canonicalize", "-cse",
                        "-o", tmp_path / "out.ttir")
@@ -56,8 +59,15 @@ def test_tt_opt_ttir_loads_only_its_dialects(tmp_path):
         "ttc.opt.expected_diagnostics", "ttc.analysis",
         "xdsl.irdl.declarative_assembly_format_parser",  # xDSL's op formats are parsed on use (ttc._lazy_xdsl_formats)
         "importlib.abc",  # xDSL's IRDL finder's module, run only for .irdl files (ttc._IRDLFinder)
-        "fractions", "sysconfig", "ttc.ir.memdesc"))  # imported where they are used
+        "fractions", "sysconfig", "ttc.ir.memdesc", "ctypes") + LAYOUT_MODULES)  # imported where they are used
     assert {"ttc.ir.tt", "ttc.ir.std", "ttc.passes.canonicalize", "ttc.passes.cse"} <= modules
+
+
+@pytest.mark.parametrize("kernel", ["softmax", "attention"])  # tt.reduce's and tt.trans's verifiers
+def test_tt_opt_ttir_verifies_without_layout_modules(tmp_path, kernel):
+    modules = imported(tmp_path, "ttc.tools.tt_opt", FIXTURES / f"{kernel}.ttir", "-canonicalize", "-cse",
+                       "-o", tmp_path / "out.ttir")
+    assert not offending(modules, LAYOUT_MODULES)
 
 
 def test_tt_opt_ttgir_with_math(tmp_path):
@@ -192,3 +202,106 @@ def test_tt_tune_prepare_reads_signatures_without_the_frontend(tmp_path):
     modules = set(proc.stdout.split())
     assert "ttc.frontend.signature" in modules
     assert not offending(modules, ("ttc.frontend.driver", "ttc.frontend.codegen", "ttc.frontend.semantics"))
+
+
+# Imports argv[2:] with ttc's dataclass hooks ("off" in argv[1]: without them), then writes every dataclass's
+# (module, qualname, __doc__) to argv[1]'s file, and how many still held a ttc._DataclassDoc before the reads.
+DOC_PROBE = """import gc, importlib, json, sys
+import ttc
+mode, out = sys.argv[1].split(":", 1)
+if mode == "off":
+    sys.meta_path.remove(ttc._DataclassHook)
+for name in sys.argv[2:]:
+    importlib.import_module(name)
+classes = [o for o in gc.get_objects() if isinstance(o, type) and "__dataclass_fields__" in vars(o)]
+lazy = sum(type(vars(c).get("__doc__")).__name__ == "_DataclassDoc" for c in classes)
+docs = sorted([c.__module__, c.__qualname__, c.__doc__] for c in classes)
+json.dump({"lazy": lazy, "docs": docs}, open(out, "w"))
+"""
+
+
+def test_dataclass_docs_computed_on_read_are_the_same(tmp_path):
+    """ttc._DataclassDoc: every dataclass that tt-opt, the lowering and the compile driver define has the
+    __doc__ that `dataclasses` would have given it at class creation (read after all imports are done), and
+    most of xDSL's got theirs lazily."""
+    import json
+
+    modules = ["ttc.tools.tt_opt", "ttc.ir.parser", "ttc.ir.tt", "ttc.ir.ttg", "ttc.ir.llvm", "ttc.passes.canonicalize",
+               "ttc.passes.cse", "ttc.lowering.translate", "ttc.driver.compiler", "xdsl.dialects.arith",
+               "xdsl.dialects.scf", "xdsl.dialects.math"]
+    result = {}
+    for mode in ("off", "on"):
+        out = tmp_path / f"{mode}.json"
+        proc = subprocess.run([sys.executable, "-c", DOC_PROBE, f"{mode}:{out}", *modules], capture_output=True,
+                              text=True, cwd=ROOT)
+        assert proc.returncode == 0, proc.stderr
+        result[mode] = json.loads(out.read_text())
+    assert result["off"]["lazy"] == 0 and result["on"]["lazy"] > 50
+    assert len(result["on"]["docs"]) > 250 and result["on"]["docs"] == result["off"]["docs"]
+
+
+# Runs tt-opt (argv[3:]) with ttc._RegexCode's file in folder argv[1] ("off": re's own compile), then writes the
+# cache's hits and whether it has anything new to write (or "off") to argv[2].
+RE_PROBE = """import atexit, runpy, sys
+import ttc, re
+folder, stats = sys.argv[1], sys.argv[2]
+cache = re._compiler.compile.__self__
+if folder == "off":
+    re._compiler.compile = cache.compile_
+cache.folder = folder
+atexit.register(lambda: open(stats, "w").write("off" if folder == "off" else f"{cache.hits} {cache.dirty}"))
+sys.argv = ["tt-opt"] + sys.argv[3:]
+runpy.run_module("ttc.tools.tt_opt", run_name="__main__", alter_sys=True)
+"""
+
+
+def test_regex_code_cache_same_patterns_and_used(tmp_path):
+    """ttc._RegexCode: a cold run writes the file, a warm one compiles none of xDSL's and ttc's literal patterns
+    again, the output is the same with and without the cache, and every kept entry builds a Pattern equal (same
+    flags, pattern and SRE code) to the one re compiles itself, with the same groups."""
+    import marshal
+    import re
+
+    folder, stats = tmp_path / "dc", tmp_path / "stats"
+
+    def run(where):
+        proc = subprocess.run([sys.executable, "-c", RE_PROBE, where, str(stats), str(FIXTURES / "matmul.ttir"),
+                               "-canonicalize", "-cse"], capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout, stats.read_text()
+
+    plain, off = run("off")
+    assert off == "off"
+    cold, counts = run(str(folder))
+    assert cold == plain and counts == "0 True"  # all compiled anew, written at exit (after the probe's write)
+    (path,) = folder.iterdir()
+    warm, counts = run(str(folder))
+    assert warm == plain and int(counts.split()[0]) >= 20 and counts.endswith("False")
+    table = marshal.loads(path.read_bytes())
+    compile_ = getattr(re._compiler.compile, "__self__", None)
+    compile_ = compile_.compile_ if compile_ is not None else re._compiler.compile
+    for (pattern, flags), args in table.items():
+        ours, ref = re._compiler._sre.compile(pattern, *args), compile_(pattern, flags)
+        assert ours == ref and (ours.groups, ours.groupindex) == (ref.groups, ref.groupindex), pattern
+
+
+def test_bitwise_casts_import_ctypes_on_first_use():
+    """ttc._lazy_ctypes: xdsl.utils.bitwise_casts imports without ctypes, its helpers give the bits struct gives
+    (ctypes imported at the first call, then the module's own `ctypes`), and a later `import ctypes` is the real
+    module."""
+    code = """import struct, sys
+import ttc
+import xdsl.utils.bitwise_casts as b
+assert "ctypes" not in sys.modules and type(b.ctypes).__name__ == "_LazyCtypes"
+for x in (0.0, -0.0, 1.5, -2.25, 1e308, float("inf"), float("nan"), 3.4e38, 1e-45):
+    assert b.convert_f64_to_u64(x) == struct.unpack("<Q", struct.pack("<d", x))[0]
+    assert b.convert_u64_to_f64(struct.unpack("<Q", struct.pack("<d", x))[0]) == x or x != x
+    if abs(x) <= 3.4e38:
+        assert b.convert_f32_to_u32(x) == struct.unpack("<I", struct.pack("<f", x))[0]
+        assert b.convert_u32_to_f32(b.convert_f32_to_u32(x)) == struct.unpack("<f", struct.pack("<f", x))[0] or x != x
+import ctypes
+assert b.ctypes is ctypes is sys.modules["ctypes"] and ctypes.c_double(2.0).value == 2.0
+print("ok")
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0 and proc.stdout == "ok\n", proc.stderr

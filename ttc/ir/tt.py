@@ -453,7 +453,6 @@ class ExpandDimsOp(_ShapeOp):
 
     def verify_regions_(self):
         """The result type Triton infers: a 1 inserted at `axis`, the layout the operand's slice layout's parent."""
-        from ttc.ir.layouts import SliceEncoding
         from ttc.ir.types import tensor
 
         shape, ax, enc = list(shape_of(self.src.type)), self.axis.value.data, encoding(self.src.type)
@@ -462,6 +461,8 @@ class ExpandDimsOp(_ShapeOp):
                   "'tt.expand_dims' op failed to infer returned types")
         shape.insert(ax, 1)
         if enc is not None:
+            from ttc.ir.layouts import SliceEncoding  # here: TTIR carries no layout (5.7 M instructions to import)
+
             if not isinstance(enc, SliceEncoding):
                 problem = "ExpandDimsOp operand encoding must be SliceEncodingAttr"
             elif enc["dim"] != ax:
@@ -484,9 +485,6 @@ class ReshapeOp(_ShapeOp):
     def verify_(self):
         import math
 
-        from ttc.ir.attr_printer import attr_text
-        from ttc.ir.reshape_layout import infer_reshape_encoding
-
         _traits(self, "same_element_type")
         src, dst = self.src.type, self.result.type
         if math.prod(shape_of(src)) != math.prod(shape_of(dst)):
@@ -495,6 +493,9 @@ class ReshapeOp(_ShapeOp):
             _emit("Op requires that either (a) src and dst both have encodings, or (b) neither does.")
         if encoding(src) is None or self.allow_reorder is not None:
             return
+        from ttc.ir.attr_printer import attr_text
+        from ttc.ir.reshape_layout import infer_reshape_encoding  # after the return: TTIR carries no layout
+
         want = infer_reshape_encoding(shape_of(src), encoding(src), shape_of(dst))
         if want is not None and not _layouts_equivalent(shape_of(dst), want, encoding(dst)):
             _emit(f"Expected result encoding {attr_text(want)} but was {attr_text(encoding(dst))}")
@@ -532,11 +533,11 @@ class TransOp(_ShapeOp):
 def trans_layout(enc, order, shape):
     """Triton's inferTransOpEncoding for the layouts ttc knows (False for others): blocked and swizzled shared
     layouts permuted field by field, nvmma_shared transposed by [1, 0], others through their linear layout."""
-    from ttc.ir.layout_utils import trans_encoding
-    from ttc.ir.layouts import BlockedEncoding, NVMMASharedEncoding, SwizzledSharedEncoding
-
     if enc is None or order == sorted(order):
         return enc
+    from ttc.ir.layout_utils import trans_encoding  # after the return: TTIR carries no layout
+    from ttc.ir.layouts import BlockedEncoding, NVMMASharedEncoding, SwizzledSharedEncoding
+
     inv = [order.index(i) for i in range(len(order))]
     cga = tuple(tuple(b[o] for o in order) for b in enc.get("CGALayout", ())) if hasattr(enc, "get") else ()
     if isinstance(enc, BlockedEncoding):
@@ -855,7 +856,6 @@ class ReduceOp(IRDLOperation):
     def verify_regions_(self):
         """The result types Triton infers (the operands' without the axis, with the reduced layout), then the
         combine region (Triton's ReduceOp::verifyRegions)."""
-        from ttc.ir.layout_utils import slice_of
         from ttc.ir.types import tensor
 
         ax, inferred = self.axis.value.data, []
@@ -863,8 +863,11 @@ class ReduceOp(IRDLOperation):
             shape = list(shape_of(v.type))
             del shape[ax]
             enc = encoding(v.type)
-            inferred.append(tensor(shape, elt(v.type), slice_of(ax, enc) if enc is not None else None) if shape
-                            else elt(v.type))
+            if shape and enc is not None:
+                from ttc.ir.layout_utils import slice_of  # here: TTIR carries no layout
+
+                enc = slice_of(ax, enc)
+            inferred.append(tensor(shape, elt(v.type), enc) if shape else elt(v.type))
         _check_inferred(self, inferred)
         _verify_combine_region(self, ReduceReturnOp)
 
@@ -982,13 +985,13 @@ class DotOp(IRDLOperation):
 
     def verify_regions_(self):
         """Triton's inferDotOpEncoding of each operand against the result's layout."""
-        from ttc.ir.layouts import DotOperandEncoding, NVMMASharedEncoding, NvidiaMmaEncoding
-
         ret = encoding(self.c.type)
         for idx, v in enumerate((self.a, self.b)):
             enc = encoding(v.type)
             if enc is None:
                 continue
+            from ttc.ir.layouts import DotOperandEncoding, NVMMASharedEncoding, NvidiaMmaEncoding  # TTIR: never
+
             problem = None
             if isinstance(ret, NvidiaMmaEncoding) and ret["versionMajor"] == 3:
                 if not isinstance(enc, NVMMASharedEncoding) and not (
