@@ -60,6 +60,7 @@ def test_tt_opt_ttir_loads_only_its_dialects(tmp_path):
         "xdsl.irdl.declarative_assembly_format_parser",  # xDSL's op formats are parsed on use (ttc._lazy_xdsl_formats)
         "importlib.abc",  # xDSL's IRDL finder's module, run only for .irdl files (ttc._IRDLFinder)
         "fractions", "sysconfig", "ttc.ir.memdesc", "ctypes") + LAYOUT_MODULES)  # imported where they are used
+    assert "tempfile" not in modules  # `-o`'s temporary file is made without it (ttc.driver.cli._temporary)
     assert {"ttc.ir.tt", "ttc.ir.std", "ttc.passes.canonicalize", "ttc.passes.cse"} <= modules
 
 
