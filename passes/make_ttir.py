@@ -38,9 +38,10 @@ class MakeTTIR(Pass):
     target: str = option("cuda:90", "the target: below cuda:90, tensor descriptors become pointer loads")
 
     def apply(self, ctx, op) -> None:
-        from ttc.passes.make_ttgir import capability_of
-
+        # make_ttgir's capability_of, not imported: that module brings the TTGIR dialect and its layouts (~7% of
+        # a short tt-opt -make-ttir's start-up), which TTIR never uses
+        capability = int(self.target.split(":")[1]) if self.target.startswith("cuda:") else 0
         for name in PIPELINE:
             make_pass(name).apply(ctx, op)
-            if name == "triton-rewrite-tensor-pointer" and capability_of(self.target) < 90:
+            if name == "triton-rewrite-tensor-pointer" and capability < 90:
                 make_pass("triton-rewrite-tensor-descriptor-to-pointer").apply(ctx, op)

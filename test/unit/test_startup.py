@@ -60,7 +60,17 @@ def test_tt_opt_ttir_loads_only_its_dialects(tmp_path):
         "xdsl.irdl.declarative_assembly_format_parser",  # xDSL's op formats are parsed on use (ttc._lazy_xdsl_formats)
         "importlib.abc",  # xDSL's IRDL finder's module, run only for .irdl files (ttc._IRDLFinder)
         "fractions", "sysconfig", "ttc.ir.memdesc", "ctypes") + LAYOUT_MODULES)  # imported where they are used
+    assert "tempfile" not in modules  # `-o`'s temporary file is made without it (ttc.driver.cli._temporary)
     assert {"ttc.ir.tt", "ttc.ir.std", "ttc.passes.canonicalize", "ttc.passes.cse"} <= modules
+
+
+def test_tt_opt_make_ttir_loads_no_ttgir(tmp_path):
+    """-make-ttir (the pipe's second command) reads its target's capability without make_ttgir's module, which
+    brings the TTGIR dialect and its layouts."""
+    modules = imported(tmp_path, "ttc.tools.tt_opt", FIXTURES / "matmul.ttir", "-make-ttir", "-o", tmp_path / "o")
+    assert not offending(modules, THIRD_PARTY + BACK_END + ("ttc.ir.ttg", "ttc.passes.make_ttgir",
+                                                            "ttc.passes.convert_triton_to_tritongpu") + LAYOUT_MODULES)
+    assert "ttc.passes.make_ttir" in modules
 
 
 @pytest.mark.parametrize("kernel", ["softmax", "attention"])  # tt.reduce's and tt.trans's verifiers
