@@ -55,6 +55,7 @@ from ttc.ir.types import elt, encoding, shape_of
 from ttc.lowering.mma_v2 import mma_v2_kind
 from ttc.opt.passmanager import Pass, make_pass, option
 from ttc.passes.convert_triton_to_tritongpu import check_counts, check_target
+from ttc.passes.make_ttir import capability_of
 
 
 def pipeline(target: str, num_warps: int, num_ctas: int, num_stages: int = 3) -> list[tuple[str, str]]:
@@ -107,10 +108,6 @@ def pipeline(target: str, num_warps: int, num_ctas: int, num_stages: int = 3) ->
         ("canonicalize", ""),
     ]
     return steps
-
-
-def capability_of(target: str) -> int:
-    return int(target.split(":")[1]) if target.startswith("cuda:") else 0
 
 
 _THROUGH = ("tt.fp_to_fp", "arith.extf", "ttg.convert_layout", "ttg.local_load", "ttg.local_alloc")

@@ -26,6 +26,12 @@ PIPELINE = (
 )
 
 
+def capability_of(target: str) -> int:
+    """The compute capability of a `cuda:NN` target (0 for others). Here, not in make_ttgir (which uses it too):
+    importing that module brings the TTGIR dialect and its layouts, ~7% of a short `tt-opt -make-ttir`."""
+    return int(target.split(":")[1]) if target.startswith("cuda:") else 0
+
+
 @dataclass(frozen=True)
 class MakeTTIR(Pass):
     """Triton's make_ttir pipeline: inline, rewrite tensor pointers, canonicalize, combine, reorder broadcasts,
@@ -38,9 +44,7 @@ class MakeTTIR(Pass):
     target: str = option("cuda:90", "the target: below cuda:90, tensor descriptors become pointer loads")
 
     def apply(self, ctx, op) -> None:
-        # make_ttgir's capability_of, not imported: that module brings the TTGIR dialect and its layouts (~7% of
-        # a short tt-opt -make-ttir's start-up), which TTIR never uses
-        capability = int(self.target.split(":")[1]) if self.target.startswith("cuda:") else 0
+        capability = capability_of(self.target)
         for name in PIPELINE:
             make_pass(name).apply(ctx, op)
             if name == "triton-rewrite-tensor-pointer" and capability < 90:
