@@ -473,8 +473,9 @@ def _side_cost(plan_inv, side: Side, elem_bytes: int, vec_bytes: int) -> int:
     """Wavefronts of warp 0's accesses plus their number."""
     from ttc.lowering.exchange_plan import _wavefronts
 
-    lanes = [_xor_of(side.lane, L) for L in range(32)]
-    addr = [[apply_inverse(plan_inv, t ^ c) * elem_bytes for t in lanes] for c, _ in side.instrs]
+    # the offset map is linear over GF(2): a lane's offset XOR a constant's is the offset of their XOR
+    lanes = [apply_inverse(plan_inv, _xor_of(side.lane, L)) for L in range(32)]
+    addr = [[(t ^ k) * elem_bytes for t in lanes] for k in (apply_inverse(plan_inv, c) for c, _ in side.instrs)]
     return _wavefronts(addr, vec_bytes) + len(side.instrs)
 
 
