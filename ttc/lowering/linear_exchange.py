@@ -488,10 +488,12 @@ def _simulate(plan: LinearExchange, src: LinearLayout, dst: LinearLayout) -> boo
     threads = [(L, w) for w in range(src.num_warps) for L in range(32)]
 
     def run(side: Side, flat: Flat, store: bool) -> bool:
-        base = [_xor_of(side.lane, L) ^ _xor_of(side.warp, w) for L, w in threads]
+        # offsets of the threads' bases, each access's XORing its constant's (the offset map is linear)
+        base = [apply_inverse(inv, _xor_of(side.lane, L) ^ _xor_of(side.warp, w)) for L, w in threads]
         held = [_xor_of(flat.lane, L) ^ _xor_of(flat.warp, w) for L, w in threads]
         for c, slots in side.instrs:
-            addr = [apply_inverse(inv, t ^ c) for t in base]
+            k = apply_inverse(inv, c)
+            addr = [t ^ k for t in base]
             consts = [_reg_const(flat, r) for r in slots]
             align = _align(side, plan.elem_bytes)
             if any(a % align for a in addr):
