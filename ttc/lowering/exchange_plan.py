@@ -401,12 +401,14 @@ def _wavefronts(addr, width: int) -> int:
     for lanes in addr:
         per_phase = min(len(lanes), max(1, 32 // max(1, width // 4)))
         for s in range(0, len(lanes), per_phase):
-            words = set()
-            for a in lanes[s:s + per_phase]:
-                words.update(range(a >> 2, (a + width + 3) >> 2))
-            banks = [w & 31 for w in words]
-            distinct = set(banks)
-            total += 1 if len(distinct) == len(banks) else max(map(banks.count, distinct))
+            words = {w for a in lanes[s:s + per_phase] for w in range(a >> 2, (a + width + 3) >> 2)}
+            if len({w & 31 for w in words}) == len(words):
+                total += 1
+                continue
+            counts = [0] * 32
+            for w in words:
+                counts[w & 31] += 1
+            total += max(counts)
     return total
 
 

@@ -473,8 +473,9 @@ def _side_cost(plan_inv, side: Side, elem_bytes: int, vec_bytes: int) -> int:
     """Wavefronts of warp 0's accesses plus their number."""
     from ttc.lowering.exchange_plan import _wavefronts
 
-    lanes = [_xor_of(side.lane, L) for L in range(32)]
-    addr = [[apply_inverse(plan_inv, t ^ c) * elem_bytes for t in lanes] for c, _ in side.instrs]
+    # the offset map is linear over GF(2): a lane's offset XOR a constant's is the offset of their XOR
+    lanes = [apply_inverse(plan_inv, _xor_of(side.lane, L)) for L in range(32)]
+    addr = [[(t ^ k) * elem_bytes for t in lanes] for k in (apply_inverse(plan_inv, c) for c, _ in side.instrs)]
     return _wavefronts(addr, vec_bytes) + len(side.instrs)
 
 
@@ -487,10 +488,12 @@ def _simulate(plan: LinearExchange, src: LinearLayout, dst: LinearLayout) -> boo
     threads = [(L, w) for w in range(src.num_warps) for L in range(32)]
 
     def run(side: Side, flat: Flat, store: bool) -> bool:
-        base = [_xor_of(side.lane, L) ^ _xor_of(side.warp, w) for L, w in threads]
+        # offsets of the threads' bases, each access's XORing its constant's (the offset map is linear)
+        base = [apply_inverse(inv, _xor_of(side.lane, L) ^ _xor_of(side.warp, w)) for L, w in threads]
         held = [_xor_of(flat.lane, L) ^ _xor_of(flat.warp, w) for L, w in threads]
         for c, slots in side.instrs:
-            addr = [apply_inverse(inv, t ^ c) for t in base]
+            k = apply_inverse(inv, c)
+            addr = [t ^ k for t in base]
             consts = [_reg_const(flat, r) for r in slots]
             align = _align(side, plan.elem_bytes)
             if any(a % align for a in addr):
