@@ -144,6 +144,18 @@ runpy.run_module("ttc.tools.tt_opt", run_name="__main__", alter_sys=True)
 """
 
 
+def _probe_runner(probe, stats):
+    """run(where): the probe's tt-opt on matmul.ttir (-canonicalize -cse) with the cache at `where` ('off': none);
+    returns (its output, what the probe wrote to the stats file)."""
+    def run(where):
+        proc = subprocess.run([sys.executable, "-c", probe, where, str(stats), str(FIXTURES / "matmul.ttir"),
+                               "-canonicalize", "-cse"], capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout, stats.read_text()
+
+    return run
+
+
 def test_dataclass_code_cache_same_code_and_used(tmp_path):
     """ttc._DataclassCode: a cold run fills the files, a warm one compiles no dataclass method, the output is
     the same with and without the cache, every cached code object equals what `exec` would have compiled from
@@ -151,12 +163,7 @@ def test_dataclass_code_cache_same_code_and_used(tmp_path):
     import marshal
 
     folder, stats = tmp_path / "dc", tmp_path / "stats"
-
-    def run(where):
-        proc = subprocess.run([sys.executable, "-c", DC_PROBE, where, str(stats), str(FIXTURES / "matmul.ttir"),
-                               "-canonicalize", "-cse"], capture_output=True, text=True)
-        assert proc.returncode == 0, proc.stderr
-        return proc.stdout, stats.read_text()
+    run = _probe_runner(DC_PROBE, stats)
 
     plain, off = run("off")
     assert off == "off"
@@ -273,12 +280,7 @@ def test_regex_code_cache_same_patterns_and_used(tmp_path):
     import re
 
     folder, stats = tmp_path / "dc", tmp_path / "stats"
-
-    def run(where):
-        proc = subprocess.run([sys.executable, "-c", RE_PROBE, where, str(stats), str(FIXTURES / "matmul.ttir"),
-                               "-canonicalize", "-cse"], capture_output=True, text=True)
-        assert proc.returncode == 0, proc.stderr
-        return proc.stdout, stats.read_text()
+    run = _probe_runner(RE_PROBE, stats)
 
     plain, off = run("off")
     assert off == "off"
