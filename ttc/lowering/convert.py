@@ -108,12 +108,8 @@ def linear_exchange_registers(ctx, values: list, plan: LinearExchange, dst: Line
     barrier between rounds); returns `dst`'s registers."""
     ctx.use_scratch(plan.nbytes)
     ctx.barrier_before_scratch()
-    if not plan.reps:
-        store_side(ctx, values, plan.store, side_pointers(ctx, plan.inverse, plan.elem_bytes, plan.store, ctx.scratch_at))
-        ctx.barrier()
-        return load_side(ctx, dst, values[0].type, plan.load,
-                         side_pointers(ctx, plan.inverse, plan.elem_bytes, plan.load, ctx.scratch_at))
-    # rounds through a buffer of 1/2^reps of the tensor (as Triton's reps): each stores, a barrier, loads
+    # rounds through a buffer of 1/2^reps of the tensor (as Triton's reps; one round where reps is 0): each
+    # stores, a barrier, loads
     inv, out = plan.round_inverse, [None] * dst.num_regs
     for i, (st, ld) in enumerate(zip(plan.rounds(plan.store), plan.rounds(plan.load))):
         if i:
