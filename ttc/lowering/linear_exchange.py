@@ -610,7 +610,8 @@ def _candidate(src, dst, fs, fd, n, eb, vec, sk, dk, bank_total, max_vec, max_re
     best = None
     narrow = eb == 1 and ld.kind == "vec" and ld.width <= BYTE_LOAD_ELEMS   # loads LLVM could merge into words
     load_order = [v for v in fd.lane + fd.reg + fd.warp if v] if narrow else []
-    for bases in _choose(n, k, vec, space, tiles, max(0, min(bank_total - k, n - k)), load_order):
+    bank_bits = max(0, min(bank_total - k, n - k))
+    for bases in _choose(n, k, vec, space, tiles, bank_bits, load_order):
         inv = _inverse(bases, n)
         if inv is None:
             continue
@@ -624,7 +625,7 @@ def _candidate(src, dst, fs, fd, n, eb, vec, sk, dk, bank_total, max_vec, max_re
     if best is None:
         return None
     (total, cost), bases, inv = best
-    bases, reps = _reps(bases, inv, k + max(0, min(bank_total - k, n - k)), st, ld, fs, fd, max_reps)
+    bases, reps = _reps(bases, inv, k + bank_bits, st, ld, fs, fd, max_reps)
     if reps:
         inv = _inverse(bases, n)
         total = cost + _address_ops(inv, st, eb) + _address_ops(inv, ld, eb)
