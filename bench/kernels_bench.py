@@ -239,6 +239,8 @@ def main(argv=None) -> int:
                    help="the Python that compiles with Triton (default: this one)")
     p.add_argument("--triton-worker", nargs=2, metavar=("JOBS", "RESULTS"), help=argparse.SUPPRESS)
     opts = p.parse_args(argv)
+    if opts.rounds < 1:
+        p.error(f"--rounds must be at least 1, not {opts.rounds}")
     if opts.triton_worker:
         return triton_worker(*opts.triton_worker)
     out_path = opts.json or (os.path.join(os.environ["OUT"], "kernels_bench.json") if os.environ.get("OUT") else None)

@@ -56,3 +56,9 @@ def test_round_ratios_pair_the_sides_round_by_round():
     theirs = {"rounds_ms": [1.1, 1.8, 0.5]}
     assert kb.round_ratios({"ours": ours, "triton": theirs}) == pytest.approx([1.1, 0.9, 1.0])
     assert kb.round_ratios({"ours": {}, "triton": theirs}) == []
+
+
+def test_rounds_below_one_is_refused():
+    with pytest.raises(SystemExit) as e:
+        kb.main(["--rounds", "0", "--no-gpu"])
+    assert e.value.code == 2
