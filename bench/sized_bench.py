@@ -20,14 +20,18 @@ Per kind there are two specs (written into the work directory): the real-size on
 one that the same binary can run (same signature and hints): the matmuls at full size (one NumPy matmul), the
 others with fewer rows / heads / a shorter sequence where the kernel allows, so the NumPy reference takes
 seconds. Each side's CUBIN is first run once on the check spec (`tt-run --check`), then timed on the real one
-(`tt-run --bench --json`: median of 100 after 10 warm-up launches, CUDA events) in --rounds N rounds (default 5),
-ours first in even rounds, Triton's first in odd ones, each run a process of its own. Per kind: the median of
+in --rounds N rounds (default 5): each round one `tt-run KERNEL --against OTHER --bench --json` process (median
+of 100 after 10 warm-up launches, CUDA events), which loads both CUBINs at once and interleaves their launches
+(ours as KERNEL in even rounds, Triton's in odd ones), so both see the same clocks and power state; at 4096^3 the
+matmul's time jumps ~10% between runs of the GPU's own accord, which one process per side per round could not
+tell from a difference between the binaries. --separate times each side in a process of its own instead, ours
+first in even rounds (this file's method before the tenth session). Per kind: the median of
 each side's medians, Triton/ours of those (> 1: ours faster), the min-max of the per-round ratio, registers and
 spill bytes (driver), TFLOP/s or GB/s; and both PTX through one ptxas (`-v`; --ptxas-v, else Triton's, else the
 one on PATH, the first that takes both): registers and spills from the same assembler. Our CUBIN is assembled
 by nvJitLink (tt-compile's default) unless --ptxas names a ptxas (then its PTX version fits that ptxas).
 
-    python3 bench/sized_bench.py [--only block_ptr_matmul,...] [--rounds 5] [--ptxas PATH] [--json PATH]
+    python3 bench/sized_bench.py [--only block_ptr_matmul,...] [--rounds 5] [--separate] [--ptxas PATH] [--json PATH]
         [--triton-python PYTHON]
     python3 bench/sized_bench.py --no-gpu --triton-python /tmp/tritonvenv/bin/python
 
@@ -229,9 +233,10 @@ def ptxas_usage(ptxas: str, ptx: str) -> dict:
     return {"regs": int(regs[-1]) if regs else None, "spill_bytes": int(spills[-1]) if spills else None}
 
 
-def tt_run(cubin: str, spec: str, check: bool) -> dict:
-    """One `tt-run` process: --check on the check spec, or --bench on the real one."""
+def tt_run(cubin: str, spec: str, check: bool, against: str | None = None) -> dict:
+    """One `tt-run` process: --check on the check spec, or --bench on the real one (beside `against`)."""
     cmd = ["tt-run", cubin, "--spec", spec, "--json"] + (["--check"] if check else ["--bench"])
+    cmd += ["--against", against] if against else []
     proc = subprocess.run(cmd, capture_output=True, text=True)
     try:
         r = json.loads(proc.stdout)
@@ -268,6 +273,8 @@ def main(argv=None) -> int:
     p.add_argument("--only", default=None, help="comma-separated kinds: " + ",".join(KINDS))
     p.add_argument("--no-gpu", action="store_true", help="both compiles, the parameter line-up, ptxas -v; no launch")
     p.add_argument("--rounds", type=int, default=5, help="timed rounds, alternating which side runs first")
+    p.add_argument("--separate", action="store_true", help="time each side in a tt-run process of its own, "
+                   "not both interleaved in one")
     p.add_argument("--ptxas", default=None, help="assemble our PTX with this ptxas instead of nvJitLink")
     p.add_argument("--ptxas-v", default=None, help="the ptxas that reports both PTX's registers (default: Triton's, "
                    "else the one on PATH, whichever takes both PTX)")
@@ -285,7 +292,7 @@ def main(argv=None) -> int:
     os.environ["TRITON_CACHE_DIR"] = str(work / "ours-cache")
     jobs = [write_specs(n, KINDS[n], work) for n in only]
     results = {"started": time.strftime("%Y-%m-%d %H:%M:%S"), "work": str(work), "no_gpu": opts.no_gpu,
-               "rounds": opts.rounds, "ptxas": opts.ptxas, "kinds": {}}
+               "rounds": opts.rounds, "separate": opts.separate, "ptxas": opts.ptxas, "kinds": {}}
     t0 = time.perf_counter()
     # kernels_bench's Triton compile, with this file's worker: sources anywhere in the repository and autotuned
     # kernels (the JITFunction under the autotuner is compiled, for the given config)
@@ -328,13 +335,20 @@ def main(argv=None) -> int:
             failed.append(name)
         r["rounds"] = {s: [] for s in sides}
         for rnd in range(opts.rounds):
-            for s in sides if rnd % 2 == 0 else sides[::-1]:
-                b = tt_run(r[f"{s}_compile"]["cubin"], job["spec"], check=False)
-                r["rounds"][s].append(b.get("bench"))
+            order = sides if rnd % 2 == 0 else sides[::-1]
+            if opts.separate:
+                runs = [(s, tt_run(r[f"{s}_compile"]["cubin"], job["spec"], check=False)) for s in order]
+                benches = [(s, b.get("bench"), b) for s, b in runs]
+            else:
+                b = tt_run(r[f"{order[0]}_compile"]["cubin"], job["spec"], check=False,
+                           against=r[f"{order[1]}_compile"]["cubin"])
+                benches = [(order[0], b.get("bench"), b), (order[1], (b.get("against") or {}).get("bench"), b)]
+            for s, bench, b in benches:
+                r["rounds"][s].append(bench)
                 r.setdefault("bench_errors", []).extend([f"{s} round {rnd}: {b.get('error') or b.get('stderr')}"]
-                                                        if not b.get("bench") else [])
-                if b.get("bench"):
-                    r[f"{s}_resources"] = {k: b["bench"].get(k) for k in ("n_regs", "spill_bytes")}
+                                                        if not bench else [])
+                if bench:
+                    r[f"{s}_resources"] = {k: bench.get(k) for k in ("n_regs", "spill_bytes")}
         r["summary"] = summarize(r, spec)
         print(f"{name}: {_row_text(r)}", flush=True)
         if out_path:

@@ -1,9 +1,14 @@
 """tt-run: launch a kernel as a JSON spec describes, on the CPU interpreter or on a GPU, and check its outputs.
 
     tt-run KERNEL --spec spec.json [--out-dir D] [--check] [--bench [--warmup N --rep N]] [--json] [--interpret]
+    tt-run KERNEL --against OTHER --spec spec.json [--check] [--bench ...] [--json]
 
 With --interpret, KERNEL is TTIR or TTGIR (.ttir, .ttgir, .mlir) executed with NumPy; otherwise it is a .cubin
-or .ptx launched through the CUDA driver (needs cuda-python: pip install 'ttc[gpu]'). Errors are one line
+or .ptx launched through the CUDA driver (needs cuda-python: pip install 'ttc[gpu]'). --against OTHER runs a
+second binary of the same kernel (another compiler's, with its `.json` metadata beside it, or a hand-edited
+PTX) on its own copy of the arguments: --check checks both, and --bench times both in one sequence with their
+launches interleaved, so that a difference of a few percent is not the GPU's clocks or power state changing
+between two runs; the report ends with OTHER's time over KERNEL's. Errors are one line
 (`spec.json: error: args[2].type: ...`, `file:line:col: error: out-of-bounds load ...`) and exit 1.
 """
 
@@ -50,6 +55,19 @@ def _save(path: Path, array) -> None:
     write_output(str(path), buf.getvalue())
 
 
+def _bench_line(b: dict) -> str:
+    queued = "" if b.get("queued", True) else " (NOT queued: the host's launch cost is in the events)"
+    return (f"bench: median {b['median_ms']:.4f} ms over {b['rep']} launches{queued}, "
+            f"{b['batch_ms']:.4f} ms each back to back, {b['gbps']:.1f} GB/s "
+            f"({b['bytes']} bytes of pointer arguments); {b['n_regs']} registers per thread, "
+            f"{b['spill_bytes']} bytes of local memory, {b['blocks_per_sm']} blocks per SM")
+
+
+def _ratios(kernel: dict, other: dict) -> dict:
+    """OTHER's time over KERNEL's, by median and back to back (> 1: KERNEL is faster)."""
+    return {k: other[f"{k}_ms"] / kernel[f"{k}_ms"] if kernel[f"{k}_ms"] > 0 else 0.0 for k in ("median", "batch")}
+
+
 def _parser() -> ArgumentParser:
     p = ArgumentParser(prog="tt-run",
                        description="Launch KERNEL as the JSON spec describes; check and save its outputs.")
@@ -61,6 +79,7 @@ def _parser() -> ArgumentParser:
     p.add_argument("--warmup", metavar="N", type=int_range(0),
                    help="Untimed launches before timing, and at least 50 ms of them [10].")
     p.add_argument("--rep", metavar="N", type=int_range(1), help="Timed launches [100].")
+    p.add_argument("--against", metavar="OTHER", help="Another .cubin/.ptx of the kernel, run and timed beside it.")
     p.add_argument("--json", dest="json_out", action="store_true", help="Print the result as JSON.")
     p.add_argument("--interpret", action="store_true", help="Execute TTIR/TTGIR on the CPU with NumPy.")
     return p
@@ -69,7 +88,7 @@ def _parser() -> ArgumentParser:
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     kernel, spec, out_dir, check, bench = args.kernel, args.spec, args.out_dir, args.check, args.bench
-    warmup, rep, json_out, interpret = args.warmup, args.rep, args.json_out, args.interpret
+    warmup, rep, json_out, interpret, against = args.warmup, args.rep, args.json_out, args.interpret, args.against
 
     import numpy as np
 
@@ -85,12 +104,17 @@ def main(argv: list[str]) -> int:
             raise UsageError(f"--interpret runs TTIR/TTGIR ({', '.join(IR_SUFFIXES)}), not '{kernel}'")
         if bench:
             raise UsageError("--bench times GPU launches; it does not go with --interpret")
+        if against:
+            raise UsageError("--against runs a second GPU binary; it does not go with --interpret")
     elif suffix in IR_SUFFIXES:
         raise UsageError(f"'{kernel}' is IR: pass --interpret to run it on the CPU")
     elif suffix not in BINARY_SUFFIXES:
         raise UsageError(f"'{kernel}' is neither IR ({', '.join(IR_SUFFIXES)}) nor a GPU binary (.cubin, .ptx)")
-    if not os.path.isfile(kernel):
-        raise UsageError(f"could not open input file '{kernel}': No such file or directory")
+    for path in [kernel] + ([against] if against else []):
+        if not os.path.isfile(path):
+            raise UsageError(f"could not open input file '{path}': No such file or directory")
+    if against and Path(against).suffix not in BINARY_SUFFIXES:
+        raise UsageError(f"--against takes a GPU binary (.cubin, .ptx), not '{against}'")
 
     the_spec = specs.load(spec)
     printed = sys.stderr if json_out else sys.stdout  # device prints stay out of the JSON
@@ -102,11 +126,13 @@ def main(argv: list[str]) -> int:
 
                 outcome = launch(kernel, the_spec, initial, printed)
             else:
-                from ttc.runtime.cuda import launch
+                from ttc.runtime.cuda import launch_all
 
-                outcome = launch(kernel, the_spec, initial, bench=bench, warmup=10 if warmup is None else warmup,
-                                 rep=100 if rep is None else rep)
+                outcome, *others = launch_all([kernel] + ([against] if against else []), the_spec, initial,
+                                              bench=bench, warmup=10 if warmup is None else warmup,
+                                              rep=100 if rep is None else rep)
             results = checks.run_checks(the_spec, initial, outcome.outputs) if check else []
+            other_results = [checks.run_checks(the_spec, initial, o.outputs) if check else [] for o in others]
     except SpecError as e:
         raise specs.diagnostic(the_spec.path, e) from None
 
@@ -114,7 +140,7 @@ def main(argv: list[str]) -> int:
     for name, path in _outputs_to_write(the_spec, out_dir).items():
         _save(path, outcome.outputs[name])
         written[name] = str(path)
-    ok = all(r.ok for r in results)
+    ok = all(r.ok for r in results + [r for rs in other_results for r in rs])
     grid = outcome.grid
     mode = "interpret" if interpret else "cuda"
     if json_out:
@@ -129,6 +155,14 @@ def main(argv: list[str]) -> int:
             report["check"] = {r.name: r.as_dict() for r in results}
         if outcome.bench is not None:
             report["bench"] = outcome.bench
+        for other, rs in zip(others, other_results):
+            report["against"] = {"file": against, "kernel": other.kernel, "seconds": other.seconds,
+                                 "ok": all(r.ok for r in rs)}
+            if check:
+                report["against"]["check"] = {r.name: r.as_dict() for r in rs}
+            if other.bench is not None:
+                report["against"]["bench"] = other.bench
+                report["against"]["ratio"] = _ratios(outcome.bench, other.bench)
         sys.stdout.write(json.dumps(report, indent=2) + "\n")
     else:
         how = "interpreted" if interpret else "ran on the GPU"
@@ -136,12 +170,15 @@ def main(argv: list[str]) -> int:
         lines = [f"{outcome.kernel}: grid ({', '.join(map(str, grid))}), {how} in {outcome.seconds * 1e3:.3f} ms"]
         lines += [r.text() for r in results]
         if outcome.bench is not None:
-            b = outcome.bench
-            queued = "" if b.get("queued", True) else " (NOT queued: the host's launch cost is in the events)"
-            lines.append(f"bench: median {b['median_ms']:.4f} ms over {b['rep']} launches{queued}, "
-                         f"{b['batch_ms']:.4f} ms each back to back, {b['gbps']:.1f} GB/s "
-                         f"({b['bytes']} bytes of pointer arguments); {b['n_regs']} registers per thread, "
-                         f"{b['spill_bytes']} bytes of local memory, {b['blocks_per_sm']} blocks per SM")
+            lines.append(_bench_line(outcome.bench))
+        for other, rs in zip(others, other_results):
+            lines.append(f"against {against}: {other.kernel} ran in {other.seconds * 1e3:.3f} ms")
+            lines += [r.text() for r in rs]
+            if other.bench is not None:
+                r = _ratios(outcome.bench, other.bench)
+                lines.append(_bench_line(other.bench))
+                lines.append(f"time {against} / {kernel}: median {r['median']:.3f}, back to back {r['batch']:.3f} "
+                             f"(> 1: {kernel} is faster)")
         lines += [f"wrote {p}" for p in written.values()]
         sys.stdout.write("\n".join(lines) + "\n")
     return 0 if ok else 1

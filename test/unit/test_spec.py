@@ -18,6 +18,7 @@ from ttc.tools.tt_run import main
 ROOT = Path(__file__).resolve().parents[2]
 VECTOR_ADD = json.loads((ROOT / "kernels" / "vector_add.json").read_text())
 TTIR = ROOT / "test" / "fixtures" / "triton" / "vector_add.ttir"
+BINARY = ROOT / "test" / "fixtures" / "triton_ptx" / "vector_add.ptx"
 
 
 def tt_run(*argv):
@@ -178,6 +179,12 @@ def test_init_file_dtype_and_shape(tmp_path):
     (["missing.ttir", "--spec", ROOT / "kernels" / "vector_add.json", "--interpret"],
      "tt-run: error: could not open input file 'missing.ttir': No such file or directory"),
     ([TTIR, "--spec", "missing.json", "--interpret"], "missing.json: error: cannot read the spec: No such file or directory"),
+    ([TTIR, "--spec", ROOT / "kernels" / "vector_add.json", "--interpret", "--against", TTIR],
+     "tt-run: error: --against runs a second GPU binary; it does not go with --interpret"),
+    ([BINARY, "--spec", ROOT / "kernels" / "vector_add.json", "--against", "missing.cubin"],
+     "tt-run: error: could not open input file 'missing.cubin': No such file or directory"),
+    ([BINARY, "--spec", ROOT / "kernels" / "vector_add.json", "--against", TTIR],
+     f"tt-run: error: --against takes a GPU binary (.cubin, .ptx), not '{TTIR}'"),
 ])
 def test_command_line_errors(argv, message):
     rc, out, err = tt_run(*argv)

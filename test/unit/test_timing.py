@@ -85,3 +85,38 @@ def test_time_launches_retries_with_a_longer_spin():
     r = timing.time_launches(drv, run_once, warmup=2, rep=5, min_warmup_s=0)
     spins = [c for c in drv.calls if c[0] == "cuLaunchKernel"]
     assert len(spins) >= 2 and r["spin_ms"] > timing.MIN_SPIN_NS / 1e6
+
+
+class PairDriver(FakeDriver):
+    """FakeDriver whose events remember the launch recorded after them: an event pair around a launch of A
+    measures 0.25 ms, around B 0.5 ms; a back-to-back block's marks 1 ms."""
+
+    def __init__(self, launches):
+        super().__init__()
+        self.launches, self.after = launches, {}
+
+    def __call__(self, what, *args):
+        if what == "cuEventRecord":
+            self.after[args[0]] = len(self.launches)
+        if what == "cuEventElapsedTime":
+            begin, end = args
+            ran = self.launches[self.after[begin]:self.after[end]]
+            return {("A",): 0.25, ("B",): 0.5}.get(tuple(ran), 1.0)
+        return super().__call__(what, *args)
+
+
+def test_time_interleaved_alternates_the_order(monkeypatch):
+    """Two binaries: launch i of each in turn, A then B when i is even, B then A when it is odd; then blocks
+    of rep // 2 back to back, A B then B A; one result each, from its own launches' events."""
+    launches = []
+    drv = PairDriver(launches)
+    monkeypatch.setattr(timing._Spin, "launch", lambda self, ns: launches.append("spin"))
+    r = timing.time_interleaved(drv, [lambda: launches.append("A"), lambda: launches.append("B")],
+                                warmup=2, rep=4, min_warmup_s=0)
+    spin = launches.index("spin")
+    assert launches[:spin] == ["A", "B", "A", "B"]  # the warm-up, in turn
+    assert launches[spin + 1:spin + 9] == ["A", "B", "B", "A", "A", "B", "B", "A"]
+    assert launches[spin + 9:] == ["A", "A", "B", "B", "B", "B", "A", "A"]
+    assert [x["median_ms"] for x in r] == [0.25, 0.5] and [x["min_ms"] for x in r] == [0.25, 0.5]
+    assert [x["batch_ms"] for x in r] == [pytest.approx(0.5), pytest.approx(0.5)]  # 2 blocks of 1 ms, 4 launches
+    assert all(x["rep"] == 4 and x["warmup"] == 2 and x["queued"] for x in r)

@@ -9,7 +9,9 @@ metadata's) through cuLaunchKernelEx with the programmatic-stream-serialization 
 Outputs are copied back after the first launch; `--bench` then times warm-up + repeated launches with CUDA
 events, queued behind a spin kernel so that the host's launch cost stays out of the numbers (ttc.runtime.timing:
 median ms, and GB/s counting every pointer argument's bytes once) and reports the kernel's registers per thread,
-local-memory (spill) bytes and resident blocks per SM. CUDA errors are reported by name and message.
+local-memory (spill) bytes and resident blocks per SM. With `--against`, two binaries of the kernel are loaded
+at once, each with its own buffers, and their timed launches interleaved. CUDA errors are reported by name and
+message.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from ttc.runtime import binary, dtypes, tensormap
 from ttc.runtime import spec as specs
 from ttc.runtime.errors import SpecError
 from ttc.runtime.launch import Outcome
-from ttc.runtime.timing import time_launches
+from ttc.runtime.timing import time_interleaved
 
 STATIC_SHARED_LIMIT = 48 * 1024
 
@@ -184,19 +186,29 @@ class Loaded:
 
 
 def launch(path: str, spec, initial: dict, bench: bool = False, warmup: int = 10, rep: int = 100) -> Outcome:
-    with loaded(path, spec, initial) as k:
-        start = time.perf_counter()
-        k.run_once()
-        k.drv("cuCtxSynchronize")
-        seconds = time.perf_counter() - start
-        outputs = k.outputs()
-        timing = None
-        if bench:
-            timing = time_launches(k.drv, k.run_once, warmup, rep)
-            median = timing["median_ms"]
-            timing.update({"bytes": k.total_bytes,
-                           "gbps": k.total_bytes / (median * 1e-3) / 1e9 if median > 0 else 0.0, **k.attributes()})
-        return Outcome(k.name, k.grid, outputs, seconds, timing, k.pdl)
+    return launch_all([path], spec, initial, bench, warmup, rep)[0]
+
+
+def launch_all(paths: list, spec, initial: dict, bench: bool = False, warmup: int = 10, rep: int = 100) -> list:
+    """One Outcome per binary of the kernel (`tt-run --against`): each is loaded with its own buffers made from
+    the same initial values and run once, its outputs read back; with `bench`, all are timed together,
+    their launches interleaved (ttc.runtime.timing.time_interleaved)."""
+    with contextlib.ExitStack() as stack:
+        ks = [stack.enter_context(loaded(path, spec, initial)) for path in paths]
+        firsts = []
+        for k in ks:
+            start = time.perf_counter()
+            k.run_once()
+            k.drv("cuCtxSynchronize")
+            firsts.append((time.perf_counter() - start, k.outputs()))
+        timings = time_interleaved(ks[0].drv, [k.run_once for k in ks], warmup, rep) if bench else [None] * len(ks)
+        for k, timing in zip(ks, timings):
+            if timing is not None:
+                median = timing["median_ms"]
+                timing.update({"bytes": k.total_bytes, **k.attributes(),
+                               "gbps": k.total_bytes / (median * 1e-3) / 1e9 if median > 0 else 0.0})
+        return [Outcome(k.name, k.grid, outputs, seconds, timing, k.pdl)
+                for k, (seconds, outputs), timing in zip(ks, firsts, timings)]
 
 
 @contextlib.contextmanager

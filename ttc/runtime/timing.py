@@ -90,37 +90,64 @@ class _Spin:
 def time_launches(drv, run_once, warmup: int = 10, rep: int = 100, min_warmup_s: float = WARMUP_S) -> dict:
     """Median/min ms of `rep` launches, each between its own pair of events, queued behind a spin kernel;
     `batch_ms` per launch of `rep` launches back to back. `drv` is cuda.py's checked driver."""
+    return time_interleaved(drv, [run_once], warmup, rep, min_warmup_s)[0]
+
+
+def time_interleaved(drv, runs: list, warmup: int = 10, rep: int = 100, min_warmup_s: float = WARMUP_S) -> list:
+    """time_launches of several binaries of one kernel together (`tt-run --against`), one result per run: the
+    warm-up launches them in turn, and the timed sequence queues launch i of each, first to last when i is even,
+    last to first when it is odd, so that every binary sees the same clocks, temperature and power state. The
+    back-to-back part runs a block of rep // 2 launches of each, first to last, then the blocks again last to
+    first (one block of `rep` for a single run)."""
     sync = lambda: drv("cuCtxSynchronize")  # noqa: E731
-    warm, host_s = warm_up(run_once, sync, warmup, min_warmup_s)
+    k = len(runs)
+    warm, host_s = warm_up(lambda: [run() for run in runs], sync, warmup, min_warmup_s)
+    host_s /= k
+    order = list(range(k))
+    blocks = [order] if k == 1 else [order, order[::-1]]
+    per_block = rep if k == 1 else max(rep // 2, 1)
     spin = _Spin(drv)
-    events = [(drv("cuEventCreate", 0), drv("cuEventCreate", 0)) for _ in range(rep)]
-    batch = (drv("cuEventCreate", 0), drv("cuEventCreate", 0))
+    events = [[(drv("cuEventCreate", 0), drv("cuEventCreate", 0)) for _ in range(rep)] for _ in runs]
+    marks = [drv("cuEventCreate", 0) for _ in range(k * len(blocks) + 1)]
     try:
-        ns = spin_ns(host_s, rep)
+        ns = spin_ns(host_s * k, rep)
         for attempt in range(TRIES):
             spin.launch(ns)
             t = time.perf_counter()
-            for begin, end in events:
-                drv("cuEventRecord", begin, 0)
-                run_once()
-                drv("cuEventRecord", end, 0)
-            drv("cuEventRecord", batch[0], 0)
-            for _ in range(rep):
-                run_once()
-            drv("cuEventRecord", batch[1], 0)
+            for i in range(rep):
+                for j in order if i % 2 == 0 else order[::-1]:
+                    begin, end = events[j][i]
+                    drv("cuEventRecord", begin, 0)
+                    runs[j]()
+                    drv("cuEventRecord", end, 0)
+            drv("cuEventRecord", marks[0], 0)
+            mark = 1
+            for block in blocks:
+                for j in block:
+                    for _ in range(per_block):
+                        runs[j]()
+                    drv("cuEventRecord", marks[mark], 0)
+                    mark += 1
             queueing = time.perf_counter() - t
             sync()
             queued = queueing * 1e9 < 0.9 * ns
             if queued or attempt == TRIES - 1:
                 break
             ns = max(2 * ns, int(2 * queueing * 1e9))
-        times = [drv("cuEventElapsedTime", begin, end) for begin, end in events]
-        batch_ms = drv("cuEventElapsedTime", *batch) / rep
+        batch = [0.0] * k
+        for m, j in enumerate(j for block in blocks for j in block):
+            batch[j] += drv("cuEventElapsedTime", marks[m], marks[m + 1])
+        results = []
+        for j in order:
+            times = [drv("cuEventElapsedTime", begin, end) for begin, end in events[j]]
+            results.append({"median_ms": statistics.median(times), "min_ms": min(times),
+                            "batch_ms": batch[j] / (per_block * len(blocks)), "warmup": warm, "rep": rep,
+                            "queued": queued, "spin_ms": ns / 1e6, "host_launch_us": host_s * 1e6})
     finally:
-        for begin, end in events + [batch]:
+        for begin, end in (e for side in events for e in side):
             drv.d.cuEventDestroy(begin)
             drv.d.cuEventDestroy(end)
+        for m in marks:
+            drv.d.cuEventDestroy(m)
         spin.close()
-    return {"median_ms": statistics.median(times), "min_ms": min(times), "batch_ms": batch_ms,
-            "warmup": warm, "rep": rep, "queued": queued, "spin_ms": ns / 1e6,
-            "host_launch_us": host_s * 1e6}
+    return results
