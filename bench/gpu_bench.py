@@ -154,9 +154,9 @@ def run_checked(cmd: list[str]) -> None:
         raise RuntimeError(f"{' '.join(cmd)} failed: {proc.stderr[-3000:]}")
 
 
-def run_ours(cubin: str, spec_path: Path, check: bool = True) -> dict:
-    proc = subprocess.run(["tt-run", cubin, "--spec", str(spec_path)] + ["--check"] * check + ["--bench", "--json"],
-                          capture_output=True, text=True)
+def run_ours(cubin: str, spec_path: Path, check: bool = True, against: str | None = None) -> dict:
+    proc = subprocess.run(["tt-run", cubin, "--spec", str(spec_path)] + ["--check"] * check + ["--bench", "--json"]
+                          + ["--against", against] * bool(against), capture_output=True, text=True)
     try:
         report = json.loads(proc.stdout)
     except json.JSONDecodeError:

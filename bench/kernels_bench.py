@@ -13,11 +13,13 @@ launch_pdl; the source file is the spec's "source" key, else <name>.py), at the 
   events around each launch, median of 100 after 10 warm-up ones; registers and local-memory bytes from the
   driver). Tensor-descriptor arguments get their tensor maps from each binary's own tensordesc_meta; launch_pdl
   kernels launch with programmatic dependent launch on both sides.
-Both CUBINs are timed in `--rounds` rounds (default 2) that alternate which side runs first: ours then Triton's,
-then Triton's then ours, ... (each tt-run is a process of its own; the first round checks, the later ones only
-time). Each side's time is the lowest of its round medians, so neither side is always the first to run on a GPU
-that has been idle through a compile; with 3 or more rounds the table also gives each round's Triton/ours and
-their spread (the median ratio over rounds, min-max), what a difference of a few percent is judged by.
+Both CUBINs are timed in `--rounds` rounds (default 2), each one `tt-run FIRST --against SECOND` process that
+loads both, checks both in the first round (the later ones only time) and interleaves their timed launches, so
+both meet the same clocks and power state; ours is FIRST in even rounds, Triton's in odd ones. (`--separate`:
+each side a tt-run process of its own, ours first in even rounds, the method before the tenth session; a round
+whose paired process fails to launch falls back to it, so that each side's own error shows.) Each side's time is
+the lowest of its round medians; with 3 or more rounds the table also gives each round's Triton/ours and their
+spread (the median ratio over rounds, min-max), what a difference of a few percent is judged by.
 
 `--scale N` times the kernels of `SCALABLE` at N times their spec's problem size (the spec rewritten into the
 work directory: the listed scalars and the leading dimension of the listed arrays multiplied, or the grid when
@@ -28,7 +30,8 @@ Prints a markdown table (checks, median ms, Triton/ours: > 1 means ours is faste
 every result as JSON (--json PATH, default $OUT/kernels_bench.json when $OUT is set). Exit status 1 when one of
 our checks fails (or our compile does).
 
-    python3 bench/kernels_bench.py [--only vector_add,softmax] [--scale N] [--rounds 2] [--ptxas PATH] [--json PATH]
+    python3 bench/kernels_bench.py [--only vector_add,softmax] [--scale N] [--rounds 2] [--separate] [--ptxas PATH]
+        [--json PATH]
     python3 bench/kernels_bench.py --no-gpu [--triton-python ~/.cache/ttc-bench/triton-3.6.0/bin/python]
 
 --no-gpu compiles both sides and stops before the launch: it lines each binary's parameters (from its PTX) up
@@ -205,6 +208,20 @@ def launch(cubin: str, spec: str, check: bool = True) -> dict:
     return r
 
 
+def launch_pair(cubins: dict, sides: tuple, spec: str, check: bool) -> dict | None:
+    """One `tt-run FIRST --against SECOND` process (sides[0] first): each side's report in `launch`'s form, or
+    None when the process gave no report (a launch failed: the caller runs the sides apart to see whose)."""
+    r = gb.run_ours(cubins[sides[0]], Path(spec), check=check, against=cubins[sides[1]])
+    other = r.get("against")
+    if other is None or "bench" not in r or "bench" not in other:
+        return None
+    r.pop("outputs", None)
+    first = {k: v for k, v in r.items() if k != "against"}
+    for side in (first, other):
+        side["ok"] = all(c["ok"] for c in (side.get("check") or {}).values())
+    return {sides[0]: first, sides[1]: other}
+
+
 def best_of(first: dict, later: dict) -> dict:
     """Rounds of one binary: the one with the lowest median (the first round's check kept: later rounds only
     time), every round's median in `rounds_ms`; a run without a timing (it failed) wins, so that its error
@@ -233,6 +250,8 @@ def main(argv=None) -> int:
     p.add_argument("--rounds", type=int, default=2,
                    help="timed rounds alternating which side runs first; each side keeps its best median (>= 3: "
                         "the table adds each round's ratio, median and min-max)")
+    p.add_argument("--separate", action="store_true",
+                   help="time each side in a tt-run process of its own, not both interleaved in one")
     p.add_argument("--ptxas", default=None,
                    help="assemble our PTX with this ptxas (e.g. Triton's) instead of nvJitLink: the assembler's share")
     p.add_argument("--triton-python", default=sys.executable,
@@ -255,7 +274,7 @@ def main(argv=None) -> int:
             Path(j["spec"]).write_text(json.dumps(big, indent=1))
     os.environ["TRITON_CACHE_DIR"] = str(work / "ours-cache")  # ours: a fresh cache; Triton's has its own
     results = {"started": time.strftime("%Y-%m-%d %H:%M:%S"), "work": str(work), "no_gpu": opts.no_gpu,
-               "scale": opts.scale, "rounds": opts.rounds, "ptxas": opts.ptxas, "kernels": {}}
+               "scale": opts.scale, "rounds": opts.rounds, "separate": opts.separate, "ptxas": opts.ptxas, "kernels": {}}
     t0 = time.perf_counter()
     theirs = compile_triton(todo, work, opts.triton_python)
     print(f"Triton compiled {sum('cubin' in t for t in theirs.values())}/{len(todo)} kernels in "
@@ -269,6 +288,17 @@ def main(argv=None) -> int:
             r["ours_compile"] = {"error": str(e)}
         order = [[("ours", "triton"), ("triton", "ours")][i % 2] for i in range(1 if opts.no_gpu else opts.rounds)]
         for rnd, sides in enumerate(order):
+            both = {s: r[f"{s}_compile"].get("cubin") for s in sides}
+            pair = None
+            if not (opts.no_gpu or opts.separate) and all(both.values()):
+                pair = launch_pair(both, sides, job["spec"], check=rnd == 0)
+            if pair is not None:
+                for side in sides:
+                    if rnd == 0:
+                        r[side] = pair[side]
+                    elif r[side].get("bench"):
+                        r[side] = best_of(r[side], pair[side])
+                continue
             for side in sides:
                 c = r[f"{side}_compile"]
                 if "cubin" not in c:

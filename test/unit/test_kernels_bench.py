@@ -62,3 +62,22 @@ def test_rounds_below_one_is_refused():
     with pytest.raises(SystemExit) as e:
         kb.main(["--rounds", "0", "--no-gpu"])
     assert e.value.code == 2
+
+
+def test_launch_pair_splits_one_report_into_both_sides(monkeypatch):
+    """`tt-run FIRST --against SECOND --json`: the top level is FIRST's, "against" SECOND's; each side's ok
+    is its own checks'; no report (a launch failed) gives None, so that the round runs the sides apart."""
+    calls = []
+
+    def fake(cubin, spec, check=True, against=None):
+        calls.append((cubin, against, check))
+        return {"ok": False, "rc": 1, "bench": {"median_ms": 1.0}, "check": {"out": {"ok": True}}, "outputs": {},
+                "against": {"file": against, "ok": False, "bench": {"median_ms": 2.0}, "check": {"out": {"ok": False}}}}
+
+    monkeypatch.setattr(kb.gb, "run_ours", fake)
+    pair = kb.launch_pair({"ours": "o.cubin", "triton": "t.cubin"}, ("triton", "ours"), "s.json", check=True)
+    assert calls == [("t.cubin", "o.cubin", True)]
+    assert pair["triton"]["bench"]["median_ms"] == 1.0 and pair["triton"]["ok"] and "against" not in pair["triton"]
+    assert pair["ours"]["bench"]["median_ms"] == 2.0 and pair["ours"]["ok"] is False
+    monkeypatch.setattr(kb.gb, "run_ours", lambda *a, **k: {"ok": False, "error": "cuModuleLoadData failed"})
+    assert kb.launch_pair({"ours": "o.cubin", "triton": "t.cubin"}, ("ours", "triton"), "s.json", check=False) is None
