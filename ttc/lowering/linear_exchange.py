@@ -31,7 +31,8 @@ a word load it then unpacks byte by byte (`exchange_plan.merged_byte_loads` scor
 A segment basis that both layouts hold in registers (and no thread's base offset has) becomes a round instead,
 as Triton's reps (`_reps`, at most Triton's number for the two layouts): the exchange runs once per value of the
 round bits, each round's stores, a barrier, its loads (a barrier before the next round's stores), through a
-buffer of 1/2^reps of the tile, Triton's scratch size.
+buffer of 1/2^reps of the tile, Triton's scratch size. Such an exchange takes Triton's own buffer
+(`_triton_order`, optimalSwizzling's) where that has as few wavefronts and as many rounds.
 
 Every plan is checked by simulating every thread's accesses (`_simulate`: each destination register receives its
 element); a candidate that fails is dropped. Plans are scored by the shared-memory wavefronts of warp 0 plus the
@@ -475,19 +476,11 @@ def _triton_order(shape, vector, tiles, bank_bits: int) -> tuple[int, ...] | Non
     but not the other's with one of the other's (the conflict-free pairs; where the segment is full before,
     the smaller difference set's first bits stay apart), the bank the coordinate bits that are no pivot of the
     vector and the segment (lowest bit first)."""
-    n = sum(_log2(s) for s in shape)
-    ours, tri, o, t = [], [], 0, 0
-    for d in reversed(range(len(shape))):   # our flat order: the last dimension lowest
-        ours.append((d, o))
-        o += _log2(shape[d])
-    start = {}
-    for d in range(len(shape)):
-        start[d] = t
-        t += _log2(shape[d])
-    perm = [0] * n
-    for d, o in ours:
-        for k in range(_log2(shape[d])):
-            perm[o + k] = start[d] + k
+    logs = [_log2(s) for s in shape]
+    n = sum(logs)
+    perm = []   # our flat bit (the last dimension's lowest) -> Triton's
+    for d in reversed(range(len(shape))):
+        perm += [sum(logs[:d]) + k for k in range(logs[d])]
     back = [0] * n
     for i, p in enumerate(perm):
         back[p] = i
