@@ -159,7 +159,8 @@ def test_random_blocked_pairs(seed):
 def test_reps_as_triton():
     """sort_i32_16x128_k32_w8's last conversion (16x256 i32): row 8 is a register of both layouts, so the
     exchange runs in two rounds through 8 KiB (Triton's scratch for it, `swizzled_scratch_elems`), half the
-    registers of each side a round; the 32x32 tile of one element a thread keeps its one round."""
+    registers of each side a round, through Triton's swizzle; the 32x32 tile of one element a thread keeps its
+    one round."""
     from ttc.analysis.scratch import swizzled_scratch_elems
 
     src = layout_for((16, 256), blocked([1, 8], [1, 32], [8, 1], [1, 0]))
@@ -168,6 +169,12 @@ def test_reps_as_triton():
     assert (plan.reps, plan.nbytes) == (1, 8192) == (1, 4 * swizzled_scratch_elems(src, dst, 32))
     for side in (plan.store, plan.load):
         assert [len(r.instrs) for r in plan.rounds(side)] == [2, 2]
+    # Triton's buffer (optimalSwizzling, the first dimension's bits lowest): vector columns 1, 2, bank columns
+    # 8, 16, 32, segment rows 1, 2, 4, columns 64, 128 and 4 ^ 32, rounds row 8 (Triton 3.6's PTX of
+    # Inputs/exchange_reps.ttgir: lane 0 of the loads at byte 4160, their second register row at +512, the rounds at the same offsets of one 8 KiB buffer)
+    assert plan.bases == (1, 2, 8, 16, 32, 256, 512, 1024, 64, 128, 36, 2048)
+    assert [plan.offset(c) * 4 for c, _ in plan.load.instrs] == [0, 512, 8192, 8704]   # round 1: 8192 up
+    assert plan.offset(4) * 4 == 4160
     src = layout_for((32, 32), blocked([1, 1], [32, 1], [1, 4], [0, 1]))
     plan = simulate(src, layout_for((32, 32), blocked([1, 1], [1, 32], [4, 1], [1, 0])), identity, 4)
     assert (plan.reps, plan.nbytes) == (0, 4096)

@@ -31,7 +31,8 @@ a word load it then unpacks byte by byte (`exchange_plan.merged_byte_loads` scor
 A segment basis that both layouts hold in registers (and no thread's base offset has) becomes a round instead,
 as Triton's reps (`_reps`, at most Triton's number for the two layouts): the exchange runs once per value of the
 round bits, each round's stores, a barrier, its loads (a barrier before the next round's stores), through a
-buffer of 1/2^reps of the tile, Triton's scratch size.
+buffer of 1/2^reps of the tile, Triton's scratch size. Such an exchange takes Triton's own buffer
+(`_triton_order`, optimalSwizzling's) where that has as few wavefronts and as many rounds.
 
 Every plan is checked by simulating every thread's accesses (`_simulate`: each destination register receives its
 element); a candidate that fails is dropped. Plans are scored by the shared-memory wavefronts of warp 0 plus the
@@ -460,6 +461,46 @@ def _choose(n: int, k: int, vector, space, tiles, bank_bits: int, load_order=())
     return list(dict.fromkeys(out))
 
 
+def _permute(v: int, perm: tuple[int, ...]) -> int:
+    out = 0
+    for i, p in enumerate(perm):
+        if v >> i & 1:
+            out |= 1 << p
+    return out
+
+
+def _triton_order(shape, vector, tiles, bank_bits: int) -> tuple[int, ...] | None:
+    """Triton's optimalSwizzling's buffer for `vector` and the two sides' lane tiles, its coordinate bits
+    ordered as Triton flattens a tensor (the first dimension's bits lowest): the segment is first the
+    coordinate bits in neither side's vector or tile (ascending), then XORs pairing a bit of one side's tile
+    but not the other's with one of the other's (the conflict-free pairs; where the segment is full before,
+    the smaller difference set's first bits stay apart), the bank the coordinate bits that are no pivot of the
+    vector and the segment (lowest bit first)."""
+    logs = [_log2(s) for s in shape]
+    n = sum(logs)
+    perm = []   # our flat bit (the last dimension's lowest) -> Triton's
+    for d in reversed(range(len(shape))):
+        perm += [sum(logs[:d]) + k for k in range(logs[d])]
+    back = [0] * n
+    for i, p in enumerate(perm):
+        back[p] = i
+    vec = [_permute(v, perm) for v in vector]
+    seg_len = n - len(vec) - bank_bits
+    sides = [set(vec) | {_permute(v, perm) for v in tile} for tile in (list(tiles) + [[], []])[:2]]
+    seg = [1 << b for b in range(n) if all(1 << b not in s for s in sides)][:seg_len]
+    a, b = sorted(sides[0] - sides[1]), sorted(sides[1] - sides[0])
+    if len(a) > len(b):
+        a, b = b, a
+    clash = min(max(0, seg_len - len(a) - len(seg)), len(a))
+    seg = (seg + [x ^ y for x, y in zip(a[clash:], b[clash:])] + a[:clash] + b[:clash])[:seg_len]
+    rows = vec + seg
+    low = [_rank([r & ((1 << c) - 1) for r in rows]) for c in range(n + 1)]
+    bank = [1 << c for c in range(n) if low[c + 1] == low[c]]
+    if _rank(rows + bank) != n:
+        return None
+    return tuple(_permute(v, tuple(back)) for v in vec + bank + seg)
+
+
 def _xor_of(vecs, ident: int) -> int:
     """The XOR of the `vecs` whose bit is set in `ident` (a thread's part of a linear map)."""
     out = 0
@@ -604,6 +645,7 @@ def _candidate(src, dst, fs, fd, n, eb, vec, sk, dk, bank_total, max_vec, max_re
     # the buffer's bits above the vector span what both sides address outside their accesses, so that those
     # offsets keep the access's low bits zero (aligned): a complement of the vector inside both spans
     space = list(_echelon(_intersection(others_s, others_d, n)).values())
+    space_rows = _echelon(space)
     if _rank(space) != n - k or _rank(list(vec) + space) != n:
         return None
     tiles = [t for t in (_tile(st, st_bytes, vec), _tile(ld, ld_bytes, vec)) if t]
@@ -627,6 +669,15 @@ def _candidate(src, dst, fs, fd, n, eb, vec, sk, dk, bank_total, max_vec, max_re
     (total, cost), bases, inv = best
     bases, reps = _reps(bases, inv, k + bank_bits, st, ld, fs, fd, max_reps)
     if reps:
+        # an exchange in rounds takes Triton's buffer (optimalSwizzling's, whose segment its rounds come from)
+        # where that is as free of conflicts and splits into as many rounds
+        tri = _triton_order(src.shape, vec, tiles, bank_bits)
+        tri_inv = tri and all(_in_span(space_rows, x) for x in tri[k:]) and _inverse(tri, n)
+        if tri_inv:
+            tri_cost = _side_cost(tri_inv, st, eb, st_bytes) + _side_cost(tri_inv, ld, eb, ld_bytes)
+            tri, tri_reps = _reps(tri, tri_inv, k + bank_bits, st, ld, fs, fd, max_reps)
+            if tri_reps == reps and tri_cost <= cost:
+                bases, cost = tri, tri_cost
         inv = _inverse(bases, n)
         total = cost + _address_ops(inv, st, eb) + _address_ops(inv, ld, eb)
     ops = total - cost + _repack_ops(st, False) + _repack_ops(ld, True)
