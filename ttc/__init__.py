@@ -123,39 +123,193 @@ if "xdsl.utils.dialect_loader" not in sys.modules:
     sys.meta_path.insert(0, _Instead("xdsl.utils.dialect_loader", _lazy_dialect_loader))
 
 
-class _LazyCtypes:
-    """What `import ctypes` binds in `xdsl.utils.bitwise_casts` (its float <-> bits helpers, which xDSL's
-    builtin imports for FloatData's hash and its printer for hex floats): ctypes is imported, and put in this
-    stand-in's place in the module, when one of them first runs, not at import (1% of a short tt-opt, whose
-    TTIR may never hash or print such a float). See `_lazy_ctypes`."""
+class _LazyModule:
+    """What `import NAME [as BOUND]` binds in a module that `_lazy_imports` runs: NAME is imported, and put in
+    the stand-in's place in that module, when an attribute is first read from it. For ctypes in
+    `xdsl.utils.bitwise_casts` (its float <-> bits helpers, for FloatData's hash and the printer's hex floats:
+    1% of a short tt-opt), inspect in `dataclasses` (its one use, the generated `__doc__`, is `_DataclassDoc`'s
+    on first read; inspect with ast, dis and tokenize: ~8% of tt-as) and platform in llvmlite's execution
+    engine (for MCJIT, which ttc does not use)."""
 
-    def __init__(self, module):
-        self.__module = module
+    def __init__(self, module, name, bound):
+        self.__module, self.__name, self.__bound = module, name, bound
+
+    def _real(self):
+        import importlib
+
+        real = importlib.import_module(self.__name)
+        setattr(self.__module, self.__bound, real)
+        return real
 
     def __getattr__(self, name):
-        if name.startswith("__"):  # the import system's probes (`__spec__`): not ctypes' names
+        if name.startswith("__"):  # the import system's probes (`__spec__`): not the module's names
             raise AttributeError(name)
-        import ctypes
-
-        self.__module.ctypes = ctypes
-        return getattr(ctypes, name)
+        return getattr(self._real(), name)
 
 
-def _lazy_ctypes(module, run):
-    """Runs `xdsl.utils.bitwise_casts` with `_LazyCtypes` as what its `import ctypes` finds in sys.modules,
-    taken out again right after (where ctypes is already imported, the module runs as it is)."""
-    if "ctypes" in sys.modules:
-        return run(module)
-    sys.modules["ctypes"] = stand_in = _LazyCtypes(module)
-    try:
-        run(module)
-    finally:
-        if sys.modules.get("ctypes") is stand_in:
-            del sys.modules["ctypes"]
+class _LlvmliteResources(_LazyModule):
+    """importlib.resources as llvmlite.binding.ffi uses it, to find its library next to its own module:
+    `as_file(files(package) / name)`, which is that file's path where the package is a folder of files (a
+    FileLoader's: `pathlib.Path(loader.path).parent`, what importlib.resources' FileReader gives, and `as_file`
+    of a Path yields it). importlib.resources, with typing, importlib.readers and zipfile, is ~6% of
+    tt-translate --target=ptx; anything else asked of it imports it (`_LazyModule`)."""
+
+    def files(self, package):
+        import importlib.machinery
+
+        loader = getattr(getattr(sys.modules.get(package), "__spec__", None), "loader", None)
+        if not isinstance(loader, (importlib.machinery.SourceFileLoader, importlib.machinery.SourcelessFileLoader)):
+            return self._real().files(package)
+        import pathlib
+
+        return pathlib.Path(loader.path).parent
+
+    def as_file(self, path):
+        import pathlib
+
+        if type(path) is not pathlib.PosixPath and type(path) is not pathlib.WindowsPath:
+            return self._real().as_file(path)
+        import contextlib
+
+        return contextlib.nullcontext(path)
 
 
-if "xdsl.utils.bitwise_casts" not in sys.modules:
-    sys.meta_path.insert(0, _Instead("xdsl.utils.bitwise_casts", _lazy_ctypes))
+def _lazy_imports(*stand_ins):
+    """An `_Instead` patch that runs the module with `kind(module, name, bound)` as what `import name` finds in
+    sys.modules, for each (name, bound, kind) not imported yet; taken out again right after."""
+
+    def patch(module, run):
+        placed = {}
+        for name, bound, kind in stand_ins:
+            if name not in sys.modules:
+                sys.modules[name] = placed[name] = kind(module, name, bound)
+        try:
+            run(module)
+        finally:
+            for name, stand_in in placed.items():
+                if sys.modules.get(name) is stand_in:
+                    del sys.modules[name]
+
+    return patch
+
+
+for _name, _stand_ins in (("xdsl.utils.bitwise_casts", [("ctypes", "ctypes", _LazyModule)]),
+                          ("llvmlite.binding.ffi", [("importlib.resources", "_impres", _LlvmliteResources)]),
+                          ("llvmlite.binding.executionengine", [("platform", "platform", _LazyModule)])):
+    if _name not in sys.modules:
+        sys.meta_path.insert(0, _Instead(_name, _lazy_imports(*_stand_ins)))
+
+
+class _LazyOpDef:
+    """Stands, on an xDSL op class, in each attribute that `irdl_op_definition` sets (the accessors of its
+    operands, results, regions, successors, attributes and properties; `traits`, `get_irdl_definition`,
+    `verify_`, and `parse`/`print` with an assembly format) until one of them is first read, set or deleted on
+    the class or an instance: then `_build_op` runs xDSL's decorator on the class as it stood at decoration.
+    Building the OpDef and its accessors for every op of every dialect a command imports was ~10% of a short
+    tt-opt; a command uses a few dozen of the ~300 ops. A data descriptor, as the accessors (properties) are."""
+
+    __slots__ = ("cls", "name")
+
+    def __init__(self, cls, name):
+        self.cls, self.name = cls, name
+
+    def __get__(self, obj, owner=None):
+        _build_op(self.cls)
+        return getattr(owner, self.name) if obj is None else getattr(obj, self.name)
+
+    def __set__(self, obj, value):
+        _build_op(self.cls)
+        setattr(obj, self.name, value)
+
+    def __delete__(self, obj):
+        _build_op(self.cls)
+        delattr(obj, self.name)
+
+
+_PENDING_OPS = {}  # op class -> {name: its own dict's value before the stand-in, or _PENDING_OPS where none}
+_EAGER_OP_DEFINITION = None  # xDSL's irdl_op_definition
+_OP_FIELD_DEF = None  # xDSL's base class of operand_def(), result_def(), ... values
+
+
+def _lazy_op_definition(cls):
+    """`irdl_op_definition` with the work deferred (`_LazyOpDef`): the stand-ins go on every name the decorator
+    could set (a superset: each is put back as it was before the decorator runs)."""
+    for base in cls.__mro__[1:]:
+        if base in _PENDING_OPS:  # the candidates below are read from the bases' built dicts
+            _build_op(base)
+    names = ["traits", "get_irdl_definition", "verify_"]
+    if getattr(cls, "assembly_format", None) is not None:
+        names += ["parse", "print"]
+    for base in cls.__mro__:
+        names += [k for k, v in vars(base).items() if isinstance(v, _OP_FIELD_DEF)]
+    own, saved = vars(cls), {}
+    for name in names:
+        if name not in saved:
+            saved[name] = own.get(name, _PENDING_OPS)
+            type.__setattr__(cls, name, _LazyOpDef(cls, name))
+    _PENDING_OPS[cls] = saved
+    return cls
+
+
+def _build_op(cls):
+    """Runs xDSL's `irdl_op_definition` on a class `_lazy_op_definition` deferred: its dict put back as it was
+    (names the stand-ins added removed, so the decorator adds them in its own order), then what was assigned to
+    the class since, in place of a stand-in, assigned again after the decorator (as it would have been)."""
+    saved = _PENDING_OPS.pop(cls, None)
+    if saved is None:
+        return
+    own, later = vars(cls), {}
+    for name, value in saved.items():
+        current = own.get(name, _PENDING_OPS)
+        if not (type(current) is _LazyOpDef and current.cls is cls):
+            later[name] = current
+        if value is _PENDING_OPS:
+            if current is not _PENDING_OPS:
+                type.__delattr__(cls, name)
+        else:
+            type.__setattr__(cls, name, value)
+    _EAGER_OP_DEFINITION(cls)
+    for name, value in later.items():
+        if value is _PENDING_OPS:
+            if name in vars(cls):
+                type.__delattr__(cls, name)
+        else:
+            type.__setattr__(cls, name, value)
+
+
+def op_arg_names(cls) -> tuple[list[str], list[str]]:
+    """The names of an xDSL op class's operands and results, in its OpDef's order, without building a deferred
+    one (`_LazyOpDef`): read from its fields as `OpDef.from_pyrdl` reads them (the first definition of a name
+    along the MRO)."""
+    saved = _PENDING_OPS.get(cls)
+    if saved is None:
+        d = cls.get_irdl_definition()
+        return [n for n, _ in d.operands], [n for n, _ in d.results]
+    from xdsl.irdl.operations import _OperandFieldDef, _ResultFieldDef
+
+    seen, operands, results = set(), [], []
+    for base in cls.__mro__:
+        for name, value in vars(base).items():
+            if base is cls and name in saved:
+                value = saved[name]
+            if isinstance(value, _OP_FIELD_DEF) and name not in seen:
+                seen.add(name)
+                if isinstance(value, _OperandFieldDef):
+                    operands.append(name)
+                elif isinstance(value, _ResultFieldDef):
+                    results.append(name)
+    return operands, results
+
+
+def _lazy_op_definitions(module):
+    """Run on `xdsl.irdl.operations` once imported: its `irdl_op_definition` deferred (`_LazyOpDef`)."""
+    global _EAGER_OP_DEFINITION, _OP_FIELD_DEF
+    _EAGER_OP_DEFINITION, _OP_FIELD_DEF = module.irdl_op_definition, module._OpDefField
+    module.irdl_op_definition = _lazy_op_definition
+
+
+if "xdsl.irdl.operations" not in sys.modules:
+    sys.meta_path.insert(0, _AfterImport("xdsl.irdl.operations", _lazy_op_definitions))
 
 
 class _DataclassCode:
@@ -365,7 +519,13 @@ def _patch_dataclasses(dataclasses):
 
 
 _builtin_exec, _builtin_compile = exec, compile  # before `compile` below shadows it
-_DataclassHook = _AfterImport("dataclasses", _patch_dataclasses)  # so that `import ttc` imports nothing
+def _run_dataclasses(module, run):
+    """`dataclasses` run with inspect imported on first use (`_LazyModule`), then patched."""
+    _lazy_imports(("inspect", "inspect", _LazyModule))(module, run)
+    _patch_dataclasses(module)
+
+
+_DataclassHook = _Instead("dataclasses", _run_dataclasses)  # so that `import ttc` imports nothing
 if "dataclasses" in sys.modules:
     _patch_dataclasses(sys.modules["dataclasses"])
 else:
