@@ -6,6 +6,7 @@ TTIR never loads the ttg/llvm/math dialects or the back end, nothing but the com
 imports numpy, llvmlite or cuda. Start-up time follows the import set (bench/startup.py measures it).
 """
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -100,6 +101,81 @@ def test_tt_translate_llvmir(tmp_path, kernel):
     assert "llvmlite" in modules
     assert not offending(modules, ("numpy", "cuda", "ttc.frontend", "ttc.runtime", "xdsl.dialects.math",
                                    "importlib.metadata"))  # nvJitLink's version: from its .dist-info folder's name
+
+
+LLVMLITE_UNUSED = ("importlib.resources", "zipfile", "platform")  # ttc._LlvmliteResources; MCJIT's platform check
+DRIVER = ("ttc.driver.compiler", "ttc.driver.cache", "tempfile")  # the one-process compile and Triton's cache
+
+
+def test_tt_translate_ptx(tmp_path):
+    """--target=ptx (the pipe's fifth command): llvmlite without importlib.resources or platform, the back-end
+    stages without the compile driver and its cache, dataclasses without inspect (ttc._LazyModule)."""
+    llir = tmp_path / "a.llir"
+    subprocess.run([sys.executable, "-m", "ttc.tools.tt_translate", FIXTURES / "vector_add.ttgir", "--target=llvmir",
+                    "-o", llir], check=True)
+    modules = imported(tmp_path, "ttc.tools.tt_translate", llir, "--target=ptx", "-o", tmp_path / "a.ptx")
+    assert "llvmlite.binding" in modules
+    assert not offending(modules, ("numpy", "cuda", "xdsl", "ttc.ir.tt", "inspect") + LLVMLITE_UNUSED + DRIVER)
+
+
+@pytest.mark.skipif(shutil.which("ptxas") is None, reason="no ptxas (nvJitLink's path imports its package)")
+def test_tt_as_imports_no_compile_driver(tmp_path):
+    modules = imported(tmp_path, "ttc.tools.tt_as", ROOT / "test" / "fixtures" / "triton_ptx" / "vector_add.ptx",
+                       "--ptxas", shutil.which("ptxas"), "-o", tmp_path / "a.cubin")
+    assert "ttc.driver.stages" in modules
+    assert not offending(modules, ("numpy", "cuda", "llvmlite", "xdsl", "ttc.ir.tt", "inspect") + DRIVER[:2])
+
+
+def test_llvmlite_finds_its_library_where_importlib_resources_does():
+    """ttc._LlvmliteResources gives llvmlite.binding.ffi the path importlib.resources would (and the library
+    loads from it)."""
+    code = """import sys, ttc
+import llvmlite.binding.ffi as ffi
+assert "importlib.resources" not in sys.modules and type(ffi._impres).__name__ == "_LlvmliteResources"
+with ffi._impres.as_file(ffi._impres.files("llvmlite.binding") / "libllvmlite.so") as ours:
+    pass
+import importlib.resources as real
+with real.as_file(real.files("llvmlite.binding") / "libllvmlite.so") as theirs:
+    pass
+assert type(ours) is type(theirs) and ours == theirs and str(ours) == str(theirs), (ours, theirs)
+assert ffi.lib.LLVMPY_GetVersionInfo() > 0
+print("ok")
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0 and proc.stdout == "ok\n", proc.stderr
+
+
+# Every op class of every dialect ttc loads: its class dict (names in order, kinds of values) and OpDef (repr,
+# addresses left out) after a first use, printed; argv[1] "eager" runs xDSL's decorator as it is (without
+# ttc._lazy_op_definition), "lazy" checks op_arg_names of the deferred ops against their OpDefs first.
+OPDEF_PROBE = """import re, sys, ttc
+if sys.argv[1] == "eager":
+    sys.meta_path[:] = [f for f in sys.meta_path if getattr(f, "name", None) != "xdsl.irdl.operations"]
+from xdsl.dialects.builtin import Builtin
+from xdsl.irdl import IRDLOperation
+from ttc.ir.dialects import DIALECTS
+ops = {op for d in [load() for load in DIALECTS.values()] + [Builtin] for op in d.operations
+       if issubclass(op, IRDLOperation)}
+assert (sys.argv[1] == "lazy") == any(op in ttc._PENDING_OPS for op in ops)
+names = {op: ttc.op_arg_names(op) for op in ops} if sys.argv[1] == "lazy" else {}
+for op in sorted(ops, key=lambda c: (c.__module__, c.__qualname__, c.name)):
+    d = op.get_irdl_definition()
+    if names:
+        assert names[op] == ([n for n, _ in d.operands], [n for n, _ in d.results]), op
+    text = f"{op.__module__}.{op.__qualname__} {[(k, type(v).__name__) for k, v in vars(op).items()]} {d!r}"
+    print(re.sub("0x[0-9a-f]+", "0x", text))
+"""
+
+
+def test_op_definitions_built_on_use_are_the_eager_ones():
+    """ttc._lazy_op_definition: each op class, built at its first use, is what xDSL's decorator made of it at
+    definition (~230 classes: the same dict, in the same order, and the same OpDef)."""
+    out = {}
+    for mode in ("eager", "lazy"):
+        proc = subprocess.run([sys.executable, "-c", OPDEF_PROBE, mode], capture_output=True, text=True, cwd=ROOT)
+        assert proc.returncode == 0, proc.stderr
+        out[mode] = proc.stdout.splitlines()
+    assert len(out["eager"]) > 200 and out["lazy"] == out["eager"]
 
 
 @pytest.mark.parametrize("module", [f"ttc.tools.tt_{name}" for name in
@@ -298,13 +374,13 @@ def test_regex_code_cache_same_patterns_and_used(tmp_path):
 
 
 def test_bitwise_casts_import_ctypes_on_first_use():
-    """ttc._lazy_ctypes: xdsl.utils.bitwise_casts imports without ctypes, its helpers give the bits struct gives
+    """ttc._LazyModule: xdsl.utils.bitwise_casts imports without ctypes, its helpers give the bits struct gives
     (ctypes imported at the first call, then the module's own `ctypes`), and a later `import ctypes` is the real
     module."""
     code = """import struct, sys
 import ttc
 import xdsl.utils.bitwise_casts as b
-assert "ctypes" not in sys.modules and type(b.ctypes).__name__ == "_LazyCtypes"
+assert "ctypes" not in sys.modules and type(b.ctypes).__name__ == "_LazyModule"
 for x in (0.0, -0.0, 1.5, -2.25, 1e308, float("inf"), float("nan"), 3.4e38, 1e-45):
     assert b.convert_f64_to_u64(x) == struct.unpack("<Q", struct.pack("<d", x))[0]
     assert b.convert_u64_to_f64(struct.unpack("<Q", struct.pack("<d", x))[0]) == x or x != x
