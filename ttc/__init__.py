@@ -312,6 +312,38 @@ if "xdsl.irdl.operations" not in sys.modules:
     sys.meta_path.insert(0, _AfterImport("xdsl.irdl.operations", _lazy_op_definitions))
 
 
+def _lazy_attr_definitions(module):
+    """Run on `xdsl.irdl.attributes` once imported: its `irdl_param_attr_definition` with the attribute's
+    `ParamAttrDef` (`from_pyrdl`: the class's annotations evaluated, each parameter's constraint built) made at
+    the first `get_irdl_definition` (an instance's verification, a parser's or printer's read of its parameters)
+    rather than at the class's definition: a command uses a few dozen of the attributes it imports. The
+    class's dict is what it was: `from_pyrdl` reads its non-dunder values and annotations, which the dataclass
+    and runtime_final steps after it do not change (they add dunders only). A TypedAttribute (its type
+    parameter's index is read at definition) is built at once, as before."""
+    eager, from_pyrdl, typed = module.irdl_param_attr_definition, module.ParamAttrDef.from_pyrdl, module.TypedAttribute
+    dataclass, runtime_final = module.dataclass, module.runtime_final
+
+    def irdl_param_attr_definition(cls):
+        if issubclass(cls, typed):
+            return eager(cls)
+        built = []
+
+        @classmethod
+        def get_irdl_definition(c):
+            if not built:
+                built.append(from_pyrdl(cls))
+            return built[0]
+
+        cls.get_irdl_definition = get_irdl_definition
+        return runtime_final(dataclass(frozen=True, init=False)(cls))
+
+    module.irdl_param_attr_definition = irdl_param_attr_definition
+
+
+if "xdsl.irdl.attributes" not in sys.modules:
+    sys.meta_path.insert(0, _AfterImport("xdsl.irdl.attributes", _lazy_attr_definitions))
+
+
 class _DataclassCode:
     """Reuses the code objects `dataclasses` compiles for every generated method: Python 3.10-3.13 write one
     source text per `__init__`/`__repr__`/`__eq__`/... of each dataclass and compile it at class creation, about

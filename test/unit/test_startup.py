@@ -145,17 +145,21 @@ print("ok")
     assert proc.returncode == 0 and proc.stdout == "ok\n", proc.stderr
 
 
-# Every op class of every dialect ttc loads: its class dict (names in order, kinds of values) and OpDef (repr,
-# addresses left out) after a first use, printed; argv[1] "eager" runs xDSL's decorator as it is (without
-# ttc._lazy_op_definition), "lazy" checks op_arg_names of the deferred ops against their OpDefs first.
+# Every op and parametrized attribute class of every dialect ttc loads: its class dict (names in order, kinds of
+# values) and OpDef or ParamAttrDef (repr, addresses left out) after a first use, printed; argv[1] "eager" runs
+# xDSL's decorators as they are (without ttc._lazy_op_definition and _lazy_attr_definitions), "lazy" checks
+# op_arg_names of the deferred ops against their OpDefs first.
 OPDEF_PROBE = """import re, sys, ttc
 if sys.argv[1] == "eager":
-    sys.meta_path[:] = [f for f in sys.meta_path if getattr(f, "name", None) != "xdsl.irdl.operations"]
+    sys.meta_path[:] = [f for f in sys.meta_path if getattr(f, "name", "") not in ("xdsl.irdl.operations",
+                                                                                 "xdsl.irdl.attributes")]
 from xdsl.dialects.builtin import Builtin
+from xdsl.ir import ParametrizedAttribute
 from xdsl.irdl import IRDLOperation
 from ttc.ir.dialects import DIALECTS
-ops = {op for d in [load() for load in DIALECTS.values()] + [Builtin] for op in d.operations
-       if issubclass(op, IRDLOperation)}
+dialects = [load() for load in DIALECTS.values()] + [Builtin]
+ops = {op for d in dialects for op in d.operations if issubclass(op, IRDLOperation)}
+attrs = {a for d in dialects for a in d.attributes if issubclass(a, ParametrizedAttribute)}
 assert (sys.argv[1] == "lazy") == any(op in ttc._PENDING_OPS for op in ops)
 names = {op: ttc.op_arg_names(op) for op in ops} if sys.argv[1] == "lazy" else {}
 for op in sorted(ops, key=lambda c: (c.__module__, c.__qualname__, c.name)):
@@ -164,12 +168,16 @@ for op in sorted(ops, key=lambda c: (c.__module__, c.__qualname__, c.name)):
         assert names[op] == ([n for n, _ in d.operands], [n for n, _ in d.results]), op
     text = f"{op.__module__}.{op.__qualname__} {[(k, type(v).__name__) for k, v in vars(op).items()]} {d!r}"
     print(re.sub("0x[0-9a-f]+", "0x", text))
+for attr in sorted(attrs, key=lambda c: (c.__module__, c.__qualname__, c.name)):
+    text = f"{attr.__module__}.{attr.__qualname__} {[(k, type(v).__name__) for k, v in vars(attr).items()]} "
+    print(re.sub("0x[0-9a-f]+", "0x", text + repr(attr.get_irdl_definition())))
 """
 
 
-def test_op_definitions_built_on_use_are_the_eager_ones():
-    """ttc._lazy_op_definition: each op class, built at its first use, is what xDSL's decorator made of it at
-    definition (~230 classes: the same dict, in the same order, and the same OpDef)."""
+def test_op_and_attribute_definitions_built_on_use_are_the_eager_ones():
+    """ttc._lazy_op_definition, _lazy_attr_definitions: each op and attribute class, built at its first use, is
+    what xDSL's decorator made of it at definition (~230 ops, ~50 attributes: the same dict, in the same order,
+    and the same definition)."""
     out = {}
     for mode in ("eager", "lazy"):
         proc = subprocess.run([sys.executable, "-c", OPDEF_PROBE, mode], capture_output=True, text=True, cwd=ROOT)
