@@ -229,6 +229,7 @@ class _LazyOpDef:
 _PENDING_OPS = {}  # op class -> {name: its own dict's value before the stand-in, or _PENDING_OPS where none}
 _EAGER_OP_DEFINITION = None  # xDSL's irdl_op_definition
 _OP_FIELD_DEF = None  # xDSL's base class of operand_def(), result_def(), ... values
+_OP_BASES = ()  # IRDLOperation and its bases, which define no fields
 
 
 def _lazy_op_definition(cls):
@@ -241,7 +242,8 @@ def _lazy_op_definition(cls):
     if getattr(cls, "assembly_format", None) is not None:
         names += ["parse", "print"]
     for base in cls.__mro__:
-        names += [k for k, v in vars(base).items() if isinstance(v, _OP_FIELD_DEF)]
+        if base not in _OP_BASES:
+            names += [k for k, v in vars(base).items() if isinstance(v, _OP_FIELD_DEF)]
     own, saved = vars(cls), {}
     for name in names:
         if name not in saved:
@@ -289,7 +291,7 @@ def op_arg_names(cls) -> tuple[list[str], list[str]]:
 
     seen, operands, results = set(), [], []
     for base in cls.__mro__:
-        for name, value in vars(base).items():
+        for name, value in vars(base).items() if base not in _OP_BASES else ():
             if base is cls and name in saved:
                 value = saved[name]
             if isinstance(value, _OP_FIELD_DEF) and name not in seen:
@@ -303,8 +305,9 @@ def op_arg_names(cls) -> tuple[list[str], list[str]]:
 
 def _lazy_op_definitions(module):
     """Run on `xdsl.irdl.operations` once imported: its `irdl_op_definition` deferred (`_LazyOpDef`)."""
-    global _EAGER_OP_DEFINITION, _OP_FIELD_DEF
+    global _EAGER_OP_DEFINITION, _OP_FIELD_DEF, _OP_BASES
     _EAGER_OP_DEFINITION, _OP_FIELD_DEF = module.irdl_op_definition, module._OpDefField
+    _OP_BASES = frozenset(module.IRDLOperation.__mro__)
     module.irdl_op_definition = _lazy_op_definition
 
 
