@@ -147,9 +147,9 @@ print("ok")
 
 # Every op and parametrized attribute class of every dialect ttc loads: its class dict (names in order, kinds of
 # values) and OpDef or ParamAttrDef (repr, addresses left out) after a first use, printed; argv[1] "eager" runs
-# xDSL's decorators as they are (without ttc._lazy_op_definition and _lazy_attr_definitions), "lazy" checks
+# xDSL's decorators as they are (without ttc.ir.lazy_defs), "lazy" checks
 # op_arg_names of the deferred ops against their OpDefs first.
-OPDEF_PROBE = """import re, sys, ttc
+OPDEF_PROBE = """import re, sys, ttc, ttc.ir.lazy_defs
 if sys.argv[1] == "eager":
     sys.meta_path[:] = [f for f in sys.meta_path if getattr(f, "name", "") not in ("xdsl.irdl.operations",
                                                                                  "xdsl.irdl.attributes")]
@@ -160,8 +160,8 @@ from ttc.ir.dialects import DIALECTS
 dialects = [load() for load in DIALECTS.values()] + [Builtin]
 ops = {op for d in dialects for op in d.operations if issubclass(op, IRDLOperation)}
 attrs = {a for d in dialects for a in d.attributes if issubclass(a, ParametrizedAttribute)}
-assert (sys.argv[1] == "lazy") == any(op in ttc._PENDING_OPS for op in ops)
-names = {op: ttc.op_arg_names(op) for op in ops} if sys.argv[1] == "lazy" else {}
+assert (sys.argv[1] == "lazy") == any(op in ttc.ir.lazy_defs._PENDING_OPS for op in ops)
+names = {op: ttc.ir.lazy_defs.op_arg_names(op) for op in ops} if sys.argv[1] == "lazy" else {}
 for op in sorted(ops, key=lambda c: (c.__module__, c.__qualname__, c.name)):
     d = op.get_irdl_definition()
     if names:
@@ -175,7 +175,7 @@ for attr in sorted(attrs, key=lambda c: (c.__module__, c.__qualname__, c.name)):
 
 
 def test_op_and_attribute_definitions_built_on_use_are_the_eager_ones():
-    """ttc._lazy_op_definition, _lazy_attr_definitions: each op and attribute class, built at its first use, is
+    """ttc.ir.lazy_defs: each op and attribute class, built at its first use, is
     what xDSL's decorator made of it at definition (~230 ops, ~50 attributes: the same dict, in the same order,
     and the same definition)."""
     out = {}
