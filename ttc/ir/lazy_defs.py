@@ -1,9 +1,8 @@
-"""xDSL's op and attribute definitions built on first use (installed by `ttc`'s import hooks, see `install`):
-building every op's OpDef and accessors and every attribute's ParamAttrDef at class definition was ~5% of a short
-tt-opt, for the few dozen of its ~300 ops and ~50 attributes that a command uses. Each class, once built, is what
-xDSL's decorators make of it (test_startup compares every op's and attribute's dict and definition)."""
-
-import sys
+"""xDSL's op and attribute definitions built on first use (installed by `ttc`'s import hooks, see `install`): a
+command uses a few dozen of the ~300 ops and ~50 attributes it imports, and building every op's OpDef and
+accessors and every attribute's ParamAttrDef at class definition was start-up work it did not need (bench/NOTES.md,
+branch lazy6). Each class, once built, is what xDSL's decorators make of it (test_startup compares every op's and
+attribute's dict and definition with the eager ones)."""
 
 
 def install(module):
@@ -20,8 +19,7 @@ class _LazyOpDef:
     operands, results, regions, successors, attributes and properties; `traits`, `get_irdl_definition`,
     `verify_`, and `parse`/`print` with an assembly format) until one of them is first read, set or deleted on
     the class or an instance: then `_build_op` runs xDSL's decorator on the class as it stood at decoration.
-    Building the OpDef and its accessors for every op of every dialect a command imports was ~10% of a short
-    tt-opt; a command uses a few dozen of the ~300 ops. A data descriptor, as the accessors (properties) are."""
+    A data descriptor, as the accessors (properties) are."""
 
     __slots__ = ("cls", "name")
 
