@@ -53,7 +53,7 @@ def _metadata(path: str, text: str, arch: str):
 
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
-    from ttc.driver import compiler
+    from ttc.driver import stages
     from ttc.lowering.cubin import AsmOptions, AssemblerError
     from ttc.lowering.target import TargetError, cpu_name, default_ptxas
 
@@ -64,14 +64,14 @@ def main(argv: list[str]) -> int:
         except TargetError as e:
             raise UsageError(str(e)) from None
     else:
-        arch = compiler.ptx_arch(text)
+        arch = stages.ptx_arch(text)
         if arch is None:
             raise UsageError(f"'{path}' has no .target directive; is it PTX? (or pass --sm)")
     options = AsmOptions(arch=arch, opt_level=args.opt_level, maxrregcount=args.maxrregcount, lineinfo=args.lineinfo)
     tool = args.ptxas or default_ptxas()
     meta = _metadata(path, text, arch)
     try:
-        cubin = compiler.cubin(text, path, meta, options, "tt-as", tool)
+        cubin = stages.cubin(text, path, meta, options, "tt-as", tool)
     except AssemblerError as e:  # a log without a PTX line: printed as the assembler wrote it
         sys.stderr.write(str(e).rstrip("\n") + "\n")
         return 1

@@ -37,7 +37,7 @@ def _parser() -> ArgumentParser:
 
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
-    from ttc.driver import compiler
+    from ttc.driver import stages
     from ttc.ir.diagnostics import CompileError, Diagnostic
     from ttc.lowering import pipeline
     from ttc.lowering.metadata import KernelMetadata
@@ -55,7 +55,7 @@ def main(argv: list[str]) -> int:
             raise CompileError(Diagnostic(path, 0, 0, "no LLVM IR here (no define, declare, target or ModuleID "
                                           "line); TTGIR files end in .ttgir"))
         if kind == "ttgir":  # the .llir stage: lowered here, unless an override file stands in for it
-            mod, meta, tm = compiler.llir(pipeline.parse_ttgir(text, path, options), "tt-translate", options)
+            mod, meta, tm = stages.llir(pipeline.parse_ttgir(text, path, options), "tt-translate", options)
         else:
             sidecar = KernelMetadata.read_sidecar(None if args.file == "-" else args.file)
             mod, meta, tm = pipeline.parse_llvm(text, path, options, sidecar)
@@ -64,7 +64,7 @@ def main(argv: list[str]) -> int:
     if args.target == "llvmir":
         result = str(mod)
     else:
-        result = compiler.ptx(mod, meta, tm, "tt-translate")
+        result = stages.ptx(mod, meta, tm, "tt-translate")
     write_output(args.output, result)
     if args.output not in (None, "-"):
         meta.write_sidecar(args.output)

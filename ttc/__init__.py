@@ -3,8 +3,9 @@
 `ttc.compile(path, kernel, signature, options)` runs every stage in one process, with Triton's kernel cache (see
 `ttc.driver.compiler`); `ttc.Options` are its options. Importing `ttc` loads nothing else; it installs
 import hooks (below): xDSL's lazily parsed op formats, its IRDL dialect finder imported only when an .irdl
-file exists (`_Instead`), ctypes imported by xDSL's bitwise casts on first use, and on `dataclasses`
-`_DataclassCode` and `_DataclassDoc`; and `_RegexCode` in `re`.
+file exists (`_Instead`), xDSL's op and attribute definitions built on first use (`ttc.ir.lazy_defs`), modules
+imported on first use (`_LazyModule`: ctypes in xDSL's bitwise casts, inspect in `dataclasses`, importlib.resources
+and platform in llvmlite), and on `dataclasses` `_DataclassCode` and `_DataclassDoc`; and `_RegexCode` in `re`.
 """
 
 import sys
@@ -123,39 +124,94 @@ if "xdsl.utils.dialect_loader" not in sys.modules:
     sys.meta_path.insert(0, _Instead("xdsl.utils.dialect_loader", _lazy_dialect_loader))
 
 
-class _LazyCtypes:
-    """What `import ctypes` binds in `xdsl.utils.bitwise_casts` (its float <-> bits helpers, which xDSL's
-    builtin imports for FloatData's hash and its printer for hex floats): ctypes is imported, and put in this
-    stand-in's place in the module, when one of them first runs, not at import (1% of a short tt-opt, whose
-    TTIR may never hash or print such a float). See `_lazy_ctypes`."""
+class _LazyModule:
+    """What `import NAME [as BOUND]` binds in a module that `_lazy_imports` runs: NAME is imported, and put in
+    the stand-in's place in that module, when an attribute is first read from it. For ctypes in
+    `xdsl.utils.bitwise_casts` (its float <-> bits helpers, for FloatData's hash and the printer's hex floats:
+    1% of a short tt-opt), inspect in `dataclasses` (its one use, the generated `__doc__`, is `_DataclassDoc`'s
+    on first read; inspect with ast, dis and tokenize: ~8% of tt-as) and platform in llvmlite's execution
+    engine (for MCJIT, which ttc does not use)."""
 
-    def __init__(self, module):
-        self.__module = module
+    def __init__(self, module, name, bound):
+        self.__module, self.__name, self.__bound = module, name, bound
+
+    def _real(self):
+        import importlib
+
+        real = importlib.import_module(self.__name)
+        setattr(self.__module, self.__bound, real)
+        return real
 
     def __getattr__(self, name):
-        if name.startswith("__"):  # the import system's probes (`__spec__`): not ctypes' names
+        if name.startswith("__"):  # the import system's probes (`__spec__`): not the module's names
             raise AttributeError(name)
-        import ctypes
-
-        self.__module.ctypes = ctypes
-        return getattr(ctypes, name)
+        return getattr(self._real(), name)
 
 
-def _lazy_ctypes(module, run):
-    """Runs `xdsl.utils.bitwise_casts` with `_LazyCtypes` as what its `import ctypes` finds in sys.modules,
-    taken out again right after (where ctypes is already imported, the module runs as it is)."""
-    if "ctypes" in sys.modules:
-        return run(module)
-    sys.modules["ctypes"] = stand_in = _LazyCtypes(module)
-    try:
-        run(module)
-    finally:
-        if sys.modules.get("ctypes") is stand_in:
-            del sys.modules["ctypes"]
+class _LlvmliteResources(_LazyModule):
+    """importlib.resources as llvmlite.binding.ffi uses it, to find its library next to its own module:
+    `as_file(files(package) / name)`, which is that file's path where the package is a folder of files (a
+    FileLoader's: `pathlib.Path(loader.path).parent`, what importlib.resources' FileReader gives, and `as_file`
+    of a Path yields it). importlib.resources, with typing, importlib.readers and zipfile, is ~6% of
+    tt-translate --target=ptx; anything else asked of it imports it (`_LazyModule`)."""
+
+    def files(self, package):
+        import importlib.machinery
+
+        loader = getattr(getattr(sys.modules.get(package), "__spec__", None), "loader", None)
+        if not isinstance(loader, (importlib.machinery.SourceFileLoader, importlib.machinery.SourcelessFileLoader)):
+            return self._real().files(package)
+        import pathlib
+
+        return pathlib.Path(loader.path).parent
+
+    def as_file(self, path):
+        import pathlib
+
+        if type(path) is not pathlib.PosixPath and type(path) is not pathlib.WindowsPath:
+            return self._real().as_file(path)
+        import contextlib
+
+        return contextlib.nullcontext(path)
 
 
-if "xdsl.utils.bitwise_casts" not in sys.modules:
-    sys.meta_path.insert(0, _Instead("xdsl.utils.bitwise_casts", _lazy_ctypes))
+def _lazy_imports(*stand_ins):
+    """An `_Instead` patch that runs the module with `kind(module, name, bound)` as what `import name` finds in
+    sys.modules, for each (name, bound, kind) not imported yet; taken out again right after."""
+
+    def patch(module, run):
+        placed = {}
+        for name, bound, kind in stand_ins:
+            if name not in sys.modules:
+                sys.modules[name] = placed[name] = kind(module, name, bound)
+        try:
+            run(module)
+        finally:
+            for name, stand_in in placed.items():
+                if sys.modules.get(name) is stand_in:
+                    del sys.modules[name]
+
+    return patch
+
+
+for _name, _stand_ins in (("xdsl.utils.bitwise_casts", [("ctypes", "ctypes", _LazyModule)]),
+                          ("llvmlite.binding.ffi", [("importlib.resources", "_impres", _LlvmliteResources)]),
+                          ("llvmlite.binding.executionengine", [("platform", "platform", _LazyModule)])):
+    if _name not in sys.modules:
+        sys.meta_path.insert(0, _Instead(_name, _lazy_imports(*_stand_ins)))
+
+
+def _lazy_definitions(module):
+    """Run on `xdsl.irdl.operations` and `xdsl.irdl.attributes` once imported: their decorators' work deferred
+    to each op's and attribute's first use (`ttc.ir.lazy_defs`)."""
+    from ttc.ir import lazy_defs
+
+    lazy_defs.install(module)
+
+
+for _name in ("xdsl.irdl.operations", "xdsl.irdl.attributes"):
+    if _name not in sys.modules:
+        sys.meta_path.insert(0, _AfterImport(_name, _lazy_definitions))
 
 
 class _DataclassCode:
@@ -365,7 +421,13 @@ def _patch_dataclasses(dataclasses):
 
 
 _builtin_exec, _builtin_compile = exec, compile  # before `compile` below shadows it
-_DataclassHook = _AfterImport("dataclasses", _patch_dataclasses)  # so that `import ttc` imports nothing
+def _run_dataclasses(module, run):
+    """`dataclasses` run with inspect imported on first use (`_LazyModule`), then patched."""
+    _lazy_imports(("inspect", "inspect", _LazyModule))(module, run)
+    _patch_dataclasses(module)
+
+
+_DataclassHook = _Instead("dataclasses", _run_dataclasses)  # so that `import ttc` imports nothing
 if "dataclasses" in sys.modules:
     _patch_dataclasses(sys.modules["dataclasses"])
 else:

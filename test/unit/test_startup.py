@@ -6,6 +6,7 @@ TTIR never loads the ttg/llvm/math dialects or the back end, nothing but the com
 imports numpy, llvmlite or cuda. Start-up time follows the import set (bench/startup.py measures it).
 """
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -100,6 +101,89 @@ def test_tt_translate_llvmir(tmp_path, kernel):
     assert "llvmlite" in modules
     assert not offending(modules, ("numpy", "cuda", "ttc.frontend", "ttc.runtime", "xdsl.dialects.math",
                                    "importlib.metadata"))  # nvJitLink's version: from its .dist-info folder's name
+
+
+LLVMLITE_UNUSED = ("importlib.resources", "zipfile", "platform")  # ttc._LlvmliteResources; MCJIT's platform check
+DRIVER = ("ttc.driver.compiler", "ttc.driver.cache", "tempfile")  # the one-process compile and Triton's cache
+
+
+def test_tt_translate_ptx(tmp_path):
+    """--target=ptx (the pipe's fifth command): llvmlite without importlib.resources or platform, the back-end
+    stages without the compile driver and its cache, dataclasses without inspect (ttc._LazyModule)."""
+    llir = tmp_path / "a.llir"
+    subprocess.run([sys.executable, "-m", "ttc.tools.tt_translate", FIXTURES / "vector_add.ttgir", "--target=llvmir",
+                    "-o", llir], check=True)
+    modules = imported(tmp_path, "ttc.tools.tt_translate", llir, "--target=ptx", "-o", tmp_path / "a.ptx")
+    assert "llvmlite.binding" in modules
+    assert not offending(modules, ("numpy", "cuda", "xdsl", "ttc.ir.tt", "inspect") + LLVMLITE_UNUSED + DRIVER)
+
+
+@pytest.mark.skipif(shutil.which("ptxas") is None, reason="no ptxas (nvJitLink's path imports its package)")
+def test_tt_as_imports_no_compile_driver(tmp_path):
+    modules = imported(tmp_path, "ttc.tools.tt_as", ROOT / "test" / "fixtures" / "triton_ptx" / "vector_add.ptx",
+                       "--ptxas", shutil.which("ptxas"), "-o", tmp_path / "a.cubin")
+    assert "ttc.driver.stages" in modules
+    assert not offending(modules, ("numpy", "cuda", "llvmlite", "xdsl", "ttc.ir.tt", "inspect") + DRIVER[:2])
+
+
+def test_llvmlite_finds_its_library_where_importlib_resources_does():
+    """ttc._LlvmliteResources gives llvmlite.binding.ffi the path importlib.resources would (and the library
+    loads from it)."""
+    code = """import sys, ttc
+import llvmlite.binding.ffi as ffi
+assert "importlib.resources" not in sys.modules and type(ffi._impres).__name__ == "_LlvmliteResources"
+with ffi._impres.as_file(ffi._impres.files("llvmlite.binding") / "libllvmlite.so") as ours:
+    pass
+import importlib.resources as real
+with real.as_file(real.files("llvmlite.binding") / "libllvmlite.so") as theirs:
+    pass
+assert type(ours) is type(theirs) and ours == theirs and str(ours) == str(theirs), (ours, theirs)
+assert ffi.lib.LLVMPY_GetVersionInfo() > 0
+print("ok")
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0 and proc.stdout == "ok\n", proc.stderr
+
+
+# Every op and parametrized attribute class of every dialect ttc loads: its class dict (names in order, kinds of
+# values) and OpDef or ParamAttrDef (repr, addresses left out) after a first use, printed; argv[1] "eager" runs
+# xDSL's decorators as they are (without ttc.ir.lazy_defs), "lazy" checks
+# op_arg_names of the deferred ops against their OpDefs first.
+OPDEF_PROBE = """import re, sys, ttc, ttc.ir.lazy_defs
+if sys.argv[1] == "eager":
+    sys.meta_path[:] = [f for f in sys.meta_path if getattr(f, "name", "") not in ("xdsl.irdl.operations",
+                                                                                 "xdsl.irdl.attributes")]
+from xdsl.dialects.builtin import Builtin
+from xdsl.ir import ParametrizedAttribute
+from xdsl.irdl import IRDLOperation
+from ttc.ir.dialects import DIALECTS
+dialects = [load() for load in DIALECTS.values()] + [Builtin]
+ops = {op for d in dialects for op in d.operations if issubclass(op, IRDLOperation)}
+attrs = {a for d in dialects for a in d.attributes if issubclass(a, ParametrizedAttribute)}
+assert (sys.argv[1] == "lazy") == any(op in ttc.ir.lazy_defs._PENDING_OPS for op in ops)
+names = {op: ttc.ir.lazy_defs.op_arg_names(op) for op in ops} if sys.argv[1] == "lazy" else {}
+for op in sorted(ops, key=lambda c: (c.__module__, c.__qualname__, c.name)):
+    d = op.get_irdl_definition()
+    if names:
+        assert names[op] == ([n for n, _ in d.operands], [n for n, _ in d.results]), op
+    text = f"{op.__module__}.{op.__qualname__} {[(k, type(v).__name__) for k, v in vars(op).items()]} {d!r}"
+    print(re.sub("0x[0-9a-f]+", "0x", text))
+for attr in sorted(attrs, key=lambda c: (c.__module__, c.__qualname__, c.name)):
+    text = f"{attr.__module__}.{attr.__qualname__} {[(k, type(v).__name__) for k, v in vars(attr).items()]} "
+    print(re.sub("0x[0-9a-f]+", "0x", text + repr(attr.get_irdl_definition())))
+"""
+
+
+def test_op_and_attribute_definitions_built_on_use_are_the_eager_ones():
+    """ttc.ir.lazy_defs: each op and attribute class, built at its first use, is
+    what xDSL's decorator made of it at definition (~230 ops, ~50 attributes: the same dict, in the same order,
+    and the same definition)."""
+    out = {}
+    for mode in ("eager", "lazy"):
+        proc = subprocess.run([sys.executable, "-c", OPDEF_PROBE, mode], capture_output=True, text=True, cwd=ROOT)
+        assert proc.returncode == 0, proc.stderr
+        out[mode] = proc.stdout.splitlines()
+    assert len(out["eager"]) > 200 and out["lazy"] == out["eager"]
 
 
 @pytest.mark.parametrize("module", [f"ttc.tools.tt_{name}" for name in
@@ -298,13 +382,13 @@ def test_regex_code_cache_same_patterns_and_used(tmp_path):
 
 
 def test_bitwise_casts_import_ctypes_on_first_use():
-    """ttc._lazy_ctypes: xdsl.utils.bitwise_casts imports without ctypes, its helpers give the bits struct gives
+    """ttc._LazyModule: xdsl.utils.bitwise_casts imports without ctypes, its helpers give the bits struct gives
     (ctypes imported at the first call, then the module's own `ctypes`), and a later `import ctypes` is the real
     module."""
     code = """import struct, sys
 import ttc
 import xdsl.utils.bitwise_casts as b
-assert "ctypes" not in sys.modules and type(b.ctypes).__name__ == "_LazyCtypes"
+assert "ctypes" not in sys.modules and type(b.ctypes).__name__ == "_LazyModule"
 for x in (0.0, -0.0, 1.5, -2.25, 1e308, float("inf"), float("nan"), 3.4e38, 1e-45):
     assert b.convert_f64_to_u64(x) == struct.unpack("<Q", struct.pack("<d", x))[0]
     assert b.convert_u64_to_f64(struct.unpack("<Q", struct.pack("<d", x))[0]) == x or x != x

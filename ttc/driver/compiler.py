@@ -1,5 +1,6 @@
 """Every stage of a kernel in one process (`ttc.compile`, `tt-compile`), through the stage functions that the
-separate commands use, with Triton's kernel cache (`ttc.driver.cache`).
+separate commands use (the back end's in `ttc.driver.stages`, so that tt-translate and tt-as import
+neither this module nor the cache), with Triton's kernel cache (`ttc.driver.cache`).
 
 The stages and the commands that run them alone:
 
@@ -28,6 +29,7 @@ from dataclasses import asdict, dataclass, field, replace
 
 from ttc.driver import cache
 from ttc.driver import stages
+from ttc.driver.stages import cubin, llir, ptx, ptx_arch  # the back-end stages, shared with the commands
 from ttc.driver.cli import UsageError, env_on
 
 STAGES = ("ttir", "ttgir", "llir", "ptx", "cubin")  # what `stage=` may name, in order
@@ -98,68 +100,6 @@ def frontend(text: str, path: str, kernel: str, signature: str, *, module_name: 
     module = compile_source(text, path, kernel, signature, module_name, options)
     verify_module(module)
     return module
-
-
-def llir(ttgir, tool: str, options=None):
-    """TTGIR (a parsed `ttc.lowering.pipeline.TTGIR`) -> (LLVM module, metadata, target machine): lowered and
-    optimized, or the `.llir` override (read with `options`, a `pipeline.Options`); dumped."""
-    from ttc.lowering import pipeline
-
-    stage_meta = ttgir.metadata()
-    kernel = stages.Kernel(stage_meta.name, stage_meta.hash)
-    replaced = stages.override(tool, kernel, "llir")
-    if replaced is not None:
-        mod, meta, tm = stages.override_llir(replaced, kernel, stage_meta, options or pipeline.Options())
-    else:
-        mod, meta, tm = pipeline.lower(ttgir)
-    stages.dump(kernel, "llir", str(mod))
-    return mod, meta, tm
-
-
-def ptx(mod, meta, tm, tool: str) -> str:
-    """LLVM module -> PTX (with its metadata line), or the `.ptx` override; dumped. The PTX is made from the
-    module's text, as Triton's make_ptx does: the in-memory module can differ from its text in what the text does
-    not keep (the order of each value's uses, which instruction selection sees), so this way the `.llir` stage
-    alone decides the PTX, whether it was lowered in this process or read from a file."""
-    from ttc.lowering import pipeline, target
-
-    kernel = stages.Kernel(meta.name, meta.hash)
-    replaced = stages.override(tool, kernel, "ptx")
-    if replaced:
-        result = stages.override_ptx(replaced, kernel, meta)
-    else:
-        result = pipeline.to_ptx(target.llvm().parse_assembly(str(mod)), meta, tm)
-    stages.dump(kernel, "ptx", result)
-    return result
-
-
-def ptx_arch(text: str) -> str | None:
-    """The `.target` of PTX text (`sm_90a`), or None."""
-    m = re.search(r"^\s*\.target\s+(sm_\w+)", text, re.M)
-    return m.group(1) if m else None
-
-
-def cubin(text: str, path: str, meta, options, tool: str, ptxas: str | None = None) -> bytes:
-    """PTX -> CUBIN with nvJitLink (or `ptxas`), or the `.cubin` override; the CUBIN and its `.json` dumped.
-    Assembler errors with a PTX line are CompileErrors at that line; others raise `AssemblerError`."""
-    from ttc.ir.diagnostics import CompileError
-    from ttc.lowering.cubin import AssemblerError, assemble, located
-
-    kernel = stages.Kernel(meta.name, meta.hash)
-    replaced = stages.override(tool, kernel, "cubin")
-    if replaced is not None:
-        binary = stages.override_cubin(replaced, kernel)
-    else:
-        try:
-            binary = assemble(text, os.path.basename(path), options, ptxas)
-        except AssemblerError as e:
-            diags = located(str(e), path, text)
-            if diags:
-                raise CompileError(*diags) from None
-            raise
-    stages.dump(kernel, "cubin", binary)
-    stages.dump(kernel, "json", meta.file_text())
-    return binary
 
 
 # ---------------------------------------------------------------- one process, with the cache

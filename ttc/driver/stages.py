@@ -14,6 +14,7 @@ of the text the first command read), the kernel is the public `tt.func`.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from dataclasses import dataclass
 
@@ -204,3 +205,65 @@ def dump_module(kernel: Kernel, ext: str, module) -> None:
     from ttc.ir.printer import print_ir
 
     dump(kernel, ext, print_ir(module, debuginfo=True, name_locs=True) + "\n")
+
+
+def llir(ttgir, tool: str, options=None):
+    """TTGIR (a parsed `ttc.lowering.pipeline.TTGIR`) -> (LLVM module, metadata, target machine): lowered and
+    optimized, or the `.llir` override (read with `options`, a `pipeline.Options`); dumped."""
+    from ttc.lowering import pipeline
+
+    stage_meta = ttgir.metadata()
+    kernel = Kernel(stage_meta.name, stage_meta.hash)
+    replaced = override(tool, kernel, "llir")
+    if replaced is not None:
+        mod, meta, tm = override_llir(replaced, kernel, stage_meta, options or pipeline.Options())
+    else:
+        mod, meta, tm = pipeline.lower(ttgir)
+    dump(kernel, "llir", str(mod))
+    return mod, meta, tm
+
+
+def ptx(mod, meta, tm, tool: str) -> str:
+    """LLVM module -> PTX (with its metadata line), or the `.ptx` override; dumped. The PTX is made from the
+    module's text, as Triton's make_ptx does: the in-memory module can differ from its text in what the text does
+    not keep (the order of each value's uses, which instruction selection sees), so this way the `.llir` stage
+    alone decides the PTX, whether it was lowered in this process or read from a file."""
+    from ttc.lowering import pipeline, target
+
+    kernel = Kernel(meta.name, meta.hash)
+    replaced = override(tool, kernel, "ptx")
+    if replaced:
+        result = override_ptx(replaced, kernel, meta)
+    else:
+        result = pipeline.to_ptx(target.llvm().parse_assembly(str(mod)), meta, tm)
+    dump(kernel, "ptx", result)
+    return result
+
+
+def ptx_arch(text: str) -> str | None:
+    """The `.target` of PTX text (`sm_90a`), or None."""
+    m = re.search(r"^\s*\.target\s+(sm_\w+)", text, re.M)
+    return m.group(1) if m else None
+
+
+def cubin(text: str, path: str, meta, options, tool: str, ptxas: str | None = None) -> bytes:
+    """PTX -> CUBIN with nvJitLink (or `ptxas`), or the `.cubin` override; the CUBIN and its `.json` dumped.
+    Assembler errors with a PTX line are CompileErrors at that line; others raise `AssemblerError`."""
+    from ttc.ir.diagnostics import CompileError
+    from ttc.lowering.cubin import AssemblerError, assemble, located
+
+    kernel = Kernel(meta.name, meta.hash)
+    replaced = override(tool, kernel, "cubin")
+    if replaced is not None:
+        binary = override_cubin(replaced, kernel)
+    else:
+        try:
+            binary = assemble(text, os.path.basename(path), options, ptxas)
+        except AssemblerError as e:
+            diags = located(str(e), path, text)
+            if diags:
+                raise CompileError(*diags) from None
+            raise
+    dump(kernel, "cubin", binary)
+    dump(kernel, "json", meta.file_text())
+    return binary

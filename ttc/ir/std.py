@@ -17,6 +17,7 @@ from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, 
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from ttc.ir.lazy_defs import op_arg_names
 from ttc.ir.format import Custom, register, same_as
 from ttc.ir.types import elt, i1_like, is_float, is_int, is_ptr, shape_of
 
@@ -123,9 +124,7 @@ CF = cf.Cf
 _BINARY = "$lhs `,` $rhs attr-dict `:` type($result)"
 _SAME = {"lhs": same_as("result"), "rhs": same_as("result")}
 for _op in arith.Arith.operations:
-    d = _op.get_irdl_definition()
-    operands = [n for n, _ in d.operands]
-    results = [n for n, _ in d.results]
+    operands, results = op_arg_names(_op)  # without building each op's definition (ttc.ir.lazy_defs)
     if operands == ["lhs", "rhs"] and results == ["result"] and _op.name not in _REPLACED:
         register(_op.name, _BINARY, infer=_SAME)
     elif operands == ["input"] and results == ["result"]:
@@ -189,8 +188,7 @@ def _math():
     from xdsl.dialects import math
 
     for op in math.Math.operations:
-        d = op.get_irdl_definition()
-        operands = [n for n, _ in d.operands]
+        operands = op_arg_names(op)[0]
         if operands == ["operand"]:
             register(op.name, "$operand attr-dict `:` type($result)", infer={"operand": same_as("result")})
         elif operands == ["lhs", "rhs"]:
