@@ -266,6 +266,16 @@ def xdsl_pattern(pattern: RewritePattern) -> Pattern:
         pattern.match_and_rewrite(op, rewriter)
         return rewriter.has_done_action
 
+    # xDSL's `op_type_rewrite_pattern` wraps a method in one that does nothing unless the op has the annotated
+    # type: that check is made first here, before the rewriter is aimed at the op
+    impl = getattr(pattern.match_and_rewrite, "__func__", None)
+    if impl is not None and impl.__qualname__ == "op_type_rewrite_pattern.<locals>.impl":
+        expected = dict(zip(impl.__code__.co_freevars, impl.__closure__))["expected_type"].cell_contents
+
+        def apply_typed(op: Operation, rw: Rewriter) -> bool:
+            return isinstance(op, expected) and apply(op, rw)
+
+        return apply_typed
     return apply
 
 
