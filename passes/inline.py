@@ -60,15 +60,20 @@ def stack_location(callee: Attribute, caller: Attribute) -> Attribute:
     return loc
 
 
+def _stacked(loc: Attribute, caller: Attribute, memo: dict) -> Attribute:
+    """`stack_location(loc, caller)`, made once per callee location at a call: `memo` maps id(loc) to (loc, the
+    stacked location) (holding loc keeps its id its own); many ops of a callee share a location, and equal
+    attributes print the same."""
+    hit = memo.get(id(loc))
+    if hit is None:
+        hit = memo[id(loc)] = (loc, stack_location(loc, caller))
+    return hit[1]
+
+
 def _relocate(op: Operation, caller: Attribute, memo: dict) -> None:
-    """Stack the locations of `op`, its nested ops and their block arguments on `caller`; `memo` holds the
-    stacked location of each callee location already seen at this call (id -> (location, stacked)): many ops
-    of a callee share a location, and equal attributes print the same."""
+    """Stack the locations of `op`, its nested ops and their block arguments on `caller` (`_stacked`)."""
     def stacked(loc: Attribute) -> Attribute:
-        hit = memo.get(id(loc))
-        if hit is None:
-            hit = memo[id(loc)] = (loc, stack_location(loc, caller))  # holding loc keeps its id its own
-        return hit[1]
+        return _stacked(loc, caller, memo)
 
     for child in op.walk():
         child.location = stacked(child.location)
@@ -254,7 +259,10 @@ def inline_call(call: tt.CallOp, callee: tt.FuncOp) -> None:
     def copy(op: Operation) -> Operation:
         new = op.clone(values, block_map)
         if remap:
-            _relocate(new, loc, memo)
+            if new.regions:
+                _relocate(new, loc, memo)
+            else:  # most ops: no walk
+                new.location = _stacked(new.location, loc, memo)
         return new
 
     if len(blocks) == 1:
