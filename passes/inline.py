@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from xdsl.dialects import cf
 from xdsl.dialects.builtin import CallSiteLoc, IntegerAttr, UnknownLoc, i1
 from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.traits import SymbolTable
+from xdsl.traits import SymbolOpInterface, SymbolTable
 
 from ttc.ir import tt
 from ttc.ir.dialects import prebuilt
@@ -60,22 +60,53 @@ def stack_location(callee: Attribute, caller: Attribute) -> Attribute:
     return loc
 
 
-def _relocate(op: Operation, caller: Attribute) -> None:
+def _stacked(loc: Attribute, caller: Attribute, memo: dict) -> Attribute:
+    """`stack_location(loc, caller)`, made once per callee location at a call: `memo` maps id(loc) to (loc, the
+    stacked location) (holding loc keeps its id its own); many ops of a callee share a location, and equal
+    attributes print the same."""
+    hit = memo.get(id(loc))
+    if hit is None:
+        hit = memo[id(loc)] = (loc, stack_location(loc, caller))
+    return hit[1]
+
+
+def _relocate(op: Operation, caller: Attribute, memo: dict) -> None:
+    """Stack the locations of `op`, its nested ops and their block arguments on `caller` (`_stacked`)."""
+    def stacked(loc: Attribute) -> Attribute:
+        return _stacked(loc, caller, memo)
+
     for child in op.walk():
-        child.location = stack_location(child.location, caller)
+        child.location = stacked(child.location)
         for region in child.regions:
             for block in region.blocks:
                 for arg in block.args:
-                    arg.location = stack_location(arg.location, caller)
+                    arg.location = stacked(arg.location)
 
 
-def resolve_callee(call: tt.CallOp) -> tt.FuncOp | None:
-    """The `tt.func` a call refers to, or None when the symbol is missing or is something else."""
-    try:
-        callee = SymbolTable.lookup_symbol(call, call.callee)
-    except ValueError:
+def resolve_callee(call: tt.CallOp, tables: dict | None = None) -> tt.FuncOp | None:
+    """The `tt.func` a call refers to, or None when the symbol is missing or is something else. `tables`, when
+    given, caches each symbol table's {name: first op of that name} (xDSL's lookup scans the table's ops on every
+    call): the pass adds and removes no symbol while it looks them up."""
+    callee = call.callee
+    if tables is None or callee.nested_references.data:
+        try:
+            found = SymbolTable.lookup_symbol(call, callee)
+        except ValueError:
+            return None
+        return found if isinstance(found, tt.FuncOp) else None
+    anchor = call
+    while anchor is not None and not anchor.has_trait(SymbolTable):
+        anchor = anchor.parent_op()
+    if anchor is None:
         return None
-    return callee if isinstance(callee, tt.FuncOp) else None
+    table = tables.get(id(anchor))
+    if table is None:
+        table = tables[id(anchor)] = {}  # the anchor stays in the IR: its id stays its
+        for o in anchor.regions[0].block.ops:
+            if (sym := o.get_trait(SymbolOpInterface)) is not None and (name := sym.get_sym_attr_name(o)) is not None:
+                table.setdefault(name.data, o)
+    found = table.get(callee.root_reference.data)
+    return found if isinstance(found, tt.FuncOp) else None
 
 
 def _enclosing_func(op: Operation) -> tt.FuncOp | None:
@@ -88,13 +119,13 @@ def _enclosing_func(op: Operation) -> tt.FuncOp | None:
 # ----------------------------------------------------------------------------- call graph
 
 
-def _call_graph(funcs: list[tt.FuncOp]) -> dict[tt.FuncOp, list[tt.FuncOp]]:
+def _call_graph(funcs: list[tt.FuncOp], tables: dict | None = None) -> dict[tt.FuncOp, list[tt.FuncOp]]:
     """Each function -> the functions it calls, in first-call order."""
     graph: dict[tt.FuncOp, list[tt.FuncOp]] = {f: [] for f in funcs}
     for f in funcs:
         for op in f.walk():
             if isinstance(op, tt.CallOp):
-                callee = resolve_callee(op)
+                callee = resolve_callee(op, tables)
                 if callee is not None and callee in graph and callee not in graph[f]:
                     graph[f].append(callee)
     return graph
@@ -195,9 +226,9 @@ def _is_noinline(func: tt.FuncOp) -> bool:
     return isinstance(attr, IntegerAttr) and attr.type == i1 and bool(attr.value.data)
 
 
-def inlinable_callee(call: tt.CallOp, recursive: set[tt.FuncOp]) -> tt.FuncOp | None:
+def inlinable_callee(call: tt.CallOp, recursive: set[tt.FuncOp], tables: dict | None = None) -> tt.FuncOp | None:
     """The callee to inline at `call`, or None when the call must stay (see the module docstring)."""
-    callee = resolve_callee(call)
+    callee = resolve_callee(call, tables)
     if callee is None or callee.is_declaration or callee in recursive or _is_noinline(callee):
         return None
     ft = callee.function_type
@@ -223,11 +254,15 @@ def inline_call(call: tt.CallOp, callee: tt.FuncOp) -> None:
     caller_block = call.parent_block()
     assert caller_block is not None
     block_map: dict[Block, Block] = {entry: caller_block}
+    memo: dict = {}
 
     def copy(op: Operation) -> Operation:
         new = op.clone(values, block_map)
         if remap:
-            _relocate(new, loc)
+            if new.regions:
+                _relocate(new, loc, memo)
+            else:  # most ops: no walk
+                new.location = _stacked(new.location, loc, memo)
         return new
 
     if len(blocks) == 1:
@@ -305,7 +340,8 @@ def inline_calls(root: Operation, simplify=None) -> int:
     canonicalizer at its fixed point changes nothing in a function nothing touched since. Dead private
     functions are erased at the end, as MLIR's inliner does (see the module docstring)."""
     funcs = [op for op in root.walk() if isinstance(op, tt.FuncOp)]
-    graph = _call_graph(funcs)
+    tables: dict = {}
+    graph = _call_graph(funcs, tables)
     recursive = recursive_functions(graph)
     by_name = {f.sym_name.data: f for f in funcs}
     uses = dict.fromkeys(funcs, 0)  # MLIR's CGUseList: references from function bodies
@@ -313,6 +349,7 @@ def inline_calls(root: Operation, simplify=None) -> int:
         for g in _references(f, by_name):
             uses[g] += 1
     dead: list[tt.FuncOp] = []
+    refs: dict[tt.FuncOp, list[tt.FuncOp]] = {}
     count = 0
     for func in bottom_up(graph):
         if _discardable(func) and uses[func] == 0:
@@ -326,12 +363,14 @@ def inline_calls(root: Operation, simplify=None) -> int:
             calls = [op for op in func.walk() if isinstance(op, tt.CallOp)]
             done = 0
             for call in calls:
-                callee = inlinable_callee(call, recursive)
+                callee = inlinable_callee(call, recursive, tables)
                 if callee is None or callee is func:
                     continue
                 inline_call(call, callee)
                 done += 1
-                body = _references(callee, by_name)
+                body = refs.get(callee)
+                if body is None:  # a callee's body is final once its turn (bottom-up) has passed
+                    body = refs[callee] = _references(callee, by_name)
                 uses[callee] -= 1
                 for g in body:  # the copy refers to what the callee refers to
                     uses[g] += 1

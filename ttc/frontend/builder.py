@@ -56,10 +56,18 @@ UNKNOWN_LOC = UnknownLoc()
 _NO_CHILD = NoneAttr()  # what a NameLoc naming nothing holds
 
 
+_FILE_LOCS: dict = {}  # (file name, line, col) -> its location: a helper's code is generated per specialization
+
+
 def file_loc(filename: str | StringAttr, line: int, col: int) -> FileLineColLoc:
-    """`loc("filename":line:col)`; `filename` may be given as its StringAttr, which a file's locations share."""
-    name = filename if isinstance(filename, StringAttr) else StringAttr(filename)
-    return prebuilt(FileLineColLoc, name, IntAttr(line), IntAttr(col))
+    """`loc("filename":line:col)`; `filename` may be given as its StringAttr, which a file's locations share.
+    Made once per position (attributes are immutable and print as their value)."""
+    key = (filename.data if isinstance(filename, StringAttr) else filename, line, col)
+    loc = _FILE_LOCS.get(key)
+    if loc is None:
+        name = filename if isinstance(filename, StringAttr) else StringAttr(filename)
+        loc = _FILE_LOCS[key] = prebuilt(FileLineColLoc, name, IntAttr(line), IntAttr(col))
+    return loc
 
 
 def name_loc(name: str, loc) -> NameLoc:

@@ -171,7 +171,8 @@ def elements_of(attr: Attribute | None) -> Elements | None:
         if n == 0:
             return None
         size = len(raw) // n
-        values = attr.get_values()[:1] if raw == raw[:size] * n else attr.get_values()
+        # a splat: its first element alone decoded (get_values would unpack all n)
+        values = t.unpack(raw[:size], 1) if raw == raw[:size] * n else attr.get_values()
         if isinstance(t, (IntegerType, IndexType)):
             values = tuple(wrap(v, int_width(t)) for v in values)
         return Elements(attr.type, tuple(values))

@@ -266,6 +266,16 @@ def xdsl_pattern(pattern: RewritePattern) -> Pattern:
         pattern.match_and_rewrite(op, rewriter)
         return rewriter.has_done_action
 
+    # xDSL's `op_type_rewrite_pattern` wraps a method in one that does nothing unless the op has the annotated
+    # type: that check is made first here, before the rewriter is aimed at the op
+    impl = getattr(pattern.match_and_rewrite, "__func__", None)
+    if impl is not None and impl.__qualname__ == "op_type_rewrite_pattern.<locals>.impl":
+        expected = dict(zip(impl.__code__.co_freevars, impl.__closure__))["expected_type"].cell_contents
+
+        def apply_typed(op: Operation, rw: Rewriter) -> bool:
+            return isinstance(op, expected) and apply(op, rw)
+
+        return apply_typed
     return apply
 
 
@@ -375,7 +385,9 @@ class GreedyDriver:
             self.worklist.clear()
             if not self.keep_constants:
                 self.table = ConstantTable(self)
-            changed = self.region_simplify and erase_unreachable_blocks(region, self)
+            # after the first iteration the last one's own simplification left no unreachable block (region DCE
+            # erases no block and no branch), so this would erase nothing
+            changed = self.region_simplify and iteration == 1 and erase_unreachable_blocks(region, self)
             # top-down, an op's ancestors are walked (and queued) before it, so add(op) would only push it
             queue = self.worklist.push if self.top_down else self.add
             for op in walk(region, self.top_down):
@@ -387,7 +399,9 @@ class GreedyDriver:
             if self.top_down:
                 self.worklist.reverse()
             changed |= self._process()
-            if self.region_simplify:
+            # an iteration after the first that changed nothing runs on what the last one's simplification left
+            # (constants hoisted and merged at most, which frees no op): it would find nothing to erase again
+            if self.region_simplify and (changed or iteration == 1):
                 changed |= erase_unreachable_blocks(region, self)
                 changed |= region_dce(region, self)
             self.touched |= changed or self.table.moved
