@@ -124,7 +124,7 @@ def main(argv: list[str]) -> int:
             if interpret:
                 from ttc.runtime.launch import interpret as launch
 
-                outcome = launch(kernel, the_spec, initial, printed)
+                outcome, others = launch(kernel, the_spec, initial, printed), []
             else:
                 from ttc.runtime.cuda import launch_all
 
