@@ -36,7 +36,8 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 
 from ttc.analysis.order import OpOrder
 from ttc.ir.convert_layout_patterns import CONVERT_PATTERNS, convert as _cvt
-from ttc.opt.greedy_rewrite import apply_tritongpu_patterns, walk, would_be_trivially_dead
+from ttc.ir.fold import ConstantTable, insertion_region, is_constant_op
+from ttc.opt.greedy_rewrite import GreedyDriver, apply_tritongpu_patterns, fold_in_place, walk, would_be_trivially_dead
 from ttc.ir.layout_utils import (
     can_fold_into_conversion,
     cvt_reorders_registers,
@@ -1056,6 +1057,37 @@ def _scf_patterns() -> dict:
     return {"scf.for": list(PATTERNS.get("scf.for", [])), "scf.if": list(PATTERNS.get("scf.if", []))}
 
 
+def _converge(module: Operation, patterns: dict) -> bool:
+    """`apply_tritongpu_patterns(module, patterns)` (the same driver configuration), saying whether every region
+    reached its fixed point within the driver's iteration limit."""
+    done = True
+    for region in module.regions:
+        done &= GreedyDriver(patterns, region_simplify=False, skip_unreachable=False, keep_constants=True,
+                             fold_in_place=fold_in_place).run(region)
+    return done
+
+
+def _constants_settled(module: Operation) -> bool:
+    """Whether a new driver's constant table would take every constant where it is (`ConstantTable.insert_known`
+    over the driver's walk): none a duplicate, none outside its insertion region's entry block, none after an op
+    that is not a constant registered before it."""
+    for region in module.regions:
+        keys: dict[Region, set] = {}
+        owned: set[Operation] = set()
+        for op in walk(region, False):
+            if not is_constant_op(op):
+                continue
+            block = op.parent
+            home = insertion_region(block)
+            seen = keys.setdefault(home, set())
+            key = ConstantTable._key(op)
+            if key in seen or block is not home.blocks.first or (block.first_op is not op and op.prev_op not in owned):
+                return False
+            seen.add(key)
+            owned.add(op)
+    return True
+
+
 def remove_layout_conversions(module: Operation) -> None:
     funcs = [op for op in module.walk() if op.name == "tt.func" and op.body.blocks.first is not None]
     for f in funcs:
@@ -1064,12 +1096,17 @@ def remove_layout_conversions(module: Operation) -> None:
         p.propagate()
         p.resolve_conflicts()
         p.rewrite()
-    apply_tritongpu_patterns(module, CONVERT_PATTERNS)
+    converged = _converge(module, CONVERT_PATTERNS)
     for _ in range(10):
         changed = False
         for f in funcs:
             changed |= Rematerialization(f).run_backward()
-        apply_tritongpu_patterns(module, CONVERT_PATTERNS)
+        # run_backward changes nothing when it says so: on IR where the last driver reached its fixed point, a new
+        # driver would change nothing either (the patterns, folds and dead-op checks depend on the IR alone) unless
+        # its new constant table moved or merged constants
+        if not changed and converged and _constants_settled(module):
+            break
+        converged = _converge(module, CONVERT_PATTERNS)
         if not changed:
             break
     for f in funcs:
