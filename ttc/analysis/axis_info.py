@@ -818,6 +818,47 @@ class AxisInfoAnalysis:
         return None
 
 
+# the pipeliner's schedule attributes (tritongpu-assign-latencies and -schedule-loops set nothing else), which the
+# analysis does not read
+_SCHEDULE_ATTRS = frozenset({"tt.latency", "loop.stage", "loop.cluster", "tt.scheduled_max_stage"})
+_previous: list = []  # [root, fingerprint, analysis] of the last `reused` call
+
+
+def _fingerprint(root: Operation) -> list:
+    """Everything of `root`'s IR the analysis reads: each op in walk order with its block, operands, result types,
+    successors, properties and attributes (but the schedule's), and its regions' blocks with their argument types."""
+    out: list = []
+    add = out.append
+    for op in root.walk():
+        attrs = op.attributes
+        add(op)
+        add(op.parent)
+        add(tuple(op.operands))
+        add(tuple([r.type for r in op.results]))
+        add(dict(op.properties))
+        add({k: v for k, v in attrs.items() if k not in _SCHEDULE_ATTRS} if attrs else {})
+        if op.successors:
+            add(tuple(op.successors))
+        for r in op.regions:
+            add(r)
+            for blk in r.blocks:
+                add(blk)
+                add(tuple([a.type for a in blk.args]))
+    return out
+
+
+def reused(root: Operation) -> AxisInfoAnalysis:
+    """`AxisInfoAnalysis(root)`, or the one the previous call made where nothing the analysis reads has changed
+    since: tritongpu-pipeline analyses the IR tritongpu-assign-latencies did, which tritongpu-schedule-loops
+    only gave schedule attributes."""
+    fp = _fingerprint(root)
+    if _previous and _previous[0] is root and _previous[1] == fp:
+        return _previous[2]
+    axis = AxisInfoAnalysis(root)
+    _previous[:] = [root, fp, axis]
+    return axis
+
+
 def access_width(axis: AxisInfoAnalysis, ptr: SSAValue, dim: int, contiguous: int, bits: int) -> int:
     """Triton's getVectorSize: how many `bits`-wide elements one access through the pointers `ptr` may take along
     `dim` (the layout's fastest dimension), `contiguous` being how many of a thread's registers run along it:
