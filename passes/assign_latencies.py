@@ -22,7 +22,7 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import IntegerAttr, TensorType, i32
 from xdsl.ir import Operation
 
-from ttc.analysis.axis_info import AxisInfoAnalysis
+from ttc.analysis.axis_info import AxisInfoAnalysis, reused
 from ttc.passes.pipeliner.schedule import LATENCY, has_distance_above_one, is_outer_loop, nested_operands, num_stages_of
 from ttc.ir.layouts import NVMMASharedEncoding, SwizzledSharedEncoding
 from ttc.ir.shared_layouts import SHARED_LAYOUTS
@@ -97,7 +97,7 @@ def indirection_levels(loop: scf.ForOp, without_dot: bool, axis: AxisInfoAnalysi
 def assign_latencies(module: Operation, default_stages: int) -> None:
     loops = [op for op in module.walk() if isinstance(op, scf.ForOp) and not has_distance_above_one(op)
              and not is_outer_loop(op) and num_stages_of(op, default_stages) > 1]
-    axis = AxisInfoAnalysis(module) if loops else None
+    axis = reused(module) if loops else None
     for loop in loops:
         body_ops = list(loop.body.block.ops)[:-1]
         if any(LATENCY in op.attributes for op in body_ops):

@@ -40,7 +40,7 @@ from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.traits import IsolatedFromAbove, is_side_effect_free
 
-from ttc.analysis.axis_info import AxisInfoAnalysis
+from ttc.analysis.axis_info import AxisInfoAnalysis, reused
 from ttc.ir.diagnostics import at_op, emit
 from ttc.ir.fold import is_zero
 from ttc.opt.greedy_rewrite import apply_xdsl_patterns
@@ -860,7 +860,7 @@ class Pipeline(Pass):
             schedule = CoarseSchedule.deserialize(loop)
             if schedule is None:  # (Triton's pass has no target check: make-ttgir runs it on sm80 and sm90 only)
                 continue
-            axis = axis or AxisInfoAnalysis(module)
+            axis = axis or reused(module)
             loop, schedule = lower_loop(loop, axis)
             early = [op for op, s, _ in schedule.ops_in_order(loop) if s < schedule.num_stages - 1]
             bad = [op for op in early if not can_predicate(op)]

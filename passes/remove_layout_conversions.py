@@ -36,7 +36,8 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 
 from ttc.analysis.order import OpOrder
 from ttc.ir.convert_layout_patterns import CONVERT_PATTERNS, convert as _cvt
-from ttc.opt.greedy_rewrite import apply_tritongpu_patterns, walk, would_be_trivially_dead
+from ttc.ir.fold import ConstantTable, insertion_region, is_constant_op
+from ttc.opt.greedy_rewrite import GreedyDriver, apply_tritongpu_patterns, fold_in_place, walk, would_be_trivially_dead
 from ttc.ir.layout_utils import (
     can_fold_into_conversion,
     cvt_reorders_registers,
@@ -560,6 +561,7 @@ class Rematerialization:
         self.remat: dict[tuple, SSAValue] = {}
         self.mapped: dict[SSAValue, object] = {}
         self.order = OpOrder()
+        self.touched = False  # whether run_hoist changed the IR
 
     def add_remat(self, old: SSAValue, enc, new: SSAValue) -> None:
         self.remat[(old, enc)] = new
@@ -923,6 +925,7 @@ class Rematerialization:
             c = _cvt(o.results[0], with_encoding(o.results[0].type, layout[o.results[0]]))
             c.location = cvt.location
             o.parent.insert_op_after(c, o)
+            self.touched = True  # kept (unused) where the hoist then gives up
             mapping[o.results[0]] = c.results[0]
         if not inner:
             return False
@@ -933,7 +936,9 @@ class Rematerialization:
         for cvt in self._converts():
             if cvt.parent is None:
                 continue
-            if not fn(cvt):
+            if fn(cvt):
+                self.touched = True
+            else:
                 self.add_remat(cvt.operands[0], encoding(cvt.results[0].type), cvt.results[0])
 
 
@@ -978,6 +983,18 @@ def _if_with_new_results(op: Operation, new_types: list, replacements: list) -> 
 def for_dead_arg_elimination(op: Operation, rw) -> bool:
     """Triton's ForOpDeadArgElimination: iteration arguments whose values only feed themselves (and no side
     effect) are made to yield their own argument, so canonicalization drops them."""
+    dead = dead_iter_args(op)
+    if not dead:
+        return False
+    y = op.body.blocks.first.last_op
+    for i in dead:
+        y.operands[i] = op.body.blocks.first.args[i + 1]
+    rw.modified(op)
+    return True
+
+
+def dead_iter_args(op: Operation) -> list[int]:
+    """The iteration arguments of `op` that for_dead_arg_elimination rewrites (it changes nothing else)."""
     body = op.body.blocks.first
     y = body.last_op
     alive: set = set()
@@ -1005,7 +1022,7 @@ def for_dead_arg_elimination(op: Operation, rw) -> bool:
         if r.first_use is not None:
             mark(y.operands[i])
     if len(alive) == len(op.results):
-        return False
+        return []
     for o in walk(op.body, pre_order=False):
         if o.name not in ("scf.yield", "scf.for") and not would_be_trivially_dead(o):
             for v in o.operands:
@@ -1026,7 +1043,7 @@ def for_dead_arg_elimination(op: Operation, rw) -> bool:
                         mark(region.blocks.first.last_op.operands[v.index])
                 continue
             if owner.name == "scf.while":
-                return False
+                return []
             for x in owner.operands:
                 mark(x)
             continue
@@ -1042,18 +1059,44 @@ def for_dead_arg_elimination(op: Operation, rw) -> bool:
         if not inside(v) and v is not op.iter_args[i]:
             continue
         dead.append(i)
-    if not dead:
-        return False
-    for i in dead:
-        y.operands[i] = body.args[i + 1]
-    rw.modified(op)
-    return True
+    return dead
 
 
 def _scf_patterns() -> dict:
     from ttc.passes.canonicalize import PATTERNS
 
     return {"scf.for": list(PATTERNS.get("scf.for", [])), "scf.if": list(PATTERNS.get("scf.if", []))}
+
+
+def _converge(module: Operation, patterns: dict) -> bool:
+    """`apply_tritongpu_patterns(module, patterns)` (the same driver configuration), saying whether every region
+    reached its fixed point within the driver's iteration limit."""
+    done = True
+    for region in module.regions:
+        done &= GreedyDriver(patterns, region_simplify=False, skip_unreachable=False, keep_constants=True,
+                             fold_in_place=fold_in_place).run(region)
+    return done
+
+
+def _constants_settled(module: Operation) -> bool:
+    """Whether a new driver's constant table would take every constant where it is (`ConstantTable.insert_known`
+    over the driver's walk): none a duplicate, none outside its insertion region's entry block, none after an op
+    that is not a constant registered before it."""
+    for region in module.regions:
+        keys: dict[Region, set] = {}
+        owned: set[Operation] = set()
+        for op in walk(region, False):
+            if not is_constant_op(op):
+                continue
+            block = op.parent
+            home = insertion_region(block)
+            seen = keys.setdefault(home, set())
+            key = ConstantTable._key(op)
+            if key in seen or block is not home.blocks.first or (block.first_op is not op and op.prev_op not in owned):
+                return False
+            seen.add(key)
+            owned.add(op)
+    return True
 
 
 def remove_layout_conversions(module: Operation) -> None:
@@ -1064,23 +1107,37 @@ def remove_layout_conversions(module: Operation) -> None:
         p.propagate()
         p.resolve_conflicts()
         p.rewrite()
-    apply_tritongpu_patterns(module, CONVERT_PATTERNS)
+    converged = _converge(module, CONVERT_PATTERNS)
     for _ in range(10):
         changed = False
         for f in funcs:
             changed |= Rematerialization(f).run_backward()
-        apply_tritongpu_patterns(module, CONVERT_PATTERNS)
+        # run_backward changes nothing when it says so: on IR where the last driver reached its fixed point, a new
+        # driver would change nothing either (the patterns, folds and dead-op checks depend on the IR alone) unless
+        # its new constant table moved or merged constants
+        if not changed and converged and _constants_settled(module):
+            break
+        converged = _converge(module, CONVERT_PATTERNS)
         if not changed:
             break
+    touched = False
     for f in funcs:
         r = Rematerialization(f)
         r.run_hoist(r.hoist_ext_or_broadcast)
+        touched |= r.touched
     for f in funcs:
         r = Rematerialization(f)
         r.run_hoist(r.hoist_into_conditionals)
+        touched |= r.touched
     for f in funcs:
-        Rematerialization(f).hoist_dot_operands()
-    apply_tritongpu_patterns(module, {**CONVERT_PATTERNS, "scf.for": [for_dead_arg_elimination]})
+        r = Rematerialization(f)
+        r.hoist_dot_operands()
+        touched |= r.touched
+    # on the IR the last driver left at its fixed point, a new one with for_dead_arg_elimination added changes
+    # nothing where that pattern finds no dead argument and its constant table would move nothing
+    if (touched or not converged or not _constants_settled(module)
+            or any(dead_iter_args(op) for op in module.walk() if op.name == "scf.for")):
+        apply_tritongpu_patterns(module, {**CONVERT_PATTERNS, "scf.for": [for_dead_arg_elimination]})
     apply_tritongpu_patterns(module, _scf_patterns())
 
 

@@ -221,3 +221,27 @@ def test_compare_constant_left(pred, expected):
     v, _, _ = analyze(body, "%arg0: i32 {tt.divisibility = 16 : i32}")
     # n > x (constant on the left, gt): runs of 16; n < x gives no such guarantee in Triton's rules
     assert v["m"].constancy == (expected,)
+
+
+def test_reused_only_while_what_it_reads_is_unchanged():
+    from xdsl.dialects.builtin import IntegerAttr, i32
+
+    from ttc.analysis.axis_info import reused
+
+    body = """
+    %v_range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+    %v_base = tt.splat %arg0 : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+    %v_ptr = tt.addptr %v_base, %v_range : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+"""
+    _, _, func = analyze(body, "%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}")
+    module = func.parent_op()
+    first = reused(module)
+    ptr = [op for op in func.walk() if op.name == "tt.addptr"][0]
+    ptr.attributes["loop.stage"] = IntegerAttr(0, i32)  # the pipeliner's schedule: not read by the analysis
+    assert reused(module) is first
+    ptr.attributes["tt.contiguity"] = IntegerAttr(4, i32)  # a hint: read
+    again = reused(module)
+    assert again is not first and again.get(ptr.results[0]).contiguity == (4,)
+    rng = [op for op in func.walk() if op.name == "tt.make_range"][0]
+    rng.properties["end"] = IntegerAttr(32, i32)  # a property in place: read
+    assert reused(module) is not again

@@ -141,6 +141,8 @@ def _hint(attr: Attribute | None) -> tuple[int, ...] | None:
 
 
 def _with_hints(info: AxisInfo, attrs) -> AxisInfo:
+    if "tt.contiguity" not in attrs and "tt.divisibility" not in attrs and "tt.constancy" not in attrs:
+        return info  # most ops carry none
     contig, div, const = info.contiguity, info.divisibility, info.constancy
     rank = len(contig)
 
@@ -539,9 +541,16 @@ class AxisInfoAnalysis:
     def __init__(self, root: Operation):
         self.info: dict[SSAValue, AxisInfo] = {}
         self.call_args: dict[str, list[list[AxisInfo]]] = {}
+        # while the analysis runs (the IR does not change): each value's pessimistic facts, and each op's last
+        # operand facts with what its transfer function made of them, so that a sweep recomputes an op only when
+        # an operand's facts changed (the objects in `info` are replaced, never mutated)
+        self._pess: dict[SSAValue, AxisInfo] = {}
+        self._memo: dict[Operation, tuple[list[AxisInfo], AxisInfo | None]] = {}
         funcs = [op for op in root.walk() if op.name == "tt.func"]
-        for f in self._callers_first(funcs):
-            self._run_function(f)
+        calls = {f: [op for op in f.walk() if op.name == "tt.call"] for f in funcs}
+        for f in self._callers_first(funcs, calls):
+            self._run_function(f, calls[f])
+        del self._pess, self._memo
 
     # ---- queries
 
@@ -563,15 +572,14 @@ class AxisInfoAnalysis:
     # ---- functions
 
     @staticmethod
-    def _callers_first(funcs: list[Operation]) -> list[Operation]:
+    def _callers_first(funcs: list[Operation], calls: dict[Operation, list[Operation]]) -> list[Operation]:
         by_name = {f.sym_name.data: f for f in funcs}
         callees: dict[Operation, list[Operation]] = {f: [] for f in funcs}
         for f in funcs:
-            for op in f.walk():
-                if op.name == "tt.call":
-                    g = by_name.get(op.callee.root_reference.data)
-                    if g is not None:
-                        callees[f].append(g)
+            for op in calls[f]:
+                g = by_name.get(op.callee.root_reference.data)
+                if g is not None:
+                    callees[f].append(g)
         order: list[Operation] = []
         seen: set = set()
 
@@ -603,7 +611,7 @@ class AxisInfoAnalysis:
             info = AxisInfo((c,), (d,), (k,))
         return _with_hints(info, attrs)
 
-    def _run_function(self, func: Operation) -> None:
+    def _run_function(self, func: Operation, calls: list[Operation]) -> None:
         body = func.body.blocks.first
         if body is None:
             return
@@ -616,16 +624,15 @@ class AxisInfoAnalysis:
             self._changed = False
             self._region(func.body)
             changed = self._changed
-        for op in func.walk():
-            if op.name == "tt.call":
-                self.call_args.setdefault(op.callee.root_reference.data, []).append(
-                    [self.get(v) for v in op.operands]
-                )
+        for op in calls:
+            self.call_args.setdefault(op.callee.root_reference.data, []).append([self.get(v) for v in op.operands])
 
     def _set(self, value: SSAValue, info: AxisInfo | None) -> None:
         if info is None:
             return
         old = self.info.get(value)
+        if old is info:  # join(a, a) is a
+            return
         new = join(old, info)
         if new != old:
             self.info[value] = new
@@ -650,7 +657,13 @@ class AxisInfoAnalysis:
 
     def _operand(self, v: SSAValue) -> AxisInfo:
         info = self.info.get(v)
-        return info if info is not None else self._pessimistic(v)
+        return info if info is not None else self._pessimistic_of(v)
+
+    def _pessimistic_of(self, v: SSAValue) -> AxisInfo:
+        info = self._pess.get(v)
+        if info is None:
+            info = self._pess[v] = self._pessimistic(v)
+        return info
 
     def _region(self, region) -> None:
         for block in region.blocks:
@@ -715,12 +728,19 @@ class AxisInfoAnalysis:
             self._region(region)
         if not op.results:
             return
-        info = self._transfer(op)
+        ops = [self._operand(v) for v in op.operands]
+        memo = self._memo.get(op)
+        if memo is not None and all(a is b for a, b in zip(memo[0], ops)):
+            info = memo[1]
+        else:
+            info = self._transfer(op, ops)
+            if info is not None:
+                info = _with_hints(info, op.attributes)
+            self._memo[op] = (ops, info)
         if info is None:
             for r in op.results:
-                self._set(r, self._pessimistic(r))
+                self._set(r, self._pessimistic_of(r))
             return
-        info = _with_hints(info, op.attributes)
         for r in op.results:
             self._set(r, info)
 
@@ -756,9 +776,8 @@ class AxisInfoAnalysis:
         for r, v in zip(op.results, forwarded):
             self._set(r, self._operand(v))
 
-    def _transfer(self, op: Operation) -> AxisInfo | None:
+    def _transfer(self, op: Operation, ops: list[AxisInfo]) -> AxisInfo | None:
         name = op.name
-        ops = [self._operand(v) for v in op.operands]
         if name in _CASTS:
             if not ops:  # an unrealized cast from nothing: pessimistic
                 return None
@@ -797,6 +816,47 @@ class AxisInfoAnalysis:
             mask = ops[1] if op.mask is not None else None
             return _load(op, ops[0], mask)
         return None
+
+
+# the pipeliner's schedule attributes (tritongpu-assign-latencies and -schedule-loops set nothing else), which the
+# analysis does not read
+_SCHEDULE_ATTRS = frozenset({"tt.latency", "loop.stage", "loop.cluster", "tt.scheduled_max_stage"})
+_previous: list = []  # [root, fingerprint, analysis] of the last `reused` call
+
+
+def _fingerprint(root: Operation) -> list:
+    """Everything of `root`'s IR the analysis reads: each op in walk order with its block, operands, result types,
+    successors, properties and attributes (but the schedule's), and its regions' blocks with their argument types."""
+    out: list = []
+    add = out.append
+    for op in root.walk():
+        attrs = op.attributes
+        add(op)
+        add(op.parent)
+        add(tuple(op.operands))
+        add(tuple([r.type for r in op.results]))
+        add(dict(op.properties))
+        add({k: v for k, v in attrs.items() if k not in _SCHEDULE_ATTRS} if attrs else {})
+        if op.successors:
+            add(tuple(op.successors))
+        for r in op.regions:
+            add(r)
+            for blk in r.blocks:
+                add(blk)
+                add(tuple([a.type for a in blk.args]))
+    return out
+
+
+def reused(root: Operation) -> AxisInfoAnalysis:
+    """`AxisInfoAnalysis(root)`, or the one the previous call made where nothing the analysis reads has changed
+    since: tritongpu-pipeline analyses the IR tritongpu-assign-latencies did, which tritongpu-schedule-loops
+    only gave schedule attributes."""
+    fp = _fingerprint(root)
+    if _previous and _previous[0] is root and _previous[1] == fp:
+        return _previous[2]
+    axis = AxisInfoAnalysis(root)
+    _previous[:] = [root, fp, axis]
+    return axis
 
 
 def access_width(axis: AxisInfoAnalysis, ptr: SSAValue, dim: int, contiguous: int, bits: int) -> int:
