@@ -101,8 +101,9 @@ def frontend(text: str, path: str, kernel: str, signature: str, *, module_name: 
 
 
 def llir(ttgir, tool: str, options=None):
-    """TTGIR (a parsed `ttc.lowering.pipeline.TTGIR`) -> (LLVM module, metadata, target machine): lowered and
-    optimized, or the `.llir` override (read with `options`, a `pipeline.Options`); dumped."""
+    """TTGIR (a parsed `ttc.lowering.pipeline.TTGIR`) -> (LLVM module, metadata, target machine, the module's
+    text): lowered and optimized, or the `.llir` override (read with `options`, a `pipeline.Options`); dumped.
+    The module is printed once, here: its text is the stage's file and what `ptx` compiles."""
     from ttc.lowering import pipeline
 
     stage_meta = ttgir.metadata()
@@ -112,15 +113,16 @@ def llir(ttgir, tool: str, options=None):
         mod, meta, tm = stages.override_llir(replaced, kernel, stage_meta, options or pipeline.Options())
     else:
         mod, meta, tm = pipeline.lower(ttgir)
-    stages.dump(kernel, "llir", str(mod))
-    return mod, meta, tm
+    text = str(mod)
+    stages.dump(kernel, "llir", text)
+    return mod, meta, tm, text
 
 
-def ptx(mod, meta, tm, tool: str) -> str:
+def ptx(mod, meta, tm, tool: str, text: str | None = None) -> str:
     """LLVM module -> PTX (with its metadata line), or the `.ptx` override; dumped. The PTX is made from the
-    module's text, as Triton's make_ptx does: the in-memory module can differ from its text in what the text does
-    not keep (the order of each value's uses, which instruction selection sees), so this way the `.llir` stage
-    alone decides the PTX, whether it was lowered in this process or read from a file."""
+    module's text (`text`, else printed here), as Triton's make_ptx does: the in-memory module can differ from its
+    text in what the text does not keep (the order of each value's uses, which instruction selection sees), so
+    this way the `.llir` stage alone decides the PTX, whether it was lowered in this process or read from a file."""
     from ttc.lowering import pipeline, target
 
     kernel = stages.Kernel(meta.name, meta.hash)
@@ -128,7 +130,7 @@ def ptx(mod, meta, tm, tool: str) -> str:
     if replaced:
         result = stages.override_ptx(replaced, kernel, meta)
     else:
-        result = pipeline.to_ptx(target.llvm().parse_assembly(str(mod)), meta, tm)
+        result = pipeline.to_ptx(target.llvm().parse_assembly(str(mod) if text is None else text), meta, tm)
     stages.dump(kernel, "ptx", result)
     return result
 
@@ -333,13 +335,13 @@ def _compile(text, path, kernel, signature, options: Options, arch: int, stage: 
     except target.TargetError as e:
         raise UsageError(str(e)) from None
     overrides = stages.override_dir() is not None
-    mod, meta, tm = timed("llir", lambda: llir(ttgir, tool, pipeline.Options(ptx_version=options.ptx_version)))
+    llir_options = pipeline.Options(ptx_version=options.ptx_version)
+    mod, meta, tm, result.llir = timed("llir", lambda: llir(ttgir, tool, llir_options))
     meta.launch_pdl = options.launch_pdl
-    result.llir = str(mod)
     if stage == "llir":
         result.metadata = meta
         return result
-    result.ptx = timed("ptx", lambda: ptx(mod, meta, tm, tool))
+    result.ptx = timed("ptx", lambda: ptx(mod, meta, tm, tool, result.llir))
     if stage == "ptx":
         result.metadata = meta
         return result
