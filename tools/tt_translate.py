@@ -55,16 +55,16 @@ def main(argv: list[str]) -> int:
             raise CompileError(Diagnostic(path, 0, 0, "no LLVM IR here (no define, declare, target or ModuleID "
                                           "line); TTGIR files end in .ttgir"))
         if kind == "ttgir":  # the .llir stage: lowered here, unless an override file stands in for it
-            mod, meta, tm = stages.llir(pipeline.parse_ttgir(text, path, options), "tt-translate", options)
+            mod, meta, tm, llir = stages.llir(pipeline.parse_ttgir(text, path, options), "tt-translate", options)
         else:
             sidecar = KernelMetadata.read_sidecar(None if args.file == "-" else args.file)
-            mod, meta, tm = pipeline.parse_llvm(text, path, options, sidecar)
+            (mod, meta, tm), llir = pipeline.parse_llvm(text, path, options, sidecar), None
     except TargetError as e:
         raise UsageError(str(e)) from None
     if args.target == "llvmir":
-        result = str(mod)
+        result = str(mod) if llir is None else llir
     else:
-        result = stages.ptx(mod, meta, tm, "tt-translate")
+        result = stages.ptx(mod, meta, tm, "tt-translate", llir)
     write_output(args.output, result)
     if args.output not in (None, "-"):
         meta.write_sidecar(args.output)

@@ -335,3 +335,32 @@ def test_unstructured_control_flow_and_scalar_stores():
     ptx = pipeline.to_ptx(mod, meta, tm)
     assert "st.global.b32" in ptx and "%tid.x" in ptx  # thread 0 stores
     assemble(ptx, "cf.ptx", AsmOptions(arch="sm_90a"))
+
+
+SPLAT_STORE = """#blocked = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @splat_store(%p: !tt.ptr<bf16> {tt.divisibility = 16 : i32}) {
+    %c = arith.constant dense<0x7FC0> : tensor<4096xbf16, #blocked>
+    %r = tt.make_range {end = 4096 : i32, start = 0 : i32} : tensor<4096xi32, #blocked>
+    %s = tt.splat %p : !tt.ptr<bf16> -> tensor<4096x!tt.ptr<bf16>, #blocked>
+    %a = tt.addptr %s, %r : tensor<4096x!tt.ptr<bf16>, #blocked>, tensor<4096xi32, #blocked>
+    tt.store %a, %c : tensor<4096x!tt.ptr<bf16>, #blocked>
+    tt.return
+  }
+}
+"""
+
+
+def test_splat_constants_are_not_decoded_element_by_element(monkeypatch):
+    """A splat tensor constant is lowered from its first element's bytes, and the axis analysis decodes no float
+    constant: xDSL decodes bf16 elements one by one in Python (4096 of them, twice per lowering, before)."""
+    from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+
+    ttgir = pipeline.parse_ttgir(SPLAT_STORE, "splat.ttgir", pipeline.Options())
+
+    def refuse(self):
+        raise AssertionError("a splat constant's elements decoded one by one")
+
+    monkeypatch.setattr(DenseIntOrFPElementsAttr, "get_values", refuse)
+    mod, meta, tm = pipeline.lower(ttgir)
+    assert re.search(r"mov\.b32\s+%r\d+, 2143322048;", pipeline.to_ptx(mod, meta, tm))  # 0x7FC07FC0: two bf16 NaNs

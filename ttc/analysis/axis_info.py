@@ -467,8 +467,9 @@ def _constant(op) -> AxisInfo | None:
     if isinstance(value, IntegerAttr):
         v = _zext(value.value.data, t)
         return AxisInfo((1,), (pow2_divisor(v),), (1,), v)
-    e = elements_of(value) if isinstance(t, TensorType) else None
-    if e is not None and e.splat and isinstance(elt(t), (IntegerType, IndexType)):
+    # integer splats only: a float tensor's elements are not decoded (bf16's one by one in Python)
+    e = elements_of(value) if isinstance(t, TensorType) and isinstance(elt(t), (IntegerType, IndexType)) else None
+    if e is not None and e.splat:
         v = _zext(int(e.values[0]), t)
         shape = tuple(t.get_shape())
         return AxisInfo((1,) * len(shape), (pow2_divisor(v),) * len(shape), shape, v)

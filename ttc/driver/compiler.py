@@ -273,13 +273,13 @@ def _compile(text, path, kernel, signature, options: Options, arch: int, stage: 
     except target.TargetError as e:
         raise UsageError(str(e)) from None
     overrides = stages.override_dir() is not None
-    mod, meta, tm = timed("llir", lambda: llir(ttgir, tool, pipeline.Options(ptx_version=options.ptx_version)))
+    llir_options = pipeline.Options(ptx_version=options.ptx_version)
+    mod, meta, tm, result.llir = timed("llir", lambda: llir(ttgir, tool, llir_options))
     meta.launch_pdl = options.launch_pdl
-    result.llir = str(mod)
     if stage == "llir":
         result.metadata = meta
         return result
-    result.ptx = timed("ptx", lambda: ptx(mod, meta, tm, tool))
+    result.ptx = timed("ptx", lambda: ptx(mod, meta, tm, tool, result.llir))
     if stage == "ptx":
         result.metadata = meta
         return result

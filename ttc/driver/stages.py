@@ -208,8 +208,9 @@ def dump_module(kernel: Kernel, ext: str, module) -> None:
 
 
 def llir(ttgir, tool: str, options=None):
-    """TTGIR (a parsed `ttc.lowering.pipeline.TTGIR`) -> (LLVM module, metadata, target machine): lowered and
-    optimized, or the `.llir` override (read with `options`, a `pipeline.Options`); dumped."""
+    """TTGIR (a parsed `ttc.lowering.pipeline.TTGIR`) -> (LLVM module, metadata, target machine, the module's
+    text): lowered and optimized, or the `.llir` override (read with `options`, a `pipeline.Options`); dumped.
+    The module is printed once, here: its text is the stage's file and what `ptx` compiles."""
     from ttc.lowering import pipeline
 
     stage_meta = ttgir.metadata()
@@ -219,15 +220,16 @@ def llir(ttgir, tool: str, options=None):
         mod, meta, tm = override_llir(replaced, kernel, stage_meta, options or pipeline.Options())
     else:
         mod, meta, tm = pipeline.lower(ttgir)
-    dump(kernel, "llir", str(mod))
-    return mod, meta, tm
+    text = str(mod)
+    dump(kernel, "llir", text)
+    return mod, meta, tm, text
 
 
-def ptx(mod, meta, tm, tool: str) -> str:
+def ptx(mod, meta, tm, tool: str, text: str | None = None) -> str:
     """LLVM module -> PTX (with its metadata line), or the `.ptx` override; dumped. The PTX is made from the
-    module's text, as Triton's make_ptx does: the in-memory module can differ from its text in what the text does
-    not keep (the order of each value's uses, which instruction selection sees), so this way the `.llir` stage
-    alone decides the PTX, whether it was lowered in this process or read from a file."""
+    module's text (`text`, else printed here), as Triton's make_ptx does: the in-memory module can differ from its
+    text in what the text does not keep (the order of each value's uses, which instruction selection sees), so
+    this way the `.llir` stage alone decides the PTX, whether it was lowered in this process or read from a file."""
     from ttc.lowering import pipeline, target
 
     kernel = Kernel(meta.name, meta.hash)
@@ -235,7 +237,7 @@ def ptx(mod, meta, tm, tool: str) -> str:
     if replaced:
         result = override_ptx(replaced, kernel, meta)
     else:
-        result = pipeline.to_ptx(target.llvm().parse_assembly(str(mod)), meta, tm)
+        result = pipeline.to_ptx(target.llvm().parse_assembly(str(mod) if text is None else text), meta, tm)
     dump(kernel, "ptx", result)
     return result
 

@@ -77,8 +77,12 @@ def _constant(ctx, op):
         return
     if not isinstance(value, DenseIntOrFPElementsAttr):
         raise ctx.error(op, f"constant {value} is not supported")
-    values = value.get_values()
     ll = ctx.layout(res.type, op)
+    raw, n = value.data.data, len(value)
+    if n and raw == raw[:len(raw) // n] * n:  # a splat by its bytes: one element decoded, not the whole tensor
+        ctx.set(res, [constant(t, value.get_element_type().unpack(raw[:len(raw) // n], 1)[0])] * ll.num_regs)
+        return
+    values = value.get_values()
     first = values[0]
     if all(v == first or (v != v and first != first) for v in values):  # a splat (NaN != NaN: a NaN splat too)
         ctx.set(res, [constant(t, values[0])] * ll.num_regs)
