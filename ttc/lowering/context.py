@@ -32,6 +32,8 @@ and arithmetic) leaves the barrier state as it found it.
 
 from __future__ import annotations
 
+import os
+
 import llvmlite.ir as ir
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, Operation, SSAValue
@@ -105,6 +107,7 @@ class Lowering:
         self.externs: dict[str, str] = {}  # function name -> bitcode library to link (tt.extern_elementwise)
         self._smem = None
         self._smem_base = {}        # function -> smem_base_unknown's value
+        self.tid_read = None        # set: what `tid()` returns (a store's rematerialized indices, see `fresh_tid`)
         self.smem_align = 16        # 1024 with nvmma buffers (swizzled by address bits)
 
     # ------------------------------------------------------------------ diagnostics
@@ -152,9 +155,26 @@ class Lowering:
     def tid(self) -> ir.Value:
         """tid.x with its range (0, threads) as `!range`: the optimizer runs without a target machine (as
         Triton's), so nothing else tells LLVM that a thread id is below the CTA's thread count."""
+        if self.tid_read is not None:
+            return self.tid_read
         tid = nvvm.sreg(self.b, "tid.x")
         m = self.b.module
         tid.set_metadata("range", m.add_metadata([ir.Constant(i32, 0), ir.Constant(i32, self.num_warps * self.threads_per_warp)]))
+        return tid
+
+    def fresh_tid(self) -> ir.Value:
+        """tid.x, ranged as `tid()`, from a read that LLVM does not merge with `tid()`'s or `owner_pred`'s (its own
+        asm text, `mov.b32`): indices computed from it are not the ones computed from the first read, so they
+        are not kept live from the top of the kernel. readnone: the reads of this text merge with each other."""
+        if os.environ.get("TTC_REMAT_EACH"):  # EXPERIMENT
+            self._fresh = getattr(self, "_fresh", 0) + 1
+            read = ir.InlineAsm(ir.FunctionType(i32, [i32]), "mov.b32 $0, %tid.x;", "=r,n")
+            tid = self.b.call(read, [ir.Constant(i32, self._fresh)], attrs=("readnone",))
+        else:
+            read = ir.InlineAsm(ir.FunctionType(i32, []), "mov.b32 $0, %tid.x;", "=r")
+            tid = self.b.call(read, [], attrs=("readnone",))
+        tid.set_metadata("range", self.b.module.add_metadata(
+            [ir.Constant(i32, 0), ir.Constant(i32, self.num_warps * self.threads_per_warp)]))
         return tid
 
     def lane(self) -> ir.Value:

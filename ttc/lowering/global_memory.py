@@ -14,16 +14,20 @@ layouts hold copies), and a scalar store by thread 0.
 
 from __future__ import annotations
 
+import os
+
 import llvmlite.ir as ir
 from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Operation
 
 from ttc.analysis.axis_info import access_width, mask_width
 from ttc.ir.layout_utils import get_order
 from ttc.ir.tt import CACHE, EVICT
-from ttc.ir.types import elt, encoding
+from ttc.ir.types import elt, encoding, shape_of
 from ttc.lowering import nvvm
 from ttc.lowering.context import map_elementwise
-from ttc.lowering.registry import lowering
+from ttc.lowering.convert import rearrange_bytes
+from ttc.lowering.registry import lower_op, lowering
 from ttc.lowering.types import bits_of, i8, i32, llvm_type
 
 _LOAD_CACHE = {CACHE["ca"]: ".ca", CACHE["cg"]: ".cg", CACHE["cs"]: ".cs", CACHE["cv"]: ".cv"}
@@ -253,9 +257,77 @@ def _and(b, a, c):
     return b.and_(a, c)
 
 
+_INDEX_OPS = {"tt.splat", "tt.expand_dims", "tt.broadcast", "arith.cmpi", "arith.addi", "arith.subi", "arith.muli",
+              "arith.andi", "arith.ori", "arith.xori", "arith.shli", "arith.shrui", "arith.shrsi", "arith.divsi",
+              "arith.divui", "arith.remsi", "arith.remui", "arith.extsi", "arith.extui", "arith.trunci"}
+_REMAT_AFTER = int(os.environ.get("TTC_REMAT_AFTER", "200"))  # EXPERIMENT
+_REMAT_WHAT = os.environ.get("TTC_REMAT_WHAT", "mask")  # EXPERIMENT
+
+
+def _index_chain(op, v) -> list | None:
+    """The ops of `v`'s thread-index chain (from `tt.make_range`s through register-only shape ops and integer
+    arithmetic, every one in `op`'s block) in block order, when its last `tt.make_range` is at least
+    `_REMAT_AFTER` ops before `op`; else None."""
+    block, chain = op.parent_block(), {}
+
+    def walk(v) -> bool:
+        d = v.owner
+        if not isinstance(d, Operation) or d.parent_block() is not block:
+            return False
+        if d in chain:
+            return True
+        if d.name == "tt.make_range":
+            chain[d] = True
+            return True
+        if d.name not in _INDEX_OPS:
+            return False
+        if d.name == "tt.expand_dims":
+            a = d.axis.value.data
+            if rearrange_bytes(d, d.src.type, d.result.type, lambda c: tuple(c[:a]) + tuple(c[a + 1:])):
+                return False
+        if d.name == "tt.broadcast":
+            s, t = shape_of(d.src.type), shape_of(d.result.type)
+            keep = [not (s[i] == 1 and t[i] != 1) for i in range(len(t))]
+            if rearrange_bytes(d, d.src.type, d.result.type, lambda c: tuple(x if k else 0 for x, k in zip(c, keep))):
+                return False
+        if any([walk(o) for o in d.operands]):
+            chain[d] = True
+            return True
+        return False
+
+    if not walk(v):
+        return None
+    at = {o: i for i, o in enumerate(block.ops)}
+    if at[op] - max(at[d] for d in chain if d.name == "tt.make_range") < _REMAT_AFTER:
+        return None
+    return sorted(chain, key=at.__getitem__)
+
+
+def _rematerialized(ctx, op, v):
+    """`v`'s lowered value, recomputed here from a fresh read of tid.x when it is a thread-index chain made long
+    before `op` (`_index_chain`): the chain computed from `ctx.tid()` at the top of the kernel shares its
+    intermediates with the code in between, so LLVM keeps them live until `op` (sort_i32: 9 registers)."""
+    chain = _index_chain(op, v) if isinstance(v.owner, Operation) else None
+    if chain is None:
+        return ctx.get(v)
+    saved = {r: ctx.values[r] for d in chain for r in d.results}
+    ctx.tid_read = ctx.fresh_tid()
+    try:
+        for d in chain:
+            lower_op(ctx, d)
+        return ctx.get(v)
+    finally:
+        ctx.tid_read = None
+        ctx.values.update(saved)
+
+
 @lowering("tt.store")
 def _store(ctx, op):
     _, bits, ptrs, masks = _operands(ctx, op, op.value, "stores")
+    if op.mask is not None and isinstance(op.mask.type, TensorType) and "mask" in _REMAT_WHAT:
+        masks = _rematerialized(ctx, op, op.mask)
+    if isinstance(op.ptr.type, TensorType) and "ptr" in _REMAT_WHAT:
+        ptrs = _rematerialized(ctx, op, op.ptr)
     b = ctx.b
     mods = _mods(op, _STORE_CACHE)
     vals = ctx.get(op.value)
