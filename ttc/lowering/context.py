@@ -32,8 +32,6 @@ and arithmetic) leaves the barrier state as it found it.
 
 from __future__ import annotations
 
-import os
-
 import llvmlite.ir as ir
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, Operation, SSAValue
@@ -108,6 +106,7 @@ class Lowering:
         self._smem = None
         self._smem_base = {}        # function -> smem_base_unknown's value
         self.tid_read = None        # set: what `tid()` returns (a store's rematerialized indices, see `fresh_tid`)
+        self.fresh_reads = (None, 0, 0)  # the last `fresh_tid` of the stores: (block, op index, key)
         self.smem_align = 16        # 1024 with nvmma buffers (swizzled by address bits)
 
     # ------------------------------------------------------------------ diagnostics
@@ -162,17 +161,13 @@ class Lowering:
         tid.set_metadata("range", m.add_metadata([ir.Constant(i32, 0), ir.Constant(i32, self.num_warps * self.threads_per_warp)]))
         return tid
 
-    def fresh_tid(self) -> ir.Value:
-        """tid.x, ranged as `tid()`, from a read that LLVM does not merge with `tid()`'s or `owner_pred`'s (its own
-        asm text, `mov.b32`): indices computed from it are not the ones computed from the first read, so they
-        are not kept live from the top of the kernel. readnone: the reads of this text merge with each other."""
-        if os.environ.get("TTC_REMAT_EACH"):  # EXPERIMENT
-            self._fresh = getattr(self, "_fresh", 0) + 1
-            read = ir.InlineAsm(ir.FunctionType(i32, [i32]), "mov.b32 $0, %tid.x;", "=r,n")
-            tid = self.b.call(read, [ir.Constant(i32, self._fresh)], attrs=("readnone",))
-        else:
-            read = ir.InlineAsm(ir.FunctionType(i32, []), "mov.b32 $0, %tid.x;", "=r")
-            tid = self.b.call(read, [], attrs=("readnone",))
+    def fresh_tid(self, key: int) -> ir.Value:
+        """tid.x, ranged as `tid()`, from a read that LLVM merges neither with `tid()`'s nor `owner_pred`'s nor
+        with those of another `key` (its own asm text, `mov.b32`, and `key` as an unused immediate operand):
+        indices computed from it are not the ones computed from the first read, so LLVM does not keep those live
+        from the top of the kernel. readnone: reads of one key merge, and so do the indices made from them."""
+        read = ir.InlineAsm(ir.FunctionType(i32, [i32]), "mov.b32 $0, %tid.x;", "=r,n")
+        tid = self.b.call(read, [ir.Constant(i32, key)], attrs=("readnone",))
         tid.set_metadata("range", self.b.module.add_metadata(
             [ir.Constant(i32, 0), ir.Constant(i32, self.num_warps * self.threads_per_warp)]))
         return tid

@@ -14,8 +14,6 @@ layouts hold copies), and a scalar store by thread 0.
 
 from __future__ import annotations
 
-import os
-
 import llvmlite.ir as ir
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
@@ -260,14 +258,19 @@ def _and(b, a, c):
 _INDEX_OPS = {"tt.splat", "tt.expand_dims", "tt.broadcast", "arith.cmpi", "arith.addi", "arith.subi", "arith.muli",
               "arith.andi", "arith.ori", "arith.xori", "arith.shli", "arith.shrui", "arith.shrsi", "arith.divsi",
               "arith.divui", "arith.remsi", "arith.remui", "arith.extsi", "arith.extui", "arith.trunci"}
-_REMAT_AFTER = int(os.environ.get("TTC_REMAT_AFTER", "200"))  # EXPERIMENT
-_REMAT_WHAT = os.environ.get("TTC_REMAT_WHAT", "mask")  # EXPERIMENT
+# A store mask's index chain whose last tt.make_range is this many ops or more before the store is recomputed at
+# it (sort_i32's top-k store: ~750 ops; 0 for every store helps libdevice_mod, 72 -> 56 registers, but takes matmul
+# to 63 against Triton's 60). Stores fewer than _REMAT_SHARE ops after the last such store share its tid.x read
+# (so their chains merge: sort's two adjacent stores); a longer gap gets its own (sort_i32: 57 registers shared
+# with the stores before the top-k sort, 48 not). bench/NOTES.md, sort8.
+_REMAT_AFTER = 200
+_REMAT_SHARE = 20
 
 
-def _index_chain(op, v) -> list | None:
+def _index_chain(op, v) -> tuple | None:
     """The ops of `v`'s thread-index chain (from `tt.make_range`s through register-only shape ops and integer
     arithmetic, every one in `op`'s block) in block order, when its last `tt.make_range` is at least
-    `_REMAT_AFTER` ops before `op`; else None."""
+    `_REMAT_AFTER` ops before `op`, with the block and `op`'s index in it; else None."""
     block, chain = op.parent_block(), {}
 
     def walk(v) -> bool:
@@ -300,18 +303,23 @@ def _index_chain(op, v) -> list | None:
     at = {o: i for i, o in enumerate(block.ops)}
     if at[op] - max(at[d] for d in chain if d.name == "tt.make_range") < _REMAT_AFTER:
         return None
-    return sorted(chain, key=at.__getitem__)
+    return sorted(chain, key=at.__getitem__), block, at[op]
 
 
 def _rematerialized(ctx, op, v):
     """`v`'s lowered value, recomputed here from a fresh read of tid.x when it is a thread-index chain made long
     before `op` (`_index_chain`): the chain computed from `ctx.tid()` at the top of the kernel shares its
     intermediates with the code in between, so LLVM keeps them live until `op` (sort_i32: 9 registers)."""
-    chain = _index_chain(op, v) if isinstance(v.owner, Operation) else None
-    if chain is None:
+    found = _index_chain(op, v) if isinstance(v.owner, Operation) else None
+    if found is None:
         return ctx.get(v)
+    chain, block, at = found
+    last_block, last_at, key = ctx.fresh_reads
+    if last_block is not block or at - last_at >= _REMAT_SHARE:
+        key += 1
+    ctx.fresh_reads = block, at, key
     saved = {r: ctx.values[r] for d in chain for r in d.results}
-    ctx.tid_read = ctx.fresh_tid()
+    ctx.tid_read = ctx.fresh_tid(key)
     try:
         for d in chain:
             lower_op(ctx, d)
@@ -324,10 +332,8 @@ def _rematerialized(ctx, op, v):
 @lowering("tt.store")
 def _store(ctx, op):
     _, bits, ptrs, masks = _operands(ctx, op, op.value, "stores")
-    if op.mask is not None and isinstance(op.mask.type, TensorType) and "mask" in _REMAT_WHAT:
+    if op.mask is not None and isinstance(op.mask.type, TensorType):
         masks = _rematerialized(ctx, op, op.mask)
-    if isinstance(op.ptr.type, TensorType) and "ptr" in _REMAT_WHAT:
-        ptrs = _rematerialized(ctx, op, op.ptr)
     b = ctx.b
     mods = _mods(op, _STORE_CACHE)
     vals = ctx.get(op.value)
