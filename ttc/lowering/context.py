@@ -105,6 +105,8 @@ class Lowering:
         self.externs: dict[str, str] = {}  # function name -> bitcode library to link (tt.extern_elementwise)
         self._smem = None
         self._smem_base = {}        # function -> smem_base_unknown's value
+        self.tid_read = None        # set: what `tid()` returns (a store's rematerialized indices, see `fresh_tid`)
+        self.fresh_reads = (None, 0, 0)  # the last `fresh_tid` of the stores: (block, op index, key)
         self.smem_align = 16        # 1024 with nvmma buffers (swizzled by address bits)
 
     # ------------------------------------------------------------------ diagnostics
@@ -152,9 +154,22 @@ class Lowering:
     def tid(self) -> ir.Value:
         """tid.x with its range (0, threads) as `!range`: the optimizer runs without a target machine (as
         Triton's), so nothing else tells LLVM that a thread id is below the CTA's thread count."""
+        if self.tid_read is not None:
+            return self.tid_read
         tid = nvvm.sreg(self.b, "tid.x")
         m = self.b.module
         tid.set_metadata("range", m.add_metadata([ir.Constant(i32, 0), ir.Constant(i32, self.num_warps * self.threads_per_warp)]))
+        return tid
+
+    def fresh_tid(self, key: int) -> ir.Value:
+        """tid.x, ranged as `tid()`, from a read that LLVM merges neither with `tid()`'s nor `owner_pred`'s nor
+        with those of another `key` (its own asm text, `mov.b32`, and `key` as an unused immediate operand):
+        indices computed from it are not the ones computed from the first read, so LLVM does not keep those live
+        from the top of the kernel. readnone: reads of one key merge, and so do the indices made from them."""
+        read = ir.InlineAsm(ir.FunctionType(i32, [i32]), "mov.b32 $0, %tid.x;", "=r,n")
+        tid = self.b.call(read, [ir.Constant(i32, key)], attrs=("readnone",))
+        tid.set_metadata("range", self.b.module.add_metadata(
+            [ir.Constant(i32, 0), ir.Constant(i32, self.num_warps * self.threads_per_warp)]))
         return tid
 
     def lane(self) -> ir.Value:

@@ -16,14 +16,16 @@ from __future__ import annotations
 
 import llvmlite.ir as ir
 from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Operation
 
 from ttc.analysis.axis_info import access_width, mask_width
 from ttc.ir.layout_utils import get_order
 from ttc.ir.tt import CACHE, EVICT
-from ttc.ir.types import elt, encoding
+from ttc.ir.types import elt, encoding, shape_of
 from ttc.lowering import nvvm
 from ttc.lowering.context import map_elementwise
-from ttc.lowering.registry import lowering
+from ttc.lowering.convert import rearrange_bytes
+from ttc.lowering.registry import lower_op, lowering
 from ttc.lowering.types import bits_of, i8, i32, llvm_type
 
 _LOAD_CACHE = {CACHE["ca"]: ".ca", CACHE["cg"]: ".cg", CACHE["cs"]: ".cs", CACHE["cv"]: ".cv"}
@@ -253,9 +255,85 @@ def _and(b, a, c):
     return b.and_(a, c)
 
 
+_INDEX_OPS = {"tt.splat", "tt.expand_dims", "tt.broadcast", "arith.cmpi", "arith.addi", "arith.subi", "arith.muli",
+              "arith.andi", "arith.ori", "arith.xori", "arith.shli", "arith.shrui", "arith.shrsi", "arith.divsi",
+              "arith.divui", "arith.remsi", "arith.remui", "arith.extsi", "arith.extui", "arith.trunci"}
+# A store mask's index chain whose last tt.make_range is this many ops or more before the store is recomputed at
+# it (sort_i32's top-k store: ~750 ops; 0 for every store helps libdevice_mod, 72 -> 56 registers, but takes matmul
+# to 63 against Triton's 60). Stores fewer than _REMAT_SHARE ops after the last such store share its tid.x read
+# (so their chains merge: sort's two adjacent stores); a longer gap gets its own (sort_i32: 57 registers shared
+# with the stores before the top-k sort, 48 not). bench/NOTES.md, sort8.
+_REMAT_AFTER = 200
+_REMAT_SHARE = 20
+
+
+def _index_chain(op, v) -> tuple | None:
+    """The ops of `v`'s thread-index chain (from `tt.make_range`s through register-only shape ops and integer
+    arithmetic, every one in `op`'s block) in block order, when its last `tt.make_range` is at least
+    `_REMAT_AFTER` ops before `op`, with the block and `op`'s index in it; else None."""
+    block, chain = op.parent_block(), {}
+
+    def walk(v) -> bool:
+        d = v.owner
+        if not isinstance(d, Operation) or d.parent_block() is not block:
+            return False
+        if d in chain:
+            return True
+        if d.name == "tt.make_range":
+            chain[d] = True
+            return True
+        if d.name not in _INDEX_OPS:
+            return False
+        if d.name == "tt.expand_dims":
+            a = d.axis.value.data
+            if rearrange_bytes(d, d.src.type, d.result.type, lambda c: tuple(c[:a]) + tuple(c[a + 1:])):
+                return False
+        if d.name == "tt.broadcast":
+            s, t = shape_of(d.src.type), shape_of(d.result.type)
+            keep = [not (s[i] == 1 and t[i] != 1) for i in range(len(t))]
+            if rearrange_bytes(d, d.src.type, d.result.type, lambda c: tuple(x if k else 0 for x, k in zip(c, keep))):
+                return False
+        if any([walk(o) for o in d.operands]):
+            chain[d] = True
+            return True
+        return False
+
+    if not walk(v):
+        return None
+    at = {o: i for i, o in enumerate(block.ops)}
+    if at[op] - max(at[d] for d in chain if d.name == "tt.make_range") < _REMAT_AFTER:
+        return None
+    return sorted(chain, key=at.__getitem__), block, at[op]
+
+
+def _rematerialized(ctx, op, v):
+    """`v`'s lowered value, recomputed here from a fresh read of tid.x when it is a thread-index chain made long
+    before `op` (`_index_chain`): the chain computed from `ctx.tid()` at the top of the kernel shares its
+    intermediates with the code in between, so LLVM keeps them live until `op` (sort_i32: 9 registers)."""
+    found = _index_chain(op, v) if isinstance(v.owner, Operation) else None
+    if found is None:
+        return ctx.get(v)
+    chain, block, at = found
+    last_block, last_at, key = ctx.fresh_reads
+    if last_block is not block or at - last_at >= _REMAT_SHARE:
+        key += 1
+    ctx.fresh_reads = block, at, key
+    saved = {r: ctx.values[r] for d in chain for r in d.results}
+    ctx.tid_read = ctx.fresh_tid(key)
+    try:
+        for d in chain:
+            lower_op(ctx, d)
+        return ctx.get(v)
+    finally:
+        ctx.tid_read = None
+        ctx.values.update(saved)
+
+
 @lowering("tt.store")
 def _store(ctx, op):
     _, bits, ptrs, masks = _operands(ctx, op, op.value, "stores")
+    if op.mask is not None and isinstance(op.mask.type, TensorType):
+        masks = _rematerialized(ctx, op, op.mask)
     b = ctx.b
     mods = _mods(op, _STORE_CACHE)
     vals = ctx.get(op.value)
