@@ -215,8 +215,8 @@ def launch_pair(cubins: dict, sides: tuple, spec: str, check: bool) -> dict | No
     other = r.get("against")
     if other is None or "bench" not in r or "bench" not in other:
         return None
-    r.pop("outputs", None)
-    first = {k: v for k, v in r.items() if k != "against"}
+    first = {k: v for k, v in r.items() if k not in ("against", "outputs", "rc", "stderr")}  # the pair's exit
+    # status and stderr are both sides': each side's ok comes from its own checks
     for side in (first, other):
         side["ok"] = all(c["ok"] for c in (side.get("check") or {}).values())
     return {sides[0]: first, sides[1]: other}

@@ -78,6 +78,7 @@ def test_launch_pair_splits_one_report_into_both_sides(monkeypatch):
     pair = kb.launch_pair({"ours": "o.cubin", "triton": "t.cubin"}, ("triton", "ours"), "s.json", check=True)
     assert calls == [("t.cubin", "o.cubin", True)]
     assert pair["triton"]["bench"]["median_ms"] == 1.0 and pair["triton"]["ok"] and "against" not in pair["triton"]
+    assert "rc" not in pair["triton"]  # the exit status 1 is the other side's failed check
     assert pair["ours"]["bench"]["median_ms"] == 2.0 and pair["ours"]["ok"] is False
     monkeypatch.setattr(kb.gb, "run_ours", lambda *a, **k: {"ok": False, "error": "cuModuleLoadData failed"})
     assert kb.launch_pair({"ours": "o.cubin", "triton": "t.cubin"}, ("ours", "triton"), "s.json", check=False) is None

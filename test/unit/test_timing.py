@@ -1,5 +1,5 @@
 """ttc.runtime.timing without a GPU: the warm-up's count and duration, the spin's size, the spin kernel's PTX,
-and time_launches against a stand-in driver (events, launches and the retry when queueing outlasts the spin)."""
+and time_interleaved against a stand-in driver (events, launches and the retry when queueing outlasts the spin)."""
 
 import time
 
@@ -36,7 +36,7 @@ def test_spin_ptx_assembles():
 
 
 class FakeDriver:
-    """The calls time_launches makes, recorded; events are numbers, every elapsed time is 0.25 ms."""
+    """The calls time_interleaved makes, recorded; events are numbers, every elapsed time is 0.25 ms."""
 
     class d:
         @staticmethod
@@ -62,9 +62,9 @@ class FakeDriver:
         return None
 
 
-def test_time_launches_queues_behind_the_spin():
+def test_one_binary_queues_behind_the_spin():
     drv, launches = FakeDriver(), []
-    r = timing.time_launches(drv, lambda: launches.append(1), warmup=2, rep=5, min_warmup_s=0)
+    r, = timing.time_interleaved(drv, [lambda: launches.append(1)], warmup=2, rep=5, min_warmup_s=0)
     names = [c[0] for c in drv.calls]
     spin = names.index("cuLaunchKernel")  # the spin kernel, then the timed launches' events
     assert names[spin + 1:].count("cuEventRecord") == 2 * 5 + 2
@@ -74,7 +74,7 @@ def test_time_launches_queues_behind_the_spin():
     assert len(FakeDriver.destroyed) >= 2 * 6 + 1  # every event and the spin module
 
 
-def test_time_launches_retries_with_a_longer_spin():
+def test_one_binary_retries_with_a_longer_spin():
     drv, n = FakeDriver(), [0]
 
     def run_once():  # fast while warming up, then 2 ms per launch: 1 ms of spin cannot cover 10 of them
@@ -82,7 +82,7 @@ def test_time_launches_retries_with_a_longer_spin():
         if n[0] > 2:
             time.sleep(0.002)
 
-    r = timing.time_launches(drv, run_once, warmup=2, rep=5, min_warmup_s=0)
+    r, = timing.time_interleaved(drv, [run_once], warmup=2, rep=5, min_warmup_s=0)
     spins = [c for c in drv.calls if c[0] == "cuLaunchKernel"]
     assert len(spins) >= 2 and r["spin_ms"] > timing.MIN_SPIN_NS / 1e6
 

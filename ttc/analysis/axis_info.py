@@ -822,12 +822,12 @@ class AxisInfoAnalysis:
 # the pipeliner's schedule attributes (tritongpu-assign-latencies and -schedule-loops set nothing else), which the
 # analysis does not read
 _SCHEDULE_ATTRS = frozenset({"tt.latency", "loop.stage", "loop.cluster", "tt.scheduled_max_stage"})
-_previous: list = []  # [root, fingerprint, analysis] of the last `reused` call
+_previous: tuple | None = None  # (root, fingerprint, analysis) of the last `reused` call, replaced whole
 
 
 def _fingerprint(root: Operation) -> list:
     """Everything of `root`'s IR the analysis reads: each op in walk order with its block, operands, result types,
-    successors, properties and attributes (but the schedule's), and its regions' blocks with their argument types."""
+    successors, properties and attributes (but the schedule's), and its regions' blocks with their arguments."""
     out: list = []
     add = out.append
     for op in root.walk():
@@ -844,6 +844,7 @@ def _fingerprint(root: Operation) -> list:
             add(r)
             for blk in r.blocks:
                 add(blk)
+                add(tuple(blk.args))
                 add(tuple([a.type for a in blk.args]))
     return out
 
@@ -852,11 +853,12 @@ def reused(root: Operation) -> AxisInfoAnalysis:
     """`AxisInfoAnalysis(root)`, or the one the previous call made where nothing the analysis reads has changed
     since: tritongpu-pipeline analyses the IR tritongpu-assign-latencies did, which tritongpu-schedule-loops
     only gave schedule attributes."""
-    fp = _fingerprint(root)
-    if _previous and _previous[0] is root and _previous[1] == fp:
-        return _previous[2]
+    global _previous
+    fp, previous = _fingerprint(root), _previous
+    if previous is not None and previous[0] is root and previous[1] == fp:
+        return previous[2]
     axis = AxisInfoAnalysis(root)
-    _previous[:] = [root, fp, axis]
+    _previous = (root, fp, axis)
     return axis
 
 

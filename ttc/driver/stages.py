@@ -1,4 +1,6 @@
-"""Triton's kernel dump and override directories, for the commands that produce a stage.
+"""The back end's stages (`llir`, `ptx`, `cubin`: what tt-translate, tt-as and tt-compile share, importable
+without the compile driver) and Triton's kernel dump and override directories, for the commands that produce a
+stage.
 
 Stages and their files: `.ttir` (`tt-opt -make-ttir`), `.ttgir` (`-make-ttgir`), `.llir` (`tt-translate
 --target=llvmir`), `.ptx` (`--target=ptx`), `.cubin` (`tt-as`). A kernel's files are `<dir>/<hash>/<kernel>.<ext>`:

@@ -267,52 +267,58 @@ _REMAT_AFTER = 200
 _REMAT_SHARE = 20
 
 
+def _rearranges(d) -> bool:
+    """Whether a tt.expand_dims / tt.broadcast moves elements between threads (more than a register rename)."""
+    if d.name == "tt.expand_dims":
+        a = d.axis.value.data
+        return bool(rearrange_bytes(d, d.src.type, d.result.type, lambda c: tuple(c[:a]) + tuple(c[a + 1:])))
+    if d.name == "tt.broadcast":
+        s, t = shape_of(d.src.type), shape_of(d.result.type)
+        keep = [not (s[i] == 1 and t[i] != 1) for i in range(len(t))]
+        return bool(rearrange_bytes(d, d.src.type, d.result.type,
+                                    lambda c: tuple(x if k else 0 for x, k in zip(c, keep))))
+    return False
+
+
 def _index_chain(op, v) -> tuple | None:
     """The ops of `v`'s thread-index chain (from `tt.make_range`s through register-only shape ops and integer
     arithmetic, every one in `op`'s block) in block order, when its last `tt.make_range` is at least
-    `_REMAT_AFTER` ops before `op`, with the block and `op`'s index in it; else None."""
-    block, chain = op.parent_block(), {}
-
-    def walk(v) -> bool:
-        d = v.owner
-        if not isinstance(d, Operation) or d.parent_block() is not block:
-            return False
-        if d in chain:
-            return True
-        if d.name == "tt.make_range":
-            chain[d] = True
-            return True
-        if d.name not in _INDEX_OPS:
-            return False
-        if d.name == "tt.expand_dims":
-            a = d.axis.value.data
-            if rearrange_bytes(d, d.src.type, d.result.type, lambda c: tuple(c[:a]) + tuple(c[a + 1:])):
-                return False
-        if d.name == "tt.broadcast":
-            s, t = shape_of(d.src.type), shape_of(d.result.type)
-            keep = [not (s[i] == 1 and t[i] != 1) for i in range(len(t))]
-            if rearrange_bytes(d, d.src.type, d.result.type, lambda c: tuple(x if k else 0 for x, k in zip(c, keep))):
-                return False
-        if any([walk(o) for o in d.operands]):
-            chain[d] = True
-            return True
-        return False
-
-    if not walk(v):
+    `_REMAT_AFTER` ops before `op`, with the block and `op`'s index in it; else None. The walk is iterative and
+    decides each op once (shared subexpressions, deep chains)."""
+    block = op.parent_block()
+    on_chain: dict = {}  # op (or a block argument's owner) -> whether a tt.make_range is above it in the chain
+    stack = [(v.owner, False)]
+    while stack:
+        d, expanded = stack.pop()
+        if d in on_chain:
+            continue
+        if (not isinstance(d, Operation) or d.parent_block() is not block
+                or d.name not in _INDEX_OPS and d.name != "tt.make_range" or _rearranges(d)):
+            on_chain[d] = False
+        elif d.name == "tt.make_range":
+            on_chain[d] = True
+        elif not expanded:
+            stack.append((d, True))
+            stack.extend((o.owner, False) for o in d.operands if o.owner not in on_chain)
+        else:
+            on_chain[d] = any(on_chain[o.owner] for o in d.operands)
+    if not on_chain[v.owner]:
         return None
+    chain = [d for d, yes in on_chain.items() if yes]
     at = {o: i for i, o in enumerate(block.ops)}
     if at[op] - max(at[d] for d in chain if d.name == "tt.make_range") < _REMAT_AFTER:
         return None
     return sorted(chain, key=at.__getitem__), block, at[op]
 
 
-def _rematerialized(ctx, op, v):
-    """`v`'s lowered value, recomputed here from a fresh read of tid.x when it is a thread-index chain made long
-    before `op` (`_index_chain`): the chain computed from `ctx.tid()` at the top of the kernel shares its
-    intermediates with the code in between, so LLVM keeps them live until `op` (sort_i32: 9 registers)."""
+def _rematerialized(ctx, op, v, lowered):
+    """`v`'s lowered value (`lowered`, as the op's operands gave it), recomputed here from a fresh read of tid.x
+    when it is a thread-index chain made long before `op` (`_index_chain`): the chain computed from `ctx.tid()`
+    at the top of the kernel shares its intermediates with the code in between, so LLVM keeps them live until
+    `op` (sort_i32: 9 registers)."""
     found = _index_chain(op, v) if isinstance(v.owner, Operation) else None
     if found is None:
-        return ctx.get(v)
+        return lowered
     chain, block, at = found
     last_block, last_at, key = ctx.fresh_reads
     if last_block is not block or at - last_at >= _REMAT_SHARE:
@@ -333,7 +339,7 @@ def _rematerialized(ctx, op, v):
 def _store(ctx, op):
     _, bits, ptrs, masks = _operands(ctx, op, op.value, "stores")
     if op.mask is not None and isinstance(op.mask.type, TensorType):
-        masks = _rematerialized(ctx, op, op.mask)
+        masks = _rematerialized(ctx, op, op.mask, masks)
     b = ctx.b
     mods = _mods(op, _STORE_CACHE)
     vals = ctx.get(op.value)

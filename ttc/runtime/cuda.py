@@ -185,10 +185,6 @@ class Loaded:
                                               self.shared))}
 
 
-def launch(path: str, spec, initial: dict, bench: bool = False, warmup: int = 10, rep: int = 100) -> Outcome:
-    return launch_all([path], spec, initial, bench, warmup, rep)[0]
-
-
 def launch_all(paths: list, spec, initial: dict, bench: bool = False, warmup: int = 10, rep: int = 100) -> list:
     """One Outcome per binary of the kernel (`tt-run --against`): each is loaded with its own buffers made from
     the same initial values and run once, its outputs read back; with `bench`, all are timed together,

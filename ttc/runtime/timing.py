@@ -1,5 +1,5 @@
-"""`tt-run --bench`'s timing of one kernel: CUDA events around each launch, with the host's launch cost kept
-out of the numbers, so that two binaries of a kernel that runs a few microseconds compare by what the GPU does.
+"""`tt-run --bench`'s timing of a kernel's binaries: CUDA events around each launch, with the host's launch cost
+kept out of the numbers, so that two binaries of a kernel that runs a few microseconds compare by what the GPU does.
 
 An event pair recorded from Python around a launch measures, when the GPU is idle, the host's time to issue
 the launch (cuda-python, ctypes and the driver: several microseconds) as well as the kernel: the begin event
@@ -13,8 +13,12 @@ result when that never fit).
 Warm-up is by time as well as by count: at least `warmup` launches and at least `WARMUP_S` seconds of them
 (synchronizing as it goes), so that the GPU's clocks have left their idle state before the timed launches; ten
 launches of a 5 us kernel would not be enough for that, and the first binary timed after a long compile would
-pay for it. `batch_ms` is the time per launch of `rep` launches queued back to back with no events between them
+pay for it. `batch_ms` is the time per launch of launches queued back to back with no events between them
 (the GPU overlaps one launch's set-up with the previous kernel's tail, as in an application's stream).
+
+With several binaries (`tt-run --against`) their launches are interleaved in one sequence (`time_interleaved`):
+a large kernel's time can move by ~10% between two processes on its own (the GPU's clocks and power state), which
+timing each binary in a process of its own would report as a difference between them.
 """
 
 from __future__ import annotations
@@ -87,18 +91,14 @@ class _Spin:
         self.drv.d.cuModuleUnload(self.module)
 
 
-def time_launches(drv, run_once, warmup: int = 10, rep: int = 100, min_warmup_s: float = WARMUP_S) -> dict:
-    """Median/min ms of `rep` launches, each between its own pair of events, queued behind a spin kernel;
-    `batch_ms` per launch of `rep` launches back to back. `drv` is cuda.py's checked driver."""
-    return time_interleaved(drv, [run_once], warmup, rep, min_warmup_s)[0]
-
-
 def time_interleaved(drv, runs: list, warmup: int = 10, rep: int = 100, min_warmup_s: float = WARMUP_S) -> list:
-    """time_launches of several binaries of one kernel together (`tt-run --against`), one result per run: the
-    warm-up launches them in turn, and the timed sequence queues launch i of each, first to last when i is even,
-    last to first when it is odd, so that every binary sees the same clocks, temperature and power state. The
-    back-to-back part runs a block of rep // 2 launches of each, first to last, then the blocks again last to
-    first (one block of `rep` for a single run)."""
+    """Median/min ms of `rep` launches of each binary of one kernel in `runs` (one for `tt-run --bench`, two with
+    `--against`), each launch between its own pair of events, all queued behind a spin kernel; `batch_ms` per
+    launch back to back. One result per run. `drv` is cuda.py's checked driver. The warm-up launches the runs
+    in turn, and the timed sequence queues launch i of each, first to last when i is even, last to first when it
+    is odd, so that every binary sees the same clocks, temperature and power state. Back to back: one block of
+    `rep` launches for a single run; for several, a block of rep // 2 of each, first to last, then the blocks
+    again last to first."""
     sync = lambda: drv("cuCtxSynchronize")  # noqa: E731
     k = len(runs)
     warm, host_s = warm_up(lambda: [run() for run in runs], sync, warmup, min_warmup_s)
