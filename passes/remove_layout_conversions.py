@@ -37,7 +37,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from ttc.analysis.order import OpOrder
 from ttc.ir.convert_layout_patterns import CONVERT_PATTERNS, convert as _cvt
 from ttc.ir.fold import ConstantTable, insertion_region, is_constant_op
-from ttc.opt.greedy_rewrite import GreedyDriver, apply_tritongpu_patterns, fold_in_place, walk, would_be_trivially_dead
+from ttc.opt.greedy_rewrite import apply_tritongpu_patterns, walk, would_be_trivially_dead
 from ttc.ir.layout_utils import (
     can_fold_into_conversion,
     cvt_reorders_registers,
@@ -1068,16 +1068,6 @@ def _scf_patterns() -> dict:
     return {"scf.for": list(PATTERNS.get("scf.for", [])), "scf.if": list(PATTERNS.get("scf.if", []))}
 
 
-def _converge(module: Operation, patterns: dict) -> bool:
-    """`apply_tritongpu_patterns(module, patterns)` (the same driver configuration), saying whether every region
-    reached its fixed point within the driver's iteration limit."""
-    done = True
-    for region in module.regions:
-        done &= GreedyDriver(patterns, region_simplify=False, skip_unreachable=False, keep_constants=True,
-                             fold_in_place=fold_in_place).run(region)
-    return done
-
-
 def _constants_settled(module: Operation) -> bool:
     """Whether a new driver's constant table would take every constant where it is (`ConstantTable.insert_known`
     over the driver's walk): none a duplicate, none outside its insertion region's entry block, none after an op
@@ -1107,7 +1097,7 @@ def remove_layout_conversions(module: Operation) -> None:
         p.propagate()
         p.resolve_conflicts()
         p.rewrite()
-    converged = _converge(module, CONVERT_PATTERNS)
+    converged = apply_tritongpu_patterns(module, CONVERT_PATTERNS)
     for _ in range(10):
         changed = False
         for f in funcs:
@@ -1117,7 +1107,7 @@ def remove_layout_conversions(module: Operation) -> None:
         # its new constant table moved or merged constants
         if not changed and converged and _constants_settled(module):
             break
-        converged = _converge(module, CONVERT_PATTERNS)
+        converged = apply_tritongpu_patterns(module, CONVERT_PATTERNS)
         if not changed:
             break
     touched = False

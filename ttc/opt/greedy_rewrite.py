@@ -533,14 +533,16 @@ def apply_xdsl_patterns(module: Operation, patterns: Sequence[RewritePattern]) -
 
 
 def apply_tritongpu_patterns(module: Operation, patterns: dict[str, Sequence[Pattern]],
-                             top_down: bool = False) -> None:
+                             top_down: bool = False) -> bool:
     """The driver as the TritonGPU passes apply their patterns (`patterns[op.name]`, taking `(op, rewriter)`):
     each region of `module` rewritten to a fixed point bottom-up (unless `top_down`), at most 10 iterations,
     without region simplification, ops in unreachable blocks processed too, one constant table for all
-    iterations."""
+    iterations. Returns whether every region reached its fixed point within the iteration limit."""
+    done = True
     for region in module.regions:
-        GreedyDriver(patterns, top_down=top_down, region_simplify=False, skip_unreachable=False,
-                     keep_constants=True, fold_in_place=fold_in_place).run(region)
+        done &= GreedyDriver(patterns, top_down=top_down, region_simplify=False, skip_unreachable=False,
+                             keep_constants=True, fold_in_place=fold_in_place).run(region)
+    return done
 
 
 # ----------------------------------------------------------------------------- region simplification
