@@ -154,6 +154,15 @@ def _int_or_float(t: Attribute) -> bool:
     return isinstance(t, (IntegerType, IndexType)) or is_foldable_float(t)
 
 
+def splat_element(attr: DenseIntOrFPElementsAttr):
+    """The element of a dense constant whose elements all have the same bytes, decoded alone (get_values would
+    unpack every one: bf16's one by one in Python); None for any other constant, or an empty one."""
+    raw, n = attr.data.data, math.prod(attr.type.get_shape())
+    if n == 0 or raw != raw[:len(raw) // n] * n:
+        return None
+    return attr.get_element_type().unpack(raw[:len(raw) // n], 1)[0]
+
+
 def elements_of(attr: Attribute | None) -> Elements | None:
     """The value of an integer, float or dense constant attribute, or None for anything else."""
     if attr is None:  # an operand no constant defines: the usual case of the folders' identity checks
@@ -170,9 +179,8 @@ def elements_of(attr: Attribute | None) -> Elements | None:
         n = math.prod(attr.type.get_shape())
         if n == 0:
             return None
-        size = len(raw) // n
-        # a splat: its first element alone decoded (get_values would unpack all n)
-        values = t.unpack(raw[:size], 1) if raw == raw[:size] * n else attr.get_values()
+        one = splat_element(attr)
+        values = (one,) if one is not None else attr.get_values()
         if isinstance(t, (IntegerType, IndexType)):
             values = tuple(wrap(v, int_width(t)) for v in values)
         return Elements(attr.type, tuple(values))

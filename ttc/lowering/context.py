@@ -156,9 +156,12 @@ class Lowering:
         Triton's), so nothing else tells LLVM that a thread id is below the CTA's thread count."""
         if self.tid_read is not None:
             return self.tid_read
-        tid = nvvm.sreg(self.b, "tid.x")
-        m = self.b.module
-        tid.set_metadata("range", m.add_metadata([ir.Constant(i32, 0), ir.Constant(i32, self.num_warps * self.threads_per_warp)]))
+        return self._thread_range(nvvm.sreg(self.b, "tid.x"))
+
+    def _thread_range(self, tid: ir.Value) -> ir.Value:
+        """`tid` with `!range` (0, the CTA's thread count)."""
+        tid.set_metadata("range", self.b.module.add_metadata(
+            [ir.Constant(i32, 0), ir.Constant(i32, self.num_warps * self.threads_per_warp)]))
         return tid
 
     def fresh_tid(self, key: int) -> ir.Value:
@@ -167,10 +170,7 @@ class Lowering:
         indices computed from it are not the ones computed from the first read, so LLVM does not keep those live
         from the top of the kernel. readnone: reads of one key merge, and so do the indices made from them."""
         read = ir.InlineAsm(ir.FunctionType(i32, [i32]), "mov.b32 $0, %tid.x;", "=r,n")
-        tid = self.b.call(read, [ir.Constant(i32, key)], attrs=("readnone",))
-        tid.set_metadata("range", self.b.module.add_metadata(
-            [ir.Constant(i32, 0), ir.Constant(i32, self.num_warps * self.threads_per_warp)]))
-        return tid
+        return self._thread_range(self.b.call(read, [ir.Constant(i32, key)], attrs=("readnone",)))
 
     def lane(self) -> ir.Value:
         return self.b.and_(self.tid(), ir.Constant(i32, self.threads_per_warp - 1))

@@ -15,6 +15,7 @@ import llvmlite.ir as ir
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, TensorType
 from xdsl.ir import Operation
 
+from ttc.ir.fold import splat_element
 from ttc.ir.layout_utils import target_capability
 from ttc.ir.std import CMPF, CMPI
 from ttc.ir.tt import ROUNDING
@@ -78,9 +79,9 @@ def _constant(ctx, op):
     if not isinstance(value, DenseIntOrFPElementsAttr):
         raise ctx.error(op, f"constant {value} is not supported")
     ll = ctx.layout(res.type, op)
-    raw, n = value.data.data, len(value)
-    if n and raw == raw[:len(raw) // n] * n:  # a splat by its bytes: one element decoded, not the whole tensor
-        ctx.set(res, [constant(t, value.get_element_type().unpack(raw[:len(raw) // n], 1)[0])] * ll.num_regs)
+    one = splat_element(value)  # a splat by its bytes: one element decoded, not the whole tensor
+    if one is not None:
+        ctx.set(res, [constant(t, one)] * ll.num_regs)
         return
     values = value.get_values()
     first = values[0]
