@@ -25,7 +25,8 @@ of 100 after 10 warm-up launches, CUDA events), which loads both CUBINs at once 
 (ours as KERNEL in even rounds, Triton's in odd ones), so both see the same clocks and power state; at 4096^3 the
 matmul's time jumps ~10% between runs of the GPU's own accord, which one process per side per round could not
 tell from a difference between the binaries. --separate times each side in a process of its own instead, ours
-first in even rounds (this file's method before the tenth session). Per kind: the median of
+first in even rounds (this file's method before the tenth session), as does a round whose paired process fails
+to launch, so that each side's own error shows. Per kind: the median of
 each side's medians, Triton/ours of those (> 1: ours faster), the min-max of the per-round ratio, registers and
 spill bytes (driver), TFLOP/s or GB/s; and both PTX through one ptxas (`-v`; --ptxas-v, else Triton's, else the
 one on PATH, the first that takes both): registers and spills from the same assembler. Our CUBIN is assembled
@@ -233,10 +234,9 @@ def ptxas_usage(ptxas: str, ptx: str) -> dict:
     return {"regs": int(regs[-1]) if regs else None, "spill_bytes": int(spills[-1]) if spills else None}
 
 
-def tt_run(cubin: str, spec: str, check: bool, against: str | None = None) -> dict:
-    """One `tt-run` process: --check on the check spec, or --bench on the real one (beside `against`)."""
+def tt_run(cubin: str, spec: str, check: bool) -> dict:
+    """One `tt-run` process: --check on the check spec, or --bench on the real one."""
     cmd = ["tt-run", cubin, "--spec", spec, "--json"] + (["--check"] if check else ["--bench"])
-    cmd += ["--against", against] if against else []
     proc = subprocess.run(cmd, capture_output=True, text=True)
     try:
         r = json.loads(proc.stdout)
@@ -336,13 +336,13 @@ def main(argv=None) -> int:
         r["rounds"] = {s: [] for s in sides}
         for rnd in range(opts.rounds):
             order = sides if rnd % 2 == 0 else sides[::-1]
-            if opts.separate:
-                runs = [(s, tt_run(r[f"{s}_compile"]["cubin"], job["spec"], check=False)) for s in order]
-                benches = [(s, b.get("bench"), b) for s, b in runs]
-            else:
-                b = tt_run(r[f"{order[0]}_compile"]["cubin"], job["spec"], check=False,
-                           against=r[f"{order[1]}_compile"]["cubin"])
-                benches = [(order[0], b.get("bench"), b), (order[1], (b.get("against") or {}).get("bench"), b)]
+            pair = None if opts.separate else kb.launch_pair({s: r[f"{s}_compile"]["cubin"] for s in order}, order,
+                                                             job["spec"], check=False)
+            if pair is not None:
+                benches = [(s, pair[s].get("bench"), pair[s]) for s in order]
+            else:  # --separate, or the paired process gave no report (a launch failed): each side alone says whose
+                benches = [(s, b.get("bench"), b) for s, b in
+                           ((s, tt_run(r[f"{s}_compile"]["cubin"], job["spec"], check=False)) for s in order)]
             for s, bench, b in benches:
                 r["rounds"][s].append(bench)
                 r.setdefault("bench_errors", []).extend([f"{s} round {rnd}: {b.get('error') or b.get('stderr')}"]

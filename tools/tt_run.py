@@ -124,15 +124,15 @@ def main(argv: list[str]) -> int:
             if interpret:
                 from ttc.runtime.launch import interpret as launch
 
-                outcome, others = launch(kernel, the_spec, initial, printed), []
+                outcome, other = launch(kernel, the_spec, initial, printed), None
             else:
                 from ttc.runtime.cuda import launch_all
 
-                outcome, *others = launch_all([kernel] + ([against] if against else []), the_spec, initial,
-                                              bench=bench, warmup=10 if warmup is None else warmup,
-                                              rep=100 if rep is None else rep)
+                outcomes = launch_all([kernel] + ([against] if against else []), the_spec, initial, bench=bench,
+                                      warmup=10 if warmup is None else warmup, rep=100 if rep is None else rep)
+                outcome, other = outcomes[0], outcomes[1] if against else None
             results = checks.run_checks(the_spec, initial, outcome.outputs) if check else []
-            other_results = [checks.run_checks(the_spec, initial, o.outputs) if check else [] for o in others]
+            other_results = checks.run_checks(the_spec, initial, other.outputs) if check and other else []
     except SpecError as e:
         raise specs.diagnostic(the_spec.path, e) from None
 
@@ -140,7 +140,7 @@ def main(argv: list[str]) -> int:
     for name, path in _outputs_to_write(the_spec, out_dir).items():
         _save(path, outcome.outputs[name])
         written[name] = str(path)
-    ok = all(r.ok for r in results + [r for rs in other_results for r in rs])
+    ok = all(r.ok for r in results + other_results)
     grid = outcome.grid
     mode = "interpret" if interpret else "cuda"
     if json_out:
@@ -155,11 +155,11 @@ def main(argv: list[str]) -> int:
             report["check"] = {r.name: r.as_dict() for r in results}
         if outcome.bench is not None:
             report["bench"] = outcome.bench
-        for other, rs in zip(others, other_results):
+        if other is not None:
             report["against"] = {"file": against, "kernel": other.kernel, "seconds": other.seconds,
-                                 "ok": all(r.ok for r in rs)}
+                                 "ok": all(r.ok for r in other_results)}
             if check:
-                report["against"]["check"] = {r.name: r.as_dict() for r in rs}
+                report["against"]["check"] = {r.name: r.as_dict() for r in other_results}
             if other.bench is not None:
                 report["against"]["bench"] = other.bench
                 report["against"]["ratio"] = _ratios(outcome.bench, other.bench)
@@ -171,9 +171,9 @@ def main(argv: list[str]) -> int:
         lines += [r.text() for r in results]
         if outcome.bench is not None:
             lines.append(_bench_line(outcome.bench))
-        for other, rs in zip(others, other_results):
+        if other is not None:
             lines.append(f"against {against}: {other.kernel} ran in {other.seconds * 1e3:.3f} ms")
-            lines += [r.text() for r in rs]
+            lines += [r.text() for r in other_results]
             if other.bench is not None:
                 r = _ratios(outcome.bench, other.bench)
                 lines.append(_bench_line(other.bench))
