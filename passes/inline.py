@@ -61,12 +61,17 @@ def stack_location(callee: Attribute, caller: Attribute) -> Attribute:
 
 
 def _stacked(loc: Attribute, caller: Attribute, memo: dict) -> Attribute:
-    """`stack_location(loc, caller)`, made once per callee location at a call: `memo` maps id(loc) to (loc, the
-    stacked location) (holding loc keeps its id its own); many ops of a callee share a location, and equal
-    attributes print the same."""
+    """`stack_location(loc, caller)`, made once per location at a call: `memo` maps id(loc) to (loc, the stacked
+    location) (holding loc keeps its id its own). Call-site frames stack one at a time
+    (`callsite(a at rest)` -> `callsite(a at <rest stacked>)`), so the frames the ops of a callee share
+    (those of the calls it inlined) are stacked once; equal attributes print the same."""
     hit = memo.get(id(loc))
     if hit is None:
-        hit = memo[id(loc)] = (loc, stack_location(loc, caller))
+        if isinstance(loc, CallSiteLoc):
+            hit = (loc, prebuilt(CallSiteLoc, loc.callee, _stacked(loc.caller, caller, memo)))
+        else:
+            hit = (loc, prebuilt(CallSiteLoc, loc, caller))
+        memo[id(loc)] = hit
     return hit[1]
 
 
@@ -244,8 +249,12 @@ def inlinable_callee(call: tt.CallOp, recursive: set[tt.FuncOp], tables: dict | 
     return callee if isinstance(call.parent_op(), (tt.FuncOp, WarpSpecializeOp, WarpSpecializePartitionsOp)) else None
 
 
-def inline_call(call: tt.CallOp, callee: tt.FuncOp) -> None:
-    """Replace `call` with a copy of `callee`'s reachable blocks."""
+def inline_call(call: tt.CallOp, callee: tt.FuncOp, move: bool = False) -> bool:
+    """Replace `call` with a copy of `callee`'s reachable blocks. With `move` (the callee's last reference, its
+    body a single block), the ops themselves move, as MLIR moves the body of a callable inlined at its last
+    use, and the callee is left with a bare `tt.return`: it must be erased. The moved ops get their operands
+    anew in walk order, so every use list ends up as a copy's would (the greedy driver's worklists follow
+    use lists). Returns whether the copy holds a `tt.call`."""
     loc = call.location
     remap = not isinstance(loc, UnknownLoc)
     blocks = reachable_blocks(callee.body.blocks.first)
@@ -255,26 +264,50 @@ def inline_call(call: tt.CallOp, callee: tt.FuncOp) -> None:
     assert caller_block is not None
     block_map: dict[Block, Block] = {entry: caller_block}
     memo: dict = {}
+    calls = False
 
     def copy(op: Operation) -> Operation:
+        nonlocal calls
         new = op.clone(values, block_map)
-        if remap:
-            if new.regions:
+        if new.regions:
+            calls = calls or any(isinstance(c, tt.CallOp) for c in new.walk())
+            if remap:
                 _relocate(new, loc, memo)
-            else:  # most ops: no walk
+        else:  # most ops: no walk
+            calls = calls or isinstance(new, tt.CallOp)
+            if remap:
                 new.location = _stacked(new.location, loc, memo)
         return new
 
     if len(blocks) == 1:
-        for op in entry.ops:
-            if op is entry.last_op:
-                break
-            caller_block.insert_op_before(copy(op), call)
-        results = [values.get(v, v) for v in entry.last_op.operands]
+        ret = entry.last_op
+        if move and len(callee.body.blocks) == 1:
+            results = [values.get(v, v) for v in ret.operands]
+            ret.operands = ()
+            moved = []
+            while (op := entry.first_op) is not ret:
+                entry.detach_op(op)
+                caller_block.insert_op_before(op, call)
+                if remap:
+                    if op.regions:
+                        _relocate(op, loc, memo)
+                    else:
+                        op.location = _stacked(op.location, loc, memo)
+                moved.append(op)
+            for op in moved:
+                for child in op.walk() if op.regions else (op,):
+                    child.operands = [values.get(v, v) for v in child._operands]
+                    calls = calls or isinstance(child, tt.CallOp)
+        else:
+            for op in entry.ops:
+                if op is ret:
+                    break
+                caller_block.insert_op_before(copy(op), call)
+            results = [values.get(v, v) for v in ret.operands]
         for old, new in zip(call.results, results):
             old.replace_all_uses_with(new)
         caller_block.erase_op(call)
-        return
+        return calls
 
     cont = caller_block.split_before(call.next_op, arg_types=[r.type for r in call.results])
     for old, new in zip(call.results, cont.args):
@@ -309,6 +342,7 @@ def inline_call(call: tt.CallOp, callee: tt.FuncOp) -> None:
         br.location = ret.location
         ret.parent_block().insert_op_before(br, ret)
         ret.parent_block().erase_op(ret)
+    return calls
 
 
 # ----------------------------------------------------------------------------- the pass
@@ -321,9 +355,10 @@ def _references(op: Operation, funcs: dict[str, tt.FuncOp]) -> list[tt.FuncOp]:
     out = []
     for region in op.regions:
         for o in region.walk():
-            for a in list(o.properties.values()) + list(o.attributes.values()):
-                if isinstance(a, SymbolRefAttr) and not a.nested_references.data and a.root_reference.data in funcs:
-                    out.append(funcs[a.root_reference.data])
+            for attrs in (o.properties, o.attributes):
+                for a in attrs.values():
+                    if isinstance(a, SymbolRefAttr) and not a.nested_references.data and a.root_reference.data in funcs:
+                        out.append(funcs[a.root_reference.data])
     return out
 
 
@@ -358,19 +393,23 @@ def inline_calls(root: Operation, simplify=None) -> int:
         settled = simplify(func) if simplify is not None else True
         before = count
         # a copied callee body holds only calls that could not be inlined in the callee; looping catches
-        # any that can be inlined here anyway, and ends because no function on a cycle is ever copied
-        while True:
+        # any that can be inlined here anyway, and ends because no function on a cycle is ever copied. A call
+        # left in place stays so (what decides it does not change), so the walk is repeated only when a copy
+        # brought calls.
+        rewalk = True
+        while rewalk:
             calls = [op for op in func.walk() if isinstance(op, tt.CallOp)]
             done = 0
+            rewalk = False
             for call in calls:
                 callee = inlinable_callee(call, recursive, tables)
                 if callee is None or callee is func:
                     continue
-                inline_call(call, callee)
-                done += 1
                 body = refs.get(callee)
                 if body is None:  # a callee's body is final once its turn (bottom-up) has passed
                     body = refs[callee] = _references(callee, by_name)
+                rewalk |= inline_call(call, callee, move=_discardable(callee) and uses[callee] == 1)
+                done += 1
                 uses[callee] -= 1
                 for g in body:  # the copy refers to what the callee refers to
                     uses[g] += 1
@@ -379,8 +418,6 @@ def inline_calls(root: Operation, simplify=None) -> int:
                     for g in body:
                         uses[g] -= 1
             count += done
-            if not done:
-                break
         if simplify is not None and (count > before or not settled):
             simplify(func)
     for f in dead:
