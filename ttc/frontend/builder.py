@@ -70,9 +70,30 @@ def file_loc(filename: str | StringAttr, line: int, col: int) -> FileLineColLoc:
     return loc
 
 
+_NAME_LOCS: dict = {}  # (name, id(loc)) -> (loc, its NameLoc): held, loc keeps its id its own
+
+
 def name_loc(name: str, loc) -> NameLoc:
-    """`loc("name"(loc))`; naming an unknown location gives `loc("name")`, as in MLIR."""
-    return prebuilt(NameLoc, StringAttr(name), _NO_CHILD if isinstance(loc, UnknownLoc) else loc)
+    """`loc("name"(loc))`; naming an unknown location gives `loc("name")`, as in MLIR. Made once per name and
+    location object (the frontend's locations are themselves made once: `file_loc`, this)."""
+    hit = _NAME_LOCS.get((name, id(loc)))
+    if hit is None:
+        made = prebuilt(NameLoc, StringAttr(name), _NO_CHILD if isinstance(loc, UnknownLoc) else loc)
+        hit = _NAME_LOCS[(name, id(loc))] = (loc, made)
+    return hit[1]
+
+
+_INT_ATTRS: dict = {}  # (value's class, value, type) -> IntegerAttr
+
+
+def int_attr(value: int, ir_type) -> IntegerAttr:
+    """`IntegerAttr(value, ir_type)`, made once per value and type (a property such as a predicate or an axis,
+    a constant's value): attributes are immutable and print as their value."""
+    key = (value.__class__, value, ir_type)
+    attr = _INT_ATTRS.get(key)
+    if attr is None:
+        attr = _INT_ATTRS[key] = IntegerAttr(value, ir_type)
+    return attr
 
 
 def _wrap_int(value: int, width: int) -> int:
@@ -167,7 +188,7 @@ class Builder:
         return self.value("arith.constant", [], attr.type, {"value": attr})
 
     def int_constant(self, value: int, ir_type: IntegerType) -> SSAValue:
-        return self.constant(IntegerAttr(_wrap_int(int(value), ir_type.width.data), ir_type))
+        return self.constant(int_attr(_wrap_int(int(value), ir_type.width.data), ir_type))
 
     def float_constant(self, value: float, ir_type) -> SSAValue:
         return self.constant(FloatAttr(round_float(float(value), ir_type), ir_type))

@@ -29,6 +29,7 @@ from ttc.ir.types import tensor as ir_tensor
 
 MAX_TENSOR_NUMEL = 1048576
 
+_BLOCK_IR: dict = {}  # (element dtype, shape) -> the tensor type
 _SIGNED = ("int8", "int16", "int32", "int64")
 _UNSIGNED = ("int1", "uint8", "uint16", "uint32", "uint64")
 # name -> (bit width, mantissa bits, IR type)
@@ -250,7 +251,11 @@ class BlockType(DType):
         return BlockType(element, self.shape)
 
     def _make_ir(self):
-        return ir_tensor(self.shape, self.element.to_ir())
+        key = (self.element, self.shape)  # equal block types have equal IR types: made once
+        ir = _BLOCK_IR.get(key)
+        if ir is None:
+            ir = _BLOCK_IR[key] = ir_tensor(self.shape, self.element.to_ir())
+        return ir
 
     def mangle(self) -> str:
         return f"{self.element.mangle()}S{'_'.join(map(str, self.shape))}S"

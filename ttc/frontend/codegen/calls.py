@@ -173,8 +173,10 @@ class CallsMixin:
             raise UnsupportedError(f"recursive call of {fn.name}(): recursion is not supported")
         ret = comp.return_types[name]
         result_types = [t.handle_type for t in _result_leaves(ret)]
-        op = self.builder.create("tt.call", [handles_of(LangTuple(values))], [result_types],
-                                 {"callee": SymbolRefAttr(name)})
+        callee = comp.callees.get(name)
+        if callee is None:
+            callee = comp.callees[name] = SymbolRefAttr(name)
+        op = self.builder.create("tt.call", [handles_of(LangTuple(values))], [result_types], {"callee": callee})
         if ret is None:
             return None
         return rebuild(ret, list(op.results))

@@ -17,6 +17,7 @@ class Compilation:
     options: Options
     return_types: dict = field(default_factory=dict)  # function name -> language return type (None: void)
     functions: dict = field(default_factory=dict)  # function name -> tt.func op
+    callees: dict = field(default_factory=dict)  # function name -> the SymbolRefAttr its calls hold
     in_progress: set = field(default_factory=set)
     sources: list = field(default_factory=list)  # (module name, function name, source text) in first-use order
 

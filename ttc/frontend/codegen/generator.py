@@ -31,6 +31,7 @@ from ttc.frontend.language.python_builtins import PY_BUILTINS
 from ttc.frontend.semantics import Semantic
 from ttc.frontend.static_eval import NotStaticValue
 from ttc.frontend.values import Constexpr, LangSlice, LangTuple, Tensor, handles_of, rebuild, type_of, unwrap
+from ttc.ir.dialects import prebuilt
 
 _UNSUPPORTED = {
     ast.Break: "`break` is not supported in kernels",
@@ -57,6 +58,11 @@ _UNSUPPORTED = {
 }
 
 VOID = "void"  # the return type of a function that returns nothing
+
+
+def _function_type(inputs: list, outputs: list) -> FunctionType:
+    """`FunctionType.from_lists` without xDSL's parameter checks (`prebuilt`): the types are the frontend's own."""
+    return prebuilt(FunctionType, ArrayAttr(tuple(inputs)), ArrayAttr(tuple(outputs)))
 
 
 class CodeGenerator(ast.NodeVisitor, OperatorsMixin, CallsMixin, ControlFlowMixin, AccessMixin):
@@ -180,7 +186,7 @@ class CodeGenerator(ast.NodeVisitor, OperatorsMixin, CallsMixin, ControlFlowMixi
         func = op_class("tt.func").build(
             properties={
                 "sym_name": StringAttr(self.function_name),
-                "function_type": FunctionType.from_lists(arg_types, []),
+                "function_type": _function_type(arg_types, []),
                 "sym_visibility": StringAttr("public" if self.is_kernel else "private"),
             },
             attributes={"noinline": BoolAttr(self.fn.noinline, i1)},
@@ -208,7 +214,7 @@ class CodeGenerator(ast.NodeVisitor, OperatorsMixin, CallsMixin, ControlFlowMixi
             b.create("tt.return", [[]], [])
         else:
             leaves = _leaves([self.ret_type])
-            func.properties["function_type"] = FunctionType.from_lists(arg_types, [t.type.to_ir() for t in leaves])
+            func.properties["function_type"] = _function_type(arg_types, [t.type.to_ir() for t in leaves])
             b.create("tt.return", [[b.poison(t.type.to_ir()) for t in leaves]], [])
 
     @property

@@ -4,9 +4,10 @@ bitwise and logical operators, shifts, comparisons, `where`, and the math functi
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IntegerAttr, StringAttr, i32, i64
+from xdsl.dialects.builtin import StringAttr, i32, i64
 
 from ttc.frontend import dtypes as T
+from ttc.frontend.builder import int_attr
 from ttc.frontend.errors import LanguageError
 from ttc.frontend.values import Tensor
 from ttc.ir.std import CMPF, CMPI
@@ -158,7 +159,7 @@ class ArithmeticMixin:
         x, max = self.binary_operands(x, max)
         if not x.dtype.is_floating():
             raise LanguageError(f"Unexpected dtype {x.dtype}. Only floating point clamp is supported")
-        props = {"propagateNan": IntegerAttr(propagate_nan, i32)}
+        props = {"propagateNan": int_attr(propagate_nan, i32)}
         handle = self.builder.value("tt.clampf", [x.handle, min.handle, max.handle], x.type.to_ir(), props)
         return Tensor(handle, x.type)
 
@@ -236,11 +237,11 @@ class ArithmeticMixin:
         sca = input.type.scalar
         ty = input.type.with_element_ty(T.int1)
         if sca.is_floating():
-            props = {"predicate": IntegerAttr(CMPF[float_pred], i64)}
+            props = {"predicate": int_attr(CMPF[float_pred], i64)}
             return Tensor(self.builder.value("arith.cmpf", [input.handle, other.handle], ty.to_ir(), props), ty)
         if sca.is_int():
             pred = signed_pred if sca.is_int_signed() else unsigned_pred
-            props = {"predicate": IntegerAttr(CMPI[pred], i64)}
+            props = {"predicate": int_attr(CMPI[pred], i64)}
             return Tensor(self.builder.value("arith.cmpi", [input.handle, other.handle], ty.to_ir(), props), ty)
         raise LanguageError(f"unexpected type {sca}")
 

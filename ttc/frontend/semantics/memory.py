@@ -4,9 +4,10 @@
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, IntegerAttr, i1, i32
+from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, i1, i32
 
 from ttc.frontend import dtypes as T
+from ttc.frontend.builder import int_attr
 from ttc.frontend.dtypes import BlockType, PointerDType
 from ttc.frontend.errors import LanguageError
 from ttc.frontend.values import Constexpr, Tensor
@@ -60,7 +61,7 @@ class MemoryMixin:
         return self._load_pointers(ptr, mask, other, boundary_check, padding, cache, evict, is_volatile)
 
     def _memory_props(self, cache: int, evict: int) -> dict:
-        return {"cache": IntegerAttr(cache, i32), "evict": IntegerAttr(evict, i32)}
+        return {"cache": int_attr(cache, i32), "evict": int_attr(evict, i32)}
 
     def _load_block_pointer(self, ptr, mask, other, boundary_check, padding, cache, evict, is_volatile):
         if mask is not None or other is not None:
@@ -74,7 +75,7 @@ class MemoryMixin:
         if checks:
             props["boundaryCheck"] = DenseArrayBase.from_list(i32, checks)
         if padding is not None:
-            props["padding"] = IntegerAttr(padding, i32)
+            props["padding"] = int_attr(padding, i32)
         op = self.builder.create("tt.load", [ptr.handle, [], []], [block.to_ir()], props)
         return Tensor(op.results[0], block)
 

@@ -4,10 +4,11 @@ and histograms.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import BoolAttr, IntegerAttr, i1, i32
+from xdsl.dialects.builtin import BoolAttr, i1, i32
 from xdsl.ir import Block, Region
 
 from ttc.frontend import dtypes as T
+from ttc.frontend.builder import int_attr
 from ttc.frontend.dtypes import BlockType
 from ttc.frontend.errors import LanguageError
 from ttc.frontend.values import Tensor
@@ -41,7 +42,7 @@ class ReductionMixin:
         ret_shape = [s for i, s in enumerate(shape) if i != axis]
         types = [BlockType(t.dtype, ret_shape) if ret_shape else t.dtype for t in inputs]
         op = self.builder.create("tt.reduce", [[t.handle for t in inputs]], [[t.to_ir() for t in types]],
-                                 {"axis": IntegerAttr(axis, i32)}, regions=[Region()])
+                                 {"axis": int_attr(axis, i32)}, regions=[Region()])
         self._combine_region(op, inputs, "tt.reduce.return", call_combine)
         return tuple(Tensor(r, t) for r, t in zip(op.results, types))
 
@@ -54,7 +55,7 @@ class ReductionMixin:
             axis += rank
         if any(list(t.shape) != shape for t in inputs):
             raise LanguageError("all scan inputs must have the same shape")
-        props = {"axis": IntegerAttr(axis, i32), "reverse": BoolAttr(bool(reverse), i1)}
+        props = {"axis": int_attr(axis, i32), "reverse": BoolAttr(bool(reverse), i1)}
         op = self.builder.create("tt.scan", [[t.handle for t in inputs]], [[t.type.to_ir() for t in inputs]], props,
                                  regions=[Region()])
         self._combine_region(op, inputs, "tt.scan.return", call_combine)

@@ -4,9 +4,10 @@ numpy-like rules), reshape, expand_dims, permute, cat, join and split.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, UnitAttr, i32
+from xdsl.dialects.builtin import DenseArrayBase, UnitAttr, i32
 
 from ttc.frontend import dtypes as T
+from ttc.frontend.builder import int_attr
 from ttc.frontend.dtypes import MAX_TENSOR_NUMEL, BlockType
 from ttc.frontend.errors import LanguageError
 from ttc.frontend.values import Tensor
@@ -32,13 +33,13 @@ class ShapeMixin:
     def program_id(self, axis) -> Tensor:
         if axis not in (0, 1, 2):
             raise LanguageError(f"program_id axis must be 0, 1, or 2 but got {axis}")
-        props = {"axis": IntegerAttr(axis, i32)}
+        props = {"axis": int_attr(axis, i32)}
         return Tensor(self.builder.value("tt.get_program_id", [], T.int32.to_ir(), props), T.int32)
 
     def num_programs(self, axis) -> Tensor:
         if axis not in (0, 1, 2):
             raise LanguageError(f"num_programs axis must be 0, 1, or 2 but got {axis}")
-        props = {"axis": IntegerAttr(axis, i32)}
+        props = {"axis": int_attr(axis, i32)}
         return Tensor(self.builder.value("tt.get_num_programs", [], T.int32.to_ir(), props), T.int32)
 
     # ------------------------------------------------------------------ creation
@@ -54,7 +55,7 @@ class ShapeMixin:
         if n & (n - 1):
             raise LanguageError("arange's range must be a power of 2")
         ty = BlockType(T.int32, [n])
-        props = {"start": IntegerAttr(start, i32), "end": IntegerAttr(end, i32)}
+        props = {"start": int_attr(start, i32), "end": int_attr(end, i32)}
         return Tensor(self.builder.value("tt.make_range", [], ty.to_ir(), props), ty)
 
     def full(self, shape, value, dtype) -> Tensor:
@@ -121,7 +122,7 @@ class ShapeMixin:
 
     def _expand_front(self, x: Tensor) -> Tensor:
         ty = BlockType(x.dtype, [1, *x.shape])
-        props = {"axis": IntegerAttr(0, i32)}
+        props = {"axis": int_attr(0, i32)}
         return Tensor(self.builder.value("tt.expand_dims", [x.handle], ty.to_ir(), props), ty)
 
     def broadcast_tensors(self, *inputs):
@@ -155,7 +156,7 @@ class ShapeMixin:
         if not input.is_block():
             return self.splat(input, shape)
         ty = BlockType(input.dtype, shape)
-        props = {"axis": IntegerAttr(axis, i32)}
+        props = {"axis": int_attr(axis, i32)}
         return Tensor(self.builder.value("tt.expand_dims", [input.handle], ty.to_ir(), props), ty)
 
     def permute(self, input: Tensor, dims) -> Tensor:
@@ -212,5 +213,5 @@ class ShapeMixin:
                 raise LanguageError(f"gather: index dim {d} ({index.shape[d]}) must match the corresponding source "
                                     f"dim ({src.shape[d]})")
         ty = BlockType(src.dtype, index.shape)
-        props = {"axis": IntegerAttr(axis, i32)}
+        props = {"axis": int_attr(axis, i32)}
         return Tensor(self.builder.value("tt.gather", [src.handle, index.handle], ty.to_ir(), props), ty)
