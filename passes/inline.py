@@ -441,11 +441,23 @@ class Inliner(Pass):
             raise ValueError(f"option 'default-pipeline' must be 'canonicalize' or empty, got '{self.default_pipeline}'")
 
     def apply(self, ctx, op) -> None:
-        simplify = None
-        if self.default_pipeline == "canonicalize":
-            from ttc.passes.canonicalize import Canonicalize
+        self.inline(op)
 
-            def simplify(func) -> bool:
-                return Canonicalize().run(func)
+    def inline(self, op) -> bool:
+        """`apply`; True when the default pipeline left every function still in the module at the
+        canonicalizer's fixed point (its last run on it reached one), so that `canonicalize` right after
+        changes nothing there."""
+        if self.default_pipeline != "canonicalize":
+            inline_calls(op)
+            return False
+        from ttc.passes.canonicalize import Canonicalize
+
+        last: dict = {}
+
+        def simplify(func) -> bool:
+            last[func] = settled = Canonicalize().run(func)
+            return settled
 
         inline_calls(op, simplify)
+        # every function is simplified at its turn but those erased as dead (detached)
+        return all(settled for func, settled in last.items() if func.parent is not None)

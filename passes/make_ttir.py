@@ -44,8 +44,38 @@ class MakeTTIR(Pass):
     target: str = option("cuda:90", "the target: below cuda:90, tensor descriptors become pointer loads")
 
     def apply(self, ctx, op) -> None:
+        from ttc.passes.inline import Inliner
+
         capability = capability_of(self.target)
-        for name in PIPELINE:
+        # the canonicalizer right after the inliner changes nothing when the inliner's own canonicalize runs
+        # left every function at its fixed point and nothing rewrote them since: no block pointer (the tensor
+        # pointer rewrite then changes nothing), no descriptor rewrite (below sm_90), nothing but functions in
+        # the module. Triton runs it; it is skipped here only where it is a no-op.
+        settled = Inliner().inline(op) and capability >= 90 and _only_functions(op) and not _block_pointers(op)
+        for name in PIPELINE[1:]:
+            if name == "canonicalize" and settled:
+                continue
             make_pass(name).apply(ctx, op)
             if name == "triton-rewrite-tensor-pointer" and capability < 90:
                 make_pass("triton-rewrite-tensor-descriptor-to-pointer").apply(ctx, op)
+
+
+def _only_functions(op) -> bool:
+    from ttc.ir import tt
+
+    return all(isinstance(o, tt.FuncOp) for region in op.regions for block in region.blocks for o in block.ops)
+
+
+def _block_pointers(op) -> bool:
+    """Whether a value of the module is a block pointer (`!tt.ptr<tensor<...>>`): an op's result or a block's
+    argument."""
+    from ttc.passes.rewrite_tensor_pointer import is_tensor_pointer
+
+    for o in op.walk():
+        if any(is_tensor_pointer(r.type) for r in o.results):
+            return True
+        for region in o.regions:
+            for block in region.blocks:
+                if any(is_tensor_pointer(a.type) for a in block.args):
+                    return True
+    return False
