@@ -36,3 +36,74 @@ def test_second_simplify_only_after_inlining_or_without_fixed_point(settled, wan
 
     assert inline_calls(parse(MODULE), simplify) == 1
     assert sorted(seen) == sorted(want)
+
+
+# a callee called twice (copied, then moved at its last call) and one with a loop called once (moved); after the
+# canonicalizer %c2 is merged into %c, so %c's use list is [mulf, addf] in the callee, where a copy's is
+# [addf, mulf]: the moved ops get their operands anew to match
+MOVED = """
+tt.func public @k(%x: f32, %n: i32) -> f32 {
+  %0 = tt.call @twice(%x) : (f32) -> f32
+  %1 = tt.call @twice(%0) : (f32) -> f32
+  %2 = tt.call @loop(%1, %n) : (f32, i32) -> f32
+  tt.return %2 : f32
+}
+tt.func private @twice(%v: f32) -> f32 {
+  %c = arith.constant 2.0 : f32
+  %c2 = arith.constant 2.0 : f32
+  %a = arith.mulf %v, %c2 : f32
+  %b = arith.addf %a, %c : f32
+  tt.return %b : f32
+}
+tt.func private @loop(%v: f32, %n: i32) -> f32 {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %v) -> (f32) : i32 {
+    %s = arith.mulf %acc, %v : f32
+    scf.yield %s : f32
+  }
+  tt.return %r : f32
+}
+"""
+
+
+def _use_lists(module) -> list:
+    """Every value's users in use-list order, as (op index in walk order, operand index)."""
+    ops = list(module.walk())
+    index = {op: i for i, op in enumerate(ops)}
+    values = [v for op in ops for v in op.results]
+    values += [a for op in ops for r in op.regions for b in r.blocks for a in b.args]
+    return [[(index[u.operation], u.index) for u in v.uses] for v in values]
+
+
+def test_moving_a_callee_at_its_last_call_leaves_what_copying_leaves(monkeypatch):
+    import ttc.passes.inline as inline
+    from ttc.ir.printer import print_ir
+    from ttc.passes.canonicalize import Canonicalize
+
+    def run(move: bool):
+        module = parse(MOVED)
+        if not move:
+            real = inline.inline_call
+            monkeypatch.setattr(inline, "inline_call", lambda call, callee, move=False: real(call, callee))
+        moves = []
+        real_call = inline.inline_call
+        monkeypatch.setattr(inline, "inline_call", lambda c, f, move=False: moves.append(move) or real_call(c, f, move))
+        assert inline.inline_calls(module, lambda f: Canonicalize().run(f)) == 3
+        monkeypatch.undo()
+        return print_ir(module), _use_lists(module), moves
+
+    moved, copied = run(True), run(False)
+    assert moved[2] == [False, True, True]  # the first call of @twice is copied, the others move
+    assert moved[:2] == copied[:2]
+    assert "tt.func private" not in moved[0]
+
+
+def test_inliner_says_whether_every_function_is_at_its_fixed_point(monkeypatch):
+    from ttc.passes.inline import Inliner
+    import ttc.passes.canonicalize as canonicalize
+
+    assert Inliner().inline(parse(MOVED)) is True
+    monkeypatch.setattr(canonicalize.Canonicalize, "run", lambda self, op: False)
+    assert Inliner().inline(parse(MOVED)) is False
+    assert Inliner(default_pipeline="").inline(parse(MOVED)) is False
