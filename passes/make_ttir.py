@@ -5,7 +5,8 @@ The passes, in Triton 3.6's order: `-inline`, `-triton-rewrite-tensor-pointer`,
 `-triton-rewrite-tensor-descriptor-to-pointer` (only for targets below sm_90: `target=cuda:80`), `-canonicalize`,
 `-triton-combine`, `-triton-reorder-broadcast`, `-cse`, `-symbol-dce`, `-triton-loop-unroll`. The pass manager verifies the module after the
 whole pipeline; `tt-opt -inline -triton-rewrite-tensor-pointer ...` runs the same passes one at a time, with
-a verification after each.
+a verification after each. The `-canonicalize` after the inliner is skipped where it would change nothing (see
+`MakeTTIR.apply`): the output is the same.
 """
 
 from __future__ import annotations
