@@ -82,3 +82,16 @@ def test_launch_pair_splits_one_report_into_both_sides(monkeypatch):
     assert pair["ours"]["bench"]["median_ms"] == 2.0 and pair["ours"]["ok"] is False
     monkeypatch.setattr(kb.gb, "run_ours", lambda *a, **k: {"ok": False, "error": "cuModuleLoadData failed"})
     assert kb.launch_pair({"ours": "o.cubin", "triton": "t.cubin"}, ("ours", "triton"), "s.json", check=False) is None
+
+
+def test_paired_outputs_compared_bit_for_bit(monkeypatch, capsys):
+    """A checked pair carries tt-run's per-output count of elements whose bits differ to both sides, and the
+    table ends with the kernels whose outputs are not Triton's bit for bit."""
+    monkeypatch.setattr(kb.gb, "run_ours", lambda *a, **k: {
+        "ok": True, "bench": {"median_ms": 1.0}, "check": {"y": {"ok": True}},
+        "against": {"ok": True, "bench": {"median_ms": 1.0}, "check": {"y": {"ok": True}}, "bit_differences": {"y": 3}}})
+    pair = kb.launch_pair({"ours": "o.cubin", "triton": "t.cubin"}, ("ours", "triton"), "s.json", check=True)
+    assert pair["ours"]["bit_differences"] == pair["triton"]["bit_differences"] == {"y": 3}
+    same = {"ours": {"ok": True, "bit_differences": {"y": 0}}, "triton": {"ok": True}}
+    kb.print_table({"kernels": {"softmax": {"ours": pair["ours"], "triton": pair["triton"]}, "add": same}})
+    assert capsys.readouterr().out.splitlines()[-1] == "outputs the same bits as Triton's: 1 of 2 kernels; differ: softmax (y 3)"
