@@ -233,7 +233,8 @@ def best_of(first: dict, later: dict) -> dict:
     rounds = first.get("rounds_ms") or [first["bench"]["median_ms"]]
     a = min((first, later), key=lambda r: r["bench"]["median_ms"])
     ok = bool(first.get("ok")) and later.get("ok") is not False
-    return dict(a, ok=ok, check=first.get("check"), rounds_ms=rounds + [later["bench"]["median_ms"]])
+    kept = {k: first[k] for k in ("check", "bit_differences") if k in first}  # what only the checked round has
+    return dict(a, ok=ok, **kept, rounds_ms=rounds + [later["bench"]["median_ms"]])
 
 
 def round_ratios(r: dict) -> list[float]:

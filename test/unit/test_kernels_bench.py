@@ -45,8 +45,9 @@ def test_best_of_keeps_the_faster_round():
     assert r["bench"]["median_ms"] == 0.01 and r["rounds_ms"] == [0.02, 0.01] and r["ok"]
     assert kb.best_of(fast, dict(slow, ok=False))["ok"] is False
     unchecked = {"ok": None, "bench": {"median_ms": 0.005}}  # a later round times without --check
-    r = kb.best_of(kb.best_of(dict(slow, check={"y": {"ok": True}}), fast), unchecked)
+    r = kb.best_of(kb.best_of(dict(slow, check={"y": {"ok": True}}, bit_differences={"y": 0}), fast), unchecked)
     assert r["ok"] and r["check"] == {"y": {"ok": True}} and r["rounds_ms"] == [0.02, 0.01, 0.005]
+    assert r["bit_differences"] == {"y": 0}  # the checked round's comparison with the other side, kept
     failed = {"ok": False, "error": "x"}
     assert kb.best_of(failed, fast) is failed and kb.best_of(fast, failed) is failed
 
