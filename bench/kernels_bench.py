@@ -219,6 +219,8 @@ def launch_pair(cubins: dict, sides: tuple, spec: str, check: bool) -> dict | No
     # status and stderr are both sides': each side's ok comes from its own checks
     for side in (first, other):
         side["ok"] = all(c["ok"] for c in (side.get("check") or {}).values())
+        if "bit_differences" in other:  # per checked output, the elements whose bits differ between the sides
+            side["bit_differences"] = other["bit_differences"]
     return {sides[0]: first, sides[1]: other}
 
 
@@ -231,7 +233,8 @@ def best_of(first: dict, later: dict) -> dict:
     rounds = first.get("rounds_ms") or [first["bench"]["median_ms"]]
     a = min((first, later), key=lambda r: r["bench"]["median_ms"])
     ok = bool(first.get("ok")) and later.get("ok") is not False
-    return dict(a, ok=ok, check=first.get("check"), rounds_ms=rounds + [later["bench"]["median_ms"]])
+    kept = {k: first[k] for k in ("check", "bit_differences") if k in first}  # what only the checked round has
+    return dict(a, ok=ok, **kept, rounds_ms=rounds + [later["bench"]["median_ms"]])
 
 
 def round_ratios(r: dict) -> list[float]:
@@ -379,6 +382,12 @@ def print_table(results: dict) -> None:
               f"{f(tm / om if om and tm else None, '.3f')} | {spread} | {f(ob.get('batch_ms'), '.4f')}/{f(tb.get('batch_ms'), '.4f')} | "
               f"{f(ob.get('n_regs'), 'd')}/{f(tb.get('n_regs'), 'd')} | "
               f"{f(ob.get('spill_bytes'), 'd')}/{f(tb.get('spill_bytes'), 'd')} | {note} |")
+    bits = {n: r["ours"]["bit_differences"] for n, r in results["kernels"].items() if "bit_differences" in r["ours"]}
+    if bits:  # paired runs compare the two sides' outputs bit for bit (a float sum in another order rounds apart)
+        differ = {n: d for n, d in bits.items() if any(d.values())}
+        print(f"\noutputs the same bits as Triton's: {len(bits) - len(differ)} of {len(bits)} kernels" + (
+            "; differ: " + ", ".join(f"{n} ({', '.join(f'{o} {k}' for o, k in d.items() if k)})"
+                                     for n, d in differ.items()) if differ else ""))
 
 
 if __name__ == "__main__":

@@ -42,6 +42,7 @@ TRITON_PTX = ROOT / "test" / "fixtures" / "triton_ptx"
 LIMIT = 1.03
 
 _STATEMENT = re.compile(r"^\s*(?:@!?%\w+\s+)?([a-z][\w.:]*)[^;]*;\s*$")
+_BUTTERFLY = re.compile(r"shfl\.sync\.bfly\.b32\s+%r\d+,\s*%r\d+,\s*(\d+),")
 
 
 def sm90_fixtures() -> list[str]:
@@ -72,10 +73,17 @@ def theirs(name: str) -> str:
     return (TRITON_PTX / f"{name}.ptx").read_text()
 
 
+def butterflies(ptx: str) -> list[int]:
+    """The lane distances of the PTX's `shfl.sync.bfly` shuffles, in order: a float reduction's rounding."""
+    return [int(d) for d in _BUTTERFLY.findall(ptx)]
+
+
 def compare(name: str) -> dict:
-    a, b = histogram(ours(name)), histogram(theirs(name))
+    p_a, p_b = ours(name), theirs(name)
+    a, b = histogram(p_a), histogram(p_b)
     n_a, n_b = sum(a.values()), sum(b.values())
-    return {"ours": n_a, "triton": n_b, "ratio": round(n_a / n_b, 4), "ours_hist": dict(a), "triton_hist": dict(b)}
+    return {"ours": n_a, "triton": n_b, "ratio": round(n_a / n_b, 4), "ours_hist": dict(a), "triton_hist": dict(b),
+            "ours_bfly": butterflies(p_a), "triton_bfly": butterflies(p_b)}
 
 
 def diff_lines(r: dict, top: int = 15) -> list[str]:

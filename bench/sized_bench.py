@@ -26,14 +26,16 @@ of 100 after 10 warm-up launches, CUDA events), which loads both CUBINs at once 
 matmul's time jumps ~10% between runs of the GPU's own accord, which one process per side per round could not
 tell from a difference between the binaries. --separate times each side in a process of its own instead, ours
 first in even rounds (this file's method before the tenth session), as does a round whose paired process fails
-to launch, so that each side's own error shows. Per kind: the median of
+to launch, so that each side's own error shows. --control adds a pair per round of our CUBIN against itself:
+what two identical binaries read as (their ratio's median and min-max), the scale for a difference of a few
+tenths of a percent. Per kind: the median of
 each side's medians, Triton/ours of those (> 1: ours faster), the min-max of the per-round ratio, registers and
 spill bytes (driver), TFLOP/s or GB/s; and both PTX through one ptxas (`-v`; --ptxas-v, else Triton's, else the
 one on PATH, the first that takes both): registers and spills from the same assembler. Our CUBIN is assembled
 by nvJitLink (tt-compile's default) unless --ptxas names a ptxas (then its PTX version fits that ptxas).
 
-    python3 bench/sized_bench.py [--only block_ptr_matmul,...] [--rounds 5] [--separate] [--ptxas PATH] [--json PATH]
-        [--triton-python PYTHON]
+    python3 bench/sized_bench.py [--only block_ptr_matmul,...] [--rounds 5] [--separate] [--control] [--ptxas PATH]
+        [--json PATH] [--triton-python PYTHON]
     python3 bench/sized_bench.py --no-gpu --triton-python /tmp/tritonvenv/bin/python
 
 --no-gpu compiles both sides, lines the parameters of each binary up with both specs (kernels_bench.lineup),
@@ -275,6 +277,8 @@ def main(argv=None) -> int:
     p.add_argument("--rounds", type=int, default=5, help="timed rounds, alternating which side runs first")
     p.add_argument("--separate", action="store_true", help="time each side in a tt-run process of its own, "
                    "not both interleaved in one")
+    p.add_argument("--control", action="store_true", help="each round also times our CUBIN against itself: the "
+                   "ratio the harness gives two identical binaries, to read Triton/ours against")
     p.add_argument("--ptxas", default=None, help="assemble our PTX with this ptxas instead of nvJitLink")
     p.add_argument("--ptxas-v", default=None, help="the ptxas that reports both PTX's registers (default: Triton's, "
                    "else the one on PATH, whichever takes both PTX)")
@@ -349,6 +353,12 @@ def main(argv=None) -> int:
                                                         if not bench else [])
                 if bench:
                     r[f"{s}_resources"] = {k: bench.get(k) for k in ("n_regs", "spill_bytes")}
+            if opts.control:  # the same CUBIN on both sides, first and second in turn as the pair above
+                same = kb.launch_pair({"ours": r["ours_compile"]["cubin"], "control": r["ours_compile"]["cubin"]},
+                                      ("ours", "control") if rnd % 2 == 0 else ("control", "ours"), job["spec"], False)
+                if same is not None:
+                    r.setdefault("control_rounds", []).append(same["control"]["bench"]["median_ms"] /
+                                                              same["ours"]["bench"]["median_ms"])
         r["summary"] = summarize(r, spec)
         print(f"{name}: {_row_text(r)}", flush=True)
         if out_path:
@@ -375,8 +385,10 @@ def _row_text(r: dict) -> str:
     chk = "/".join("ok" if r["check"][x].get("ok") else "FAILED" for x in ("ours", "triton"))
     if not s:
         return f"checks {chk}; no timing: {'; '.join(r.get('bench_errors', []))[:400]}"
+    c = r.get("control_rounds")
+    control = (f"; ours/ours {statistics.median(c):.3f} ({min(c):.3f}-{max(c):.3f})" if c else "")
     return (f"checks {chk}; ours {s['ours_ms']:.4f} ms, Triton {s['triton_ms']:.4f} ms, Triton/ours {s['ratio']:.3f} "
-            f"(rounds {s['ratio_min']:.3f}-{s['ratio_max']:.3f})" + _regs_text(r))
+            f"(rounds {s['ratio_min']:.3f}-{s['ratio_max']:.3f})" + control + _regs_text(r))
 
 
 def print_table(results: dict) -> None:

@@ -6,9 +6,10 @@
 With --interpret, KERNEL is TTIR or TTGIR (.ttir, .ttgir, .mlir) executed with NumPy; otherwise it is a .cubin
 or .ptx launched through the CUDA driver (needs cuda-python: pip install 'ttc[gpu]'). --against OTHER runs a
 second binary of the same kernel (another compiler's, with its `.json` metadata beside it, or a hand-edited
-PTX) on its own copy of the arguments: --check checks both, and --bench times both in one sequence with their
-launches interleaved, so that a difference of a few percent is not the GPU's clocks or power state changing
-between two runs; the report ends with OTHER's time over KERNEL's. Errors are one line
+PTX) on its own copy of the arguments: --check checks both, and says for each checked output whether OTHER's
+is KERNEL's bit for bit (a float sum in another order rounds differently); --bench times both in one sequence
+with their launches interleaved, so that a difference of a few percent is not the GPU's clocks or power state
+changing between two runs; the report ends with OTHER's time over KERNEL's. Errors are one line
 (`spec.json: error: args[2].type: ...`, `file:line:col: error: out-of-bounds load ...`) and exit 1.
 """
 
@@ -160,6 +161,9 @@ def main(argv: list[str]) -> int:
                                  "ok": all(r.ok for r in other_results)}
             if check:
                 report["against"]["check"] = {r.name: r.as_dict() for r in other_results}
+                report["against"]["bit_differences"] = {
+                    r.name: checks.bit_differences(outcome.outputs[r.name], other.outputs[r.name])[0]
+                    for r in other_results}
             if other.bench is not None:
                 report["against"]["bench"] = other.bench
                 report["against"]["ratio"] = _ratios(outcome.bench, other.bench)
@@ -174,6 +178,8 @@ def main(argv: list[str]) -> int:
         if other is not None:
             lines.append(f"against {against}: {other.kernel} ran in {other.seconds * 1e3:.3f} ms")
             lines += [r.text() for r in other_results]
+            lines += [checks.same_bits_text(r.name, outcome.outputs[r.name], other.outputs[r.name], kernel)
+                      for r in other_results]
             if other.bench is not None:
                 r = _ratios(outcome.bench, other.bench)
                 lines.append(_bench_line(other.bench))

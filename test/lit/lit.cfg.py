@@ -1,7 +1,9 @@
 """lit configuration: RUN lines are written as in Triton's tests; `FileCheck` runs the `filecheck` package.
 Tests that need a GPU say `REQUIRES: cuda-gpu` (set by TTC_LIT_GPU=1/0, else by asking the CUDA driver)."""
 
+import hashlib
 import os
+import tempfile
 
 import lit.formats
 
@@ -10,7 +12,10 @@ config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir", ".ttir", ".ttgir", ".test"]
 config.excludes = ["Inputs", "lit.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
-config.test_exec_root = os.path.join(os.environ.get("TTC_LIT_OUT", "/tmp/ttc-lit"), "lit")
+# Outputs (%t) outside the tree, one folder per checkout: two checkouts' runs at once do not share a %t
+_checkout = hashlib.sha1(os.path.realpath(config.test_source_root).encode()).hexdigest()[:10]
+config.test_exec_root = os.path.join(os.environ.get("TTC_LIT_OUT") or os.path.join(tempfile.gettempdir(),
+                                                                                   f"ttc-lit-{_checkout}"), "lit")
 config.substitutions.append(("FileCheck", "filecheck"))
 for var in ("PATH", "HOME", "TTC_DEBUG", "PYTHONPATH", "VIRTUAL_ENV"):
     if var in os.environ:

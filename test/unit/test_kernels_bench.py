@@ -45,8 +45,9 @@ def test_best_of_keeps_the_faster_round():
     assert r["bench"]["median_ms"] == 0.01 and r["rounds_ms"] == [0.02, 0.01] and r["ok"]
     assert kb.best_of(fast, dict(slow, ok=False))["ok"] is False
     unchecked = {"ok": None, "bench": {"median_ms": 0.005}}  # a later round times without --check
-    r = kb.best_of(kb.best_of(dict(slow, check={"y": {"ok": True}}), fast), unchecked)
+    r = kb.best_of(kb.best_of(dict(slow, check={"y": {"ok": True}}, bit_differences={"y": 0}), fast), unchecked)
     assert r["ok"] and r["check"] == {"y": {"ok": True}} and r["rounds_ms"] == [0.02, 0.01, 0.005]
+    assert r["bit_differences"] == {"y": 0}  # the checked round's comparison with the other side, kept
     failed = {"ok": False, "error": "x"}
     assert kb.best_of(failed, fast) is failed and kb.best_of(fast, failed) is failed
 
@@ -82,3 +83,16 @@ def test_launch_pair_splits_one_report_into_both_sides(monkeypatch):
     assert pair["ours"]["bench"]["median_ms"] == 2.0 and pair["ours"]["ok"] is False
     monkeypatch.setattr(kb.gb, "run_ours", lambda *a, **k: {"ok": False, "error": "cuModuleLoadData failed"})
     assert kb.launch_pair({"ours": "o.cubin", "triton": "t.cubin"}, ("ours", "triton"), "s.json", check=False) is None
+
+
+def test_paired_outputs_compared_bit_for_bit(monkeypatch, capsys):
+    """A checked pair carries tt-run's per-output count of elements whose bits differ to both sides, and the
+    table ends with the kernels whose outputs are not Triton's bit for bit."""
+    monkeypatch.setattr(kb.gb, "run_ours", lambda *a, **k: {
+        "ok": True, "bench": {"median_ms": 1.0}, "check": {"y": {"ok": True}},
+        "against": {"ok": True, "bench": {"median_ms": 1.0}, "check": {"y": {"ok": True}}, "bit_differences": {"y": 3}}})
+    pair = kb.launch_pair({"ours": "o.cubin", "triton": "t.cubin"}, ("ours", "triton"), "s.json", check=True)
+    assert pair["ours"]["bit_differences"] == pair["triton"]["bit_differences"] == {"y": 3}
+    same = {"ours": {"ok": True, "bit_differences": {"y": 0}}, "triton": {"ok": True}}
+    kb.print_table({"kernels": {"softmax": {"ours": pair["ours"], "triton": pair["triton"]}, "add": same}})
+    assert capsys.readouterr().out.splitlines()[-1] == "outputs the same bits as Triton's: 1 of 2 kernels; differ: softmax (y 3)"

@@ -1,5 +1,6 @@
 """Our PTX instruction count against Triton's for the same TTGIR (every sm90 fixture; Triton's PTX is checked in
-under test/fixtures/triton_ptx, made by `bench/ptx_compare.py --oracle` with Triton 3.6.0): at most 1.03x.
+under test/fixtures/triton_ptx, made by `bench/ptx_compare.py --oracle` with Triton 3.6.0): at most 1.03x. And
+the warp butterflies of reductions shuffle the lanes in Triton's order, so float sums round as Triton's do.
 
 Fixtures over the limit today are listed in OVER with their ratio: such a test fails when its ratio gets worse
 than listed, and when it comes within the limit (then drop it from OVER), and is an expected failure otherwise.
@@ -16,6 +17,11 @@ _spec.loader.exec_module(ptx_compare)
 
 # fixture -> our count / Triton's today (bench/ptx_compare.py)
 OVER: dict[str, float] = {}
+
+# Reductions inside a loop whose warps split the axis: every thread adds the warps' partials in warp order (one
+# barrier per iteration; ttc/lowering/reduce.py), where Triton's butterfly over them costs a barrier and a shuffle
+# round more (while_loop 1.41x faster on the H200). Their float sums may round differently from Triton's.
+BUTTERFLY_DIFFERS = {"softmax_loop_s4", "while_loop"}
 
 
 def test_every_sm90_fixture_has_tritons_ptx():
@@ -48,6 +54,11 @@ def test_ptx_instruction_count_within_limit_of_tritons(name):
     ratio, limit = r["ratio"], ptx_compare.LIMIT
     known = OVER.get(name)
     why = f"{name}: ours {r['ours']} / Triton's {r['triton']} = {ratio:.3f}\n" + "\n".join(ptx_compare.diff_lines(r))
+    if name in BUTTERFLY_DIFFERS:
+        assert r["ours_bfly"] != r["triton_bfly"], f"{name}: Triton's butterfly order now: drop it from BUTTERFLY_DIFFERS"
+    else:
+        assert r["ours_bfly"] == r["triton_bfly"], f"{name}: warp butterflies ours {r['ours_bfly']}, " \
+                                                   f"Triton's {r['triton_bfly']}"
     if known is None:
         assert ratio <= limit, why
     elif ratio <= limit:

@@ -231,3 +231,19 @@ def test_descriptor_buffers_row_major_and_padded(tmp_path):
     assert (specs.from_device(a, raw.view(np.uint8)) == host).all()
     a.decomposed = True
     assert a.n_params == 10 and len(a.parameter_values(np.int64(0))) == 10
+
+
+def test_bit_differences_of_two_runs():
+    """--against says whether the other binary's outputs are the same bit for bit: a sum rounded in another order
+    differs in the last bit, and -0.0 is not 0.0; NaNs with the same bits are the same."""
+    from ttc.runtime.check import bit_differences, same_bits_text
+
+    a = np.array([1.0, np.nan, 0.0, 2.0], np.float32)
+    b = a.copy()
+    assert bit_differences(a, b) == (0, 0.0)
+    assert same_bits_text("y", a, b, "k.cubin") == "y: the same bits as k.cubin's"
+    b[2], b[3] = -0.0, np.nextafter(np.float32(2), np.float32(3))
+    n, largest = bit_differences(a, b)
+    assert n == 2 and largest == pytest.approx(2.0 ** -22)
+    assert same_bits_text("y", a, b, "k.cubin") == "y: 2 of 4 elements differ from k.cubin's (largest difference 2.38e-07)"
+    assert bit_differences(np.array([1, 2], np.int8), np.array([1, -2], np.int8)) == (1, 4.0)

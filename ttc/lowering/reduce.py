@@ -2,7 +2,8 @@
 
 1. Within each thread: the registers holding elements of the same output position (same coordinates but the
    axis) are combined in register order (replicated registers are skipped).
-2. Within each warp: a butterfly (`shfl.sync.bfly`) over each lane id bit that moves along the axis; afterwards
+2. Within each warp: a butterfly (`shfl.sync.bfly`) over each lane id bit that moves along the axis, the highest
+   bit first as Triton's warpReduce (so float sums round as Triton's do); afterwards
    every lane holds its warp's partial result. From sm80, when all 32 lanes run along the axis and the combine
    region is one integer add/and/or/xor/min/max of at most 32 bits, one `redux.sync` does it (as Triton).
 3. Across warps (when warps split the axis): each warp writes its partials to shared memory at
@@ -83,7 +84,7 @@ def _reduce(ctx, op):
     else:  # one output position's whole butterfly after the other's (as Triton): fewer shuffled values live
         bits = [i for i, basis in enumerate(ll.lane) if basis[axis]]
         for key in acc:
-            for i in bits:
+            for i in reversed(bits):  # Triton's order, the farthest lanes first: Triton's float sums, bit for bit
                 acc[key] = combine(acc[key], tuple(ctx.shuffle("bfly", x, 1 << i) for x in acc[key]))
     # 3. across warps
     warp_bits = [i for i, basis in enumerate(ll.warp) if basis[axis]]

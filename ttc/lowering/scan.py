@@ -11,7 +11,10 @@ layouts. The scan runs field by field, lowest first:
    barrier between its stores and loads for all repeats), and each thread folds in the totals of the warps
    before it, in order (with lanes along the axis too, as Triton: into the lane's inclusive total, which
    shifted by one lane then replaces step 2's fold);
-4. then each repeat folds in the running total of the repeats before it.
+4. each repeat folds in the running total of the repeats before it where Triton's AddPartialReduce(OneWarp)
+   does, so that float sums round as Triton's: with warps along the axis, the repeat's warp totals fold into
+   it (it is the first warp's prefix); with one warp, into the lane's inclusive total before the shift of step
+   2; with one thread along the axis, into each element.
 
 "Before" means earlier in scan order; the earlier value is always the combine region's left operand.
 """
@@ -113,7 +116,8 @@ def _scan(ctx, op):
     if f.warp_bits:
         warp_idx = indexing.id_bits(b, ctx.warp(), f.warp_bits)
         row_lin = _row_index(ctx, ll, axis, rep)
-    totals = {}  # repeat -> row -> the repeat's total so far (the warp's, then the tile's)
+    totals = {}  # repeat -> row -> the warp's total of the repeat (with warps along the axis)
+    carry = {row: None for row in elems}  # row -> the total of the repeats before (without warps along the axis)
     for hi in scan_order(range(f.repeats)):
         totals[hi] = {}
         for row, by_pos in elems.items():
@@ -124,24 +128,19 @@ def _scan(ctx, op):
                 run = e if run is None else combine(run, e)
                 by_pos[(hi, low)] = run
             totals[hi][row] = run
-            # 2. the lanes along the axis
+            # 2. the lanes along the axis (and, with one warp along it, 4. the repeats before)
             if f.lane_bits:
                 totals[hi][row] = _lanes(ctx, f, reverse, lanes_axis, by_pos, hi, run, combine, select,
-                                         broadcast=not f.warp_bits)
-    # 3. the warps along the axis: every repeat's warp totals in one exchange
-    if f.warp_bits:
-        totals = _warps(ctx, f, reverse, lanes_axis, warp_idx, row_lin, math.prod(_drop(ll.shape, axis)), elems,
-                        totals, combine, select)
-    # 4. the repeats before each one
-    carry = {row: None for row in elems}
-    for hi in scan_order(range(f.repeats)):
-        for row, by_pos in elems.items():
-            if carry[row] is not None:
+                                         None if f.warp_bits else carry[row])
+            elif not f.warp_bits and carry[row] is not None:
                 for low in range(f.chunk):
                     by_pos[(hi, low)] = combine(carry[row], by_pos[(hi, low)])
-                carry[row] = combine(carry[row], totals[hi][row])
-            else:
-                carry[row] = totals[hi][row]
+                totals[hi][row] = by_pos[(hi, scan_order(range(f.chunk))[-1])]
+            carry[row] = totals[hi][row]
+    # 3. the warps along the axis (and 4. the repeats before): every repeat's warp totals in one exchange
+    if f.warp_bits:
+        _warps(ctx, f, reverse, lanes_axis, warp_idx, row_lin, math.prod(_drop(ll.shape, axis)), elems, totals,
+               combine, select)
     for k, res in enumerate(op.results):
         out = []
         for c in ll.reg_coords:
@@ -158,10 +157,13 @@ def _lane_before(ctx, f, reverse, lanes_axis, values):
     return before, has
 
 
-def _lanes(ctx, f, reverse, lanes_axis, by_pos, hi, total, combine, select, broadcast=True):
-    """Scan the chunk totals across the axis' lanes; fold the lanes before into this thread's chunk. Returns the
-    warp's total: in every lane of the row (`broadcast`), else the lane's inclusive prefix, which is the total in
-    the row's last lane in scan order (the one that stores it for the warps' exchange, as Triton)."""
+def _lanes(ctx, f, reverse, lanes_axis, by_pos, hi, total, combine, select, carry):
+    """Scan the chunk totals across the axis' lanes. With warps along the axis (`carry` None there) returns the
+    lane's inclusive prefix, which is the warp's total in the row's last lane in scan order (the one that stores
+    it for the warps' exchange, as Triton); `_warps` folds the lanes before into the chunk. With one warp along
+    the axis, as Triton's AddPartialReduceOneWarp: `carry` (the repeats before, if any) folds into the lane's
+    inclusive prefix, which is the chunk's last element; the others fold in that prefix of the lane before (the
+    carry in the first lane); returns the running total, in every lane of the row."""
     b = ctx.b
     kind = "down" if reverse else "up"
     shift = f.lane_bits[0]
@@ -171,15 +173,22 @@ def _lanes(ctx, f, reverse, lanes_axis, by_pos, hi, total, combine, select, broa
         y = tuple(ctx.shuffle(kind, x, s << shift) for x in t)
         valid = b.icmp_unsigned("<", lanes_axis, _c(f.nl - s)) if reverse else b.icmp_unsigned(">=", lanes_axis, _c(s))
         t = select(valid, combine(y, t), t)
-    if f.chunk == 1:  # one element a thread: the lanes' inclusive scan is the element's value
-        by_pos[(hi, 0)] = t
-    elif broadcast:  # (across warps, `_warps` folds the lanes before in after the exchange)
+    if f.warp_bits:
+        if f.chunk == 1:  # one element a thread: the lanes' inclusive scan is the element's value
+            by_pos[(hi, 0)] = t
+        return t
+    if carry is not None:
+        t = combine(carry, t)
+    last_low = 0 if reverse else f.chunk - 1  # the chunk's last element in scan order
+    if f.chunk > 1:
         before, has = _lane_before(ctx, f, reverse, lanes_axis, t)
         for low in range(f.chunk):
             e = by_pos[(hi, low)]
-            by_pos[(hi, low)] = select(has, combine(before, e), e)
-    if not broadcast:
-        return t
+            if low == last_low:
+                continue
+            by_pos[(hi, low)] = select(has, combine(before, e), e) if carry is None else \
+                combine(select(has, before, carry), e)
+    by_pos[(hi, last_low)] = t
     field = (f.nl - 1) << shift
     lane = ctx.lane()
     src = b.and_(lane, _c(~field & 0xFFFFFFFF)) if reverse else b.or_(lane, _c(field))
@@ -194,8 +203,9 @@ def _row_index(ctx, ll, axis, rep):
 
 def _warps(ctx, f, reverse, lanes_axis, warp_idx, row_lin, n_rows, elems, totals, combine, select):
     """Exchange the warps' totals of every repeat through shared memory (one barrier between the stores and the
-    loads, as Triton); fold those of the warps before into each element. Returns the tile's total per repeat
-    and row."""
+    loads, as Triton); fold those of the warps before into each element. As Triton's AddPartialReduce, a
+    repeat's warp totals fold into the running total of the repeats before it (in scan order), which is then
+    the prefix of the repeat's first warp."""
     b = ctx.b
     first = next(iter(next(iter(totals.values())).values()))
     slot = max(max(1, bits_of(ctx.stored_type(x.type)) // 8) for x in first)
@@ -215,15 +225,15 @@ def _warps(ctx, f, reverse, lanes_axis, warp_idx, row_lin, n_rows, elems, totals
             for k, x in enumerate(t):
                 ctx.smem_store(index(hi, row, warp_idx), x, base=k * region_bytes, elem_bytes=slot, pred=last_lane)
     ctx.barrier()
-    out = {}
     order = list(reversed(range(f.nw))) if reverse else list(range(f.nw))
     last_low = 0 if reverse else f.chunk - 1  # the chunk's last element in scan order
-    for hi, by_row in totals.items():
-        out[hi] = {}
+    running = {}  # row -> the total of the repeats so far: the next repeat's warps fold into it, as Triton's
+    for hi, by_row in totals.items():  # (in scan order)
         for row, t in by_row.items():
             parts = {w: tuple(ctx.smem_load(index(hi, row, _c(w)), x.type, base=k * region_bytes, elem_bytes=slot)
                               for k, x in enumerate(t)) for w in order}
-            tile = prefix = has = None
+            tile = prefix = running.get(row)
+            has = None if tile is None else True  # after the first repeat every element has something before
             for w in order:  # the warps before this one come first in this order
                 tile = parts[w] if tile is None else combine(tile, parts[w])
                 before = b.icmp_unsigned("<", warp_idx, _c(w)) if reverse else b.icmp_unsigned(">", warp_idx, _c(w))
@@ -231,23 +241,27 @@ def _warps(ctx, f, reverse, lanes_axis, warp_idx, row_lin, n_rows, elems, totals
                     prefix, has = parts[w], before
                 else:
                     prefix = select(before, tile, prefix)  # `before` holds for every earlier warp too
-                    has = b.or_(has, before)
-            out[hi][row] = tile
+                    if has is not True:
+                        has = b.or_(has, before)
+            running[row] = tile
             by_pos = elems[row]
             if not f.lane_bits:
                 for low in range(f.chunk):
                     e = by_pos[(hi, low)]
-                    by_pos[(hi, low)] = select(has, combine(prefix, e), e)
+                    by_pos[(hi, low)] = combine(prefix, e) if has is True else select(has, combine(prefix, e), e)
                 continue
             # as Triton: the warps before fold into the lane's inclusive total `t` first, and that shifted by one
             # lane (the warps' prefix in the axis' first lane) into the thread's chunk prefixes; the chunk's last
             # element is the total itself. Shifting `t` before the exchange kept it live across the barrier
             # beside the chunk (cumsum_i32_b1024_w8: 22 registers against Triton's 19 with ptxas 13.0).
-            tp = select(has, combine(prefix, t), t)
+            tp = combine(prefix, t) if has is True else select(has, combine(prefix, t), t)
+            if f.chunk == 1:
+                by_pos[(hi, 0)] = tp
+                continue
             before, has_lane = _lane_before(ctx, f, reverse, lanes_axis, tp)
             x = select(has_lane, before, prefix)
-            has_any = b.or_(has_lane, has)
+            has_any = True if has is True else b.or_(has_lane, has)
             for low in range(f.chunk):
                 e = by_pos[(hi, low)]
-                by_pos[(hi, low)] = tp if low == last_low else select(has_any, combine(x, e), e)
-    return out
+                by_pos[(hi, low)] = tp if low == last_low else (
+                    combine(x, e) if has_any is True else select(has_any, combine(x, e), e))

@@ -255,3 +255,27 @@ def run_checks(spec: Spec, initial: dict, outputs: dict) -> list[Result]:
         atol = spec.atol if spec.atol is not None else atol
         results.append(compare(name, outputs[name], expected(spec, name, initial), rtol, atol))
     return results
+
+
+def bit_differences(a: np.ndarray, b: np.ndarray) -> tuple[int, float]:
+    """How many elements of two outputs of one shape and dtype differ bit for bit (NaNs with the same bits are
+    the same; 0.0 and -0.0 differ), and the largest absolute difference among them (NaN where either is NaN)."""
+    bits = f"u{a.dtype.itemsize}" if a.dtype.itemsize in (1, 2, 4, 8) else None
+    differ = a.view(bits) != b.view(bits) if bits else a != b
+    n = int(np.count_nonzero(differ))
+    if not n:
+        return 0, 0.0
+    x, y = a[differ], b[differ]
+    if x.dtype.kind in "iub":
+        x, y = x.astype(np.int64), y.astype(np.int64)
+    else:
+        x, y = x.astype(np.float64), y.astype(np.float64)
+    return n, float(np.max(np.abs(x - y)))
+
+
+def same_bits_text(name: str, a: np.ndarray, b: np.ndarray, a_from: str) -> str:
+    """One line: output `name` (b) is the same bit for bit as `a_from`'s (a), or how many elements differ."""
+    n, largest = bit_differences(a, b)
+    if not n:
+        return f"{name}: the same bits as {a_from}'s"
+    return f"{name}: {n} of {a.size} elements differ from {a_from}'s (largest difference {largest:.3g})"
