@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from math import prod
 
-from xdsl.dialects.builtin import IntegerAttr, NoneAttr, TensorType
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, NoneAttr, TensorType, i32
 from xdsl.ir import BlockArgument
 from xdsl.irdl.constraints import VerificationContext
 from xdsl.irdl.operations import (AttrSizedOperandSegments, AttrSizedRegionSegments, AttrSizedResultSegments,
-                                  AttrSizedSuccessorSegments, OptAttributeDef, OptPropertyDef, VarIRConstruct,
+                                  AttrSizedSuccessorSegments, OptAttributeDef, OptionalDef, OptPropertyDef, VarIRConstruct,
                                   VariadicDef, irdl_op_verify_arg_list, irdl_op_verify_regions,
                                   verify_variadic_size)
 from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, OpTrait
@@ -63,7 +63,7 @@ def _verify_op(op, source, diags: list, deferred: list, memo: dict) -> bool:
                 diags.append(at_op(op, source, "empty block: expect at least a terminator"))
                 return False
             for nested in block.ops:
-                if nested.successors and nested is not block.last_op:
+                if nested._successors and nested is not block.last_op:
                     diags.append(at_op(nested, source, "operation with block successors must terminate its parent block"))
                     return False
             for nested in block.ops:
@@ -132,18 +132,13 @@ def _irdl_plan(cls):
             fn.__qualname__ == "get_accessors_from_op_def.<locals>.verify_":
         cells = dict(zip(code.co_freevars, (c.cell_contents for c in fn.__closure__)))
         op_def = cells["op_def"]
-        options = tuple(type(o) for o in op_def.options)
-
-        def fixed(defs, sized):  # the constraints of defs with no variadic, or None (xDSL checks them)
-            if sized in options or any(isinstance(d, VariadicDef) for _, d in defs):
-                return None
-            return tuple(d.constr for _, d in defs)
-
-        plan = (op_def, fixed(op_def.operands, AttrSizedOperandSegments),
-                fixed(op_def.results, AttrSizedResultSegments),
-                bool(op_def.regions) or AttrSizedRegionSegments in options,
-                bool(op_def.successors) or AttrSizedSuccessorSegments in options,
-                tuple(t for t in op_def.traits if type(t).verify is not _NO_VERIFY), cells.get("custom_verify"))
+        options = op_def.options
+        plan = (op_def, _args_plan(op_def.operands, options, AttrSizedOperandSegments),
+                _args_plan(op_def.results, options, AttrSizedResultSegments),
+                bool(op_def.regions) or any(isinstance(o, AttrSizedRegionSegments) for o in options),
+                bool(op_def.successors) or any(isinstance(o, AttrSizedSuccessorSegments) for o in options),
+                tuple(_isolated_check(t) if type(t) is IsolatedFromAbove else t.verify
+                      for t in op_def.traits if type(t).verify is not _NO_VERIFY), cells.get("custom_verify"))
     _PLANS[cls] = plan
     return plan
 
@@ -157,19 +152,11 @@ def _irdl_verify(op, plan) -> None:
         if operands is None:
             irdl_op_verify_arg_list(op, op_def, VarIRConstruct.OPERAND, ctx)
         else:
-            values = op._operands
-            if len(values) != len(operands):
-                raise VerifyException("operand count")
-            for constr, v in zip(operands, values):
-                constr.verify((v.type,), ctx)
+            _verify_args(op, op._operands, operands, ctx)
         if results is None:
             irdl_op_verify_arg_list(op, op_def, VarIRConstruct.RESULT, ctx)
         else:
-            values = op.results
-            if len(values) != len(results):
-                raise VerifyException("result count")
-            for constr, v in zip(results, values):
-                constr.verify((v.type,), ctx)
+            _verify_args(op, op.results, results, ctx)
         if regions:
             irdl_op_verify_regions(op, op_def, ctx)
         elif op.regions:
@@ -197,22 +184,92 @@ def _irdl_verify(op, plan) -> None:
     except Exception:
         op.verify_()
         return
-    for trait in traits:
-        trait.verify(op)
+    for check in traits:
+        check(op)
     if custom is not None:
         custom(op)
 
 
+def _args_plan(defs, options, sized_option):
+    """How the plan checks operands or results: `(constraints, kinds, segment-size option)`, kinds None where
+    no def is variadic (else 0 single, 1 variadic, 2 optional); None (xDSL checks them) for several variadics
+    sized alike."""
+    constraints = tuple(d.constr for _, d in defs)
+    kinds = tuple(2 if isinstance(d, OptionalDef) else 1 if isinstance(d, VariadicDef) else 0 for _, d in defs)
+    sized = next((o for o in options if isinstance(o, sized_option)), None)
+    if sized is None and not any(kinds):
+        return constraints, None, None
+    if sized is None and len(kinds) - kinds.count(0) > 1:
+        return None
+    return constraints, kinds, sized
+
+
+def _verify_args(op, values, plan, ctx) -> None:
+    """xDSL's irdl_op_verify_arg_list: the count against the defs (or their segment sizes), then each def's
+    constraint on the types of its slice. Raises VerifyException without xDSL's message where the count fails."""
+    constraints, kinds, sized = plan
+    n = len(values)
+    if kinds is None:
+        if n != len(constraints):
+            raise VerifyException("count")
+        for constr, v in zip(constraints, values):
+            constr.verify((v.type,), ctx)
+        return
+    if sized is not None:
+        a = sized.container(op).get(sized.attribute_name)
+        if not isinstance(a, DenseArrayBase) or a.elt_type != i32:
+            raise VerifyException("segments")
+        sizes = a.get_values()
+        if len(sizes) != len(kinds) or sum(sizes) != n or \
+                any(k < 0 or (kind == 0 and k != 1) or (kind == 2 and k > 1) for k, kind in zip(sizes, kinds)):
+            raise VerifyException("segments")
+    else:  # one variadic: the rest is its
+        rest = n - len(kinds) + 1
+        if rest < 0 or (rest > 1 and 2 in kinds):
+            raise VerifyException("count")
+        sizes = [rest if kind else 1 for kind in kinds]
+    types, start = [v.type for v in values], 0
+    for constr, k in zip(constraints, sizes):
+        constr.verify(tuple(types[start:start + k]), ctx)
+        start += k
+
+
+def _isolated_check(trait):
+    """IsolatedFromAbove's verify: every operand of the ops it looks at (those in the op's regions, not inside a
+    nested isolated op) defined strictly inside the op. Seen as one set of the blocks and ops met (xDSL walks
+    each operand's parents up); where a use is outside it, the trait's own verify runs, for its message."""
+
+    def check(op):
+        inside, users, regions = set(), [], list(op.regions)
+        while regions:
+            for block in regions.pop().blocks:
+                inside.add(block)
+                for child in block.ops:
+                    inside.add(child)
+                    if child._operands:
+                        users.append(child)
+                    if child.regions and not child.has_trait(IsolatedFromAbove):
+                        regions += child.regions
+        for child in users:
+            for v in child._operands:
+                if v.owner not in inside:
+                    return trait.verify(op)
+
+    return check
+
+
 def _type_info(t, memo: dict):
-    """`(t, element count, shape)` of a tensor type, `(t, None, None)` of any other; once per type object per
-    call (the type is kept, so its id names it for the call)."""
+    """`(t, element count, shape, layout)` of a tensor type (count and shape None for any other type, layout None
+    where it has none); once per type object per call (the type is kept, so its id names it for the call)."""
     info = memo.get(id(t))
     if info is None or info[0] is not t:
+        enc = getattr(t, "encoding", None)
+        enc = None if isinstance(enc, NoneAttr) else enc
         if isinstance(t, TensorType):
             shape = tuple(t.get_shape())
-            info = (t, prod(shape), shape)
+            info = (t, prod(shape), shape, enc)
         else:
-            info = (t, None, None)
+            info = (t, None, None, enc)
         memo[id(t)] = info
     return info
 
@@ -221,7 +278,7 @@ def _tensor_size_problem(op, memo: dict) -> str | None:
     """Triton's TensorSizeTrait (tt ops): tensors of a power-of-two number of elements, at most 2^20."""
     if not op.name.startswith("tt."):
         return None
-    for v in list(op.operands) + list(op.results):
+    for v in (*op._operands, *op.results):
         n = _type_info(v.type, memo)[1]
         if n is not None:
             if n > 1048576:
@@ -239,11 +296,11 @@ def _layout_problem(op, memo: dict) -> str | None:
         return None
 
     def problem(t):
-        enc = getattr(t, "encoding", None)
-        if enc is None or isinstance(enc, NoneAttr):
+        _, _, shape, enc = _type_info(t, memo)
+        if enc is None:
             return None
-        if isinstance(t, TensorType):
-            return _tensor_layout(enc, _type_info(t, memo)[2], op, memo)
+        if shape is not None:
+            return _tensor_layout(enc, shape, op, memo)
         from ttc.ir.memdesc import MemDescType
 
         if isinstance(t, MemDescType):
