@@ -459,8 +459,8 @@ def convert_backward_slice(root: tuple, root_enc, stop=None, existing=None, admi
                     return None
                 enqueue((owner, 1), src_enc)
                 continue
+            src_enc = infer_src_encoding(owner, enc) if owner.operands else None
             for i in range(len(owner.operands)):
-                src_enc = infer_src_encoding(owner, enc)
                 if src_enc is None:
                     return None
                 t = owner.operands[i].type
