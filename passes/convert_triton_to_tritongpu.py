@@ -91,12 +91,16 @@ class _Conversion:
         self.num_warps, self.threads_per_warp, self.source_remat = num_warps, threads_per_warp, source_remat
         self.original: dict[SSAValue, Attribute] = {}
         self.materialized: dict[tuple[SSAValue, Attribute], SSAValue] = {}
+        self.converted: dict[Attribute, Attribute] = {}  # convert's results: a layout is made once per type
 
     # ---- types
 
     def convert(self, t: Attribute) -> Attribute:
         if isinstance(t, TensorType) and encoding(t) is None:
-            return with_encoding(t, default_blocked(t.get_shape(), self.num_warps, self.threads_per_warp))
+            if (c := self.converted.get(t)) is None:
+                c = self.converted[t] = with_encoding(
+                    t, default_blocked(t.get_shape(), self.num_warps, self.threads_per_warp))
+            return c
         return t
 
     def original_type(self, v: SSAValue) -> Attribute:

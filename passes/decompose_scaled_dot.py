@@ -75,11 +75,14 @@ class _Emitter:
         while func.name != "tt.func":
             func = func.parent_op()
         entry = func.regions[0].blocks[0]
-        key = (attr_text(t), attr_text(dense))
+        t_text, dense_text = attr_text(t), None  # the value printed only for constants of the same type
         for op in entry.ops:
             if op.name != "arith.constant":
                 break
-            if (attr_text(op.results[0].type), attr_text(op.properties["value"])) == key:
+            if attr_text(op.results[0].type) != t_text:
+                continue
+            dense_text = dense_text if dense_text is not None else attr_text(dense)
+            if attr_text(op.properties["value"]) == dense_text:
                 return op.results[0]
         new = build_op(_op_class("arith.constant"), [], [t], {"value": dense})
         new.location = self.anchor.location

@@ -459,8 +459,8 @@ def convert_backward_slice(root: tuple, root_enc, stop=None, existing=None, admi
                     return None
                 enqueue((owner, 1), src_enc)
                 continue
+            src_enc = infer_src_encoding(owner, enc) if owner.operands else None
             for i in range(len(owner.operands)):
-                src_enc = infer_src_encoding(owner, enc)
                 if src_enc is None:
                     return None
                 t = owner.operands[i].type
@@ -1000,16 +1000,20 @@ def dead_iter_args(op: Operation) -> list[int]:
     alive: set = set()
     queue: list = []
 
+    nested: dict[Block | None, bool] = {}  # inside's answer by the value's block
+
     def inside(v) -> bool:
         """`v` is defined in the loop's body (or deeper)."""
         owner = v.owner
         block = owner if isinstance(owner, Block) else owner.parent
+        known = nested.get(block)
+        if known is not None:
+            return known
         p = block.parent.parent_op() if block is not None and block.parent is not None else None
-        while p is not None:
-            if p is op:
-                return True
+        while p is not None and p is not op:
             p = p.parent_op()
-        return False
+        nested[block] = p is not None
+        return p is not None
 
     def mark(v):
         if not inside(v):

@@ -84,12 +84,14 @@ def _forward_slice(op: Operation) -> set[Operation]:
     return out
 
 
-def _backward_slice(op: Operation) -> set[Operation]:
+def _backward_slice(op: Operation, loop: Operation) -> set[Operation]:
+    """The ops of `loop` (nested ones too) that `op`, in it, depends on: what `op` reaches through operands
+    defined outside the loop depends on nothing in it."""
     out, work = set(), [op]
     while work:
         for v in nested_operands(work.pop()):
             d = v.owner
-            if isinstance(d, Operation) and d not in out:
+            if isinstance(d, Operation) and d not in out and loop.is_ancestor(d):
                 out.add(d)
                 work.append(d)
     return out
@@ -103,7 +105,7 @@ def schedule_prologue_and_epilogue(loop: scf.ForOp, schedule: CoarseSchedule):
         for op, s, _ in schedule.ops_in_order(loop):
             if s != stage:
                 continue
-            for o in _backward_slice(op):
+            for o in _backward_slice(op, loop):
                 if isinstance(o, scf.IfOp) and o.parent is body:
                     ifs.setdefault(o, stage)
     if ifs:

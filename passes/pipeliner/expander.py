@@ -27,6 +27,8 @@ KEEP_PREDICATE_STAGE = "__test_keep_predicate_stage"
 
 def _outside_values(op: Operation) -> list:
     """Operands of `op` and of the ops nested in it that `op` does not define itself, each once."""
+    if not op.regions:  # (an op's operands are defined before it)
+        return list(dict.fromkeys(op.operands))
     inside = {r for o in op.walk() for r in o.results} | {a for o in op.walk() for r in o.regions for b in r.blocks
                                                           for a in b.args}
     seen = {}

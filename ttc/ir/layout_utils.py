@@ -33,7 +33,8 @@ from ttc.ir.layouts import (
     blocked_for_shape,
     default_blocked,
 )
-from ttc.ir.types import PointerType, bitwidth, elt, encoding, tensor
+from ttc.ir.dialects import prebuilt
+from ttc.ir.types import NO_ENCODING, PointerType, bitwidth, elt, encoding
 
 # ----------------------------------------------------------------------------- module attributes
 
@@ -79,15 +80,22 @@ def threads_per_warp_of(op: Operation) -> int:
 # ----------------------------------------------------------------------------- building layouts
 
 
+_SLICES: dict[tuple, SliceEncoding] = {}  # slice_of's layouts: each is made and verified once
+
+
 def slice_of(dim: int, parent: Attribute) -> SliceEncoding:
-    return SliceEncoding.make(dim=dim, parent=parent)
+    if type(dim) is not int:
+        return SliceEncoding.make(dim=dim, parent=parent)
+    if (enc := _SLICES.get((dim, parent))) is None:
+        enc = _SLICES[(dim, parent)] = SliceEncoding.make(dim=dim, parent=parent)
+    return enc
 
 
 def with_encoding(t: Attribute, enc: Attribute | None) -> Attribute:
     """The tensor type `t` with layout `enc` (scalars are returned as they are)."""
     if not isinstance(t, TensorType):
         return t
-    return tensor(t.get_shape(), t.element_type, enc)
+    return prebuilt(TensorType, t.shape, t.element_type, enc if enc is not None else NO_ENCODING)
 
 
 # ----------------------------------------------------------------------------- layout properties

@@ -366,10 +366,20 @@ LAYOUTS = [
 # ----------------------------------------------------------------------------- blocked layouts as Triton builds them
 
 
+_BLOCKED: dict[tuple, BlockedEncoding] = {}  # blocked's layouts by their (int) fields: each is made and verified once
+
+
 def blocked(spt, tpw, wpc, order) -> BlockedEncoding:
-    return BlockedEncoding.make(
+    key = (tuple(spt), tuple(tpw), tuple(wpc), tuple(order))
+    ints = all(type(x) is int for part in key for x in part)
+    if ints and (enc := _BLOCKED.get(key)) is not None:
+        return enc
+    enc = BlockedEncoding.make(
         sizePerThread=list(spt), threadsPerWarp=list(tpw), warpsPerCTA=list(wpc), order=list(order)
     )
+    if ints:
+        _BLOCKED[key] = enc
+    return enc
 
 
 def blocked_for_shape(shape, size_per_thread, order, num_warps: int, threads_per_warp: int) -> BlockedEncoding:

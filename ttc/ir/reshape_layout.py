@@ -129,11 +129,18 @@ def linear_reshape(src_shape, enc: Attribute, dst_shape) -> LinearEncoding | Non
     return LinearEncoding.make(register=move[0], lane=move[1], warp=move[2], block=[])
 
 
+_INFERRED: dict[tuple, Attribute | None] = {}  # infer_reshape_encoding's answers: each inferred once
+
+
 def infer_reshape_encoding(src_shape, enc: Attribute, dst_shape) -> Attribute | None:
     """The result layout of reshaping a tensor of `src_shape` in layout `enc` to `dst_shape` without moving
     data (None when there is none: an unsupported layout)."""
-    if isinstance(enc, BlockedEncoding):
-        out = _blocked_reshape(src_shape, enc, dst_shape)
-        if out is not None:
-            return out
-    return linear_reshape(src_shape, enc, dst_shape)
+    key = (tuple(src_shape), enc, tuple(dst_shape))
+    if key in _INFERRED:
+        return _INFERRED[key]
+    out = _blocked_reshape(src_shape, enc, dst_shape) if isinstance(enc, BlockedEncoding) else None
+    if out is None:
+        out = linear_reshape(src_shape, enc, dst_shape)
+    if all(type(d) is int for d in key[0] + key[2]):
+        _INFERRED[key] = out
+    return out
