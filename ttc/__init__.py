@@ -5,7 +5,8 @@
 import hooks (below): xDSL's lazily parsed op formats, its IRDL dialect finder imported only when an .irdl
 file exists (`_Instead`), xDSL's op and attribute definitions built on first use (`ttc.ir.lazy_defs`), modules
 imported on first use (`_LazyModule`: ctypes in xDSL's bitwise casts, inspect in `dataclasses`, importlib.resources
-and platform in llvmlite), and on `dataclasses` `_DataclassCode` and `_DataclassDoc`; and `_RegexCode` in `re`.
+and platform in llvmlite, hashlib in ttc's source hashes), and on `dataclasses` `_DataclassCode` and
+`_DataclassDoc`; and `_RegexCode` in `re`.
 """
 
 import sys
@@ -175,6 +176,21 @@ class _LlvmliteResources(_LazyModule):
         return contextlib.nullcontext(path)
 
 
+class _Sha256Hashlib(_LazyModule):
+    """hashlib as ttc's source hashes use it (`hashlib.sha256`, in `ttc.frontend.driver` and `ttc.lowering.metadata`):
+    Python's own SHA-256 (`_sha256`; 3.12's `_sha2`), the digest OpenSSL's gives, without hashlib's import, which
+    loads OpenSSL for its constructors (~12 M instructions: 2-4% of tt-frontend, tt-translate, tt-as); anything else
+    asked of it imports hashlib (`_LazyModule`), as does `sha256` where neither module exists."""
+
+    def sha256(self, *args, **kwargs):
+        for name in ("_sha256", "_sha2"):
+            try:
+                return __import__(name).sha256(*args, **kwargs)
+            except (ImportError, AttributeError):
+                continue
+        return self._real().sha256(*args, **kwargs)
+
+
 def _lazy_imports(*stand_ins):
     """An `_Instead` patch that runs the module with `kind(module, name, bound)` as what `import name` finds in
     sys.modules, for each (name, bound, kind) not imported yet; taken out again right after."""
@@ -196,7 +212,9 @@ def _lazy_imports(*stand_ins):
 
 for _name, _stand_ins in (("xdsl.utils.bitwise_casts", [("ctypes", "ctypes", _LazyModule)]),
                           ("llvmlite.binding.ffi", [("importlib.resources", "_impres", _LlvmliteResources)]),
-                          ("llvmlite.binding.executionengine", [("platform", "platform", _LazyModule)])):
+                          ("llvmlite.binding.executionengine", [("platform", "platform", _LazyModule)]),
+                          ("ttc.frontend.driver", [("hashlib", "hashlib", _Sha256Hashlib)]),
+                          ("ttc.lowering.metadata", [("hashlib", "hashlib", _Sha256Hashlib)])):
     if _name not in sys.modules:
         sys.meta_path.insert(0, _Instead(_name, _lazy_imports(*_stand_ins)))
 

@@ -92,12 +92,13 @@ def test_tt_frontend_builds_without_passes_or_back_end(tmp_path):
                        "add_kernel", "--signature", "*fp32:16,*fp32:16,*fp32:16,i32,1024", "-o", tmp_path / "a.ttir")
     assert not offending(modules, ("numpy", "llvmlite", "cuda", "ttc.lowering.translate", "ttc.runtime",
                                    "ttc.opt.passmanager", "ttc.ir.ttg", "xdsl.dialects.llvm", "xdsl.dialects.math")
-                         + PLAIN_COMMAND_LINE)
+                         + PLAIN_COMMAND_LINE + NO_OPENSSL)
 
 
 # A plain command line is read by ttc.driver.cli.ArgumentParser itself: no argparse (with gettext), nor the locale and
 # shutil (with bz2, lzma) that its first message and first help formatter import.
 PLAIN_COMMAND_LINE = ("argparse", "gettext", "locale", "shutil")
+NO_OPENSSL = ("hashlib", "_hashlib")  # the source hashes' SHA-256 is Python's own (ttc._Sha256Hashlib)
 
 
 @pytest.mark.parametrize("kernel", ["vector_add", "matmul"])  # matmul's layout exchanges: no numpy either
@@ -107,7 +108,7 @@ def test_tt_translate_llvmir(tmp_path, kernel):
     assert "llvmlite" in modules
     assert not offending(modules, ("numpy", "cuda", "ttc.frontend", "ttc.runtime", "xdsl.dialects.math",
                                    "importlib.metadata",  # nvJitLink's version: from its .dist-info folder's name
-                                   "subprocess", "argparse", "gettext", "locale"))  # ptxas --version: known already
+                                   "subprocess", "argparse", "gettext", "locale") + NO_OPENSSL)  # ptxas --version: known
 
 
 LLVMLITE_UNUSED = ("importlib.resources", "zipfile", "platform")  # ttc._LlvmliteResources; MCJIT's platform check
@@ -123,7 +124,7 @@ def test_tt_translate_ptx(tmp_path):
     modules = imported(tmp_path, "ttc.tools.tt_translate", llir, "--target=ptx", "-o", tmp_path / "a.ptx")
     assert "llvmlite.binding" in modules
     assert not offending(modules, ("numpy", "cuda", "xdsl", "ttc.ir.tt", "inspect", "subprocess", "argparse", "gettext",
-                                   "locale") + LLVMLITE_UNUSED + DRIVER)
+                                   "locale") + LLVMLITE_UNUSED + DRIVER + NO_OPENSSL)
 
 
 @pytest.mark.skipif(shutil.which("ptxas") is None, reason="no ptxas (nvJitLink's path imports its package)")
@@ -132,7 +133,7 @@ def test_tt_as_imports_no_compile_driver(tmp_path):
                        "--ptxas", shutil.which("ptxas"), "-o", tmp_path / "a.cubin")
     assert "ttc.driver.stages" in modules
     assert not offending(modules, ("numpy", "cuda", "llvmlite", "xdsl", "ttc.ir.tt", "inspect", "argparse",
-                                   "gettext") + DRIVER[:2])
+                                   "gettext") + DRIVER[:2] + NO_OPENSSL)
 
 
 COMMAND_LINES = {  # tool -> command lines, plain ones and others (help, errors, abbreviations, `--`, '-' values)
@@ -179,6 +180,28 @@ def test_plain_command_lines_read_as_argparse_reads_them(tool):
             assert vars(ours) == theirs, argv
             plain += 1
     assert plain >= 2 and plain < len(COMMAND_LINES[tool])
+
+
+def test_source_hashes_without_openssl_are_hashlibs():
+    """ttc._Sha256Hashlib: the source hashes' `hashlib.sha256` (ttc.lowering.metadata, ttc.frontend.driver) gives
+    hashlib's digests (whole and in parts) without importing hashlib; anything else asked of it is hashlib's."""
+    code = """import sys, ttc
+import ttc.lowering.metadata as m, ttc.frontend.driver as d
+assert "hashlib" not in sys.modules and "_hashlib" not in sys.modules
+texts = ["", "tt.func @k", "x" * 100000, "\u00e9\u4e2d"]
+ours = [m.source_hash(t) for t in texts]
+h = d.hashlib.sha256()
+for t in texts:
+    h.update(t.encode())
+assert type(m.hashlib).__name__ == "_Sha256Hashlib" and "hashlib" not in sys.modules
+import hashlib
+assert ours == [hashlib.sha256(t.encode("utf-8")).hexdigest() for t in texts]
+assert h.hexdigest() == hashlib.sha256("".join(texts).encode()).hexdigest()
+assert m.hashlib.md5(b"a").hexdigest() == hashlib.md5(b"a").hexdigest() and m.hashlib is hashlib
+print("ok")
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0 and proc.stdout == "ok\n", proc.stderr
 
 
 def test_llvmlite_finds_its_library_where_importlib_resources_does():
