@@ -12,9 +12,33 @@ and platform in llvmlite, hashlib in ttc's source hashes), and on `dataclasses` 
 import sys
 
 
+class _Hooks:
+    """The one meta-path finder of every hook below (`_AfterImport`), first on `sys.meta_path`: a dict lookup per
+    import where a finder per hook (ten) asked each in turn cost ~1 M instructions per command and hook."""
+
+    def __init__(self):
+        self.hooks = {}
+
+    def add(self, hook):
+        self.hooks[hook.name] = hook
+        if self not in sys.meta_path:
+            sys.meta_path.insert(0, self)
+
+    def remove(self, hook):
+        if self.hooks.get(hook.name) is hook:
+            del self.hooks[hook.name]
+
+    def find_spec(self, name, path=None, target=None):
+        hook = self.hooks.get(name)
+        return None if hook is None else hook.find_spec(name, path, target)
+
+
+_HOOKS = _Hooks()
+
+
 class _AfterImport:
-    """A meta-path finder that runs `patch(module)` right after `name` is first imported, then leaves
-    `sys.meta_path`: a way to change a library's module without importing it at `import ttc`."""
+    """A hook (on `_HOOKS`) that runs `patch(module)` right after `name` is first imported, then leaves: a way
+    to change a library's module without importing it at `import ttc`."""
 
     def __init__(self, name: str, patch):
         self.name, self.patch = name, patch
@@ -22,7 +46,7 @@ class _AfterImport:
     def find_spec(self, name, path=None, target=None):
         if name != self.name:
             return None
-        sys.meta_path.remove(self)
+        _HOOKS.remove(self)
         import importlib.util
 
         spec = importlib.util.find_spec(name)
@@ -71,7 +95,7 @@ class _LazyFormat:
 
 
 if "xdsl.irdl.declarative_assembly_format" not in sys.modules:
-    sys.meta_path.insert(0, _AfterImport("xdsl.irdl.declarative_assembly_format", _lazy_xdsl_formats))
+    _HOOKS.add(_AfterImport("xdsl.irdl.declarative_assembly_format", _lazy_xdsl_formats))
 
 
 class _IRDLFinder:
@@ -122,7 +146,7 @@ class _Instead(_AfterImport):
 
 
 if "xdsl.utils.dialect_loader" not in sys.modules:
-    sys.meta_path.insert(0, _Instead("xdsl.utils.dialect_loader", _lazy_dialect_loader))
+    _HOOKS.add(_Instead("xdsl.utils.dialect_loader", _lazy_dialect_loader))
 
 
 class _LazyModule:
@@ -216,7 +240,7 @@ for _name, _stand_ins in (("xdsl.utils.bitwise_casts", [("ctypes", "ctypes", _La
                           ("ttc.frontend.driver", [("hashlib", "hashlib", _Sha256Hashlib)]),
                           ("ttc.lowering.metadata", [("hashlib", "hashlib", _Sha256Hashlib)])):
     if _name not in sys.modules:
-        sys.meta_path.insert(0, _Instead(_name, _lazy_imports(*_stand_ins)))
+        _HOOKS.add(_Instead(_name, _lazy_imports(*_stand_ins)))
 
 
 def _lazy_definitions(module):
@@ -229,7 +253,7 @@ def _lazy_definitions(module):
 
 for _name in ("xdsl.irdl.operations", "xdsl.irdl.attributes"):
     if _name not in sys.modules:
-        sys.meta_path.insert(0, _AfterImport(_name, _lazy_definitions))
+        _HOOKS.add(_AfterImport(_name, _lazy_definitions))
 
 
 class _DataclassCode:
@@ -449,11 +473,11 @@ _DataclassHook = _Instead("dataclasses", _run_dataclasses)  # so that `import tt
 if "dataclasses" in sys.modules:
     _patch_dataclasses(sys.modules["dataclasses"])
 else:
-    sys.meta_path.insert(0, _DataclassHook)
+    _HOOKS.add(_DataclassHook)
 if "re" in sys.modules:  # a console script imports it before ttc
     _cache_regex_code(sys.modules["re"])
 else:
-    sys.meta_path.insert(0, _AfterImport("re", _cache_regex_code))
+    _HOOKS.add(_AfterImport("re", _cache_regex_code))
 
 
 def compile(*args, **kwargs):

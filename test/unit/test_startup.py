@@ -229,8 +229,8 @@ print("ok")
 # op_arg_names of the deferred ops against their OpDefs first.
 OPDEF_PROBE = """import re, sys, ttc, ttc.ir.lazy_defs
 if sys.argv[1] == "eager":
-    sys.meta_path[:] = [f for f in sys.meta_path if getattr(f, "name", "") not in ("xdsl.irdl.operations",
-                                                                                 "xdsl.irdl.attributes")]
+    for name in ("xdsl.irdl.operations", "xdsl.irdl.attributes"):
+        ttc._HOOKS.remove(ttc._HOOKS.hooks[name])
 from xdsl.dialects.builtin import Builtin
 from xdsl.ir import ParametrizedAttribute
 from xdsl.irdl import IRDLOperation
@@ -297,7 +297,7 @@ import ttc
 folder, stats = sys.argv[1], sys.argv[2]
 ttc._DataclassCode.folder = folder
 if folder == "off":
-    sys.meta_path.remove(ttc._DataclassHook)
+    ttc._HOOKS.remove(ttc._DataclassHook)
 import dataclasses
 cache = getattr(dataclasses.exec, "__self__", None) if "exec" in vars(dataclasses) else None
 atexit.register(lambda: open(stats, "w").write("off" if cache is None else f"{cache.hits} {cache.misses}"))
@@ -389,7 +389,7 @@ DOC_PROBE = """import gc, importlib, json, sys
 import ttc
 mode, out = sys.argv[1].split(":", 1)
 if mode == "off":
-    sys.meta_path.remove(ttc._DataclassHook)
+    ttc._HOOKS.remove(ttc._DataclassHook)
 for name in sys.argv[2:]:
     importlib.import_module(name)
 classes = [o for o in gc.get_objects() if isinstance(o, type) and "__dataclass_fields__" in vars(o)]
