@@ -11,7 +11,6 @@ locations (and names SSA values after variables) as Triton's dumps do.
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from ttc.driver.cli import ArgumentParser, end, read_input, run, write_output
@@ -30,7 +29,7 @@ def _parser() -> ArgumentParser:
                                                          "function names (default: the file's stem)")
     p.add_argument("--debug", action="store_true",
                    help="Triton's debug mode: emit tt.assert for device_assert and overflow checks")
-    p.add_argument("--sanitize-overflow", action=argparse.BooleanOptionalAction, default=True,
+    p.add_argument("--sanitize-overflow", action="boolean_optional", default=True,
                    help="Compute integer overflow checks (Triton's default)")
     p.add_argument("--arch", type=int, default=90, help="CUDA compute capability (fp8 support and defaults depend "
                                                         "on it; default: 90)")

@@ -5,15 +5,40 @@
 import hooks (below): xDSL's lazily parsed op formats, its IRDL dialect finder imported only when an .irdl
 file exists (`_Instead`), xDSL's op and attribute definitions built on first use (`ttc.ir.lazy_defs`), modules
 imported on first use (`_LazyModule`: ctypes in xDSL's bitwise casts, inspect in `dataclasses`, importlib.resources
-and platform in llvmlite), and on `dataclasses` `_DataclassCode` and `_DataclassDoc`; and `_RegexCode` in `re`.
+and platform in llvmlite, hashlib in ttc's source hashes), and on `dataclasses` `_DataclassCode` and
+`_DataclassDoc`; and `_RegexCode` in `re`.
 """
 
 import sys
 
 
+class _Hooks:
+    """The one meta-path finder of every hook below (`_AfterImport`), first on `sys.meta_path`: a dict lookup per
+    import where a finder per hook (ten) asked each in turn cost ~1 M instructions per command and hook."""
+
+    def __init__(self):
+        self.hooks = {}
+
+    def add(self, hook):
+        self.hooks[hook.name] = hook
+        if self not in sys.meta_path:
+            sys.meta_path.insert(0, self)
+
+    def remove(self, hook):
+        if self.hooks.get(hook.name) is hook:
+            del self.hooks[hook.name]
+
+    def find_spec(self, name, path=None, target=None):
+        hook = self.hooks.get(name)
+        return None if hook is None else hook.find_spec(name, path, target)
+
+
+_HOOKS = _Hooks()
+
+
 class _AfterImport:
-    """A meta-path finder that runs `patch(module)` right after `name` is first imported, then leaves
-    `sys.meta_path`: a way to change a library's module without importing it at `import ttc`."""
+    """A hook (on `_HOOKS`) that runs `patch(module)` right after `name` is first imported, then leaves: a way
+    to change a library's module without importing it at `import ttc`."""
 
     def __init__(self, name: str, patch):
         self.name, self.patch = name, patch
@@ -21,7 +46,7 @@ class _AfterImport:
     def find_spec(self, name, path=None, target=None):
         if name != self.name:
             return None
-        sys.meta_path.remove(self)
+        _HOOKS.remove(self)
         import importlib.util
 
         spec = importlib.util.find_spec(name)
@@ -70,7 +95,7 @@ class _LazyFormat:
 
 
 if "xdsl.irdl.declarative_assembly_format" not in sys.modules:
-    sys.meta_path.insert(0, _AfterImport("xdsl.irdl.declarative_assembly_format", _lazy_xdsl_formats))
+    _HOOKS.add(_AfterImport("xdsl.irdl.declarative_assembly_format", _lazy_xdsl_formats))
 
 
 class _IRDLFinder:
@@ -121,7 +146,7 @@ class _Instead(_AfterImport):
 
 
 if "xdsl.utils.dialect_loader" not in sys.modules:
-    sys.meta_path.insert(0, _Instead("xdsl.utils.dialect_loader", _lazy_dialect_loader))
+    _HOOKS.add(_Instead("xdsl.utils.dialect_loader", _lazy_dialect_loader))
 
 
 class _LazyModule:
@@ -175,6 +200,21 @@ class _LlvmliteResources(_LazyModule):
         return contextlib.nullcontext(path)
 
 
+class _Sha256Hashlib(_LazyModule):
+    """hashlib as ttc's source hashes use it (`hashlib.sha256`, in `ttc.frontend.driver` and `ttc.lowering.metadata`):
+    Python's own SHA-256 (`_sha256`; 3.12's `_sha2`), the digest OpenSSL's gives, without hashlib's import, which
+    loads OpenSSL for its constructors (~12 M instructions: 2-4% of tt-frontend, tt-translate, tt-as); anything else
+    asked of it imports hashlib (`_LazyModule`), as does `sha256` where neither module exists."""
+
+    def sha256(self, *args, **kwargs):
+        for name in ("_sha256", "_sha2"):
+            try:
+                return __import__(name).sha256(*args, **kwargs)
+            except (ImportError, AttributeError):
+                continue
+        return self._real().sha256(*args, **kwargs)
+
+
 def _lazy_imports(*stand_ins):
     """An `_Instead` patch that runs the module with `kind(module, name, bound)` as what `import name` finds in
     sys.modules, for each (name, bound, kind) not imported yet; taken out again right after."""
@@ -196,9 +236,11 @@ def _lazy_imports(*stand_ins):
 
 for _name, _stand_ins in (("xdsl.utils.bitwise_casts", [("ctypes", "ctypes", _LazyModule)]),
                           ("llvmlite.binding.ffi", [("importlib.resources", "_impres", _LlvmliteResources)]),
-                          ("llvmlite.binding.executionengine", [("platform", "platform", _LazyModule)])):
+                          ("llvmlite.binding.executionengine", [("platform", "platform", _LazyModule)]),
+                          ("ttc.frontend.driver", [("hashlib", "hashlib", _Sha256Hashlib)]),
+                          ("ttc.lowering.metadata", [("hashlib", "hashlib", _Sha256Hashlib)])):
     if _name not in sys.modules:
-        sys.meta_path.insert(0, _Instead(_name, _lazy_imports(*_stand_ins)))
+        _HOOKS.add(_Instead(_name, _lazy_imports(*_stand_ins)))
 
 
 def _lazy_definitions(module):
@@ -211,7 +253,7 @@ def _lazy_definitions(module):
 
 for _name in ("xdsl.irdl.operations", "xdsl.irdl.attributes"):
     if _name not in sys.modules:
-        sys.meta_path.insert(0, _AfterImport(_name, _lazy_definitions))
+        _HOOKS.add(_AfterImport(_name, _lazy_definitions))
 
 
 class _DataclassCode:
@@ -431,11 +473,11 @@ _DataclassHook = _Instead("dataclasses", _run_dataclasses)  # so that `import tt
 if "dataclasses" in sys.modules:
     _patch_dataclasses(sys.modules["dataclasses"])
 else:
-    sys.meta_path.insert(0, _DataclassHook)
+    _HOOKS.add(_DataclassHook)
 if "re" in sys.modules:  # a console script imports it before ttc
     _cache_regex_code(sys.modules["re"])
 else:
-    sys.meta_path.insert(0, _AfterImport("re", _cache_regex_code))
+    _HOOKS.add(_AfterImport("re", _cache_regex_code))
 
 
 def compile(*args, **kwargs):

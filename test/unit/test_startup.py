@@ -91,7 +91,14 @@ def test_tt_frontend_builds_without_passes_or_back_end(tmp_path):
     modules = imported(tmp_path, "ttc.tools.tt_frontend", ROOT / "kernels" / "vector_add.py", "--kernel",
                        "add_kernel", "--signature", "*fp32:16,*fp32:16,*fp32:16,i32,1024", "-o", tmp_path / "a.ttir")
     assert not offending(modules, ("numpy", "llvmlite", "cuda", "ttc.lowering.translate", "ttc.runtime",
-                                   "ttc.opt.passmanager", "ttc.ir.ttg", "xdsl.dialects.llvm", "xdsl.dialects.math"))
+                                   "ttc.opt.passmanager", "ttc.ir.ttg", "xdsl.dialects.llvm", "xdsl.dialects.math")
+                         + PLAIN_COMMAND_LINE + NO_OPENSSL)
+
+
+# A plain command line is read by ttc.driver.cli.ArgumentParser itself: no argparse (with gettext), nor the locale and
+# shutil (with bz2, lzma) that its first message and first help formatter import.
+PLAIN_COMMAND_LINE = ("argparse", "gettext", "locale", "shutil")
+NO_OPENSSL = ("hashlib", "_hashlib")  # the source hashes' SHA-256 is Python's own (ttc._Sha256Hashlib)
 
 
 @pytest.mark.parametrize("kernel", ["vector_add", "matmul"])  # matmul's layout exchanges: no numpy either
@@ -100,7 +107,8 @@ def test_tt_translate_llvmir(tmp_path, kernel):
                        "-o", tmp_path / "a.ll")
     assert "llvmlite" in modules
     assert not offending(modules, ("numpy", "cuda", "ttc.frontend", "ttc.runtime", "xdsl.dialects.math",
-                                   "importlib.metadata"))  # nvJitLink's version: from its .dist-info folder's name
+                                   "importlib.metadata",  # nvJitLink's version: from its .dist-info folder's name
+                                   "subprocess", "argparse", "gettext", "locale") + NO_OPENSSL)  # ptxas --version: known
 
 
 LLVMLITE_UNUSED = ("importlib.resources", "zipfile", "platform")  # ttc._LlvmliteResources; MCJIT's platform check
@@ -115,7 +123,8 @@ def test_tt_translate_ptx(tmp_path):
                     "-o", llir], check=True)
     modules = imported(tmp_path, "ttc.tools.tt_translate", llir, "--target=ptx", "-o", tmp_path / "a.ptx")
     assert "llvmlite.binding" in modules
-    assert not offending(modules, ("numpy", "cuda", "xdsl", "ttc.ir.tt", "inspect") + LLVMLITE_UNUSED + DRIVER)
+    assert not offending(modules, ("numpy", "cuda", "xdsl", "ttc.ir.tt", "inspect", "subprocess", "argparse", "gettext",
+                                   "locale") + LLVMLITE_UNUSED + DRIVER + NO_OPENSSL)
 
 
 @pytest.mark.skipif(shutil.which("ptxas") is None, reason="no ptxas (nvJitLink's path imports its package)")
@@ -123,7 +132,76 @@ def test_tt_as_imports_no_compile_driver(tmp_path):
     modules = imported(tmp_path, "ttc.tools.tt_as", ROOT / "test" / "fixtures" / "triton_ptx" / "vector_add.ptx",
                        "--ptxas", shutil.which("ptxas"), "-o", tmp_path / "a.cubin")
     assert "ttc.driver.stages" in modules
-    assert not offending(modules, ("numpy", "cuda", "llvmlite", "xdsl", "ttc.ir.tt", "inspect") + DRIVER[:2])
+    assert not offending(modules, ("numpy", "cuda", "llvmlite", "xdsl", "ttc.ir.tt", "inspect", "argparse",
+                                   "gettext") + DRIVER[:2] + NO_OPENSSL)
+
+
+COMMAND_LINES = {  # tool -> command lines, plain ones and others (help, errors, abbreviations, `--`, '-' values)
+    "tt_translate": [["c.ttgir", "--target=llvmir", "-o", "d.ll"], ["--target", "ptx", "x"], ["--target=ptx"],
+                     ["-", "--target=ptx"], ["x", "--target=foo"], ["--targ=ptx", "x"], ["x", "y", "--target=ptx"],
+                     ["--target=ptx", "--sm", "90", "--ptx-version=8.0", "-o", "a", "b"], ["--target=ptx", "-o"],
+                     ["--target=ptx", "-o", "-x"], ["--target=ptx", "--", "x"], ["--target=ptx", "-oout"],
+                     ["--target=ptx", "--output=o", "--output", "p"], ["", "--target=ptx"], ["-o=x", "--target=ptx"],
+                     ["--target=ptx", "--sm=a=b"], ["--target=ptx", "-o", ""]],
+    "tt_as": [["e.ptx", "-o", "f.cubin"], ["e.ptx", "--opt-level", "3", "--maxrregcount=64", "--lineinfo", "--sass"],
+              ["--opt-level=9"], ["--opt-level=x"], ["--maxrregcount", "0"], [], ["--lineinfo=1"],
+              ["--sass", "--ptxas", "/usr/bin/ptxas"], ["a", "--opt-level", "-1"]],
+    "tt_frontend": [["k.py", "--kernel", "k", "--signature", "*fp32", "-o", "a.ttir"], ["k.py", "-k", "k", "-s", "i32"],
+                    ["k.py", "-k", "k"], ["k.py", "-k", "k", "-s", "x", "--no-sanitize-overflow", "--debug", "--arch", "80"],
+                    ["k.py", "-k", "k", "-s", "x", "--sanitize-overflow", "--arch=x"], ["-k", "k", "-s", "x"],
+                    ["a", "b", "-k", "k", "-s", "x"], ["k.py", "-k", "k", "-s", "x", "--mlir-print-debuginfo",
+                                                       "--module-name", "m", "--sanitize-overflow=1"]],
+    "tt_compile": [["k.py", "-k", "k", "-s", "x", "--stage", "ptx", "--opt-level", "4", "--num-warps=8",
+                    "--no-sanitize-overflow", "-v"], ["k.py", "-k", "k", "--stage", "bad"],
+                   ["k.py", "-k", "k", "--opt-level", "5"], ["k.py", "--kernel=k"]],
+    "tt_run": [["k.cubin", "--spec", "s.json", "--check", "--warmup", "0", "--rep=5"],
+               ["k", "--spec", "s", "--warmup", "-1"], ["k"], ["k.ptx", "--spec", "s", "--bench", "--json", "--against", "o"]],
+    "tt_tune": [["k.py", "-k", "k", "--spec", "s", "-j", "2", "--limit", "3", "--warmup", "1.5"],
+                ["k.py", "-k", "k", "--spec", "s"], ["k.py", "--spec", "s"], ["k.py", "-k", "k", "--spec", "s", "-j", "x"]],
+}
+
+
+@pytest.mark.parametrize("tool", sorted(COMMAND_LINES))
+def test_plain_command_lines_read_as_argparse_reads_them(tool):
+    """ttc.driver.cli.ArgumentParser: a command line it reads itself gives what argparse's parser (built from the
+    same arguments) gives; the others (help, errors, abbreviations, ...) are left to argparse."""
+    import importlib
+
+    from ttc.driver.cli import UsageError
+
+    module, plain = importlib.import_module(f"ttc.tools.{tool}"), 0
+    for argv in COMMAND_LINES[tool]:
+        ours = module._parser()._plain(argv)
+        try:
+            theirs = vars(module._parser().argparse().parse_args(argv))
+        except (UsageError, SystemExit):
+            theirs = None
+        if ours is not None:
+            assert vars(ours) == theirs, argv
+            plain += 1
+    assert plain >= 2 and plain < len(COMMAND_LINES[tool])
+
+
+def test_source_hashes_without_openssl_are_hashlibs():
+    """ttc._Sha256Hashlib: the source hashes' `hashlib.sha256` (ttc.lowering.metadata, ttc.frontend.driver) gives
+    hashlib's digests (whole and in parts) without importing hashlib; anything else asked of it is hashlib's."""
+    code = """import sys, ttc
+import ttc.lowering.metadata as m, ttc.frontend.driver as d
+assert "hashlib" not in sys.modules and "_hashlib" not in sys.modules
+texts = ["", "tt.func @k", "x" * 100000, "\u00e9\u4e2d"]
+ours = [m.source_hash(t) for t in texts]
+h = d.hashlib.sha256()
+for t in texts:
+    h.update(t.encode())
+assert type(m.hashlib).__name__ == "_Sha256Hashlib" and "hashlib" not in sys.modules
+import hashlib
+assert ours == [hashlib.sha256(t.encode("utf-8")).hexdigest() for t in texts]
+assert h.hexdigest() == hashlib.sha256("".join(texts).encode()).hexdigest()
+assert m.hashlib.md5(b"a").hexdigest() == hashlib.md5(b"a").hexdigest() and m.hashlib is hashlib
+print("ok")
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0 and proc.stdout == "ok\n", proc.stderr
 
 
 def test_llvmlite_finds_its_library_where_importlib_resources_does():
@@ -151,8 +229,8 @@ print("ok")
 # op_arg_names of the deferred ops against their OpDefs first.
 OPDEF_PROBE = """import re, sys, ttc, ttc.ir.lazy_defs
 if sys.argv[1] == "eager":
-    sys.meta_path[:] = [f for f in sys.meta_path if getattr(f, "name", "") not in ("xdsl.irdl.operations",
-                                                                                 "xdsl.irdl.attributes")]
+    for name in ("xdsl.irdl.operations", "xdsl.irdl.attributes"):
+        ttc._HOOKS.remove(ttc._HOOKS.hooks[name])
 from xdsl.dialects.builtin import Builtin
 from xdsl.ir import ParametrizedAttribute
 from xdsl.irdl import IRDLOperation
@@ -219,7 +297,7 @@ import ttc
 folder, stats = sys.argv[1], sys.argv[2]
 ttc._DataclassCode.folder = folder
 if folder == "off":
-    sys.meta_path.remove(ttc._DataclassHook)
+    ttc._HOOKS.remove(ttc._DataclassHook)
 import dataclasses
 cache = getattr(dataclasses.exec, "__self__", None) if "exec" in vars(dataclasses) else None
 atexit.register(lambda: open(stats, "w").write("off" if cache is None else f"{cache.hits} {cache.misses}"))
@@ -311,7 +389,7 @@ DOC_PROBE = """import gc, importlib, json, sys
 import ttc
 mode, out = sys.argv[1].split(":", 1)
 if mode == "off":
-    sys.meta_path.remove(ttc._DataclassHook)
+    ttc._HOOKS.remove(ttc._DataclassHook)
 for name in sys.argv[2:]:
     importlib.import_module(name)
 classes = [o for o in gc.get_objects() if isinstance(o, type) and "__dataclass_fields__" in vars(o)]

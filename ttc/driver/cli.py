@@ -3,8 +3,8 @@ on success.
 
 Errors print as `file:line:col: error: message` (with the source line and a caret) or `tool: error: message`,
 and exit 1. A Python traceback appears only with `TTC_DEBUG=1`. Every command but tt-opt reads its command line
-with `ArgumentParser` (argparse's, whose errors are UsageErrors); argparse is imported on first use of that name,
-so that `tt-opt --version` does not pay for it.
+with `ArgumentParser` (argparse's, whose errors are UsageErrors), which reads plain command lines itself and imports
+argparse only for the others (help, errors).
 """
 
 from __future__ import annotations
@@ -53,19 +53,139 @@ class UsageError(Exception):
     """A bad command line, or an input that cannot be read: `tool: error: message`."""
 
 
-def __getattr__(name: str):
-    """`ArgumentParser`, built on first use (PEP 562): argparse's parser (with -h/--help) whose usage errors raise
-    UsageError, which `run` prints as `tool: error: message` with exit status 1, as every other bad input."""
-    if name != "ArgumentParser":
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import argparse
+class ArgumentParser:
+    """argparse's parser (with -h/--help) whose usage errors raise UsageError, which `run` prints as `tool: error:
+    message` with exit status 1, as every other bad input; argparse itself (with gettext, and the locale and
+    shutil modules its first message and first formatter import: ~20 M instructions, 3-5% of a short command) is
+    imported only where a command line needs it. `add_argument` records the arguments; `parse_args` reads a
+    command line of the plain forms (`--name=value`, `--name value`, `-o value`, flags, positionals) here, and
+    hands any other (help, a bad value, an abbreviation, `--`, a value that starts with '-') to argparse's parser,
+    built from the same arguments: what argparse returns for a plain command line (test_startup compares the two on
+    every command's arguments). Anything else asked of the parser is argparse's."""
 
-    class ArgumentParser(argparse.ArgumentParser):
-        def error(self, message):
-            raise UsageError(message)
+    _KEYS = {"help", "metavar", "type", "choices", "default", "required", "dest", "action", "nargs"}
 
-    globals()[name] = ArgumentParser
-    return ArgumentParser
+    def __init__(self, **kwargs):
+        self._kwargs, self._arguments, self._parser = kwargs, [], None
+
+    def add_argument(self, *names, **kwargs):
+        self._arguments.append((names, kwargs))
+        if self._parser is not None:
+            self._parser.add_argument(*names, **kwargs)
+
+    def argparse(self):
+        """argparse's parser with these arguments (`action="boolean_optional"`: argparse's BooleanOptionalAction)."""
+        if self._parser is None:
+            import argparse
+
+            class Parser(argparse.ArgumentParser):
+                def error(self, message):
+                    raise UsageError(message)
+
+            self._parser = Parser(**self._kwargs)
+            self._parser.register("action", "boolean_optional", argparse.BooleanOptionalAction)
+            for names, kwargs in self._arguments:
+                self._parser.add_argument(*names, **kwargs)
+        return self._parser
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self.argparse(), name)
+
+    def parse_args(self, argv=None):
+        argv = sys.argv[1:] if argv is None else list(argv)
+        args = self._plain(argv)
+        return args if args is not None else self.argparse().parse_args(argv)
+
+    def _plain(self, argv):
+        """The namespace argparse would return for `argv`, or None where argv is not of the plain forms."""
+        import types
+
+        if self._kwargs.keys() - {"prog", "description", "epilog", "formatter_class"}:
+            return None
+        options, positionals, values = {}, [], {}
+        for names, kw in self._arguments:
+            action = kw.get("action", "store")
+            if kw.keys() - self._KEYS or action not in ("store", "store_true", "store_false", "boolean_optional") \
+                    or isinstance(kw.get("type"), str):
+                return None
+            if names[0][0] != "-":
+                if action != "store" or kw.get("nargs") not in (None, "?") or len(names) != 1:
+                    return None
+                positionals.append((names[0], kw))
+                values[kw.get("dest", names[0])] = kw.get("default")
+                continue
+            if kw.get("nargs") is not None:
+                return None
+            long = [n for n in names if n.startswith("--")]
+            dest = kw.get("dest") or (long[0] if long else names[0]).lstrip("-").replace("-", "_")
+            default = {"store_true": False, "store_false": True}.get(action, kw.get("default"))
+            values[dest] = default
+            for n in names:
+                options[n] = (dest, action, kw, None)
+            if action == "boolean_optional":
+                for n in long:
+                    options["--no-" + n[2:]] = (dest, action, kw, False)
+        if len(positionals) > 1 and any(kw.get("nargs") for _, kw in positionals):
+            return None
+        seen, given, i = set(), [], 0
+        while i < len(argv):
+            arg = argv[i]
+            i += 1
+            if arg[:1] != "-" or arg == "-":
+                given.append(arg)
+                continue
+            name, eq, value = arg.partition("=") if arg.startswith("--") else (arg, "", "")
+            if name not in options:
+                return None
+            dest, action, kw, const = options[name]
+            if action != "store":
+                if eq:
+                    return None
+                values[dest] = {"store_true": True, "store_false": False}.get(action, const is None)
+            else:
+                if not eq:
+                    if i == len(argv) or argv[i][:1] == "-":
+                        return None
+                    value = argv[i]
+                    i += 1
+                values[dest] = self._value(kw, value)
+                if values[dest] is self:
+                    return None
+            seen.add(dest)
+        needed = [p for p in positionals if p[1].get("nargs") is None]
+        if not len(needed) <= len(given) <= len(positionals):
+            return None
+        for (name, kw), arg in zip(positionals, given + [None] * len(positionals)):
+            dest = kw.get("dest", name)
+            if arg is not None:
+                values[dest] = self._value(kw, arg)
+            elif isinstance(kw.get("default"), str):  # an absent `nargs="?"`: its default, converted and checked
+                values[dest] = self._value(kw, kw["default"])
+            if values[dest] is self:
+                return None
+            seen.add(dest)
+        for names, kw in self._arguments:
+            if names[0][0] == "-" and kw.get("required") and options[names[0]][0] not in seen:
+                return None
+            dest = options[names[0]][0] if names[0][0] == "-" else None
+            if dest is not None and dest not in seen and isinstance(kw.get("default"), str) and "type" in kw:
+                values[dest] = self._value(kw, kw["default"], check=False)  # argparse converts a string default
+                if values[dest] is self:
+                    return None
+        return types.SimpleNamespace(**values)
+
+    def _value(self, kw, text, check=True):
+        """argparse's value for `text` (its `type`, then its `choices`); the parser itself where argparse would
+        report an error."""
+        try:
+            value = kw["type"](text) if kw.get("type") is not None else text
+        except Exception:
+            return self
+        if check and kw.get("choices") is not None and value not in kw["choices"]:
+            return self
+        return value
 
 
 def int_range(low: int, high: int | None = None):
@@ -73,13 +193,15 @@ def int_range(low: int, high: int | None = None):
     `argument --opt-level: 5 is not in the range 0<=x<=4`."""
 
     def parse(text: str) -> int:
-        from argparse import ArgumentTypeError
-
         try:
             value = int(text)
         except ValueError:
+            from argparse import ArgumentTypeError
+
             raise ArgumentTypeError(f"invalid int value: '{text}'") from None
         if value < low or high is not None and value > high:
+            from argparse import ArgumentTypeError
+
             bounds = f"{low}<=x<={high}" if high is not None else f"x>={low}"
             raise ArgumentTypeError(f"{value} is not in the range {bounds}")
         return value
