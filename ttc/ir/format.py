@@ -183,6 +183,11 @@ class OpInfo:
         self.segments = any(isinstance(o, AttrSizedOperandSegments) and o.as_property for o in options)
         self.direct = len(options) == int(self.segments) and not d.regions and not d.successors
 
+        # where each operand and result is among the op's values, when every group is a single value (for the
+        # printer, which then reads `op.operands[i]` instead of xDSL's accessor)
+        self.at = {} if self.listed else {n: (False, i) for i, n in enumerate(self.operands)} | \
+            {n: (True, i) for i, n in enumerate(self.results)}
+        self.at.pop("operands", None), self.at.pop("results", None)  # `type(operands)`: all of them
         # per operand and result group: (how many values it takes: "one", "opt" or "any"; whether None is one)
         self.operand_groups = [(self._takes(n), n in self.listed) for n in self.operands]
         self.result_groups = [(self._takes(n), n in self.optional) for n in self.results]
@@ -304,28 +309,34 @@ class OpFormat:
 
     def _print_elems(self, elems, op, info, p, out, st):
         for e in elems:
-            if isinstance(e, Lit):
+            cls = type(e)
+            if cls is Lit:
                 v = e.text
                 if st.space and _space_before(v, st.punct):
                     out.append(" ")
                 out.append(v)
                 st.space = not (len(v) == 1 and v in "<({[")
                 st.punct = v[0] != "_" and not v[0].isalpha()
-            elif isinstance(e, AttrDict):
-                kw = " attributes" if e.keyword else ""
-                text = p.attr_dict(_all_attrs(op), self._elided(op, info))
-                if text:
-                    out.append(kw + text)
+            elif cls is AttrDict:
+                if op.properties or op.attributes:
+                    text = p.attr_dict(_all_attrs(op), self._elided(op, info))
+                    if text:
+                        out.append((" attributes" if e.keyword else "") + text)
                 st.punct = False
-            elif isinstance(e, Group):
+            elif cls is Group:
                 if _present(op, info, e.anchor):
                     self._print_elems(e.elems, op, info, p, out, st)
-            elif isinstance(e, OIList):
+            elif cls is OIList:
                 for clause, names in zip(e.clauses, e.names):
                     if any(_present(op, info, n) for n in names):
                         self._print_elems(clause, op, info, p, out, st)
             else:
-                text = self._print_var(e, op, info, p)
+                at = info.at.get(e.name) if cls is Var or cls is TypeOf and e.mode != "stripped" else None
+                if at is not None:  # a single operand or result, or its type
+                    v = (op.results if at[0] else op._operands)[at[1]]
+                    text = p.value(v) if cls is Var else p.type(v.type)
+                else:
+                    text = self._print_var(e, op, info, p)
                 if not text:  # a unit attribute prints nothing, not even its space
                     continue
                 if st.space:
@@ -503,8 +514,8 @@ class _ParseState:
         p = self.p
         if text[0].isalpha() or text[0] == "_":
             p.parse_keyword(text)
-        else:
-            p.parse_characters(text, f" in '{self.op_type.name}'")
+        elif p.parse_optional_characters(text) is None:
+            p.raise_error(f"'{text}' expected in '{self.op_type.name}'")
 
     def operand_list(self) -> list:
         p = self.p
@@ -532,7 +543,7 @@ class _ParseState:
 
     def var(self, name: str):
         p = self.p
-        kind = self.kind(name)
+        kind = self.info.kind.get(name)
         if kind == "operand":
             if name in self.info.optional and not p._current_token.text.startswith("%"):
                 return  # MLIR reads an Optional operand with parseOptionalOperand: `tt.load %p, :` has no mask

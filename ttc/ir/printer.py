@@ -182,6 +182,7 @@ class Printer(AttrPrinter):
         # id -> (the attribute, held so that the id stays its; whether it is known not deferrable)
         self._seen_ids: dict[int, tuple[Attribute, bool]] = {}
         self._order: list[Attribute] = []
+        self._indented: dict[int, _Indented] = {}  # what formats see, per indentation
 
     def print(self, op: Operation) -> str:
         self.names = _Names(op, self.generic, self.name_locs)
@@ -191,6 +192,7 @@ class Printer(AttrPrinter):
         self.visit = self._record
         self.op(op, 0)
         self.visit = None
+        self._type_texts.clear()  # printed in the dry run, with no aliases
         self._assign_aliases()
         body = self.op(op, 0)
         top = [a for a in self._sorted if not self._deferrable[a]]
@@ -297,7 +299,9 @@ class Printer(AttrPrinter):
         if isinstance(op, ModuleOp) and not self.generic:
             text = "module" + self._module(op, indent)
         elif fmt is not None:
-            p = _Indented(self, indent)
+            p = self._indented.get(indent)
+            if p is None:
+                p = self._indented[indent] = _Indented(self, indent)
             text = op.name + fmt.print(op, p)
         else:
             text = self._generic(op, indent)
@@ -396,7 +400,10 @@ class _Indented:
         return self._p.region(region, self._indent, entry_args, terminators)
 
     def __getattr__(self, name):
-        return getattr(self._p, name)
+        value = getattr(self._p, name)
+        if callable(value) and name not in vars(self._p):  # the printer's methods (not `visit`) kept
+            setattr(self, name, value)
+        return value
 
 
 def print_ir(op: Operation, debuginfo: bool = False, generic: bool = False, name_locs: bool = False) -> str:
