@@ -281,8 +281,11 @@ class AttrPrinter:
         # by identity first: xDSL hashes an attribute through all its parameters (deep call-site locations)
         hit = self._alias_ids.get(id(a))
         if hit is None or hit[0] is not a:
-            hit = self._alias_ids[id(a)] = (a, self.aliases.get(a))  # holding `a` keeps its id unique
+            hit = self._alias_ids[id(a)] = (a, self._alias_of(a))  # holding `a` keeps its id unique
         return hit[1]
+
+    def _alias_of(self, a: Attribute) -> str | None:
+        return self.aliases.get(a)
 
     # types
     def type(self, t: Attribute) -> str:
