@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable
 
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, StringAttr, SymbolRefAttr, TensorType, UnitAttr, i32
+from xdsl.dialects.builtin import (UNKNOWN_LOC, DenseArrayBase, IntegerAttr, StringAttr, SymbolRefAttr, TensorType,
+                                   UnitAttr, i32)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
@@ -166,6 +167,7 @@ class OpInfo:
         groups = (d.operands + d.results) if d else []
         self.operands = [n for n, _ in d.operands] if d else []
         self.results = [n for n, _ in d.results] if d else []
+        self.names = self.operands + self.results
         self.kind = {n: "result" for n in self.results} | {n: "operand" for n in self.operands}
         self.listed = {n for n, g in groups if isinstance(g, (VarOperandDef, VarResultDef))}  # built from lists
         self.optional = {n for n, g in groups if isinstance(g, OptionalDef)}
@@ -205,7 +207,7 @@ class OpInfo:
             properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [len(v) for v in operands])
         return op_type.create(operands=[v for vs in operands for v in vs],
                               result_types=[t for ts in result_types for t in ts],
-                              properties=properties, attributes=attributes)
+                              properties=properties, attributes=attributes, location=UNKNOWN_LOC)
 
 
 def _base_class(constr):
@@ -450,13 +452,14 @@ class _ParseState:
     def run(self, elems):
         p = self.p
         for e in elems:
-            if isinstance(e, Lit):
+            cls = type(e)
+            if cls is Lit:
                 self.lit(e.text)
-            elif isinstance(e, Var):
+            elif cls is Var:
                 self.var(e.name)
-            elif isinstance(e, Operands):
+            elif cls is Operands:
                 self.all_operands = self.operand_list()
-            elif isinstance(e, TypeOf):
+            elif cls is TypeOf:
                 if e.name == "operands":
                     self.types["__operands__"] = self.type_list()
                 elif e.name == "results":
@@ -553,7 +556,7 @@ class _ParseState:
                 self.operands[name] = [p.parse_unresolved_operand()]
             return
         if "__int__" + name in self.fmt.infer:
-            self.attrs[name] = IntegerAttr(p.parse_integer(), self.fmt.infer["__int__" + name])
+            self.attrs[name] = _int_attr(p.parse_integer(), self.fmt.infer["__int__" + name])
             return
         if "__array__" + name in self.fmt.infer:
             values = p.parse_comma_separated_list(p.Delimiter.SQUARE, p.parse_integer)
@@ -567,7 +570,7 @@ class _ParseState:
                 word = p.parse_keyword_in(list(table), f" for '{name}'")
             elif word not in table:
                 p.raise_error(f"Expected one of {', '.join(repr(k) for k in sorted(table))} for '{name}'", at)
-            self.attrs[name] = IntegerAttr(table[word], storage)
+            self.attrs[name] = _int_attr(table[word], storage)
             return
         if p._current_token.text.startswith("@"):
             self.attrs[name] = p._parse_optional_symref_attr()  # @f or @m::@f
@@ -644,8 +647,10 @@ class _ParseState:
             counts[self.info.operands[0]] = len(units)
 
     def _infer(self, counts):
+        pending = [n for n in self.info.names if n not in self.types]
+        if not pending:
+            return
         view = _TypeView(self.types, self.attrs)
-        pending = [n for n in self.info.operands + self.info.results if n not in self.types]
         progress = True
         while pending and progress:
             progress = False
@@ -668,6 +673,18 @@ class _ParseState:
         for n in pending:
             if self.kind(n) == "operand" and counts[n] == 0:
                 self.types[n] = []
+
+
+_INT_ATTRS: dict[tuple[int, int], tuple[Attribute, IntegerAttr]] = {}
+
+
+def _int_attr(value: int, type: Attribute) -> IntegerAttr:
+    """`IntegerAttr(value, type)` for the types formats name (module constants), one per value: attributes
+    are immutable, and xDSL checks each one it makes (an enum's predicate on every `arith.cmpi`)."""
+    hit = _INT_ATTRS.get((value, id(type)))
+    if hit is None or hit[0] is not type:
+        hit = _INT_ATTRS[value, id(type)] = (type, IntegerAttr(value, type))
+    return hit[1]
 
 
 class _TypeView:

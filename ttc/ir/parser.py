@@ -38,7 +38,7 @@ from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import KIND_BY_PUNCTUATION_SPELLING, MLIRLexer, MLIRTokenKind, StringLiteral
 
-from ttc.ir.dialects import building, context, prebuilt
+from ttc.ir.dialects import building, context
 from ttc.ir.verifier import verify_module
 from ttc.ir.format import FORMATS
 
@@ -73,7 +73,7 @@ _FAST_TOKEN = re.compile(
 )
 
 
-_new = object.__new__
+_new, _set = object.__new__, object.__setattr__
 _BARE, _STRING = MLIRTokenKind.BARE_IDENT, MLIRTokenKind.STRING_LIT
 _INTEGER, _FLOAT = MLIRTokenKind.INTEGER_LIT, MLIRTokenKind.FLOAT_LIT
 _PERCENT, _HASH, _COMMA, _COLON = (MLIRTokenKind.PERCENT_IDENT, MLIRTokenKind.HASH_IDENT, MLIRTokenKind.COMMA,
@@ -111,6 +111,9 @@ class _Lexer(MLIRLexer):
         return tok
 
 
+# `true`, `false`, or a number with a builtin type named by one word (`-4 : i32`, `1.0 : f32`, `0x7F : i8`)
+_NUMBER_ATTR = re.compile(r"(?:true|false)(?![\w$.])|-?(?:0x[0-9a-fA-F]+|[0-9]+(?:\.[0-9]*(?:[eE][+-]?[0-9]+)?)?)"
+                          r"[ \t]*:[ \t]*[a-zA-Z_][a-zA-Z0-9_$.]*(?![\w$.<])", re.ASCII)
 # `loc(#alias)` or `loc("file":line:col)`, after `loc`: the locations nearly all ops have
 _SIMPLE_LOC = re.compile(r'\((?:(#[A-Za-z_][\w$.-]*)|"([^"\\\n]*)":([0-9]+):([0-9]+))\)')
 _SHAPED = frozenset(("tensor", "vector", "memref"))
@@ -216,6 +219,7 @@ class TTParser(Parser):
         self._locs: dict[tuple[str, int, int], FileLineColLoc] = {}  # file locations, by place
         self._ints: dict[int, IntAttr] = {}  # the lines and columns of locations
         self._op_types: dict[str, tuple] = {}  # op name -> (its class, its dialect's name)
+        self._numbers: dict[str, Attribute] = {}  # integer and float attributes, by spelling
 
     # -------------------------------------------------------------- tokens (xDSL's, without its properties)
     def _consume_token(self, expected_kind=None):
@@ -435,9 +439,11 @@ class TTParser(Parser):
     def _file_loc(self, file: str, line: int, col: int) -> FileLineColLoc:
         """`loc("file":line:col)`, one attribute per place (ops on one line share it, as in MLIR's context)."""
         loc = self._locs.get((file, line, col))
-        if loc is None:
-            loc = self._locs[file, line, col] = prebuilt(FileLineColLoc, self._file_attr(file), self._int(line),
-                                                         self._int(col))
+        if loc is None:  # made as `prebuilt` makes it, without looking up its definition
+            loc = self._locs[file, line, col] = _new(FileLineColLoc)
+            _set(loc, "filename", self._file_attr(file))
+            _set(loc, "line", self._int(line))
+            _set(loc, "column", self._int(col))
         return loc
 
     def _int(self, n: int) -> IntAttr:
@@ -530,11 +536,23 @@ class TTParser(Parser):
         return ok
 
     def parse_optional_builtin_int_or_float_attr(self):
+        """xDSL's, with the attribute of a spelling seen before in this file taken again (`4 : i32`, `true`):
+        attributes are immutable, and xDSL checks each one it makes."""
         start = self._current_token.span.start
+        text = self.lexer.input.content
+        m = _NUMBER_ATTR.match(text, start)
+        if m is not None:
+            attr = self._numbers.get(m.group())
+            if attr is not None:
+                self._resume_from(m.end())
+                return attr
         try:
-            return super().parse_optional_builtin_int_or_float_attr()
+            attr = super().parse_optional_builtin_int_or_float_attr()
         except OverflowError:
             self.raise_error("float constant out of range for type", start)
+        if m is not None and attr is not None and not text[m.end() : self._current_token.span.start].strip():
+            self._numbers[m.group()] = attr  # it ended where expected
+        return attr
 
     # -------------------------------------------------------------- types, uniqued by their spelling
     def parse_optional_type(self):
