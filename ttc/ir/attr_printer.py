@@ -268,6 +268,9 @@ class AttrPrinter:
         self.aliases = aliases if aliases is not None else {}
         self.visit = visit  # (a) -> True when `a` was visited before
         self._alias_ids: dict[int, tuple[Attribute, str | None]] = {}
+        # id -> (the type, held so that the id stays its; its text): a module spells its few types over and
+        # over, and the text of a type depends only on the aliases (emptied when they change)
+        self._type_texts: dict[int, tuple[Attribute, str]] = {}
 
     def _alias(self, a: Attribute) -> str | None:
         if _alias_base(a) is None:  # only layouts and locations have aliases
@@ -278,11 +281,22 @@ class AttrPrinter:
         # by identity first: xDSL hashes an attribute through all its parameters (deep call-site locations)
         hit = self._alias_ids.get(id(a))
         if hit is None or hit[0] is not a:
-            hit = self._alias_ids[id(a)] = (a, self.aliases.get(a))  # holding `a` keeps its id unique
+            hit = self._alias_ids[id(a)] = (a, self._alias_of(a))  # holding `a` keeps its id unique
         return hit[1]
+
+    def _alias_of(self, a: Attribute) -> str | None:
+        return self.aliases.get(a)
 
     # types
     def type(self, t: Attribute) -> str:
+        hit = self._type_texts.get(id(t))
+        if hit is not None and hit[0] is t:
+            return hit[1]
+        text = self._type(t)
+        self._type_texts[id(t)] = (t, text)
+        return text
+
+    def _type(self, t: Attribute) -> str:
         kind = _type_kind(type(t))
         if kind == "tensor":
             dims = "".join(("?" if d == -1 else str(d)) + "x" for d in t.get_shape())

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable
 
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, StringAttr, SymbolRefAttr, TensorType, UnitAttr, i32
+from xdsl.dialects.builtin import (UNKNOWN_LOC, DenseArrayBase, IntegerAttr, StringAttr, SymbolRefAttr, TensorType,
+                                   UnitAttr, i32)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
@@ -166,6 +167,7 @@ class OpInfo:
         groups = (d.operands + d.results) if d else []
         self.operands = [n for n, _ in d.operands] if d else []
         self.results = [n for n, _ in d.results] if d else []
+        self.names = self.operands + self.results
         self.kind = {n: "result" for n in self.results} | {n: "operand" for n in self.operands}
         self.listed = {n for n, g in groups if isinstance(g, (VarOperandDef, VarResultDef))}  # built from lists
         self.optional = {n for n, g in groups if isinstance(g, OptionalDef)}
@@ -183,6 +185,11 @@ class OpInfo:
         self.segments = any(isinstance(o, AttrSizedOperandSegments) and o.as_property for o in options)
         self.direct = len(options) == int(self.segments) and not d.regions and not d.successors
 
+        # where each operand and result is among the op's values, when every group is a single value (for the
+        # printer, which then reads `op.operands[i]` instead of xDSL's accessor)
+        self.at = {} if self.listed else {n: (False, i) for i, n in enumerate(self.operands)} | \
+            {n: (True, i) for i, n in enumerate(self.results)}
+        self.at.pop("operands", None), self.at.pop("results", None)  # `type(operands)`: all of them
         # per operand and result group: (how many values it takes: "one", "opt" or "any"; whether None is one)
         self.operand_groups = [(self._takes(n), n in self.listed) for n in self.operands]
         self.result_groups = [(self._takes(n), n in self.optional) for n in self.results]
@@ -200,7 +207,7 @@ class OpInfo:
             properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [len(v) for v in operands])
         return op_type.create(operands=[v for vs in operands for v in vs],
                               result_types=[t for ts in result_types for t in ts],
-                              properties=properties, attributes=attributes)
+                              properties=properties, attributes=attributes, location=UNKNOWN_LOC)
 
 
 def _base_class(constr):
@@ -304,28 +311,34 @@ class OpFormat:
 
     def _print_elems(self, elems, op, info, p, out, st):
         for e in elems:
-            if isinstance(e, Lit):
+            cls = type(e)
+            if cls is Lit:
                 v = e.text
                 if st.space and _space_before(v, st.punct):
                     out.append(" ")
                 out.append(v)
                 st.space = not (len(v) == 1 and v in "<({[")
                 st.punct = v[0] != "_" and not v[0].isalpha()
-            elif isinstance(e, AttrDict):
-                kw = " attributes" if e.keyword else ""
-                text = p.attr_dict(_all_attrs(op), self._elided(op, info))
-                if text:
-                    out.append(kw + text)
+            elif cls is AttrDict:
+                if op.properties or op.attributes:
+                    text = p.attr_dict(_all_attrs(op), self._elided(op, info))
+                    if text:
+                        out.append((" attributes" if e.keyword else "") + text)
                 st.punct = False
-            elif isinstance(e, Group):
+            elif cls is Group:
                 if _present(op, info, e.anchor):
                     self._print_elems(e.elems, op, info, p, out, st)
-            elif isinstance(e, OIList):
+            elif cls is OIList:
                 for clause, names in zip(e.clauses, e.names):
                     if any(_present(op, info, n) for n in names):
                         self._print_elems(clause, op, info, p, out, st)
             else:
-                text = self._print_var(e, op, info, p)
+                at = info.at.get(e.name) if cls is Var or cls is TypeOf and e.mode != "stripped" else None
+                if at is not None:  # a single operand or result, or its type
+                    v = (op.results if at[0] else op._operands)[at[1]]
+                    text = p.value(v) if cls is Var else p.type(v.type)
+                else:
+                    text = self._print_var(e, op, info, p)
                 if not text:  # a unit attribute prints nothing, not even its space
                     continue
                 if st.space:
@@ -439,13 +452,14 @@ class _ParseState:
     def run(self, elems):
         p = self.p
         for e in elems:
-            if isinstance(e, Lit):
+            cls = type(e)
+            if cls is Lit:
                 self.lit(e.text)
-            elif isinstance(e, Var):
+            elif cls is Var:
                 self.var(e.name)
-            elif isinstance(e, Operands):
+            elif cls is Operands:
                 self.all_operands = self.operand_list()
-            elif isinstance(e, TypeOf):
+            elif cls is TypeOf:
                 if e.name == "operands":
                     self.types["__operands__"] = self.type_list()
                 elif e.name == "results":
@@ -503,8 +517,8 @@ class _ParseState:
         p = self.p
         if text[0].isalpha() or text[0] == "_":
             p.parse_keyword(text)
-        else:
-            p.parse_characters(text, f" in '{self.op_type.name}'")
+        elif p.parse_optional_characters(text) is None:
+            p.raise_error(f"'{text}' expected in '{self.op_type.name}'")
 
     def operand_list(self) -> list:
         p = self.p
@@ -532,7 +546,7 @@ class _ParseState:
 
     def var(self, name: str):
         p = self.p
-        kind = self.kind(name)
+        kind = self.info.kind.get(name)
         if kind == "operand":
             if name in self.info.optional and not p._current_token.text.startswith("%"):
                 return  # MLIR reads an Optional operand with parseOptionalOperand: `tt.load %p, :` has no mask
@@ -542,7 +556,7 @@ class _ParseState:
                 self.operands[name] = [p.parse_unresolved_operand()]
             return
         if "__int__" + name in self.fmt.infer:
-            self.attrs[name] = IntegerAttr(p.parse_integer(), self.fmt.infer["__int__" + name])
+            self.attrs[name] = _int_attr(p.parse_integer(), self.fmt.infer["__int__" + name])
             return
         if "__array__" + name in self.fmt.infer:
             values = p.parse_comma_separated_list(p.Delimiter.SQUARE, p.parse_integer)
@@ -556,7 +570,7 @@ class _ParseState:
                 word = p.parse_keyword_in(list(table), f" for '{name}'")
             elif word not in table:
                 p.raise_error(f"Expected one of {', '.join(repr(k) for k in sorted(table))} for '{name}'", at)
-            self.attrs[name] = IntegerAttr(table[word], storage)
+            self.attrs[name] = _int_attr(table[word], storage)
             return
         if p._current_token.text.startswith("@"):
             self.attrs[name] = p._parse_optional_symref_attr()  # @f or @m::@f
@@ -633,8 +647,10 @@ class _ParseState:
             counts[self.info.operands[0]] = len(units)
 
     def _infer(self, counts):
+        pending = [n for n in self.info.names if n not in self.types]
+        if not pending:
+            return
         view = _TypeView(self.types, self.attrs)
-        pending = [n for n in self.info.operands + self.info.results if n not in self.types]
         progress = True
         while pending and progress:
             progress = False
@@ -657,6 +673,18 @@ class _ParseState:
         for n in pending:
             if self.kind(n) == "operand" and counts[n] == 0:
                 self.types[n] = []
+
+
+_INT_ATTRS: dict[tuple[int, int], tuple[Attribute, IntegerAttr]] = {}
+
+
+def _int_attr(value: int, type: Attribute) -> IntegerAttr:
+    """`IntegerAttr(value, type)` for the types formats name (module constants), one per value: attributes
+    are immutable, and xDSL checks each one it makes (an enum's predicate on every `arith.cmpi`)."""
+    hit = _INT_ATTRS.get((value, id(type)))
+    if hit is None or hit[0] is not type:
+        hit = _INT_ATTRS[value, id(type)] = (type, IntegerAttr(value, type))
+    return hit[1]
 
 
 class _TypeView:

@@ -33,12 +33,12 @@ from xdsl.dialects.builtin import (
     VectorType,
 )
 from xdsl.ir import Attribute, Operation
-from xdsl.parser import Parser
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import KIND_BY_PUNCTUATION_SPELLING, MLIRLexer, MLIRTokenKind, StringLiteral
 
-from ttc.ir.dialects import building, context, prebuilt
+from ttc.ir.dialects import building, context
 from ttc.ir.verifier import verify_module
 from ttc.ir.format import FORMATS
 
@@ -73,11 +73,20 @@ _FAST_TOKEN = re.compile(
 )
 
 
+_new, _set = object.__new__, object.__setattr__
+_BARE, _STRING = MLIRTokenKind.BARE_IDENT, MLIRTokenKind.STRING_LIT
+_INTEGER, _FLOAT = MLIRTokenKind.INTEGER_LIT, MLIRTokenKind.FLOAT_LIT
+_PERCENT, _HASH, _COMMA, _COLON = (MLIRTokenKind.PERCENT_IDENT, MLIRTokenKind.HASH_IDENT, MLIRTokenKind.COMMA,
+                                   MLIRTokenKind.COLON)
+
+
 class _Lexer(MLIRLexer):
-    """xDSL's MLIR lexer, matching the common tokens with one regular expression."""
+    """xDSL's MLIR lexer, matching the common tokens with one regular expression (their spans made without
+    the frozen dataclass's checked `__init__`: the expression has checked them)."""
 
     def lex(self):
-        m = _FAST_TOKEN.match(self.input.content, self.pos)
+        inp = self.input
+        m = _FAST_TOKEN.match(inp.content, self.pos)
         if m is None:
             return super().lex()
         i = m.lastindex  # the outermost group that matched: 5 (a fraction) is inside 4
@@ -85,17 +94,26 @@ class _Lexer(MLIRLexer):
         text = m.group(i)
         self.pos = end
         if i == 1:
-            return _Token(MLIRTokenKind.BARE_IDENT, Span(start, end, self.input), text)
-        if i == 2:
-            return _Token(_PUNCT[text], Span(start, end, self.input), text)
-        if i == 3:
-            return _Token(_IDENT[text[0]], Span(start, end, self.input), text)
-        if i == 4:
-            kind = MLIRTokenKind.INTEGER_LIT if m.start(5) < 0 else MLIRTokenKind.FLOAT_LIT
-            return _Token(kind, Span(start, end, self.input), text)
-        return _Token(MLIRTokenKind.STRING_LIT, StringLiteral(start, end, self.input), text)
+            kind = _BARE
+        elif i == 2:
+            kind = _PUNCT[text]
+        elif i == 3:
+            kind = _IDENT[text[0]]
+        elif i == 4:
+            kind = _INTEGER if m.start(5) < 0 else _FLOAT
+        else:
+            kind = _STRING
+        span = _new(StringLiteral if i == 6 else Span)
+        d = span.__dict__
+        d["start"], d["end"], d["input"] = start, end, inp
+        tok = _new(_Token)
+        tok.kind, tok.span, tok.text = kind, span, text
+        return tok
 
 
+# `true`, `false`, or a number with a builtin type named by one word (`-4 : i32`, `1.0 : f32`, `0x7F : i8`)
+_NUMBER_ATTR = re.compile(r"(?:true|false)(?![\w$.])|-?(?:0x[0-9a-fA-F]+|[0-9]+(?:\.[0-9]*(?:[eE][+-]?[0-9]+)?)?)"
+                          r"[ \t]*:[ \t]*[a-zA-Z_][a-zA-Z0-9_$.]*(?![\w$.<])", re.ASCII)
 # `loc(#alias)` or `loc("file":line:col)`, after `loc`: the locations nearly all ops have
 _SIMPLE_LOC = re.compile(r'\((?:(#[A-Za-z_][\w$.-]*)|"([^"\\\n]*)":([0-9]+):([0-9]+))\)')
 _SHAPED = frozenset(("tensor", "vector", "memref"))
@@ -116,6 +134,15 @@ def _angle_end(text: str, at: int) -> int | None:
         else:
             return None
     return None
+
+
+class _Operand(UnresolvedOperand):
+    """xDSL's unresolved operand, with its name read once from its token."""
+
+    operand_name = None
+
+    def __init__(self, span, index: int, name: str):
+        self.span, self.index, self.operand_name = span, index, name
 
 
 class _Values:
@@ -188,7 +215,96 @@ class TTParser(Parser):
                 self._loc_alias_defs.add(m.start())
         self._skip_alias_def: dict[int, int] = {}  # definitions parsed ahead: where they start -> end
         self._files: dict[str, StringAttr] = {}  # file name -> its StringAttr, for locations
-        self._types: dict[str, Attribute] = {}  # the parametrized types parsed so far, by spelling
+        self._types: dict[str, Attribute] = {}  # the types parsed so far, by spelling
+        self._locs: dict[tuple[str, int, int], FileLineColLoc] = {}  # file locations, by place
+        self._ints: dict[int, IntAttr] = {}  # the lines and columns of locations
+        self._op_types: dict[str, tuple] = {}  # op name -> (its class, its dialect's name)
+        self._numbers: dict[str, Attribute] = {}  # integer and float attributes, by spelling
+
+    # -------------------------------------------------------------- tokens (xDSL's, without its properties)
+    def _consume_token(self, expected_kind=None):
+        st = self._parser_state
+        tok = st.current_token
+        assert expected_kind is None or tok.kind == expected_kind, f"Unexpected token {tok}, expected {expected_kind}"
+        st.current_token = st.lexer.lex()
+        return tok
+
+    def _parse_optional_token(self, expected_kind):
+        st = self._parser_state
+        tok = st.current_token
+        if tok.kind == expected_kind:
+            st.current_token = st.lexer.lex()
+            return tok
+        return None
+
+    def parse_optional_characters(self, text: str):
+        st = self._parser_state
+        if st.current_token.text == text:
+            st.current_token = st.lexer.lex()
+            return text
+        return None
+
+    def parse_optional_punctuation(self, punctuation: str):
+        st = self._parser_state
+        if st.current_token.kind is _PUNCT[punctuation]:
+            st.current_token = st.lexer.lex()
+            return punctuation
+        return None
+
+    def parse_punctuation(self, punctuation: str, context_msg: str = ""):
+        st = self._parser_state
+        if st.current_token.kind is not _PUNCT[punctuation]:
+            self.raise_error(f"Expected '{punctuation}'" + context_msg, st.current_token.span)
+        st.current_token = st.lexer.lex()
+        return punctuation
+
+    def parse_optional_keyword(self, keyword: str):
+        st = self._parser_state
+        tok = st.current_token
+        if tok.kind is _BARE and tok.text == keyword:
+            st.current_token = st.lexer.lex()
+            return keyword
+        return None
+
+    def parse_optional_unresolved_operand(self):
+        """`%name` or `%name#index` (xDSL's, with the token calls inlined)."""
+        st = self._parser_state
+        tok = st.current_token
+        if tok.kind is not _PERCENT:
+            return None
+        st.current_token = st.lexer.lex()
+        index = 0
+        if st.current_token.kind is _HASH:
+            index_tok = self._consume_token()
+            if not index_tok.text[1:].isdigit() or not index_tok.text[1:].isascii():
+                self.raise_error("Expected integer as SSA value tuple index", index_tok.span)
+            index = int(index_tok.text[1:], 10)
+        return _Operand(tok.span, index, tok.text[1:])
+
+    def _parse_op_result_list(self):
+        """`%a, %b:2 =` (xDSL's, without its list machinery for the common single result)."""
+        st = self._parser_state
+        if st.current_token.kind is not _PERCENT:
+            return []
+        res = [self._parse_op_result()]
+        while st.current_token.kind is _COMMA:  # xDSL's parse_list: `,` then another result
+            st.current_token = st.lexer.lex()
+            res.append(self._parse_op_result())
+            st = self._parser_state
+        self.parse_punctuation("=", " after operation result list")
+        return res
+
+    def _parse_op_result(self):
+        st = self._parser_state
+        tok = st.current_token
+        if tok.kind is not _PERCENT:
+            self.raise_error("Expected result SSA value!", tok.span)
+        st.current_token = st.lexer.lex()
+        if st.current_token.kind is not _COLON:
+            return (tok.span, 1)
+        st.current_token = st.lexer.lex()
+        size = self._parse_token(MLIRTokenKind.INTEGER_LIT, "Expected SSA value tuple size")
+        return (tok.span, size.kind.get_int_value(size.span))
 
     # -------------------------------------------------------------- {-# external_resources: ... #-}
     def _parse_external_resources(self) -> None:
@@ -284,6 +400,11 @@ class TTParser(Parser):
     def resolve_operand(self, operand, type):
         name = operand.operand_name
         values = self.ssa_values.get(name)
+        if values is not None and operand.index < len(values):  # defined before: the common case
+            value = values[operand.index]
+            if value.type is not type and value.type != type:
+                self._conflict(operand, type, value.type, self._defined_at.get(name))
+            return value
         if values is None:
             self._first_use.setdefault(name, operand.span)
             forward = self.forward_ssa_references.get(name, {}).get(operand.index)
@@ -313,16 +434,32 @@ class TTParser(Parser):
 
         line = bisect.bisect_right(self._line_starts, pos)
         col = pos - self._line_starts[line - 1] + 1
-        return prebuilt(FileLineColLoc, self._file_attr(self.lexer.input.name), IntAttr(line), IntAttr(col))
+        return self._file_loc(self.lexer.input.name, line, col)
+
+    def _file_loc(self, file: str, line: int, col: int) -> FileLineColLoc:
+        """`loc("file":line:col)`, one attribute per place (ops on one line share it, as in MLIR's context)."""
+        loc = self._locs.get((file, line, col))
+        if loc is None:  # made as `prebuilt` makes it, without looking up its definition
+            loc = self._locs[file, line, col] = _new(FileLineColLoc)
+            _set(loc, "filename", self._file_attr(file))
+            _set(loc, "line", self._int(line))
+            _set(loc, "column", self._int(col))
+        return loc
+
+    def _int(self, n: int) -> IntAttr:
+        attr = self._ints.get(n)
+        if attr is None:
+            attr = self._ints[n] = IntAttr(n)
+        return attr
 
     # -------------------------------------------------------------- operations
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
         results = self._parse_op_result_list()
         tok = self._current_token
-        fmt = FORMATS.get(tok.text) if tok.kind.name == "BARE_IDENT" else None
+        fmt = FORMATS.get(tok.text) if tok.kind is _BARE else None
         if fmt is None:
-            if tok.kind.name == "BARE_IDENT":
+            if tok.kind is _BARE:
                 self._get_op_by_name_at(tok)
                 fmt = FORMATS.get(tok.text)  # loading a dialect registers its op formats
         if fmt is None:
@@ -333,8 +470,14 @@ class TTParser(Parser):
                 op.location = self._default_loc(start)
             return op
         self._consume_token()
-        op_type = self._get_op_by_name(tok.text)
-        self._parser_state.dialect_stack.append(op_type.dialect_name())
+        known = self._op_types.get(tok.text)
+        if known is None:
+            op_type = self._get_op_by_name(tok.text)
+            known = (op_type, op_type.dialect_name())
+            if op_type.name == tok.text:  # found by its full name, whatever the dialect stack holds
+                self._op_types[tok.text] = known
+        op_type, dialect = known
+        self._parser_state.dialect_stack.append(dialect)
         op = fmt.parse(op_type, self)
         self._parser_state.dialect_stack.pop()
         if (loc := self.parse_optional_location()) is not None:
@@ -362,7 +505,7 @@ class TTParser(Parser):
         if tok.text == "loc" and (m := _SIMPLE_LOC.match(self.lexer.input.content, tok.span.end)) is not None:
             alias, file, line, col = m.groups()
             if alias is None:
-                loc = prebuilt(FileLineColLoc, self._file_attr(file), IntAttr(int(line)), IntAttr(int(col)))
+                loc = self._file_loc(file, int(line), int(col))
             else:
                 if alias in self._later_aliases and alias not in self.attribute_aliases:
                     self._define_later_alias(alias)
@@ -393,11 +536,23 @@ class TTParser(Parser):
         return ok
 
     def parse_optional_builtin_int_or_float_attr(self):
+        """xDSL's, with the attribute of a spelling seen before in this file taken again (`4 : i32`, `true`):
+        attributes are immutable, and xDSL checks each one it makes."""
         start = self._current_token.span.start
+        text = self.lexer.input.content
+        m = _NUMBER_ATTR.match(text, start)
+        if m is not None:
+            attr = self._numbers.get(m.group())
+            if attr is not None:
+                self._resume_from(m.end())
+                return attr
         try:
-            return super().parse_optional_builtin_int_or_float_attr()
+            attr = super().parse_optional_builtin_int_or_float_attr()
         except OverflowError:
             self.raise_error("float constant out of range for type", start)
+        if m is not None and attr is not None and not text[m.end() : self._current_token.span.start].strip():
+            self._numbers[m.group()] = attr  # it ended where expected
+        return attr
 
     # -------------------------------------------------------------- types, uniqued by their spelling
     def parse_optional_type(self):
@@ -418,6 +573,15 @@ class TTParser(Parser):
                 if not text[end : self._current_token.span.start].strip():  # it ended where expected
                     self._types[key] = t
                 return t
+        elif tok.kind is _BARE:  # `i32`, `f16`, `index`: one token, one type
+            t = self._types.get(tok.text)
+            if t is not None:
+                self._parser_state.current_token = self._parser_state.lexer.lex()
+                return t
+            t = super().parse_optional_type()
+            if t is not None and not text[start : self._current_token.span.start].strip():
+                self._types[tok.text] = t
+            return t
         return super().parse_optional_type()
 
     # -------------------------------------------------------------- dense literals

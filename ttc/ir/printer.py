@@ -16,6 +16,7 @@ import re
 from xdsl.dialects.builtin import (
     UnregisteredOp,
     CallSiteLoc,
+    FileLineColLoc,
     FusedLoc,
     IndexType,
     IntegerAttr,
@@ -178,10 +179,15 @@ class Printer(AttrPrinter):
         super().__init__()
         self.debuginfo, self.generic, self.name_locs = debuginfo, generic, name_locs
         self.names: _Names | None = None
-        self._deferrable: dict[Attribute, bool] = {}
+        self._deferrable: dict[Attribute, bool] = {}  # the recorded attributes, whether deferred (after print)
+        self._dfr: dict[int, bool] = {}  # the same, by the id of the canonical attribute, while printing
         # id -> (the attribute, held so that the id stays its; whether it is known not deferrable)
         self._seen_ids: dict[int, tuple[Attribute, bool]] = {}
         self._order: list[Attribute] = []
+        self._canon_ids: dict[int, tuple[Attribute, Attribute]] = {}  # id -> (the attribute, its canonical one)
+        self._by_value: dict[object, Attribute] = {}  # an attribute's value key -> its canonical attribute
+        self._alias_names: dict[int, str] = {}  # id of a canonical attribute -> its alias
+        self._indented: dict[int, _Indented] = {}  # what formats see, per indentation
 
     def print(self, op: Operation) -> str:
         self.names = _Names(op, self.generic, self.name_locs)
@@ -191,74 +197,112 @@ class Printer(AttrPrinter):
         self.visit = self._record
         self.op(op, 0)
         self.visit = None
+        self._type_texts.clear()  # printed in the dry run, with no aliases
         self._assign_aliases()
         body = self.op(op, 0)
-        top = [a for a in self._sorted if not self._deferrable[a]]
-        bottom = [a for a in self._sorted if self._deferrable[a]]
-        head = "".join(f"{self.aliases[a]} = {self._alias_def(a)}\n" for a in top)
-        tail = "".join(f"{self.aliases[a]} = {self._alias_def(a)}\n" for a in bottom)
+        top = [a for a in self._sorted if not self._dfr[id(a)]]
+        bottom = [a for a in self._sorted if self._dfr[id(a)]]
+        names = self._alias_names
+        head = "".join(f"{names[id(a)]} = {self._alias_def(a)}\n" for a in top)
+        tail = "".join(f"{names[id(a)]} = {self._alias_def(a)}\n" for a in bottom)
         return head + body + "\n" + tail
 
     def _alias_def(self, a: Attribute) -> str:
-        saved = self.aliases.pop(a)
+        saved = self._alias_names.pop(id(a))
         self._alias_ids.pop(id(a), None)
         try:
             return self.attr(a)
         finally:
-            self.aliases[a] = saved
+            self._alias_names[id(a)] = saved
             self._alias_ids.pop(id(a), None)
+
+    def _alias_of(self, a: Attribute) -> str | None:
+        return self._alias_names.get(id(self._canon(a)))
+
+    def _canon(self, a: Attribute) -> Attribute:
+        """The first attribute met equal to `a`. Attributes are hash-consed by identity: a location's key names
+        its nested locations by their canonical attribute, so each object is hashed once and shallowly (xDSL's
+        hash and equality of an attribute walk all of it, and inlined call-site locations are deep)."""
+        hit = self._canon_ids.get(id(a))
+        if hit is not None and hit[0] is a:
+            return hit[1]
+        t = type(a)
+        if t is CallSiteLoc:
+            key = (t, id(self._canon(a.callee)), id(self._canon(a.caller)))
+        elif t is NameLoc:
+            key = (t, a.desc, id(self._canon(a.location)))
+        elif t is FileLineColLoc:
+            key = (t, a.filename, a.line, a.column)
+        elif t is FusedLoc:
+            key = (t, tuple(id(self._canon(x)) for x in a.locations.data), a.metadata)
+        else:
+            key = a
+        c = self._by_value.setdefault(key, a)
+        self._canon_ids[id(a)] = (a, c)
+        return c
 
     def _record(self, a: Attribute) -> bool:
         """Record a use of `a`; True when `a` was recorded before (so were the attributes nested in it: the
         dry run need not visit them again, and `_assign_aliases` spreads non-deferrability down)."""
         # only locations are deferred to the end of the file; other aliases are defined up front
         deferrable = self._visiting_deferrable and type(a) in _LOCATION_CLASSES
-        # the common case, this very object seen again where nothing changes: an attribute's hash is deep
+        # the common case, this very object seen again where nothing changes
         hit = self._seen_ids.get(id(a))
         if hit is not None and hit[0] is a and (deferrable or hit[1]):
             return True
-        seen = self._deferrable
-        n = len(seen)
-        if seen.setdefault(a, deferrable) is not deferrable and not deferrable:
-            seen[a] = False
-        again = len(seen) == n
-        if not again:
-            self._order.append(a)
+        dfr = self._dfr
+        c = self._canon(a)
+        old = dfr.get(id(c))
+        if old is None:
+            dfr[id(c)] = deferrable
+            self._order.append(c)
+        elif old and not deferrable:
+            dfr[id(c)] = False
         if hit is None or hit[0] is a:  # (a, known not deferrable)
             self._seen_ids[id(a)] = (a, not deferrable or (hit is not None and hit[1]))
         if not deferrable:
-            for c in _alias_children(a):
-                if c in self._deferrable:
-                    self._deferrable[c] = False
-        return again
+            for k in _alias_children(a):
+                k = id(self._canon(k))
+                if k in dfr:
+                    dfr[k] = False
+        return old is not None
+
+    def _recorded_children(self, a: Attribute) -> list[Attribute]:
+        return [c for c in map(self._canon, _alias_children(a)) if id(c) in self._dfr]
 
     def _assign_aliases(self):
-        depth: dict[Attribute, int] = {}
+        dfr, order = self._dfr, self._order
+        depth: dict[int, int] = {}
 
         def d(a):
-            if a not in depth:
-                kids = [c for c in _alias_children(a) if c in self._deferrable]
-                depth[a] = 1 + max(d(c) for c in kids) if kids else 0
-            return depth[a]
+            v = depth.get(id(a))
+            if v is None:
+                kids = self._recorded_children(a)
+                v = depth[id(a)] = 1 + max(d(c) for c in kids) if kids else 0
+            return v
 
         # non-deferrable attributes make their nested aliases non-deferrable too
         changed = True
         while changed:
             changed = False
-            for a in self._order:
-                if not self._deferrable[a]:
-                    for c in _alias_children(a):
-                        if self._deferrable.get(c):
-                            self._deferrable[c] = False
+            for a in order:
+                if not dfr[id(a)]:
+                    for c in self._recorded_children(a):
+                        if dfr[id(c)]:
+                            dfr[id(c)] = False
                             changed = True
-        index = {a: i for i, a in enumerate(self._order)}
-        self._sorted = sorted(self._order, key=lambda a: (d(a), _alias_base(a), index[a]))
+        index = {id(a): i for i, a in enumerate(order)}
+        self._sorted = sorted(order, key=lambda a: (d(a), _alias_base(a), index[id(a)]))
         counts: dict[str, int] = {}
+        names = self._alias_names
         for a in self._sorted:
             base = _alias_base(a)
             n = counts.get(base, 0)
             counts[base] = n + 1
-            self.aliases[a] = f"#{base}{n if n else ''}"
+            names[id(a)] = f"#{base}{n if n else ''}"
+        # by value, for whoever reads them after printing (ttc.opt.source_map)
+        self.aliases = {a: names[id(a)] for a in self._sorted}
+        self._deferrable = {a: dfr[id(a)] for a in order}
 
     # values and blocks
     def value(self, v: SSAValue) -> str:
@@ -297,7 +341,9 @@ class Printer(AttrPrinter):
         if isinstance(op, ModuleOp) and not self.generic:
             text = "module" + self._module(op, indent)
         elif fmt is not None:
-            p = _Indented(self, indent)
+            p = self._indented.get(indent)
+            if p is None:
+                p = self._indented[indent] = _Indented(self, indent)
             text = op.name + fmt.print(op, p)
         else:
             text = self._generic(op, indent)
@@ -396,7 +442,10 @@ class _Indented:
         return self._p.region(region, self._indent, entry_args, terminators)
 
     def __getattr__(self, name):
-        return getattr(self._p, name)
+        value = getattr(self._p, name)
+        if callable(value) and name not in vars(self._p):  # the printer's methods (not `visit`) kept
+            setattr(self, name, value)
+        return value
 
 
 def print_ir(op: Operation, debuginfo: bool = False, generic: bool = False, name_locs: bool = False) -> str:
