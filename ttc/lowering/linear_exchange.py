@@ -133,29 +133,6 @@ def apply_inverse(inv: tuple[int, ...], x: int) -> int:
     return out
 
 
-def _apply_all(inv: tuple[int, ...], xs) -> list[int]:
-    """`apply_inverse(inv, x)` for each of `xs`: by tables of the XORs of each 8 bits' entries (`_span`) where
-    there are enough of them."""
-    if len(xs) < 16:
-        return [apply_inverse(inv, x) for x in xs]
-    tables = [_span(inv[i:i + 8]) for i in range(0, len(inv), 8)]
-    if len(tables) == 1:
-        t = tables[0]
-        return [t[x] for x in xs]
-    if len(tables) == 2:
-        t0, t1 = tables
-        return [t0[x & 255] ^ t1[x >> 8] for x in xs]
-    out = []
-    for x in xs:
-        o, t = 0, 0
-        while x:
-            o ^= tables[t][x & 255]
-            x >>= 8
-            t += 1
-        out.append(o)
-    return out
-
-
 # ------------------------------------------------------------------ layouts as flat vectors
 
 @dataclass(frozen=True)
@@ -335,7 +312,7 @@ def _address_ops(inv, side: Side, eb: int) -> int:
     known = 0
     for v in vecs:
         known |= v
-    return ops + len({o * eb & known for o in _apply_all(inv, [c for c, _ in side.instrs])})
+    return ops + len({(apply_inverse(inv, c) * eb) & known for c, _ in side.instrs})
 
 
 def _repack_ops(side: Side, load: bool) -> int:
@@ -573,7 +550,7 @@ def _side_cost(plan_inv, side: Side, elem_bytes: int, vec_bytes: int) -> int:
 
     # the offset map is linear over GF(2): a lane's offset XOR a constant's is the offset of their XOR
     lanes = _span([apply_inverse(plan_inv, v) for v in side.lane])
-    ks = _apply_all(plan_inv, [c for c, _ in side.instrs])
+    ks = [apply_inverse(plan_inv, c) for c, _ in side.instrs]
     if not _CHECK_ALL and vec_bytes & (vec_bytes - 1) == 0 and elem_bytes & (elem_bytes - 1) == 0 \
             and not any(t * elem_bytes % vec_bytes for t in lanes) and not any(k * elem_bytes % vec_bytes for k in ks):
         # all aligned to the (power-of-two) width: XORing K permutes the 4-byte words' banks and keeps distinct
@@ -732,7 +709,7 @@ def _candidate(src, dst, fs, fd, n, eb, vec, sk, dk, bank_total, max_vec, max_re
             continue
         cost = _side_cost(inv, st, eb, st_bytes) + _side_cost(inv, ld, eb, ld_bytes)
         if narrow:
-            cost += merged_byte_loads(_apply_all(inv, [c for c, _ in ld.instrs]), ld.width)
+            cost += merged_byte_loads([apply_inverse(inv, c) for c, _ in ld.instrs], ld.width)
         ops = _address_ops(inv, st, eb) + _address_ops(inv, ld, eb)
         key = (cost + ops, cost)
         if best is None or key < best[0]:
