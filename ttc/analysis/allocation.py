@@ -107,11 +107,12 @@ def _ancestor_op_in(block: Block, op: Operation) -> Operation | None:
 
 class Liveness:
     """MLIR's Liveness over the blocks nested in `root`: per block its live-in and live-out values, and
-    `live_ops(value)`, the ops at which a value is live."""
+    `live_ops(value)`, the ops at which a value is live (`segments(value)`: from which op to which in each block)."""
 
     def __init__(self, root: Operation):
         self.live_in: dict[Block, set] = {}
         self.live_out: dict[Block, set] = {}
+        self._order: dict[Block, dict[Operation, int]] = {}  # a block's ops -> their position, once per block
         blocks = list(root.walk_blocks())
         defs, uses = {}, {}
         for b in blocks:
@@ -140,7 +141,9 @@ class Liveness:
                     self.live_in[b] = new_in
                     changed = True
 
-    def live_ops(self, value: SSAValue) -> list[Operation]:
+    def segments(self, value: SSAValue):
+        """(first, last) op of each block where `value` is live: it is live at the block's ops from first to
+        last."""
         owner = value.owner
         start_block = owner if isinstance(owner, Block) else owner.parent_block()
         todo, seen = [start_block], {start_block}
@@ -149,7 +152,6 @@ class Liveness:
             if b not in seen:
                 seen.add(b)
                 todo.append(b)
-        out = []
         while todo:
             block = todo.pop()
             if block.first_op is None:
@@ -162,21 +164,27 @@ class Liveness:
                 end = block.last_op
             else:
                 end = start
-                order = {op: i for i, op in enumerate(block.ops)}
+                order = self._order.get(block)
+                if order is None:
+                    order = self._order[block] = {op: i for i, op in enumerate(block.ops)}
                 for use in value.uses:
                     u = _ancestor_op_in(block, use.operation)
                     if u is not None and order[u] > order[end]:
                         end = u
-            op = start
-            out.append(op)
-            while op is not end:
-                op = op.next_op
-                out.append(op)
+            yield start, end
             last = block.last_op
             for succ in (last.successors if last is not None else ()):
                 if value in self.live_in.get(succ, ()) and succ not in seen:
                     seen.add(succ)
                     todo.append(succ)
+
+    def live_ops(self, value: SSAValue) -> list[Operation]:
+        out = []
+        for op, end in self.segments(value):
+            out.append(op)
+            while op is not end:
+                op = op.next_op
+                out.append(op)
         return out
 
 
@@ -271,8 +279,9 @@ class Allocation:
         live = Liveness(self.func)
 
         def interval(v: SSAValue) -> tuple[int, int]:
-            ops = live.live_ops(v)
-            return (min(ids[o] for o in ops), max(ids[o] for o in ops) + 1) if ops else (INF, 0)
+            # a block's ops are numbered in their order (post-order): a segment's ends are its least and most
+            segs = list(live.segments(v))
+            return (min(ids[a] for a, _ in segs), max(ids[b] for _, b in segs) + 1) if segs else (INF, 0)
 
         for v, b in self.value_buffer.items():
             self._range[b] = interval(v)

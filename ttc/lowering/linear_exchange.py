@@ -430,25 +430,50 @@ def _choose(n: int, k: int, vector, space, tiles, bank_bits: int, load_order=())
         out.append(tuple(vector) + tuple(units[::-1]))
     pairs = [a ^ b for a in tiles[0] for b in (tiles[1] if len(tiles) > 1 else ()) if a != b]
     seg: list[int] = []
+    # the reduced rows of vector + seg, kept as seg grows (None when the vector's bases are dependent: then
+    # nothing joins them independently)
+    rows: dict[int, int] | None = _echelon(vector)
+    if len(rows) != len(vector):
+        rows = None
+    tile_ranks = [_rank(t) for t in tiles]
 
-    def fits(x, strict):
-        w = list(vector) + seg + [x]
-        if not _in_span(space_rows, x) or _rank(w) != len(w):
-            return False
-        return not strict or all(_rank(w + t) == len(w) + _rank(t) for t in tiles)
+    def independent(base: dict[int, int], vecs) -> int:
+        """How many of `vecs` join `base` (rows, extended in place) independently."""
+        n = 0
+        for v in vecs:
+            v = _reduce(base, v)
+            if v:
+                base[v.bit_length() - 1] = v
+                n += 1
+        return n
+
+    def fits(x, strict) -> int:
+        """x's reduced row where vector + seg + [x] are independent (and, strict, meet no tile's span), else 0."""
+        if rows is None or not _in_span(space_rows, x):
+            return 0
+        r = _reduce(rows, x)
+        if r and strict:
+            w = dict(rows)
+            w[r.bit_length() - 1] = r
+            if not all(independent(dict(w), t) == k for t, k in zip(tiles, tile_ranks)):
+                return 0
+        return r
 
     for strict in (True, False):
         for x in units + pairs + list(space):
-            if len(seg) < seg_len and fits(x, strict):
+            if len(seg) < seg_len and (r := fits(x, strict)):
                 seg.append(x)
+                rows[r.bit_length() - 1] = r
     if len(seg) < seg_len:
         return out
 
     def bank_from(first) -> list[int]:
         bank: list[int] = []
+        if rows is None:
+            return bank
+        w = dict(rows)
         for x in first + units[::-1] + list(space):
-            w = list(vector) + bank + seg + [x]
-            if len(bank) < bank_bits and _in_span(space_rows, x) and _rank(w) == len(w):
+            if len(bank) < bank_bits and _in_span(space_rows, x) and independent(w, [x]):
                 bank.append(x)
         return bank
 
@@ -510,14 +535,28 @@ def _xor_of(vecs, ident: int) -> int:
     return out
 
 
+def _span(vecs) -> list[int]:
+    """`_xor_of(vecs, i)` for every i < 2^len(vecs) (entry i + 2^j is entry i XOR vector j). Of vectors mapped
+    by `apply_inverse`, the map of each entry (it is linear)."""
+    out = [0]
+    for v in vecs:
+        out += [x ^ v for x in out]
+    return out
+
+
 def _side_cost(plan_inv, side: Side, elem_bytes: int, vec_bytes: int) -> int:
     """Wavefronts of warp 0's accesses plus their number."""
-    from ttc.lowering.exchange_plan import _wavefronts
+    from ttc.lowering.exchange_plan import _CHECK_ALL, _wavefronts
 
     # the offset map is linear over GF(2): a lane's offset XOR a constant's is the offset of their XOR
-    lanes = [apply_inverse(plan_inv, _xor_of(side.lane, L)) for L in range(32)]
-    addr = [[(t ^ k) * elem_bytes for t in lanes] for k in (apply_inverse(plan_inv, c) for c, _ in side.instrs)]
-    return _wavefronts(addr, vec_bytes) + len(side.instrs)
+    lanes = _span([apply_inverse(plan_inv, v) for v in side.lane])
+    ks = [apply_inverse(plan_inv, c) for c, _ in side.instrs]
+    if not _CHECK_ALL and vec_bytes & (vec_bytes - 1) == 0 and elem_bytes & (elem_bytes - 1) == 0 \
+            and not any(t * elem_bytes % vec_bytes for t in lanes) and not any(k * elem_bytes % vec_bytes for k in ks):
+        # all aligned to the (power-of-two) width: XORing K permutes the 4-byte words' banks and keeps distinct
+        # words distinct, so every access costs what the lanes' own offsets do
+        return (_wavefronts([[t * elem_bytes for t in lanes]], vec_bytes) + 1) * len(ks)
+    return _wavefronts([[(t ^ k) * elem_bytes for t in lanes] for k in ks], vec_bytes) + len(side.instrs)
 
 
 def _simulate(plan: LinearExchange, src: LinearLayout, dst: LinearLayout) -> bool:
@@ -529,25 +568,36 @@ def _simulate(plan: LinearExchange, src: LinearLayout, dst: LinearLayout) -> boo
     threads = [(L, w) for w in range(src.num_warps) for L in range(32)]
 
     def run(side: Side, flat: Flat, store: bool) -> bool:
-        # offsets of the threads' bases, each access's XORing its constant's (the offset map is linear)
-        base = [apply_inverse(inv, _xor_of(side.lane, L) ^ _xor_of(side.warp, w)) for L, w in threads]
-        held = [_xor_of(flat.lane, L) ^ _xor_of(flat.warp, w) for L, w in threads]
+        # offsets of the threads' bases (thread 32 w + L), each access's XORing its constant's (the offset map
+        # is linear)
+        base = _span([apply_inverse(inv, v) for v in side.lane + side.warp])
+        held = _span(flat.lane + flat.warp)
+        align, vec = _align(side, plan.elem_bytes), side.kind not in MATRIX_KINDS
         for c, slots in side.instrs:
             k = apply_inverse(inv, c)
             addr = [t ^ k for t in base]
             consts = [_reg_const(flat, r) for r in slots]
-            align = _align(side, plan.elem_bytes)
             if any(a % align for a in addr):
                 return False
-            for i, (L, w) in enumerate(threads):
-                places = _places(side, addr, L, w, plan.elem_bytes)
-                for place, k in zip(places, consts):
-                    el = held[i] ^ k
-                    if store:
-                        if mem.setdefault(place, el) != el:
-                            return False
-                    elif mem.get(place) != el:
-                        return False
+            # every thread's slots in order: where each goes, which element it holds
+            if vec:
+                places = [a + j for a in addr for j in range(len(slots))]
+            else:
+                places = [p for i, (L, w) in enumerate(threads) for p in _places(side, addr, L, w, plan.elem_bytes)]
+            els = [h ^ k for h in held for k in consts]
+            if not store:
+                if [mem.get(p) for p in places] != els:
+                    return False
+                continue
+            new = dict(zip(places, els))
+            if len(new) == len(places):   # no slot written twice here: only those already written can clash
+                if any(mem[p] != new[p] for p in new.keys() & mem.keys()):
+                    return False
+                mem.update(new)
+                continue
+            for place, el in zip(places, els):
+                if mem.setdefault(place, el) != el:
+                    return False
         return True
 
     if not run(plan.store, fs, True) or not run(plan.load, fd, False):
@@ -748,17 +798,23 @@ def _buffer_ok(side: Side, inv, ll: LinearLayout, eb: int) -> bool:
     """Does every thread's access of `side` put each register's element where the buffer has it (aligned)?"""
     fl = flatten(ll)
     threads = [(L, w) for w in range(ll.num_warps) for L in range(32)]
-    base = [_xor_of(side.lane, L) ^ _xor_of(side.warp, w) for L, w in threads]
-    held = [_xor_of(fl.lane, L) ^ _xor_of(fl.warp, w) for L, w in threads]
+    # thread 32 w + L's offsets (the offset map is linear): its base's, and its own element's
+    base = _span([apply_inverse(inv, v) for v in side.lane + side.warp])
+    held = _span([apply_inverse(inv, v) for v in fl.lane + fl.warp])
+    align, vec = _align(side, eb), side.kind not in MATRIX_KINDS
     for c, slots in side.instrs:
-        addr = [apply_inverse(inv, t ^ c) for t in base]
-        align = _align(side, eb)
+        k = apply_inverse(inv, c)
+        addr = [t ^ k for t in base]
         if any(a % align for a in addr):
             return False
-        consts = [_reg_const(fl, r) for r in slots]
-        for i, (L, w) in enumerate(threads):
-            if _places(side, addr, L, w, eb) != [apply_inverse(inv, held[i] ^ k) for k in consts]:
-                return False
+        consts = [apply_inverse(inv, _reg_const(fl, r)) for r in slots]
+        # every thread's slots in order: where the access puts each, where the buffer has its element
+        if vec:
+            places = [a + j for a in addr for j in range(len(slots))]
+        else:
+            places = [p for i, (L, w) in enumerate(threads) for p in _places(side, addr, L, w, eb)]
+        if places != [h ^ k for h in held for k in consts]:
+            return False
     return True
 
 

@@ -10,7 +10,6 @@ It is written three ways so that no stage loses it:
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -178,4 +177,6 @@ def sidecar_path(path: str) -> str:
 
 
 def source_hash(text: str) -> str:
+    import hashlib  # here only: modules that carry their hash never load OpenSSL
+
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -159,7 +159,7 @@ def _ptxas_release(ptxas: str) -> tuple[int, int] | None:
     known = _stored()
     if key is not None and key in known and (known[key] is None or _is_release(known[key])):
         return tuple(known[key]) if known[key] else None
-    import subprocess
+    import subprocess  # here only: most commands find the release stored
 
     try:
         out = subprocess.run([ptxas, "--version"], capture_output=True, text=True).stdout
