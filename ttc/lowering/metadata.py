@@ -10,6 +10,7 @@ It is written three ways so that no stage loses it:
 
 from __future__ import annotations
 
+import hashlib  # while this module runs, ttc's stand-in (ttc._Sha256Hashlib): OpenSSL is not loaded
 import json
 import os
 import re
@@ -177,6 +178,4 @@ def sidecar_path(path: str) -> str:
 
 
 def source_hash(text: str) -> str:
-    import hashlib  # here only: modules that carry their hash never load OpenSSL
-
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
