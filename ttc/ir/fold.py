@@ -866,7 +866,13 @@ def fold(op: Operation, constants: list[Attribute | None]) -> list[Attribute | S
     """What `op`'s results are, given the constant value (or None) of each operand: per result a constant
     attribute or an SSA value it equals. None when the op does not fold. The IR is not changed."""
     fn = _FOLDERS.get(op.name)
-    if fn is None or len(op.results) != 1:
+    if fn is None:
+        return None
+    return _fold_with(fn, op, constants)
+
+
+def _fold_with(fn: Callable, op: Operation, constants: list[Attribute | None]) -> list[Attribute | SSAValue] | None:
+    if len(op.results) != 1:
         return None
     r = fn(op, constants)
     if r is None:
@@ -874,6 +880,11 @@ def fold(op: Operation, constants: list[Attribute | None]) -> list[Attribute | S
     if isinstance(r, SSAValue) and r.type != op.results[0].type:
         return None
     return [r]
+
+
+def has_folder(name: str) -> bool:
+    """Whether `fold` can fold some op named `name`."""
+    return name in _FOLDERS
 
 
 def folds_in_place(op: Operation) -> bool:
@@ -905,9 +916,15 @@ def folds_in_place(op: Operation) -> bool:
 def fold_in_ir(op: Operation) -> list[Attribute | SSAValue] | None:
     """`fold` with the operands' constants read from the `arith.constant` ops that define them (not read for
     the ops that have no folder: most of those the greedy driver asks about)."""
-    if op.name not in _FOLDERS:
+    fn = _FOLDERS.get(op.name)
+    if fn is None:
         return None
-    return fold(op, [constant_attr(v) for v in op.operands])
+    constants = []
+    for v in op.operands:  # constant_attr, inlined: the greedy driver asks this of most ops it pops
+        d = v.owner
+        constants.append(d.properties.get("value", d.attributes.get("value"))
+                         if isinstance(d, Operation) and d.name == "arith.constant" else None)
+    return _fold_with(fn, op, constants)
 
 
 # ----------------------------------------------------------------------------- constant ops
