@@ -208,6 +208,8 @@ def splat_value(attr: Attribute | None):
 
 def is_int_value(attr: Attribute | None, v: int) -> bool:
     """Whether `attr` is an integer scalar or splat equal to `v` (taken modulo 2**width)."""
+    if attr is None:  # no constant: the folders' usual case
+        return False
     e = elements_of(attr)
     return (
         e is not None and e.splat and isinstance(e.element_type, (IntegerType, IndexType))
@@ -381,9 +383,10 @@ def _fold_int_binary(op, c):
     lhs, rhs = op.operands
     a, b = c
     name = op.name
-    w = int_width(elt(op.results[0].type)) if isinstance(elt(op.results[0].type), (IntegerType, IndexType)) else None
-    if w is None:
+    e = elt(op.results[0].type)
+    if not isinstance(e, (IntegerType, IndexType)):
         return None
+    w = int_width(e)
     same = lhs is rhs
     # identities, as MLIR's folders
     if name == "arith.addi":
@@ -463,6 +466,8 @@ def _fold_int_binary(op, c):
             return rhs
         if is_int_value(b, keep_lhs):
             return lhs
+    if a is None or b is None:  # no constant to fold (elements_of(None) is None)
+        return lhs if same and name in ("arith.andi", "arith.ori") else None
     ea, eb = elements_of(a), elements_of(b)
     fn = INT_BINARY[name]
     if name in _SHIFTS and ea and eb:
@@ -477,6 +482,8 @@ def _fold_int_binary(op, c):
 
 def _fold_cmpi(op, c):
     lhs, rhs = op.operands
+    if c[1] is None and lhs is not rhs:  # every fold below but that of equal operands needs a constant rhs
+        return None
     pred = CMPI[op.predicate.value.data]
     rt = op.results[0].type
     if lhs is rhs:
@@ -593,7 +600,6 @@ def _fold_negf(op, c):
 
 def _fold_cmpf(op, c):
     """Scalars only, as MLIR: tensor comparisons of constants are left alone."""
-    pred = CMPF[op.predicate.value.data]
     a, b = (x if isinstance(x, FloatAttr) and is_foldable_float(x.type) else None for x in c)
     # a NaN constant decides every comparison whatever the other operand is
     if a is not None and math.isnan(a.value.data):
@@ -602,6 +608,7 @@ def _fold_cmpf(op, c):
         a = b
     if a is None or b is None:
         return None
+    pred = CMPF[op.predicate.value.data]
     return IntegerAttr(-1 if compare_floats(pred, a.value.data, b.value.data) else 0, i1)
 
 
@@ -917,7 +924,7 @@ def fold_in_ir(op: Operation) -> list[Attribute | SSAValue] | None:
     """`fold` with the operands' constants read from the `arith.constant` ops that define them (not read for
     the ops that have no folder: most of those the greedy driver asks about)."""
     fn = _FOLDERS.get(op.name)
-    if fn is None:
+    if fn is None or len(op.results) != 1:
         return None
     constants = []
     for v in op.operands:  # constant_attr, inlined: the greedy driver asks this of most ops it pops

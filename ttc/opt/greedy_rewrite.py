@@ -406,25 +406,38 @@ class GreedyDriver:
             self.worklist.clear()
             if not self.keep_constants:
                 self.table = ConstantTable(self)
-            # after the first iteration the last one's own simplification left no unreachable block (region DCE
-            # erases no block and no branch), so this would erase nothing
-            changed = self.region_simplify and iteration == 1 and erase_unreachable_blocks(region, self)
-            # top-down, an op's ancestors are walked (and queued) before it, so add(op) would only push it; while
-            # nothing else pushed (a merged constant's users), every op walked is new, so it is only appended
-            worklist, table = self.worklist, self.table
-            items = worklist.items
             ops, multi_block = walk_blocks(region, self.top_down)
+            # after the first iteration the last one's own simplification left no unreachable block (region DCE
+            # erases no block and no branch), so this would erase nothing; nor would it where every region holds
+            # one block (the entry block)
+            changed = self.region_simplify and iteration == 1 and multi_block and erase_unreachable_blocks(region, self)
+            if changed:
+                ops, multi_block = walk_blocks(region, self.top_down)
+            # top-down, an op's ancestors are walked (and queued) before it, so add(op) would only push it; while
+            # nothing else pushed (a merged constant's users), every op walked is new, so it is only appended.
+            # Bottom-up, add(op) pushes `op` and then its ancestors in the scope, up to the first one queued already
+            # (whose own ancestors were queued with it).
+            worklist, table, scope = self.worklist, self.table, self.scope
+            items = worklist.items
             for op in ops:
                 if op.parent is None:
                     continue
                 if op.name in CONSTANT_OPS and len(op.results) == 1 and not table.insert_known(op):
                     continue
-                if not self.top_down:
-                    self.add(op)
-                elif worklist.index is None:
+                if self.top_down:
+                    if worklist.index is None:
+                        items.append(op)
+                    else:
+                        worklist.push(op)
+                    continue
+                index = worklist._index()
+                while id(op) not in index:
+                    index[id(op)] = len(items)
                     items.append(op)
-                else:
-                    worklist.push(op)
+                    region_of = op.parent.parent
+                    if region_of is scope:
+                        break
+                    op = region_of.parent
             if self.top_down:
                 worklist.reverse()
             processed = self._process()
