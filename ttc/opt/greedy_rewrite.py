@@ -41,8 +41,8 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriterListener, Rewr
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator, MemoryEffect, MemoryEffectKind, RecursiveMemoryEffect, SymbolOpInterface
 
-from ttc.ir.fold import (CMPI, CONSTANT_OPS, ConstantTable, _representable_by, fold_in_ir, has_folder, int_width,
-                         is_constant_op, make_constant)
+from ttc.ir.fold import (CMPI, CONSTANT_OPS, ConstantTable, _representable_by, defining_op, fold_in_ir, has_folder,
+                         int_width, is_constant_op, make_constant)
 from ttc.ir.types import elt
 
 # ----------------------------------------------------------------------------- side effects
@@ -375,8 +375,8 @@ class GreedyDriver:
         simplify further."""
         self.touched = True
         for v in op.operands:
-            d = v.owner
-            if not isinstance(d, Operation):
+            d = defining_op(v)
+            if d is None:
                 continue
             others = set()
             for u in v.uses:
@@ -555,7 +555,8 @@ CMPI_SWAPPED = {"eq": "eq", "ne": "ne", "slt": "sgt", "sgt": "slt", "sle": "sge"
 
 
 def _is_constant(value: SSAValue) -> bool:
-    return isinstance(value.owner, Operation) and is_constant_op(value.owner)
+    op = defining_op(value)
+    return op is not None and is_constant_op(op)
 
 
 def _width(t: Attribute) -> int:
@@ -586,8 +587,8 @@ def fold_in_place(op: Operation) -> list[SSAValue] | None:
         return None
     if len(op.operands) != 1:
         return None
-    inner = op.operands[0].owner
-    if not isinstance(inner, Operation) or len(inner.operands) != 1:
+    inner = defining_op(op.operands[0])
+    if inner is None or len(inner.operands) != 1:
         return None
     src = inner.operands[0]
     if name in ("arith.extsi", "arith.extui") and inner.name == name:
