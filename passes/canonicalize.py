@@ -44,6 +44,7 @@ from ttc.ir.fold import (
     CMPI,
     attr_of,
     constant_attr,
+    defining_op,
     elements_of,
     int_width,
     is_constant_op,
@@ -60,13 +61,13 @@ from ttc.opt.passmanager import Pass, option
 
 
 def _def(v: SSAValue, *names: str) -> Operation | None:
-    op = v.owner
-    return op if isinstance(op, Operation) and op.name in names else None
+    op = defining_op(v)
+    return op if op is not None and op.name in names else None
 
 
 def _is_constant(v: SSAValue) -> bool:
-    op = v.owner
-    return isinstance(op, Operation) and is_constant_op(op)
+    op = defining_op(v)
+    return op is not None and is_constant_op(op)
 
 
 def _scalar_int(v: SSAValue) -> IntegerAttr | None:

@@ -192,14 +192,16 @@ def test_identities_return_existing_values():
 def test_ops_without_a_folder_read_no_constants(monkeypatch):
     """The greedy driver asks `fold_in_ir` about every op it pops; for ops that have no folder (a load, a
     return) it answers at once, without looking up its operands' constants."""
-    from ttc.ir import fold as fold_module
 
     module = parse("module {\n  tt.func @f(%p: !tt.ptr<i32>) -> i32 {\n    %c1 = arith.constant 1 : i32\n"
                    "    %v = tt.load %p : !tt.ptr<i32>\n    %s = arith.addi %v, %c1 : i32\n"
                    "    tt.return %s : i32\n  }\n}\n")
+    from xdsl.ir import Operation
+
     ops = {op.name: op for op in module.walk()}
     asked = []
-    monkeypatch.setattr(fold_module, "constant_attr", lambda v: asked.append(v) or None)
+    operands = Operation.operands
+    monkeypatch.setattr(Operation, "operands", property(lambda op: asked.append(op.name) or operands.fget(op)))
     assert fold_in_ir(ops["tt.load"]) is None and fold_in_ir(ops["tt.return"]) is None and not asked
-    assert fold_in_ir(ops["arith.addi"]) is None and len(asked) == 2
+    assert fold_in_ir(ops["arith.addi"]) is None and asked and set(asked) == {"arith.addi"}
     assert elements_of(None) is None

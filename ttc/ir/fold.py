@@ -40,7 +40,7 @@ from xdsl.dialects.builtin import (
     UnknownLoc,
     i1,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, OpResult, Operation, Region, SSAValue
 from xdsl.traits import IsolatedFromAbove
 
 from ttc.ir.types import elt, shape_of
@@ -208,6 +208,8 @@ def splat_value(attr: Attribute | None):
 
 def is_int_value(attr: Attribute | None, v: int) -> bool:
     """Whether `attr` is an integer scalar or splat equal to `v` (taken modulo 2**width)."""
+    if attr is None:  # no constant: the folders' usual case
+        return False
     e = elements_of(attr)
     return (
         e is not None and e.splat and isinstance(e.element_type, (IntegerType, IndexType))
@@ -224,10 +226,20 @@ def is_float_value(attr: Attribute | None, v: float) -> bool:
     return x == v and math.copysign(1.0, x) == math.copysign(1.0, v)
 
 
+def defining_op(value: SSAValue) -> Operation | None:
+    """`value.owner` where an op defines `value`, else None. An op's result is known by its class: isinstance
+    against xDSL's IR classes (abstract classes) is a Python-level call, and the folders and patterns ask this
+    of most operands."""
+    if value.__class__ is OpResult:
+        return value.op
+    op = value.owner
+    return op if isinstance(op, Operation) else None
+
+
 def constant_attr(value: SSAValue) -> Attribute | None:
     """The value of `value` when an `arith.constant` defines it."""
-    op = value.owner
-    if isinstance(op, Operation) and op.name == "arith.constant":
+    op = defining_op(value)
+    if op is not None and op.name == "arith.constant":
         return op.properties.get("value", op.attributes.get("value"))
     return None
 
@@ -373,33 +385,34 @@ def _fold_floordivsi(type_: Attribute, w: int, ea: Elements, eb: Elements):
 
 
 def _def(v: SSAValue, name: str) -> Operation | None:
-    op = v.owner
-    return op if isinstance(op, Operation) and op.name == name else None
+    op = defining_op(v)
+    return op if op is not None and op.name == name else None
 
 
 def _fold_int_binary(op, c):
     lhs, rhs = op.operands
     a, b = c
     name = op.name
-    w = int_width(elt(op.results[0].type)) if isinstance(elt(op.results[0].type), (IntegerType, IndexType)) else None
-    if w is None:
+    e = elt(op.results[0].type)
+    if not isinstance(e, (IntegerType, IndexType)):
         return None
+    w = int_width(e)
     same = lhs is rhs
     # identities, as MLIR's folders
     if name == "arith.addi":
         if is_int_value(b, 0):
             return lhs
         for x, y in ((lhs, rhs), (rhs, lhs)):
-            sub = x.owner
-            if isinstance(sub, Operation) and sub.name == "arith.subi" and sub.operands[1] is y:
+            sub = defining_op(x)
+            if sub is not None and sub.name == "arith.subi" and sub.operands[1] is y:
                 return sub.operands[0]
     elif name == "arith.subi":
         if same:
             return attr_of(op.results[0].type, [0])
         if is_int_value(b, 0):
             return lhs
-        add = lhs.owner
-        if isinstance(add, Operation) and add.name == "arith.addi":
+        add = defining_op(lhs)
+        if add is not None and add.name == "arith.addi":
             if rhs is add.operands[1]:
                 return add.operands[0]
             if rhs is add.operands[0]:
@@ -463,6 +476,8 @@ def _fold_int_binary(op, c):
             return rhs
         if is_int_value(b, keep_lhs):
             return lhs
+    if a is None or b is None:  # no constant to fold (elements_of(None) is None)
+        return lhs if same and name in ("arith.andi", "arith.ori") else None
     ea, eb = elements_of(a), elements_of(b)
     fn = INT_BINARY[name]
     if name in _SHIFTS and ea and eb:
@@ -477,14 +492,16 @@ def _fold_int_binary(op, c):
 
 def _fold_cmpi(op, c):
     lhs, rhs = op.operands
+    if c[1] is None and lhs is not rhs:  # every fold below but that of equal operands needs a constant rhs
+        return None
     pred = CMPI[op.predicate.value.data]
     rt = op.results[0].type
     if lhs is rhs:
         return attr_of(rt, [int(_pred_on_equal(pred))])
     a, b = c
     if is_int_value(b, 0):
-        src = lhs.owner
-        if (isinstance(src, Operation) and src.name in ("arith.extsi", "arith.extui") and pred == "ne"
+        src = defining_op(lhs)
+        if (src is not None and src.name in ("arith.extsi", "arith.extui") and pred == "ne"
                 and elt(src.operands[0].type) == i1):
             return src.operands[0]
         if elt(lhs.type) == i1 and pred == "ne":
@@ -582,8 +599,8 @@ def _fold_float_binary(op, c):
 
 
 def _fold_negf(op, c):
-    src = op.operands[0].owner
-    if isinstance(src, Operation) and src.name == "arith.negf":
+    src = defining_op(op.operands[0])
+    if src is not None and src.name == "arith.negf":
         return src.operands[0]
     e = elements_of(c[0])
     if e is None:
@@ -593,7 +610,6 @@ def _fold_negf(op, c):
 
 def _fold_cmpf(op, c):
     """Scalars only, as MLIR: tensor comparisons of constants are left alone."""
-    pred = CMPF[op.predicate.value.data]
     a, b = (x if isinstance(x, FloatAttr) and is_foldable_float(x.type) else None for x in c)
     # a NaN constant decides every comparison whatever the other operand is
     if a is not None and math.isnan(a.value.data):
@@ -602,6 +618,7 @@ def _fold_cmpf(op, c):
         a = b
     if a is None or b is None:
         return None
+    pred = CMPF[op.predicate.value.data]
     return IntegerAttr(-1 if compare_floats(pred, a.value.data, b.value.data) else 0, i1)
 
 
@@ -617,12 +634,12 @@ def _fold_select(op, c):
     if is_int_value(c[0], 0):
         return fv
     for poisoned, other in ((tv, fv), (fv, tv)):
-        if isinstance(poisoned.owner, Operation) and poisoned.owner.name == "ub.poison":
+        if (d := defining_op(poisoned)) is not None and d.name == "ub.poison":
             return other
     if op.results[0].type == i1 and is_int_value(c[1], 1) and is_int_value(c[2], 0):
         return cond
-    cmp = cond.owner
-    if isinstance(cmp, Operation) and cmp.name == "arith.cmpi":
+    cmp = defining_op(cond)
+    if cmp is not None and cmp.name == "arith.cmpi":
         pred = CMPI[cmp.predicate.value.data]
         a, b = cmp.operands
         if pred in ("eq", "ne") and ((a is tv and b is fv) or (a is fv and b is tv)):
@@ -641,13 +658,13 @@ def _fold_cast(op, c):
     src, dst = elt(op.operands[0].type), elt(op.results[0].type)
     rt = op.results[0].type
     if name == "arith.trunci":
-        inner = op.operands[0].owner
-        if isinstance(inner, Operation) and inner.name in ("arith.extsi", "arith.extui"):
+        inner = defining_op(op.operands[0])
+        if inner is not None and inner.name in ("arith.extsi", "arith.extui"):
             if elt(inner.operands[0].type) == dst:
                 return inner.operands[0]
     if name == "arith.truncf":
-        inner = op.operands[0].owner
-        if (isinstance(inner, Operation) and inner.name == "arith.extf" and inner.operands[0].type == rt
+        inner = defining_op(op.operands[0])
+        if (inner is not None and inner.name == "arith.extf" and inner.operands[0].type == rt
                 and _representable_by(elt(inner.operands[0].type), elt(inner.results[0].type))):
             return inner.operands[0]
     e = elements_of(c[0])
@@ -866,7 +883,13 @@ def fold(op: Operation, constants: list[Attribute | None]) -> list[Attribute | S
     """What `op`'s results are, given the constant value (or None) of each operand: per result a constant
     attribute or an SSA value it equals. None when the op does not fold. The IR is not changed."""
     fn = _FOLDERS.get(op.name)
-    if fn is None or len(op.results) != 1:
+    if fn is None:
+        return None
+    return _fold_with(fn, op, constants)
+
+
+def _fold_with(fn: Callable, op: Operation, constants: list[Attribute | None]) -> list[Attribute | SSAValue] | None:
+    if len(op.results) != 1:
         return None
     r = fn(op, constants)
     if r is None:
@@ -876,6 +899,11 @@ def fold(op: Operation, constants: list[Attribute | None]) -> list[Attribute | S
     return [r]
 
 
+def has_folder(name: str) -> bool:
+    """Whether `fold` can fold some op named `name`."""
+    return name in _FOLDERS
+
+
 def folds_in_place(op: Operation) -> bool:
     """Whether MLIR's folder for `op` would rewrite it in place (an ext of an ext, a trunc of an ext or trunc,
     a transpose of a transpose) before trying constants; the canonicalizer applies those rewrites as patterns,
@@ -883,8 +911,8 @@ def folds_in_place(op: Operation) -> bool:
     name = op.name
     if not op.operands:
         return False
-    src = op.operands[0].owner
-    if not isinstance(src, Operation):
+    src = defining_op(op.operands[0])
+    if src is None:
         return False
     if name in ("arith.extsi", "arith.extui"):
         return src.name == name
@@ -905,9 +933,15 @@ def folds_in_place(op: Operation) -> bool:
 def fold_in_ir(op: Operation) -> list[Attribute | SSAValue] | None:
     """`fold` with the operands' constants read from the `arith.constant` ops that define them (not read for
     the ops that have no folder: most of those the greedy driver asks about)."""
-    if op.name not in _FOLDERS:
+    fn = _FOLDERS.get(op.name)
+    if fn is None or len(op.results) != 1:
         return None
-    return fold(op, [constant_attr(v) for v in op.operands])
+    constants = []
+    for v in op.operands:  # constant_attr, inlined: the greedy driver asks this of most ops it pops
+        d = v.op if v.__class__ is OpResult else defining_op(v)
+        constants.append(d.properties.get("value", d.attributes.get("value"))
+                         if d is not None and d.name == "arith.constant" else None)
+    return _fold_with(fn, op, constants)
 
 
 # ----------------------------------------------------------------------------- constant ops

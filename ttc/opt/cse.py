@@ -3,21 +3,22 @@
 xDSL's `KnownOps` wraps the op in a new `OperationInfo` at every lookup, whose hash covers the op's attributes,
 properties, operands and result types (tensor types hash their shape, element type and layout, recursively), and
 whose `__eq__` hashes both sides again. Here one key per op serves its lookup and its insertion, and the key keeps
-its hash. The result is the same (but for commutative ops, whose operands are compared in any order, as
-MLIR's CSE does): an op stored as a key is never changed during the run (its results' users,
-whose operands a replacement changes, come after it in the walk and are not stored yet), and keys whose fields
-are equal have equal hashes, so comparing the kept hashes first decides what comparing fresh ones did.
+its hash, which leaves out the result types of ops with operands. The result is the same (but for commutative ops,
+whose operands are compared in any order, as MLIR's CSE does): an op stored as a key is never changed during the
+run (its results' users, whose operands a replacement changes, come after it in the walk and are not stored yet),
+and keys whose fields are equal have equal hashes, so comparing the kept hashes first decides what comparing fresh
+ones did.
 """
 
 from __future__ import annotations
 
 from xdsl.ir import Block, Operation, Region
-from xdsl.traits import IsolatedFromAbove, IsTerminator, MemoryEffectKind, is_side_effect_free, only_has_effect
+from xdsl.traits import IsolatedFromAbove, MemoryEffectKind, is_side_effect_free, only_has_effect
 from xdsl.transforms.common_subexpression_elimination import (CSEDriver, KnownOps, OperationInfo,
                                                               has_other_side_effecting_op_in_between)
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
-from ttc.opt.greedy_rewrite import COMMUTATIVE
+from ttc.opt.greedy_rewrite import COMMUTATIVE, is_terminator
 
 
 class _Key(OperationInfo):
@@ -27,8 +28,11 @@ class _Key(OperationInfo):
     def __init__(self, op: Operation):
         self.op = op
         self.operands = tuple(sorted(op.operands, key=id)) if op.name in COMMUTATIVE else tuple(op.operands)
+        # the result types (hashed recursively, most of a key's cost) only where no operand tells ops apart: keys
+        # that are equal still hash alike, and `__eq__` compares the types
         self.hash = hash((self.name, sum(hash(i) for i in op.attributes.items()),
-                          sum(hash(i) for i in op.properties.items()), hash(op.result_types), hash(self.operands)))
+                          sum(hash(i) for i in op.properties.items()),
+                          hash(self.operands) if self.operands else hash(op.result_types)))
 
     def __hash__(self) -> int:
         return self.hash
@@ -73,7 +77,7 @@ class Driver(CSEDriver):
         super()._replace_and_delete(op, existing)
 
     def _simplify_operation(self, op: Operation):
-        if op.has_trait(IsTerminator):
+        if is_terminator(op):  # `op.has_trait(IsTerminator)`, cached per op class
             return
         if is_trivially_dead(op):
             self._mark_erasure(op)

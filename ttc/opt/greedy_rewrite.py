@@ -41,7 +41,8 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriterListener, Rewr
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator, MemoryEffect, MemoryEffectKind, RecursiveMemoryEffect, SymbolOpInterface
 
-from ttc.ir.fold import CMPI, ConstantTable, _representable_by, fold_in_ir, int_width, is_constant_op, make_constant
+from ttc.ir.fold import (CMPI, CONSTANT_OPS, ConstantTable, _representable_by, defining_op, fold_in_ir, has_folder,
+                         int_width, is_constant_op, make_constant)
 from ttc.ir.types import elt
 
 # ----------------------------------------------------------------------------- side effects
@@ -122,10 +123,20 @@ def post_order(op: Operation):
 
 def walk(region: Region, pre_order: bool) -> list[Operation]:
     """Every op nested in `region`, each before (pre-order) or after (post-order) the ops of its regions."""
+    return walk_blocks(region, pre_order)[0]
+
+
+def walk_blocks(region: Region, pre_order: bool) -> tuple[list[Operation], bool]:
+    """`walk`, and whether any region walked (`region` included) holds more than one block."""
     out: list[Operation] = []
+    multi = False
 
     def visit(r: Region) -> None:
-        for b in r.blocks:
+        nonlocal multi
+        b = r.first_block
+        if b is not r.last_block:
+            multi = True
+        while b is not None:
             for o in b.ops:
                 if pre_order:
                     out.append(o)
@@ -133,42 +144,52 @@ def walk(region: Region, pre_order: bool) -> list[Operation]:
                     visit(nested)
                 if not pre_order:
                     out.append(o)
+            b = b.next_block
 
     visit(region)
-    return out
+    return out, multi
 
 
 class Worklist:
-    """MLIR's Worklist: a LIFO stack of unique ops; removal leaves a hole."""
+    """MLIR's Worklist: a LIFO stack of unique ops; removal leaves a hole. The index of places is built at the
+    first push or removal after `clear` or `reverse` (a driver iteration that changes nothing needs none)."""
 
     def __init__(self):
         self.items: list[Operation | None] = []
-        self.index: dict[int, int] = {}  # id(op) -> its place (items holds the op, so the id stays its)
+        # id(op) -> its place (items holds the op, so the id stays its); None until needed
+        self.index: dict[int, int] | None = None
+
+    def _index(self) -> dict[int, int]:
+        if self.index is None:
+            self.index = {id(op): i for i, op in enumerate(self.items) if op is not None}
+        return self.index
 
     def push(self, op: Operation) -> None:
-        if id(op) not in self.index:
-            self.index[id(op)] = len(self.items)
+        index = self._index()
+        if id(op) not in index:
+            index[id(op)] = len(self.items)
             self.items.append(op)
 
     def pop(self) -> Operation | None:
         while self.items:
             op = self.items.pop()
             if op is not None:
-                del self.index[id(op)]
+                if self.index is not None:
+                    del self.index[id(op)]
                 return op
         return None
 
     def remove(self, op: Operation) -> None:
-        i = self.index.pop(id(op), None)
+        i = self._index().pop(id(op), None)
         if i is not None:
             self.items[i] = None
 
     def reverse(self) -> None:
         self.items.reverse()
-        self.index = {id(op): i for i, op in enumerate(self.items) if op is not None}
+        self.index = None
 
     def clear(self) -> None:
-        self.items, self.index = [], {}
+        self.items, self.index = [], None
 
 
 # ----------------------------------------------------------------------------- the rewriter and the driver
@@ -354,8 +375,8 @@ class GreedyDriver:
         simplify further."""
         self.touched = True
         for v in op.operands:
-            d = v.owner
-            if not isinstance(d, Operation):
+            d = defining_op(v)
+            if d is None:
                 continue
             others = set()
             for u in v.uses:
@@ -385,23 +406,49 @@ class GreedyDriver:
             self.worklist.clear()
             if not self.keep_constants:
                 self.table = ConstantTable(self)
+            ops, multi_block = walk_blocks(region, self.top_down)
             # after the first iteration the last one's own simplification left no unreachable block (region DCE
-            # erases no block and no branch), so this would erase nothing
-            changed = self.region_simplify and iteration == 1 and erase_unreachable_blocks(region, self)
-            # top-down, an op's ancestors are walked (and queued) before it, so add(op) would only push it
-            queue = self.worklist.push if self.top_down else self.add
-            for op in walk(region, self.top_down):
+            # erases no block and no branch), so this would erase nothing; nor would it where every region holds
+            # one block (the entry block)
+            changed = self.region_simplify and iteration == 1 and multi_block and erase_unreachable_blocks(region, self)
+            if changed:
+                ops, multi_block = walk_blocks(region, self.top_down)
+            # top-down, an op's ancestors are walked (and queued) before it, so add(op) would only push it; while
+            # nothing else pushed (a merged constant's users), every op walked is new, so it is only appended.
+            # Bottom-up, add(op) pushes `op` and then its ancestors in the scope, up to the first one queued already
+            # (whose own ancestors were queued with it).
+            worklist, table, scope = self.worklist, self.table, self.scope
+            items = worklist.items
+            for op in ops:
                 if op.parent is None:
                     continue
-                if is_constant_op(op) and not self.table.insert_known(op):
+                if op.name in CONSTANT_OPS and len(op.results) == 1 and not table.insert_known(op):
                     continue
-                queue(op)
+                if self.top_down:
+                    if worklist.index is None:
+                        items.append(op)
+                    else:
+                        worklist.push(op)
+                    continue
+                index = worklist._index()
+                while id(op) not in index:
+                    index[id(op)] = len(items)
+                    items.append(op)
+                    region_of = op.parent.parent
+                    if region_of is scope:
+                        break
+                    op = region_of.parent
             if self.top_down:
-                self.worklist.reverse()
-            changed |= self._process()
+                worklist.reverse()
+            processed = self._process()
+            changed |= processed
             # an iteration after the first that changed nothing runs on what the last one's simplification left
-            # (constants hoisted and merged at most, which frees no op): it would find nothing to erase again
-            if self.region_simplify and (changed or iteration == 1):
+            # (constants hoisted and merged at most, which frees no op): it would find nothing to erase again.
+            # Nor would the first, where its ops changed nothing and every region holds one block: the blocks
+            # erased before it were all the unreachable ones, and with one block per region the only dead ops
+            # are those with no uses (no branch passes a value to a block argument, no SSA cycle), which it
+            # would have erased.
+            if self.region_simplify and (changed or iteration == 1) and (processed or multi_block):
                 changed |= erase_unreachable_blocks(region, self)
                 changed |= region_dce(region, self)
             self.touched |= changed or self.table.moved
@@ -414,16 +461,24 @@ class GreedyDriver:
             if block is None:
                 return False
             region = block.parent
-            if block is not region.blocks.first and block.first_use is None:
+            if block.prev_block is not None and block.first_use is None:  # not the entry block, no predecessor
                 return False
             if region is self.scope:
                 return True
-            op = region.parent_op()
+            op = region.parent
             if op is None:
                 return True
 
-    def _fold(self, op: Operation) -> bool:
-        if (folded := fold_in_ir(op)) is not None:
+    def _plan(self, name: str) -> tuple[bool, bool, Sequence[Pattern]]:
+        """What `_process` tries on an op named `name` (not a constant): (`ttc.ir.fold` has a folder for it,
+        `fold_in_place` may apply, its patterns)."""
+        patterns = self.patterns.get(name, ()) if isinstance(self.patterns, dict) else self.patterns
+        in_place = self.fold_in_place is not None and (self.fold_in_place is not fold_in_place
+                                                       or name in FOLDS_IN_PLACE)
+        return has_folder(name), in_place, patterns
+
+    def _fold(self, op: Operation, folder: bool, in_place: bool) -> bool:
+        if folder and (folded := fold_in_ir(op)) is not None:
             values = []
             for r, v in zip(op.results, folded):
                 if not isinstance(v, SSAValue):
@@ -433,25 +488,53 @@ class GreedyDriver:
                 values.append(v)
             self.rewriter.replace_op(op, values)
             return True
-        if self.fold_in_place is not None and (operands := self.fold_in_place(op)) is not None:
+        if in_place and (operands := self.fold_in_place(op)) is not None:
             self.rewriter.set_operands(op, operands)
             return True
         return False
 
     def _process(self) -> bool:
+        """Pop and simplify ops until the worklist is empty; whether anything changed. (`Worklist.pop` inlined:
+        most iterations change nothing, and this loop runs once per op of the region.)"""
         changed = False
         rw = self.rewriter
-        while (op := self.worklist.pop()) is not None:
-            if op.parent is None or (self.skip_unreachable and not self._reachable(op)):
+        worklist, scope, skip_unreachable = self.worklist, self.scope, self.skip_unreachable
+        items = worklist.items
+        plans: dict[str, tuple] = {}
+        while items:
+            op = items.pop()
+            if op is None:
                 continue
-            if is_trivially_dead(op):
-                rw.erase(op)
-                changed = True
-            elif not is_constant_op(op) and self._fold(op):
-                changed = True
+            if worklist.index is not None:
+                del worklist.index[id(op)]
+            block = op.parent
+            if block is None:
+                continue
+            # an op of an entry block of the scope is reachable; others are looked at up to the scope
+            if skip_unreachable and (block.prev_block is not None or block.parent is not scope) \
+                    and not self._reachable(op):
+                continue
+            for r in op.results:
+                if r.first_use is not None:
+                    break
             else:
-                patterns = self.patterns.get(op.name, ()) if isinstance(self.patterns, dict) else self.patterns
-                changed |= any(pattern(op, rw) for pattern in patterns)
+                if would_be_trivially_dead(op):
+                    rw.erase(op)
+                    changed = True
+                    continue
+            name = op.name
+            plan = plans.get(name)
+            if plan is None:
+                plan = plans[name] = self._plan(name)
+            folder, in_place, patterns = plan
+            if (folder or in_place) and not (name in CONSTANT_OPS and len(op.results) == 1) \
+                    and self._fold(op, folder, in_place):
+                changed = True
+                continue
+            for pattern in patterns:
+                if pattern(op, rw):
+                    changed = True
+                    break
         return changed
 
 
@@ -465,13 +548,15 @@ COMMUTATIVE = frozenset({
 
 
 _CAST_CHAINS = frozenset({"arith.extsi", "arith.extui", "arith.trunci", "arith.truncf"})  # fold_in_place's others
+FOLDS_IN_PLACE = COMMUTATIVE | {"arith.cmpi"} | _CAST_CHAINS  # the ops `fold_in_place` may rewrite
 # arith.cmpi's predicate with its operands swapped
 CMPI_SWAPPED = {"eq": "eq", "ne": "ne", "slt": "sgt", "sgt": "slt", "sle": "sge", "sge": "sle", "ult": "ugt",
                 "ugt": "ult", "ule": "uge", "uge": "ule"}
 
 
 def _is_constant(value: SSAValue) -> bool:
-    return isinstance(value.owner, Operation) and is_constant_op(value.owner)
+    op = defining_op(value)
+    return op is not None and is_constant_op(op)
 
 
 def _width(t: Attribute) -> int:
@@ -502,8 +587,8 @@ def fold_in_place(op: Operation) -> list[SSAValue] | None:
         return None
     if len(op.operands) != 1:
         return None
-    inner = op.operands[0].owner
-    if not isinstance(inner, Operation) or len(inner.operands) != 1:
+    inner = defining_op(op.operands[0])
+    if inner is None or len(inner.operands) != 1:
         return None
     src = inner.operands[0]
     if name in ("arith.extsi", "arith.extui") and inner.name == name:
