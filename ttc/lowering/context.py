@@ -107,6 +107,7 @@ class Lowering:
         self._smem_base = {}        # function -> smem_base_unknown's value
         self.tid_read = None        # set: what `tid()` returns (a store's rematerialized indices, see `fresh_tid`)
         self.fresh_reads = (None, 0, 0)  # the last `fresh_tid` of the stores: (block, op index, key)
+        self.op_positions: dict = {}  # TTGIR block -> {op: its index} (the TTGIR does not change while lowered)
         self.smem_align = 16        # 1024 with nvmma buffers (swizzled by address bits)
 
     # ------------------------------------------------------------------ diagnostics

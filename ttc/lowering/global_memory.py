@@ -280,11 +280,12 @@ def _rearranges(d) -> bool:
     return False
 
 
-def _index_chain(op, v) -> tuple | None:
+def _index_chain(op, v, positions: dict) -> tuple | None:
     """The ops of `v`'s thread-index chain (from `tt.make_range`s through register-only shape ops and integer
     arithmetic, every one in `op`'s block) in block order, when its last `tt.make_range` is at least
     `_REMAT_AFTER` ops before `op`, with the block and `op`'s index in it; else None. The walk is iterative and
-    decides each op once (shared subexpressions, deep chains)."""
+    decides each op once (shared subexpressions, deep chains); `positions` keeps each block's op indices, built
+    once per block (once per store made the lowering quadratic in the block's length)."""
     block = op.parent_block()
     on_chain: dict = {}  # op (or a block argument's owner) -> whether a tt.make_range is above it in the chain
     stack = [(v.owner, False)]
@@ -305,7 +306,9 @@ def _index_chain(op, v) -> tuple | None:
     if not on_chain[v.owner]:
         return None
     chain = [d for d, yes in on_chain.items() if yes]
-    at = {o: i for i, o in enumerate(block.ops)}
+    at = positions.get(block)
+    if at is None:
+        at = positions[block] = {o: i for i, o in enumerate(block.ops)}
     if at[op] - max(at[d] for d in chain if d.name == "tt.make_range") < _REMAT_AFTER:
         return None
     return sorted(chain, key=at.__getitem__), block, at[op]
@@ -316,7 +319,7 @@ def _rematerialized(ctx, op, v, lowered):
     when it is a thread-index chain made long before `op` (`_index_chain`): the chain computed from `ctx.tid()`
     at the top of the kernel shares its intermediates with the code in between, so LLVM keeps them live until
     `op` (sort_i32: 9 registers)."""
-    found = _index_chain(op, v) if isinstance(v.owner, Operation) else None
+    found = _index_chain(op, v, ctx.op_positions) if isinstance(v.owner, Operation) else None
     if found is None:
         return lowered
     chain, block, at = found
