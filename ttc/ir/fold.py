@@ -476,15 +476,14 @@ def _fold_int_binary(op, c):
             return rhs
         if is_int_value(b, keep_lhs):
             return lhs
-    if a is None or b is None:  # no constant to fold (elements_of(None) is None)
-        return lhs if same and name in ("arith.andi", "arith.ori") else None
-    ea, eb = elements_of(a), elements_of(b)
-    fn = INT_BINARY[name]
-    if name in _SHIFTS and ea and eb:
-        return _fold_shift(op.results[0].type, name, w, ea, eb)
-    if name == "arith.floordivsi" and ea and eb:
-        return _fold_floordivsi(op.results[0].type, w, ea, eb)
-    folded = _map(op.results[0].type, lambda x, y: fn(x, y, w), ea, eb) if ea and eb else None
+    folded = None
+    if a is not None and b is not None and (ea := elements_of(a)) and (eb := elements_of(b)):
+        if name in _SHIFTS:
+            return _fold_shift(op.results[0].type, name, w, ea, eb)
+        if name == "arith.floordivsi":
+            return _fold_floordivsi(op.results[0].type, w, ea, eb)
+        fn = INT_BINARY[name]
+        folded = _map(op.results[0].type, lambda x, y: fn(x, y, w), ea, eb)
     if folded is None and same and name in ("arith.andi", "arith.ori"):
         return lhs  # MLIR's Idempotent trait fold, tried after the op's own
     return folded
