@@ -266,17 +266,20 @@ def inline_call(call: tt.CallOp, callee: tt.FuncOp, move: bool = False) -> bool:
     memo: dict = {}
     calls = False
 
+    def relocate(op: Operation) -> None:
+        """`op`'s locations (its nested ops' too) stacked on the call's."""
+        if op.regions:
+            _relocate(op, loc, memo)
+        else:  # most ops: no walk
+            op.location = _stacked(op.location, loc, memo)
+
     def copy(op: Operation) -> Operation:
         nonlocal calls
         new = op.clone(values, block_map)
-        if new.regions:
-            calls = calls or any(isinstance(c, tt.CallOp) for c in new.walk())
-            if remap:
-                _relocate(new, loc, memo)
-        else:  # most ops: no walk
-            calls = calls or isinstance(new, tt.CallOp)
-            if remap:
-                new.location = _stacked(new.location, loc, memo)
+        calls = calls or (any(isinstance(c, tt.CallOp) for c in new.walk()) if new.regions
+                          else isinstance(new, tt.CallOp))
+        if remap:
+            relocate(new)
         return new
 
     if len(blocks) == 1:
@@ -289,10 +292,7 @@ def inline_call(call: tt.CallOp, callee: tt.FuncOp, move: bool = False) -> bool:
                 entry.detach_op(op)
                 caller_block.insert_op_before(op, call)
                 if remap:
-                    if op.regions:
-                        _relocate(op, loc, memo)
-                    else:
-                        op.location = _stacked(op.location, loc, memo)
+                    relocate(op)
                 moved.append(op)
             for op in moved:
                 for child in op.walk() if op.regions else (op,):
