@@ -165,22 +165,16 @@ def _irdl_verify(op, plan) -> None:
             verify_variadic_size(op, op_def, VarIRConstruct.SUCCESSOR)
         elif op._successors:
             raise VerifyException("successor count")
-        props = op.properties
-        for name, attr_def in op_def.properties.items():
-            if name not in props:
-                if isinstance(attr_def, OptPropertyDef):
-                    continue
-                raise VerifyException("property")
-            attr_def.constr.verify(props[name], ctx)
-        if any(name not in op_def.properties for name in props):
+        # (any failure runs the op's own verify_, whose message is reported: the order of these checks is free)
+        if any(name not in op_def.properties for name in op.properties):
             raise VerifyException("property")
-        attrs = op.attributes
-        for name, attr_def in op_def.attributes.items():
-            if name not in attrs:
-                if isinstance(attr_def, OptAttributeDef):
-                    continue
-                raise VerifyException("attribute")
-            attr_def.constr.verify(attrs[name], ctx)
+        for defs, given, optional in ((op_def.properties, op.properties, OptPropertyDef),
+                                      (op_def.attributes, op.attributes, OptAttributeDef)):
+            for name, attr_def in defs.items():
+                if name in given:
+                    attr_def.constr.verify(given[name], ctx)
+                elif not isinstance(attr_def, optional):
+                    raise VerifyException("missing")
     except Exception:
         op.verify_()
         return
