@@ -62,7 +62,15 @@ class FakeDriver:
         return None
 
 
-def test_one_binary_queues_behind_the_spin():
+@pytest.fixture
+def steady_clock(monkeypatch):
+    """timing's clock advances 1 us a reading, so that queueing never outlasts the 1 ms spin however loaded the
+    machine running the tests is (CI once read 52 ms of queueing for 22 calls of the stand-in driver)."""
+    ticks = iter(range(10**9))
+    monkeypatch.setattr(timing, "time", type("Clock", (), {"perf_counter": staticmethod(lambda: next(ticks) * 1e-6)}))
+
+
+def test_one_binary_queues_behind_the_spin(steady_clock):
     drv, launches = FakeDriver(), []
     r, = timing.time_interleaved(drv, [lambda: launches.append(1)], warmup=2, rep=5, min_warmup_s=0)
     names = [c[0] for c in drv.calls]
@@ -105,7 +113,7 @@ class PairDriver(FakeDriver):
         return super().__call__(what, *args)
 
 
-def test_time_interleaved_alternates_the_order(monkeypatch):
+def test_time_interleaved_alternates_the_order(monkeypatch, steady_clock):
     """Two binaries: launch i of each in turn, A then B when i is even, B then A when it is odd; then blocks
     of rep // 2 back to back, A B then B A; one result each, from its own launches' events."""
     launches = []
