@@ -66,13 +66,23 @@ def _stacked(loc: Attribute, caller: Attribute, memo: dict) -> Attribute:
     (`callsite(a at rest)` -> `callsite(a at <rest stacked>)`), so the frames the ops of a callee share
     (those of the calls it inlined) are stacked once; equal attributes print the same."""
     hit = memo.get(id(loc))
-    if hit is None:
-        if isinstance(loc, CallSiteLoc):
-            hit = (loc, prebuilt(CallSiteLoc, loc.callee, _stacked(loc.caller, caller, memo)))
-        else:
-            hit = (loc, prebuilt(CallSiteLoc, loc, caller))
-        memo[id(loc)] = hit
-    return hit[1]
+    if hit is not None:
+        return hit[1]
+    new = _new_callsite(CallSiteLoc)
+    if loc.__class__ is CallSiteLoc:
+        _set(new, "callee", loc.callee)
+        _set(new, "caller", _stacked(loc.caller, caller, memo))
+    else:
+        _set(new, "callee", loc)
+        _set(new, "caller", caller)
+    memo[id(loc)] = (loc, new)
+    return new
+
+
+# `prebuilt(CallSiteLoc, callee, caller)` spelled out for `_stacked`, which makes one per op and inlining level:
+# the same two parameters set on a bare instance, without looking up the class's definition each time
+# (test_inline_schedule checks that both make the same locations)
+_new_callsite, _set = CallSiteLoc.__new__, object.__setattr__
 
 
 def _relocate(op: Operation, caller: Attribute, memo: dict) -> None:

@@ -168,3 +168,17 @@ def test_forwarder_of_a_settled_callee_is_not_simplified_again(monkeypatch):
     seen = []
     inline.inline_calls(parse(FORWARD), lambda f: seen.append(f.sym_name.data) or f.sym_name.data != "inner")
     assert seen == ["nop", "inner", "inner", "outer", "outer", "k", "k"]
+
+
+def test_stacked_locations_are_stack_location():
+    from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, IntAttr, NameLoc, StringAttr
+    from ttc.passes.inline import _stacked, stack_location
+
+    def file(line):
+        return FileLineColLoc(StringAttr("f.py"), IntAttr(line), IntAttr(0))
+
+    inner = CallSiteLoc(NameLoc(StringAttr("x"), file(1)), CallSiteLoc(file(2), file(3)))
+    for loc in (file(4), inner):
+        made = _stacked(loc, file(9), {})
+        assert type(made) is CallSiteLoc and made == stack_location(loc, file(9))
+        assert [name for name, _ in CallSiteLoc.get_irdl_definition().parameters] == ["callee", "caller"]
