@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects import cf
 from xdsl.dialects.builtin import CallSiteLoc, IntegerAttr, UnknownLoc, i1
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue, SSAValues
 from xdsl.traits import SymbolOpInterface, SymbolTable
 
 from ttc.ir import tt
@@ -66,13 +66,23 @@ def _stacked(loc: Attribute, caller: Attribute, memo: dict) -> Attribute:
     (`callsite(a at rest)` -> `callsite(a at <rest stacked>)`), so the frames the ops of a callee share
     (those of the calls it inlined) are stacked once; equal attributes print the same."""
     hit = memo.get(id(loc))
-    if hit is None:
-        if isinstance(loc, CallSiteLoc):
-            hit = (loc, prebuilt(CallSiteLoc, loc.callee, _stacked(loc.caller, caller, memo)))
-        else:
-            hit = (loc, prebuilt(CallSiteLoc, loc, caller))
-        memo[id(loc)] = hit
-    return hit[1]
+    if hit is not None:
+        return hit[1]
+    new = _new_callsite(CallSiteLoc)
+    if loc.__class__ is CallSiteLoc:
+        _set(new, "callee", loc.callee)
+        _set(new, "caller", _stacked(loc.caller, caller, memo))
+    else:
+        _set(new, "callee", loc)
+        _set(new, "caller", caller)
+    memo[id(loc)] = (loc, new)
+    return new
+
+
+# `prebuilt(CallSiteLoc, callee, caller)` spelled out for `_stacked`, which makes one per op and inlining level:
+# the same two parameters set on a bare instance, without looking up the class's definition each time
+# (test_inline_schedule checks that both make the same locations)
+_new_callsite, _set = CallSiteLoc.__new__, object.__setattr__
 
 
 def _relocate(op: Operation, caller: Attribute, memo: dict) -> None:
@@ -86,6 +96,47 @@ def _relocate(op: Operation, caller: Attribute, memo: dict) -> None:
             for block in region.blocks:
                 for arg in block.args:
                     arg.location = stacked(arg.location)
+
+
+def _splice_before(first: Operation, last: Operation, anchor: Operation) -> None:
+    """Move the ops `first`..`last` of one block before `anchor` in another, as MLIR's block splice does: the
+    two linked lists are re-linked once (xDSL moves an op at a time, each insertion walking up from the block
+    to the module to check that the op is no ancestor of it; a callee's body never is one of its caller).
+    The ops' `parent` is left to the caller to set (it walks them anyway)."""
+    src = first.parent
+    before, after = first._prev_op, last._next_op
+    if before is None:
+        src._first_op = after
+    else:
+        before._next_op = after
+    if after is None:
+        src._last_op = before
+    else:
+        after._prev_op = before
+    prev = anchor._prev_op
+    first._prev_op = prev
+    if prev is None:
+        anchor.parent._first_op = first
+    else:
+        prev._next_op = first
+    last._next_op = anchor
+    anchor._prev_op = last
+
+
+def _reset_operands(op: Operation, values: dict) -> None:
+    """`op.operands = [values.get(v, v) for v in op.operands]`, `values` keyed by id (xDSL's SSAValue hashes
+    through a Python method): each use leaves its value's use list and joins
+    the front of its new value's, in operand order, as the setter does (which drops every use and then adds
+    new ones: the lists end in the same order, a value's own uses being re-added in the same order either way);
+    the op's Use objects are kept."""
+    old = op._operands
+    if not old:
+        return
+    new = SSAValues([values.get(id(v), v) for v in old])
+    for v, w, use in zip(old, new, op._operand_uses):
+        v.remove_use(use)
+        w.add_use(use)
+    op._operands = new
 
 
 def resolve_callee(call: tt.CallOp, tables: dict | None = None) -> tt.FuncOp | None:
@@ -287,17 +338,24 @@ def inline_call(call: tt.CallOp, callee: tt.FuncOp, move: bool = False) -> bool:
         if move and len(callee.body.blocks) == 1:
             results = [values.get(v, v) for v in ret.operands]
             ret.operands = ()
-            moved = []
-            while (op := entry.first_op) is not ret:
-                entry.detach_op(op)
-                caller_block.insert_op_before(op, call)
+            by_id = {id(a): v for a, v in zip(entry.args, call.operands_)}
+            op = entry.first_op
+            if op is ret:  # nothing but the return
+                op = call
+            else:
+                _splice_before(op, ret.prev_op, call)
+            while op is not call:
+                op.parent = caller_block
                 if remap:
-                    relocate(op)
-                moved.append(op)
-            for op in moved:
+                    if op.regions:
+                        _relocate(op, loc, memo)
+                    else:
+                        hit = memo.get(id(op.location))
+                        op.location = hit[1] if hit is not None else _stacked(op.location, loc, memo)
                 for child in op.walk() if op.regions else (op,):
-                    child.operands = [values.get(v, v) for v in child._operands]
+                    _reset_operands(child, by_id)
                     calls = calls or isinstance(child, tt.CallOp)
+                op = op._next_op
         else:
             for op in entry.ops:
                 if op is ret:
@@ -362,18 +420,42 @@ def _references(op: Operation, funcs: dict[str, tt.FuncOp]) -> list[tt.FuncOp]:
     return out
 
 
+def _forwarding_call(func: tt.FuncOp) -> tt.CallOp | None:
+    """The call of a function whose body is one block of `%r... = tt.call @f(<its arguments, in order>)` and
+    `tt.return %r...`, else None."""
+    entry = func.body.blocks.first
+    if entry is None or entry.next_block is not None:
+        return None
+    call = entry.first_op
+    if not isinstance(call, tt.CallOp):
+        return None
+    ret = call.next_op
+    args, results = entry.args, call.results
+    if not isinstance(ret, tt.ReturnOp) or ret.next_op is not None or len(call.operands) != len(args) \
+            or len(ret.operands) != len(results):
+        return None
+    if all(a is b for a, b in zip(call.operands, args)) and all(a is b for a, b in zip(ret.operands, results)):
+        return call
+    return None
+
+
 def _discardable(func: tt.FuncOp) -> bool:
     """A private function with a body: MLIR's inliner erases it when nothing refers to it any more."""
     return func.sym_visibility is not None and func.sym_visibility.data == "private" and not func.is_declaration
 
 
-def inline_calls(root: Operation, simplify=None) -> int:
+def inline_calls(root: Operation, simplify=None, settled: dict | None = None) -> int:
     """Inline every inlinable call under `root`, callees first; returns how many calls were inlined.
     `simplify(func)`, when given, runs on each function before calls are inlined into it and again after, when
     any was (MLIR's inliner runs its default pipeline, the canonicalizer, around inlining, and not again where
     nothing was inlined) or when the first run did not say it reached a fixed point (its truthy result): a
-    canonicalizer at its fixed point changes nothing in a function nothing touched since. Dead private
-    functions are erased at the end, as MLIR's inliner does (see the module docstring)."""
+    canonicalizer at its fixed point changes nothing in a function nothing touched since. Nor is it run again on
+    a function that only forwards its arguments to one call and returns its results (`_forwarding_call`, as
+    `tl.sort` and `tl.topk` do) once the callee, at its fixed point, is inlined there: the function's body is
+    then the callee's op for op (its arguments for the callee's), which the canonicalizer, reading neither
+    locations nor the enclosing function, leaves as it is. `settled`, when given, gets each function
+    simplified (or so skipped): whether its state is a fixed point. Dead private functions are erased at the
+    end, as MLIR's inliner does (see the module docstring)."""
     funcs = [op for op in root.walk() if isinstance(op, tt.FuncOp)]
     tables: dict = {}
     graph = _call_graph(funcs, tables)
@@ -385,12 +467,17 @@ def inline_calls(root: Operation, simplify=None) -> int:
             uses[g] += 1
     dead: list[tt.FuncOp] = []
     refs: dict[tt.FuncOp, list[tt.FuncOp]] = {}
+    done_simplify: dict[tt.FuncOp, bool] = {}  # function -> whether its final state is simplify's fixed point
     count = 0
     for func in bottom_up(graph):
         if _discardable(func) and uses[func] == 0:
             dead.append(func)  # its own references still count: it goes at the end
             continue
-        settled = simplify(func) if simplify is not None else True
+        fixed = simplify(func) if simplify is not None else True
+        if settled is not None and simplify is not None:
+            settled[func] = fixed
+        forward = _forwarding_call(func) if simplify is not None else None
+        forwarded = False  # whether `forward` was inlined with a callee at its fixed point, of one block
         before = count
         # a copied callee body holds only calls that could not be inlined in the callee; looping catches
         # any that can be inlined here anyway, and ends because no function on a cycle is ever copied. A call
@@ -408,6 +495,8 @@ def inline_calls(root: Operation, simplify=None) -> int:
                 body = refs.get(callee)
                 if body is None:  # a callee's body is final once its turn (bottom-up) has passed
                     body = refs[callee] = _references(callee, by_name)
+                if call is forward:
+                    forwarded = bool(done_simplify.get(callee)) and len(reachable_blocks(callee.body.blocks.first)) == 1
                 rewalk |= inline_call(call, callee, move=_discardable(callee) and uses[callee] == 1)
                 done += 1
                 uses[callee] -= 1
@@ -418,8 +507,15 @@ def inline_calls(root: Operation, simplify=None) -> int:
                     for g in body:
                         uses[g] -= 1
             count += done
-        if simplify is not None and (count > before or not settled):
-            simplify(func)
+        if simplify is not None and (count > before or not fixed):
+            if count == before + 1 and forwarded:
+                fixed = True  # the callee's body at its fixed point (see the docstring)
+            else:
+                fixed = simplify(func)
+            if settled is not None:
+                settled[func] = fixed
+        if simplify is not None:
+            done_simplify[func] = fixed
     for f in dead:
         f.detach()
         f.erase()
@@ -453,11 +549,6 @@ class Inliner(Pass):
         from ttc.passes.canonicalize import Canonicalize
 
         last: dict = {}
-
-        def simplify(func) -> bool:
-            last[func] = settled = Canonicalize().run(func)
-            return settled
-
-        inline_calls(op, simplify)
+        inline_calls(op, lambda func: Canonicalize().run(func), last)
         # every function is simplified at its turn but those erased as dead (detached)
         return all(settled for func, settled in last.items() if func.parent is not None)

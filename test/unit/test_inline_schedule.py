@@ -1,6 +1,7 @@
 """The inliner's simplification schedule (passes/inline.py, `inline_calls`): each function is simplified before
 calls are inlined into it and, as in MLIR's inliner, again only when a call was inlined into it, or when the
-first run did not reach its fixed point."""
+first run did not reach its fixed point; not again where a function only forwards its arguments to a callee at
+its fixed point. The inliner's moves of a callee's ops leave what copies leave."""
 
 import pytest
 
@@ -10,7 +11,8 @@ from ttc.passes.inline import inline_calls
 MODULE = """
 tt.func public @caller(%x: f32) -> f32 {
   %0 = tt.call @leaf(%x) : (f32) -> f32
-  tt.return %0 : f32
+  %1 = arith.addf %0, %x : f32
+  tt.return %1 : f32
 }
 tt.func private @leaf(%v: f32) -> f32 {
   %0 = arith.mulf %v, %v : f32
@@ -107,3 +109,76 @@ def test_inliner_says_whether_every_function_is_at_its_fixed_point(monkeypatch):
     monkeypatch.setattr(canonicalize.Canonicalize, "run", lambda self, op: False)
     assert Inliner().inline(parse(MOVED)) is False
     assert Inliner(default_pipeline="").inline(parse(MOVED)) is False
+
+
+# forwarders as tl.sort and tl.topk are (`%r = tt.call @f(<the arguments>)`, `tt.return %r`), two deep, one of them
+# called twice (copied, then moved); @k's own call is no forwarder (its arguments differ); @nop, nothing but a
+# return, moves nothing
+FORWARD = """
+tt.func public @k(%x: f32) -> f32 {
+  tt.call @nop() : () -> ()
+  %c = arith.constant 3.0 : f32
+  %0 = tt.call @outer(%x, %c) : (f32, f32) -> f32
+  %1 = tt.call @outer(%0, %x) : (f32, f32) -> f32
+  tt.return %1 : f32
+}
+tt.func private @outer(%a: f32, %b: f32) -> f32 {
+  %0 = tt.call @inner(%a, %b) : (f32, f32) -> f32
+  tt.return %0 : f32
+}
+tt.func private @inner(%a: f32, %b: f32) -> f32 {
+  %c1 = arith.constant 1.0 : f32
+  %c2 = arith.constant 1.0 : f32
+  %0 = arith.mulf %a, %c1 : f32
+  %1 = arith.addf %0, %b : f32
+  %2 = arith.addf %1, %c2 : f32
+  tt.return %2 : f32
+}
+tt.func private @nop() {
+  tt.return
+}
+"""
+
+
+def test_forwarder_of_a_settled_callee_is_not_simplified_again(monkeypatch):
+    import ttc.passes.inline as inline
+    from ttc.ir.printer import print_ir
+    from ttc.passes.canonicalize import Canonicalize
+
+    def run(skip: bool):
+        if not skip:
+            monkeypatch.setattr(inline, "_forwarding_call", lambda func: None)
+        seen, settled = [], {}
+
+        def simplify(func):
+            seen.append(func.sym_name.data)
+            return Canonicalize().run(func)
+
+        module = parse(FORWARD)
+        assert inline.inline_calls(module, simplify, settled) == 4
+        monkeypatch.undo()
+        return print_ir(module, debuginfo=True), _use_lists(module), seen, settled
+
+    skipped, full = run(True), run(False)
+    assert skipped[:2] == full[:2]  # the same IR, locations and use lists
+    assert skipped[2] == ["nop", "inner", "outer", "k", "k"] and full[2] == ["nop", "inner", "outer", "outer", "k", "k"]
+    assert all(skipped[3].values()) and len(skipped[3]) == 4
+
+    # a callee not at its fixed point: its forwarder is simplified again
+    seen = []
+    inline.inline_calls(parse(FORWARD), lambda f: seen.append(f.sym_name.data) or f.sym_name.data != "inner")
+    assert seen == ["nop", "inner", "inner", "outer", "outer", "k", "k"]
+
+
+def test_stacked_locations_are_stack_location():
+    from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, IntAttr, NameLoc, StringAttr
+    from ttc.passes.inline import _stacked, stack_location
+
+    def file(line):
+        return FileLineColLoc(StringAttr("f.py"), IntAttr(line), IntAttr(0))
+
+    inner = CallSiteLoc(NameLoc(StringAttr("x"), file(1)), CallSiteLoc(file(2), file(3)))
+    for loc in (file(4), inner):
+        made = _stacked(loc, file(9), {})
+        assert type(made) is CallSiteLoc and made == stack_location(loc, file(9))
+        assert [name for name, _ in CallSiteLoc.get_irdl_definition().parameters] == ["callee", "caller"]
