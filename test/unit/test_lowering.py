@@ -334,6 +334,46 @@ def test_link_keeps_only_what_the_kernel_reaches():
     assert all(f.linkage == b.Linkage.internal for f in mod.functions if not f.is_declaration and f.name != "k")
 
 
+@pytest.mark.skipif(not _has_libdevice(), reason="libdevice.10.bc is not installed")
+def test_libdevice_parsed_on_a_thread_while_the_kernel_is_lowered(monkeypatch):
+    """pipeline.lower starts parsing libdevice before it lowers a kernel with an op that calls it (or at any other
+    first call), links the module that thread parsed, and leaves no thread behind; the LLVM IR is the same."""
+    import threading
+
+    text = HEADER + """  tt.func public @k(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    %s = tt.splat %p : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #blocked>
+    %a = tt.addptr %s, %r : tensor<128x!tt.ptr<f32>, #blocked>, tensor<128xi32, #blocked>
+    %x = tt.load %a : tensor<128x!tt.ptr<f32>, #blocked>
+    %y = OP %x : tensor<128xf64, #blocked>
+    %z = arith.truncf %y : tensor<128xf64, #blocked> to tensor<128xf32, #blocked>
+    tt.store %a, %z : tensor<128x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+"""
+    taken, real_take = [], libdevice._take
+
+    def take(path):
+        started = libdevice._parsing.get(path)
+        taken.append((started[0].name if started else None, threading.current_thread().name))
+        return real_take(path)
+
+    monkeypatch.setattr(libdevice, "_take", take)
+    for op in ("math.erf", "math.exp"):  # erf always calls libdevice; exp only at f64, found as it is lowered
+        kernel = text.replace("OP %x", f"{op} %w").replace("%y = ", "%w = arith.extf %x : tensor<128xf32, #blocked> "
+                                                          "to tensor<128xf64, #blocked>\n    %y = ")
+        with_thread = str(_lower(kernel)[0])
+        assert taken.pop() == ("ttc-libdevice", "MainThread")
+        assert libdevice._parsing is None and not [t for t in threading.enumerate() if t.name == "ttc-libdevice"]
+        with monkeypatch.context() as m:
+            m.setattr(libdevice, "prefetch", lambda: None)
+            assert str(_lower(kernel)[0]) == with_thread
+        assert taken.pop() == (None, "MainThread")
+    libdevice.prefetch()  # outside pipeline.lower: nothing
+    assert libdevice._parsing is None and not [t for t in threading.enumerate() if t.name == "ttc-libdevice"]
+
+
 @pytest.mark.filterwarnings("ignore:Multiple CUDA environment variables")
 def test_libdevice_found_where_cuda_pathfinder_finds_it(tmp_path, monkeypatch):
     """pathfinder_places answers as cuda-pathfinder's find_bitcode_lib("device") does (without importing it):

@@ -4,7 +4,8 @@ linking the functions a kernel calls into its LLVM module.
 Search order: `$TTC_LIBDEVICE_PATH`, `$TRITON_LIBDEVICE_PATH`, cuda-pathfinder's places (`pathfinder_places`: the
 `nvidia-cuda-nvcc` wheel, `$CONDA_PREFIX`, `$CUDA_PATH` / `$CUDA_HOME`), `/usr/local/cuda*/nvvm/libdevice`, and
 the copy inside an installed `triton` package. Linked functions are made internal and the unused ones dropped
-before O3 (`link`); `nvvm-reflect-ftz` is 1 as in Triton (libdevice's flush-to-zero variants).
+before O3 (`link`); `nvvm-reflect-ftz` is 1 as in Triton (libdevice's flush-to-zero variants). While a kernel is
+lowered (`prefetching`), its first libdevice call starts parsing the library on a thread (`prefetch`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import importlib.util
 import os
 import site
 import sys
+import threading
+from contextlib import contextmanager
 
 NAME = "libdevice.10.bc"
 
@@ -69,6 +72,69 @@ def find() -> str:
         f"{NAME} not found: install the CUDA toolkit or the nvidia-cuda-nvcc wheel, or set TTC_LIBDEVICE_PATH")
 
 
+# path -> (thread, [its parsed module or exception]), None once taken, while `prefetching`; None outside it
+_parsing: dict | None = None
+
+
+@contextmanager
+def prefetching():
+    """Lets `prefetch` start parsing while the block runs (`pipeline.lower` around the lowering and `link`); on
+    leaving, waits for any parse `link` did not take, so no thread outlives it (a thread inside LLVM, holding
+    llvmlite's lock, would deadlock a process forked meanwhile)."""
+    global _parsing
+    _parsing = {}
+    try:
+        yield
+    finally:
+        parsing, _parsing = _parsing, None
+        for started in parsing.values():
+            if started is not None:
+                started[0].join()
+
+
+def prefetch() -> None:
+    """Start parsing libdevice on a thread, for `link` to take (`translate` calls this before lowering a kernel
+    with an op that calls libdevice, the lowering at any other first call): llvmlite's LLVM calls release the GIL (ctypes) and take llvmlite's own lock, so the
+    ~60 ms parse runs on another core while the rest of the kernel is lowered in Python, which makes no LLVM
+    call. Nothing outside `prefetching`, or where libdevice is not found (`pipeline.lower` reports that)."""
+    if _parsing != {}:  # not prefetching, or started
+        return
+    try:
+        path = find()
+    except LibdeviceNotFound:
+        return
+    from ttc.lowering.target import llvm
+
+    b, box = llvm(), []  # initialized here, not on the thread
+
+    def parse():
+        try:
+            with open(path, "rb") as f:
+                box.append(b.parse_bitcode(f.read()))
+        except BaseException as e:  # raised again where `link` takes it, as if parsed there
+            box.append(e)
+
+    thread = threading.Thread(target=parse, name="ttc-libdevice", daemon=True)
+    thread.start()
+    _parsing[path] = (thread, box)
+
+
+def _take(path: str):
+    """The parsed library at `path`: the prefetched one, else parsed now."""
+    started = (_parsing or {}).get(path)
+    if started is not None:
+        _parsing[path] = None  # taken: a module is linked once
+        thread, box = started
+        thread.join()
+        if isinstance(box[0], BaseException):
+            raise box[0]
+        return box[0]
+    from ttc.lowering.target import llvm
+
+    with open(path, "rb") as f:
+        return llvm().parse_bitcode(f.read())
+
+
 def link(mod, paths: list[str], keep: set[str]) -> None:
     """Link bitcode libraries into `mod` (an llvmlite ModuleRef); everything defined but `keep` becomes
     internal, and what the kernel does not reach is deleted (LLVM's GlobalDCE).
@@ -84,8 +150,7 @@ def link(mod, paths: list[str], keep: set[str]) -> None:
 
     b = llvm()
     for path in paths:
-        with open(path, "rb") as f:
-            lib = b.parse_bitcode(f.read())
+        lib = _take(path)
         lib.triple = mod.triple
         lib.data_layout = mod.data_layout
         mod.link_in(lib)
