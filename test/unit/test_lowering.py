@@ -308,6 +308,112 @@ def test_erf_links_libdevice():
     assemble(pipeline.to_ptx(mod, meta, tm), "erf.ptx", AsmOptions(arch="sm_90a"))
 
 
+@pytest.mark.skipif(not _has_libdevice(), reason="libdevice.10.bc is not installed")
+def test_link_keeps_only_what_the_kernel_reaches():
+    """libdevice.link deletes the library functions the kernel does not call before O3 (GlobalDCE), keeping the
+    survivors in the order a whole-library link gives them: O3's output is unchanged, and its time is not spent
+    on ~350 unused functions."""
+    import llvmlite.binding as b
+
+    kernel = ('target triple = "nvptx64-nvidia-cuda"\n'
+              "declare double @__nv_cos(double)\ndeclare float @__nv_erff(float)\n"
+              "define ptx_kernel void @k(ptr addrspace(1) %p) {\n  %x = load double, ptr addrspace(1) %p\n"
+              "  %y = call double @__nv_cos(double %x)\n  store double %y, ptr addrspace(1) %p\n"
+              "  %f = load float, ptr addrspace(1) %p\n  %g = call float @__nv_erff(float %f)\n"
+              "  store float %g, ptr addrspace(1) %p\n  ret void\n}\n")
+    whole = b.parse_assembly(kernel)
+    with open(libdevice.find(), "rb") as f:
+        whole.link_in(b.parse_bitcode(f.read()))
+    mod = b.parse_assembly(kernel)
+    libdevice.link(mod, [libdevice.find()], keep={"k"})
+    names = [f.name for f in mod.functions]
+    defined = [f.name for f in mod.functions if not f.is_declaration]
+    assert sorted(defined) == ["__internal_trig_reduction_slowpathd", "__nv_cos", "__nv_erff", "k"]
+    assert names == [f.name for f in whole.functions if f.name in set(names)]  # the whole link's order
+    assert len(list(whole.functions)) > 500 > 50 > len(names)
+    assert all(f.linkage == b.Linkage.internal for f in mod.functions if not f.is_declaration and f.name != "k")
+
+
+@pytest.mark.skipif(not _has_libdevice(), reason="libdevice.10.bc is not installed")
+def test_libdevice_parsed_on_a_thread_while_the_kernel_is_lowered(monkeypatch):
+    """pipeline.lower starts parsing libdevice before it lowers a kernel with an op that calls it (or at any other
+    first call), links the module that thread parsed, and leaves no thread behind; the LLVM IR is the same."""
+    import threading
+
+    text = HEADER + """  tt.func public @k(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    %s = tt.splat %p : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #blocked>
+    %a = tt.addptr %s, %r : tensor<128x!tt.ptr<f32>, #blocked>, tensor<128xi32, #blocked>
+    %x = tt.load %a : tensor<128x!tt.ptr<f32>, #blocked>
+    %y = OP %x : tensor<128xf64, #blocked>
+    %z = arith.truncf %y : tensor<128xf64, #blocked> to tensor<128xf32, #blocked>
+    tt.store %a, %z : tensor<128x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+"""
+    taken, real_take = [], libdevice._take
+
+    def take(path):
+        started = libdevice._parsing.get(path)
+        taken.append((started[0].name if started else None, threading.current_thread().name))
+        return real_take(path)
+
+    monkeypatch.setattr(libdevice, "_take", take)
+    for op in ("math.erf", "math.exp"):  # erf always calls libdevice; exp only at f64, found as it is lowered
+        kernel = text.replace("OP %x", f"{op} %w").replace("%y = ", "%w = arith.extf %x : tensor<128xf32, #blocked> "
+                                                          "to tensor<128xf64, #blocked>\n    %y = ")
+        with_thread = str(_lower(kernel)[0])
+        assert taken.pop() == ("ttc-libdevice", "MainThread")
+        assert libdevice._parsing is None and not [t for t in threading.enumerate() if t.name == "ttc-libdevice"]
+        with monkeypatch.context() as m:
+            m.setattr(libdevice, "prefetch", lambda: None)
+            assert str(_lower(kernel)[0]) == with_thread
+        assert taken.pop() == (None, "MainThread")
+    libdevice.prefetch()  # outside pipeline.lower: nothing
+    assert libdevice._parsing is None and not [t for t in threading.enumerate() if t.name == "ttc-libdevice"]
+
+
+@pytest.mark.filterwarnings("ignore:Multiple CUDA environment variables")
+def test_libdevice_found_where_cuda_pathfinder_finds_it(tmp_path, monkeypatch):
+    """pathfinder_places answers as cuda-pathfinder's find_bitcode_lib("device") does (without importing it):
+    the nvcc wheel's folder in a site-packages (cu13 first), then $CONDA_PREFIX, then $CUDA_PATH / $CUDA_HOME."""
+    pathfinder = pytest.importorskip("cuda.pathfinder._static_libs.find_bitcode_lib")
+    from cuda.pathfinder._utils import env_vars, find_sub_dirs
+
+    def place(*parts):
+        d = tmp_path.joinpath(*parts, "nvvm", "libdevice")
+        d.mkdir(parents=True, exist_ok=True)
+        (d / libdevice.NAME).write_bytes(b"BC")
+
+    def both():
+        env_vars.get_cuda_path_or_home.cache_clear()
+        find_sub_dirs.find_sub_dirs_cached.cache_clear()
+        try:
+            theirs = [pathfinder.locate_bitcode_lib("device").abs_path]
+        except pathfinder.BitcodeLibNotFoundError:
+            theirs = []
+        return libdevice.pathfinder_places(), theirs
+
+    monkeypatch.setattr("site.getsitepackages", lambda: [str(tmp_path / "sp1"), str(tmp_path / "sp2")])
+    monkeypatch.setattr("site.ENABLE_USER_SITE", False)
+    for var in ("CONDA_PREFIX", "CUDA_PATH", "CUDA_HOME"):
+        monkeypatch.delenv(var, raising=False)
+    ours, theirs = both()
+    assert ours == theirs == []
+    for var, parts in [("CUDA_HOME", ("home",)), ("CUDA_PATH", ("path",)), ("CONDA_PREFIX", ("conda",))]:
+        place(*parts)
+        monkeypatch.setenv(var, str(tmp_path.joinpath(*parts)))
+        ours, theirs = both()
+        assert ours == theirs == [str(tmp_path.joinpath(*parts, "nvvm", "libdevice", libdevice.NAME))]
+    for parts in [("sp2", "nvidia", "cuda_nvcc"), ("sp1", "nvidia", "cuda_nvcc"), ("sp2", "nvidia", "cu13")]:
+        place(*parts)
+        ours, theirs = both()
+        assert ours == theirs == [str(tmp_path.joinpath(*parts, "nvvm", "libdevice", libdevice.NAME))]
+    monkeypatch.undo()
+    assert libdevice.pathfinder_places() == both()[1]  # this machine's answer
+
+
 def test_unstructured_control_flow_and_scalar_stores():
     """cf.cond_br / cf.br with block arguments become LLVM blocks with phis; a scalar store is made once."""
     text = HEADER + """  tt.func public @k(%p: !tt.ptr<i32>, %n: i32) {

@@ -19,7 +19,7 @@ from ttc.ir.fold import splat_element
 from ttc.ir.layout_utils import target_capability
 from ttc.ir.std import CMPF, CMPI
 from ttc.ir.tt import ROUNDING
-from ttc.lowering import control_flow, indexing, minifloat, nvvm
+from ttc.lowering import control_flow, indexing, libdevice, minifloat, nvvm
 from ttc.lowering.context import map_elementwise
 from ttc.lowering.registry import lowering
 from ttc.lowering.types import BFloatType, f32, i1, i32, is_float_type
@@ -49,6 +49,8 @@ def libdevice_call(ctx, base: str, args: list[ir.Value]) -> ir.Value:
         wide = [ctx.b.fpext(a, f32) for a in args]
         return ctx.b.fptrunc(libdevice_call(ctx, base, wide), t)
     name = f"__nv_{base}f" if isinstance(t, ir.FloatType) else f"__nv_{base}"
+    if not ctx.libdevice:
+        libdevice.prefetch()
     ctx.libdevice.add(name)
     return nvvm.call(ctx.b, name, t, args)
 
@@ -423,13 +425,26 @@ def _mulhiui(ctx, op):
     map_elementwise(ctx, op, f)
 
 
+def _libdevice_extern(op) -> bool:
+    return op.libname.data == "libdevice" or not op.libpath.data
+
+
+def calls_libdevice(op) -> bool:
+    """Whether `op`'s lowering calls libdevice whatever its types (what `translate` starts parsing the library
+    for before it lowers anything; other calls start it when they are made)."""
+    return op.name in LIBDEVICE or (op.name == "tt.extern_elementwise" and _libdevice_extern(op)
+                                    and op.symbol.data.startswith("__nv_"))
+
+
 @lowering("tt.extern_elementwise")
 def _extern(ctx, op):
     symbol = op.symbol.data
     path = op.libpath.data
     t = ctx.type_of(op.result.type, op)
-    if op.libname.data == "libdevice" or not path:
+    if _libdevice_extern(op):
         if symbol.startswith("__nv_"):
+            if not ctx.libdevice:
+                libdevice.prefetch()
             ctx.libdevice.add(symbol)
         else:
             raise ctx.error(op, f"extern function '{symbol}' has no library path")

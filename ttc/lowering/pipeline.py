@@ -154,6 +154,11 @@ def to_llvm(text: str, filename: str, options: Options):
 
 def lower(ttgir: TTGIR):
     """Parsed TTGIR -> (optimized llvmlite ModuleRef, metadata, target machine)."""
+    with libdevice.prefetching():  # libdevice parsed on a thread while the kernel is lowered, where it calls it
+        return _lower(ttgir)
+
+
+def _lower(ttgir: TTGIR):
     from ttc.lowering.translate import lower_module
 
     filename, cpu = ttgir.source.name, ttgir.cpu

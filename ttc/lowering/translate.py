@@ -36,6 +36,7 @@ from ttc.lowering import (  # noqa: F401  (importing registers the op lowerings)
     global_memory,
     histogram,
     inline_asm,
+    libdevice,
     local_memory,
     program,
     reduce,
@@ -69,6 +70,8 @@ def _kernel(module: ModuleOp, source) -> FuncOp:
     for op in module.walk():
         if op.name == "tt.call":
             raise CompileError(at_op(op, source, "calls must be inlined before lowering (run tt-opt -inline)"))
+        if elementwise.calls_libdevice(op):  # parsed on a thread while the kernel is lowered
+            libdevice.prefetch()
     kernels = [op for op in module.body.ops if isinstance(op, FuncOp) and not op.is_declaration
                and (op.sym_visibility is None or op.sym_visibility.data == "public")]
     if len(kernels) != 1:
