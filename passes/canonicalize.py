@@ -143,9 +143,9 @@ def _cmpi_of_exts(op: Operation, rw: Rewriter) -> bool:
     if pred not in ("eq", "ne"):
         return False
     for ext in ("arith.extsi", "arith.extui"):
-        a, b = _def(op.operands[0], ext), _def(op.operands[1], ext)
-        if a and b and a.operands[0].type == b.operands[0].type:
-            new = _clone_with(op, [a.operands[0], b.operands[0]])
+        a, b = _def(op._operands[0], ext), _def(op._operands[1], ext)
+        if a and b and a._operands[0].type == b._operands[0].type:
+            new = _clone_with(op, [a._operands[0], b._operands[0]])
             rw.replace_with_new(op, new).location = fused_location(op, a, b)
             return True
     return False
@@ -153,18 +153,18 @@ def _cmpi_of_exts(op: Operation, rw: Rewriter) -> bool:
 
 def _same_ext_chain(op: Operation, rw: Rewriter) -> bool:
     """extsi(extsi(x)) -> extsi(x), extui(extui(x)) -> extui(x) (in place, as MLIR's folders)."""
-    inner = _def(op.operands[0], op.name)
+    inner = _def(op._operands[0], op.name)
     if inner is not None:
-        rw.set_operands(op, [inner.operands[0]])
+        rw.set_operands(op, [inner._operands[0]])
         return True
     return False
 
 
 def _extsi_of_extui(op: Operation, rw: Rewriter) -> bool:
-    inner = _def(op.operands[0], "arith.extui")
+    inner = _def(op._operands[0], "arith.extui")
     if inner is None:
         return False
-    new = rw.replace_with_new(op, _cast("arith.extui", inner.operands[0], op.results[0].type))
+    new = rw.replace_with_new(op, _cast("arith.extui", inner._operands[0], op.results[0].type))
     new.location = fused_location(op, inner)
     return True
 
@@ -177,10 +177,10 @@ def _cast(name: str, src: SSAValue, type_: Attribute) -> Operation:
 
 
 def _bitcast_of_bitcast(op: Operation, rw: Rewriter) -> bool:
-    inner = _def(op.operands[0], "arith.bitcast")
+    inner = _def(op._operands[0], "arith.bitcast")
     if inner is None:
         return False
-    new = rw.replace_with_new(op, _cast("arith.bitcast", inner.operands[0], op.results[0].type))
+    new = rw.replace_with_new(op, _cast("arith.bitcast", inner._operands[0], op.results[0].type))
     new.location = fused_location(op, inner)
     return True
 
@@ -190,10 +190,10 @@ def _width(t: Attribute) -> int:
 
 
 def _trunci_chain(op: Operation, rw: Rewriter) -> bool:
-    inner = _def(op.operands[0], "arith.extsi", "arith.extui", "arith.trunci")
+    inner = _def(op._operands[0], "arith.extsi", "arith.extui", "arith.trunci")
     if inner is None:
         return False
-    src = inner.operands[0]
+    src = inner._operands[0]
     if inner.name == "arith.trunci" or _width(src.type) > _width(op.results[0].type):
         rw.set_operands(op, [src])  # trunci(trunci(x)) / trunci(ext(x)) with x wider -> trunci(x)
         return True
@@ -208,10 +208,10 @@ def _trunci_chain(op: Operation, rw: Rewriter) -> bool:
 def _trunci_of_shrsi(op: Operation, rw: Rewriter) -> bool:
     # trunci(shrsi(x, c)) where c is exactly the number of bits the trunci drops -> trunci(shrui(x, c)): the kept
     # bits never include a copy of the sign (MLIR's TruncIShrSIToTrunciShrUI)
-    inner = _def(op.operands[0], "arith.shrsi")
+    inner = _def(op._operands[0], "arith.shrsi")
     if inner is None:
         return False
-    x, amount = inner.operands
+    x, amount = inner._operands
     c = constant_attr(amount)
     if not is_int_value(c, _width(x.type) - _width(op.results[0].type)):
         return False
@@ -225,10 +225,10 @@ def _trunci_of_shrsi(op: Operation, rw: Rewriter) -> bool:
 def _truncf_of_extf(op: Operation, rw: Rewriter) -> bool:
     from ttc.ir.fold import _representable_by
 
-    inner = _def(op.operands[0], "arith.extf")
+    inner = _def(op._operands[0], "arith.extf")
     if inner is None:
         return False
-    src = inner.operands[0]
+    src = inner._operands[0]
     s, mid, dst = elt(src.type), elt(inner.results[0].type), elt(op.results[0].type)
     if _representable_by(s, mid) and s.bitwidth > dst.bitwidth:
         rw.set_operands(op, [src])
@@ -237,13 +237,13 @@ def _truncf_of_extf(op: Operation, rw: Rewriter) -> bool:
 
 
 def _reassociate_addi(op: Operation, rw: Rewriter) -> bool:
-    c1 = _scalar_int(op.operands[1])
+    c1 = _scalar_int(op._operands[1])
     if c1 is None:
         return False
-    inner = _def(op.operands[0], "arith.addi", "arith.subi")
+    inner = _def(op._operands[0], "arith.addi", "arith.subi")
     if inner is None:
         return False
-    x, y = inner.operands
+    x, y = inner._operands
     loc = fused_location(op, inner)
     if inner.name == "arith.addi" and (c0 := _scalar_int(y)) is not None:
         # addi(addi(x, c0), c1) -> addi(x, c0 + c1)
@@ -269,26 +269,26 @@ def _is_minus_one(v: SSAValue) -> bool:
 
 def _addi_of_neg(op: Operation, rw: Rewriter) -> bool:
     """addi(x, muli(y, -1)) -> subi(x, y); addi(muli(x, -1), y) -> subi(y, x)."""
-    lhs, rhs = op.operands
+    lhs, rhs = op._operands
     mul = _def(rhs, "arith.muli")
-    if mul is not None and _is_minus_one(mul.operands[1]):
-        new = rw.replace_with_new(op, _int_op("arith.subi", lhs, mul.operands[0]))
+    if mul is not None and _is_minus_one(mul._operands[1]):
+        new = rw.replace_with_new(op, _int_op("arith.subi", lhs, mul._operands[0]))
         new.location = fused_location(op, mul)
         return True
     mul = _def(lhs, "arith.muli")
-    if mul is not None and _is_minus_one(mul.operands[1]):
-        new = rw.replace_with_new(op, _int_op("arith.subi", rhs, mul.operands[0]))
+    if mul is not None and _is_minus_one(mul._operands[1]):
+        new = rw.replace_with_new(op, _int_op("arith.subi", rhs, mul._operands[0]))
         new.location = fused_location(op, mul)
         return True
     return False
 
 
 def _reassociate_subi(op: Operation, rw: Rewriter) -> bool:
-    lhs, rhs = op.operands
+    lhs, rhs = op._operands
     c_rhs, c_lhs = _scalar_int(rhs), _scalar_int(lhs)
     new = None
     if c_rhs is not None and (inner := _def(lhs, "arith.addi", "arith.subi")) is not None:
-        x, y = inner.operands
+        x, y = inner._operands
         loc = fused_location(op, inner)
         c1 = c_rhs
         if inner.name == "arith.addi" and (c0 := _scalar_int(y)) is not None:
@@ -303,7 +303,7 @@ def _reassociate_subi(op: Operation, rw: Rewriter) -> bool:
             new = _int_op("arith.subi", _new_const(rw, _int_attr(c1, c0.value.data - c1.value.data), op, loc), y,
                           _merge_flags(inner, op))
     elif c_lhs is not None and (inner := _def(rhs, "arith.addi", "arith.subi")) is not None:
-        x, y = inner.operands
+        x, y = inner._operands
         loc = fused_location(op, inner)
         c1 = c_lhs
         if inner.name == "arith.addi" and (c0 := _scalar_int(y)) is not None:
@@ -320,25 +320,25 @@ def _reassociate_subi(op: Operation, rw: Rewriter) -> bool:
                           _merge_flags(inner, op))
     if new is None:
         inner = _def(lhs, "arith.subi")
-        if inner is None or inner.operands[0] is not rhs:
+        if inner is None or inner._operands[0] is not rhs:
             return False
         # subi(subi(a, b), a) -> subi(0, b)
         loc = fused_location(op, inner)
         zero = _new_const(rw, attr_of(rhs.type, [0]), op, loc)
-        new = _int_op("arith.subi", zero, inner.operands[1], _merge_flags(inner, op))
+        new = _int_op("arith.subi", zero, inner._operands[1], _merge_flags(inner, op))
     rw.replace_with_new(op, new).location = loc
     return True
 
 
 def _reassociate_muli(op: Operation, rw: Rewriter) -> bool:
-    c1 = _scalar_int(op.operands[1])
-    inner = _def(op.operands[0], "arith.muli")
-    if c1 is None or inner is None or (c0 := _scalar_int(inner.operands[1])) is None:
+    c1 = _scalar_int(op._operands[1])
+    inner = _def(op._operands[0], "arith.muli")
+    if c1 is None or inner is None or (c0 := _scalar_int(inner._operands[1])) is None:
         return False
     if c0.type != op.results[0].type or c1.type != op.results[0].type:
         return False
     loc = fused_location(op, inner)
-    new = _int_op("arith.muli", inner.operands[0],
+    new = _int_op("arith.muli", inner._operands[0],
                   _new_const(rw, _int_attr(c1, c0.value.data * c1.value.data), op, loc), _merge_flags(inner, op))
     rw.replace_with_new(op, new).location = loc
     return True
@@ -346,11 +346,11 @@ def _reassociate_muli(op: Operation, rw: Rewriter) -> bool:
 
 def _xori_not_cmpi(op: Operation, rw: Rewriter) -> bool:
     """not(cmpi(p, a, b)) -> cmpi(!p, a, b)."""
-    cmp = _def(op.operands[0], "arith.cmpi")
-    c = _scalar_int(op.operands[1])
+    cmp = _def(op._operands[0], "arith.cmpi")
+    c = _scalar_int(op._operands[1])
     if cmp is None or c is None or c.type != i1 or c.value.data == 0:
         return False
-    new = _clone_with(cmp, cmp.operands)
+    new = _clone_with(cmp, cmp._operands)
     _set_pred(new, _INVERT_PRED[CMPI[cmp.predicate.value.data]])
     rw.replace_with_new(op, new).location = fused_location(op, cmp)
     return True
@@ -364,17 +364,17 @@ def _cmpf_of_int_to_fp(op: Operation, rw: Rewriter) -> bool:
     """MLIR's CmpFIntToFPConst: `cmpf(sitofp(x) or uitofp(x), C)` compares integers, or is decided outright."""
     from ttc.ir.fold import CMPF, _FORMATS, round_float
 
-    rhs = constant_attr(op.operands[1])
+    rhs = constant_attr(op._operands[1])
     if not isinstance(rhs, FloatAttr) or type(rhs.type) not in _FORMATS:
         return False
     r = rhs.value.data
     if math.isnan(r):
         return False
-    conv = _def(op.operands[0], "arith.sitofp", "arith.uitofp")
-    if conv is None or not isinstance(conv.operands[0].type, IntegerType):
+    conv = _def(op._operands[0], "arith.sitofp", "arith.uitofp")
+    if conv is None or not isinstance(conv._operands[0].type, IntegerType):
         return False
     unsigned = conv.name == "arith.uitofp"
-    x = conv.operands[0]
+    x = conv._operands[0]
     w = x.type.width.data
     mant, emax = _FORMATS[type(rhs.type)]
     value_bits = w if unsigned else w - 1
@@ -444,10 +444,10 @@ def _cmpf_of_int_to_fp(op: Operation, rw: Rewriter) -> bool:
 
 def _negf_pair(op: Operation, rw: Rewriter) -> bool:
     """mulf(negf(x), negf(y)) -> mulf(x, y), and the same for divf (fastmath flags kept)."""
-    a, b = _def(op.operands[0], "arith.negf"), _def(op.operands[1], "arith.negf")
-    if a is None or b is None or a.operands[0].type != b.operands[0].type:
+    a, b = _def(op._operands[0], "arith.negf"), _def(op._operands[1], "arith.negf")
+    if a is None or b is None or a._operands[0].type != b._operands[0].type:
         return False
-    new = _clone_with(op, [a.operands[0], b.operands[0]])
+    new = _clone_with(op, [a._operands[0], b._operands[0]])
     rw.replace_with_new(op, new).location = fused_location(op, a, b)
     return True
 
@@ -457,7 +457,7 @@ def _select_to_extui(op: Operation, rw: Rewriter) -> bool:
     t = op.results[0].type
     if not isinstance(t, IntegerType) or t.width.data == 1:
         return False
-    cond, a, b = op.operands
+    cond, a, b = op._operands
     ca, cb = constant_attr(a), constant_attr(b)
     if is_int_value(ca, 1) and is_int_value(cb, 0):
         rw.replace_with_new(op, _cast("arith.extui", cond, t))
@@ -475,20 +475,20 @@ def _select_to_extui(op: Operation, rw: Rewriter) -> bool:
 
 
 def _select_patterns(op: Operation, rw: Rewriter) -> bool:
-    cond, a, b = op.operands
+    cond, a, b = op._operands
     # select(not(c), a, b) -> select(c, b, a), for a scalar `not` only (MLIR's pattern matches an IntegerAttr)
     x = _def(cond, "arith.xori")
-    if x is not None and _scalar_int(x.operands[1]) is not None and _is_minus_one(x.operands[1]):
-        rw.replace_with_new(op, _clone_with(op, [x.operands[0], b, a])).location = fused_location(op, x)
+    if x is not None and _scalar_int(x._operands[1]) is not None and _is_minus_one(x._operands[1]):
+        rw.replace_with_new(op, _clone_with(op, [x._operands[0], b, a])).location = fused_location(op, x)
         return True
     # select(c, select(c, a, b), d) -> select(c, a, d) and the mirror
     inner = _def(a, "arith.select")
-    if inner is not None and inner.operands[0] is cond:
-        rw.replace_with_new(op, _clone_with(op, [cond, inner.operands[1], b])).location = fused_location(op, inner)
+    if inner is not None and inner._operands[0] is cond:
+        rw.replace_with_new(op, _clone_with(op, [cond, inner._operands[1], b])).location = fused_location(op, inner)
         return True
     inner = _def(b, "arith.select")
-    if inner is not None and inner.operands[0] is cond:
-        rw.replace_with_new(op, _clone_with(op, [cond, a, inner.operands[2]])).location = fused_location(op, inner)
+    if inner is not None and inner._operands[0] is cond:
+        rw.replace_with_new(op, _clone_with(op, [cond, a, inner._operands[2]])).location = fused_location(op, inner)
         return True
     # select(c, false, true) -> xori(c, true)
     ta, tb = _scalar_int(a), _scalar_int(b)
@@ -552,25 +552,25 @@ def _new_like(name: str, src: SSAValue, result_type: Attribute, properties=None)
 
 
 def _broadcast_patterns(op: Operation, rw: Rewriter) -> bool:
-    inner = _def(op.operands[0], "tt.splat", "tt.broadcast")
+    inner = _def(op._operands[0], "tt.splat", "tt.broadcast")
     if inner is None:
         return False
     # broadcast(splat(x)) -> splat(x); broadcast(broadcast(x)) -> broadcast(x)
-    new = _new_like(inner.name, inner.operands[0], op.results[0].type)
+    new = _new_like(inner.name, inner._operands[0], op.results[0].type)
     rw.replace_with_new(op, new).location = fused_location(op, inner)
     return True
 
 
 def _expand_dims_patterns(op: Operation, rw: Rewriter) -> bool:
-    inner = _def(op.operands[0], "tt.splat", "tt.broadcast")
+    inner = _def(op._operands[0], "tt.splat", "tt.broadcast")
     if inner is None:
         return False
     if inner.name == "tt.splat":
-        rw.replace_with_new(op, _new_like("tt.splat", inner.operands[0], op.results[0].type))
+        rw.replace_with_new(op, _new_like("tt.splat", inner._operands[0], op.results[0].type))
         return True
     # expand_dims(broadcast(x)) -> broadcast(expand_dims(x)); a layout must be a slice along the axis (Triton's
     # inferExpandDimsOpEncoding gives its parent)
-    src = inner.operands[0]
+    src = inner._operands[0]
     axis = op.axis.value.data
     enc = encoding(src.type)
     if enc is not None:
@@ -591,37 +591,37 @@ def _expand_dims_patterns(op: Operation, rw: Rewriter) -> bool:
 def _reshape_patterns(op: Operation, rw: Rewriter) -> bool:
     if op.properties.get("efficient_layout") is not None:
         return False
-    inner = _def(op.operands[0], "tt.reshape", "tt.splat")
+    inner = _def(op._operands[0], "tt.reshape", "tt.splat")
     if inner is None:
         return False
     if inner.name == "tt.reshape":
         props = {}
         if op.properties.get("allow_reorder") is not None or inner.properties.get("allow_reorder") is not None:
             props["allow_reorder"] = UnitAttr()
-        rw.replace_with_new(op, _new_like("tt.reshape", inner.operands[0], op.results[0].type, props))
+        rw.replace_with_new(op, _new_like("tt.reshape", inner._operands[0], op.results[0].type, props))
     else:
-        rw.replace_with_new(op, _new_like("tt.splat", inner.operands[0], op.results[0].type))
+        rw.replace_with_new(op, _new_like("tt.splat", inner._operands[0], op.results[0].type))
     return True
 
 
 def _trans_of_trans(op: Operation, rw: Rewriter) -> bool:
-    inner = _def(op.operands[0], "tt.trans")
+    inner = _def(op._operands[0], "tt.trans")
     if inner is None:
         return False
     outer, first = list(op.order.get_values()), list(inner.order.get_values())
     op.properties["order"] = DenseArrayBase.from_list(i32, [first[i] for i in outer])
-    rw.set_operands(op, [inner.operands[0]])
+    rw.set_operands(op, [inner._operands[0]])
     return True
 
 
 def _memdesc_subslice_chain(op: Operation, rw: Rewriter) -> bool:
     """Triton's MemDescSubsliceOp::fold: subslice(subslice(x, a), b) -> subslice(x, a + b), in place."""
-    inner = _def(op.operands[0], "ttg.memdesc_subslice")
+    inner = _def(op._operands[0], "ttg.memdesc_subslice")
     if inner is None:
         return False
     offsets = [a + b for a, b in zip(inner.offsets.get_values(), op.offsets.get_values())]
     op.properties["offsets"] = DenseArrayBase.from_list(i32, offsets)
-    rw.set_operands(op, [inner.operands[0]])
+    rw.set_operands(op, [inner._operands[0]])
     return True
 
 
@@ -631,9 +631,9 @@ def _tmem_store_of_convert(op: Operation, rw: Rewriter) -> bool:
     cvt = _def(op.src, "ttg.convert_layout")
     from ttc.ir.tmem import layout_fits_tmem
 
-    if cvt is None or not layout_fits_tmem(op, cvt.operands[0].type, op.dst.type):
+    if cvt is None or not layout_fits_tmem(op, cvt._operands[0].type, op.dst.type):
         return False
-    rw.set_operands(op, [cvt.operands[0] if v is op.src else v for v in op.operands])
+    rw.set_operands(op, [cvt._operands[0] if v is op.src else v for v in op._operands])
     return True
 
 
@@ -641,14 +641,14 @@ def _memdesc_trans_fold(op: Operation, rw: Rewriter) -> bool:
     """Triton's MemDescTransOp::fold: the identity order is the source; trans(trans(x)) composes in place."""
     order = list(op.order.get_values())
     if order == list(range(len(order))):
-        rw.replace_op(op, [op.operands[0]])
+        rw.replace_op(op, [op._operands[0]])
         return True
-    inner = _def(op.operands[0], "ttg.memdesc_trans")
+    inner = _def(op._operands[0], "ttg.memdesc_trans")
     if inner is None:
         return False
     first = list(inner.order.get_values())
     op.properties["order"] = DenseArrayBase.from_list(i32, [first[i] for i in order])
-    rw.set_operands(op, [inner.operands[0]])
+    rw.set_operands(op, [inner._operands[0]])
     return True
 
 
@@ -664,13 +664,13 @@ def _if_negated_condition(op: Operation, rw: Rewriter) -> bool:
     if not op.false_region.blocks:
         return False
     x = _def(op.cond, "arith.xori")
-    if x is None or not is_int_value(constant_attr(x.operands[1]), 1):
+    if x is None or not is_int_value(constant_attr(x._operands[1]), 1):
         return False
     tmp = Region()
     op.true_region.move_blocks(tmp)
     op.false_region.move_blocks(op.true_region)
     tmp.move_blocks(op.false_region)
-    rw.set_operands(op, [x.operands[0]])
+    rw.set_operands(op, [x._operands[0]])
     return True
 
 
@@ -709,7 +709,7 @@ def _if_unused_results(op: Operation, rw: Rewriter) -> bool:
     used = [r for r in op.results if r.first_use is not None]
     if len(used) == len(op.results):
         return False
-    then_vals, else_vals = list(_yield_of(op.true_region).operands), list(_yield_of(op.false_region).operands)
+    then_vals, else_vals = list(_yield_of(op.true_region)._operands), list(_yield_of(op.false_region)._operands)
     new = _new_if(op, op.cond, [r.type for r in used])
     rw.insert_before(new, op)
     _set_yield(new.true_region, [then_vals[r.index] for r in used], rw)
@@ -725,7 +725,7 @@ def _if_to_select(op: Operation, rw: Rewriter) -> bool:
     """Results whose yielded values are both defined outside the if become `arith.select`s."""
     if not op.results:
         return False
-    then_vals, else_vals = list(_yield_of(op.true_region).operands), list(_yield_of(op.false_region).operands)
+    then_vals, else_vals = list(_yield_of(op.true_region)._operands), list(_yield_of(op.false_region)._operands)
 
     def inside(v, region):
         return _parent_region(v) is region
@@ -769,7 +769,7 @@ def _if_yield_condition(op: Operation, rw: Rewriter) -> bool:
     """Results yielding the same value on both sides, or true/false constants, are that value / the condition."""
     if not op.results:
         return False
-    then_vals, else_vals = list(_yield_of(op.true_region).operands), list(_yield_of(op.false_region).operands)
+    then_vals, else_vals = list(_yield_of(op.true_region)._operands), list(_yield_of(op.false_region)._operands)
     changed = False
     for t, f, r in zip(then_vals, else_vals, op.results):
         if r.first_use is None:
@@ -816,7 +816,7 @@ def _is_true(v: SSAValue) -> bool:
 def _merge_yields(dst: Block, src: Block, rw: Rewriter) -> None:
     """Append `src`'s ops to `dst` (both end in scf.yield); one yield of both yields' values ends `dst`."""
     first, second = dst.last_op, src.last_op
-    values = [*first.operands, *second.operands]
+    values = [*first._operands, *second._operands]
     for o in list(src.ops):
         o.detach()
         dst.add_op(o)
@@ -840,24 +840,24 @@ def _combine_ifs(op: Operation, rw: Rewriter) -> bool:
         next_then = op.true_region.blocks.first
         next_else = op.false_region.blocks.first
     x = _def(op.cond, "arith.xori")
-    if x is not None and x.operands[0] is prev.cond and _is_true(x.operands[1]):
+    if x is not None and x._operands[0] is prev.cond and _is_true(x._operands[1]):
         next_else = op.true_region.blocks.first
         next_then = op.false_region.blocks.first
     x = _def(prev.cond, "arith.xori")
-    if x is not None and x.operands[0] is op.cond and _is_true(x.operands[1]):
+    if x is not None and x._operands[0] is op.cond and _is_true(x._operands[1]):
         next_else = op.true_region.blocks.first
         next_then = op.false_region.blocks.first
     if next_then is None and next_else is None:
         return False
-    prev_then = list(_yield_of(prev.true_region).operands)
-    prev_else = list(_yield_of(prev.false_region).operands) if prev.false_region.blocks else []
+    prev_then = list(_yield_of(prev.true_region)._operands)
+    prev_else = list(_yield_of(prev.false_region)._operands) if prev.false_region.blocks else []
     # uses of prev's results inside the next if's branches see the values yielded on that side
     for r, t, e in zip(prev.results, prev_then, prev_else):
         for use in list(r.uses):
             user = use.operation
             for block, v in ((next_then, t), (next_else, e)):
                 if block is not None and block.parent.is_ancestor(user):
-                    ops = list(user.operands)
+                    ops = list(user._operands)
                     ops[use.index] = v
                     rw.set_operands(user, ops)
                     break
@@ -892,14 +892,14 @@ def _combine_nested_ifs(op: Operation, rw: Rewriter) -> bool:
     inner_else = inner.false_region.blocks.first
     if inner_else is not None and inner_else.first_op is not inner_else.last_op:
         return False
-    then_y = list(_yield_of(op.true_region).operands)
-    else_y = list(_yield_of(op.false_region).operands) if else_block is not None else []
+    then_y = list(_yield_of(op.true_region)._operands)
+    else_y = list(_yield_of(op.false_region)._operands) if else_block is not None else []
     to_select = []
     for i, v in enumerate(then_y):
         if v.owner is inner:
-            if _yield_of(inner.false_region).operands[v.index] is not else_y[i]:
+            if _yield_of(inner.false_region)._operands[v.index] is not else_y[i]:
                 return False
-            then_y[i] = _yield_of(inner.true_region).operands[v.index]
+            then_y[i] = _yield_of(inner.true_region)._operands[v.index]
             continue
         if _parent_region(v) is op.true_region:
             return False
@@ -941,7 +941,7 @@ def _if_condition_propagation(op: Operation, rw: Rewriter) -> bool:
             if region.is_ancestor(user):
                 if value not in consts:
                     consts[value] = _new_const(rw, IntegerAttr(-1 if value else 0, i1), op, op.location)
-                ops = list(user.operands)
+                ops = list(user._operands)
                 ops[use.index] = consts[value]
                 rw.set_operands(user, ops)
                 changed = True
@@ -981,7 +981,7 @@ def _for_trivial(op: Operation, rw: Rewriter) -> bool:
     term = body.last_op
     if body.first_op is not term:
         return False
-    yielded = list(term.operands)
+    yielded = list(term._operands)
     if any(_inside(v, op) for v in yielded):
         return False
     rw.replace_op(op, yielded)
@@ -1003,7 +1003,7 @@ def _for_iter_args(op: Operation, rw: Rewriter) -> bool:
     what is yielded, that nothing uses, or that repeat another one's (init, yield) pair."""
     body = op.body.blocks.first
     term = body.last_op
-    inits, args, results, yielded = list(op.iter_args), list(body.args[1:]), list(op.results), list(term.operands)
+    inits, args, results, yielded = list(op.iter_args), list(body.args[1:]), list(op.results), list(term._operands)
     keep: list[int] = []
     replacement: dict[int, tuple[str, object]] = {}
     seen: dict[tuple, int] = {}
@@ -1034,11 +1034,11 @@ def _for_iter_args(op: Operation, rw: Rewriter) -> bool:
         kind, what = replacement[i]
         arg = args[i]
         rw.replace_value(arg, what if kind == "init" else args[what])
-    yielded = list(term.operands)  # an argument yielded for another one has just been replaced
+    yielded = list(term._operands)  # an argument yielded for another one has just been replaced
     for i in sorted(replacement, reverse=True):
         body.erase_arg(args[i])
     # the yield's operands as they are now: a kept argument may yield a dropped one, which took its replacement
-    _set_for_yield(body, [term.operands[i] for i in keep], rw)
+    _set_for_yield(body, [term._operands[i] for i in keep], rw)
     values = []
     new_index = {i: k for k, i in enumerate(keep)}
     for i in range(len(results)):
@@ -1093,7 +1093,7 @@ def _collapse(dest: Block, args: list[SSAValue]):
         return None
     if br.successor is dest:
         return None
-    forwarded = [args[v.index] if isinstance(v.owner, Block) and v.owner is dest else v for v in br.operands]
+    forwarded = [args[v.index] if isinstance(v.owner, Block) and v.owner is dest else v for v in br._operands]
     return br.successor, forwarded
 
 
@@ -1166,7 +1166,7 @@ def _cond_br_truth(op: Operation, rw: Rewriter) -> bool:
             if user.parent is dest:
                 if const is None:
                     const = _new_const(rw, IntegerAttr(-1 if value else 0, i1), op, op.location)
-                ops = list(user.operands)
+                ops = list(user._operands)
                 ops[use.index] = const
                 rw.set_operands(user, ops)
                 changed = True
@@ -1174,7 +1174,7 @@ def _cond_br_truth(op: Operation, rw: Rewriter) -> bool:
 
 
 def _br_pass_through(op: Operation, rw: Rewriter) -> bool:
-    c = _collapse(op.successor, list(op.operands))
+    c = _collapse(op.successor, list(op._operands))
     if c is None:
         return False
     rw.replace_with_new(op, _br(c[0], c[1], op))
@@ -1188,7 +1188,7 @@ def _br_to_single_pred(op: Operation, rw: Rewriter) -> bool:
         return False
     if dest is dest.parent.blocks.first:
         return False
-    args = list(op.operands)
+    args = list(op._operands)
     for a, v in zip(dest.args, args):
         rw.replace_value(a, v)
     rw.erase(op)
@@ -1307,9 +1307,11 @@ class Canonicalize(Pass):
         running again on the same IR changes nothing."""
         return self.drive(op)[0]
 
-    def drive(self, op) -> tuple[bool, bool]:
-        """(whether every region reached its fixed point, whether the IR changed)."""
-        drivers = [GreedyDriver(PATTERNS, top_down=True, max_iterations=self.max_iterations,
-                                region_simplify=self.region_simplify == "normal") for _ in op.regions]
+    def drive(self, op, drivers: list | None = None) -> tuple[bool, bool]:
+        """(whether every region reached its fixed point, whether the IR changed); `drivers` receives the drivers,
+        one per region (for `GreedyDriver.inherit`)."""
+        drivers = drivers if drivers is not None else []
+        drivers += [GreedyDriver(PATTERNS, top_down=True, max_iterations=self.max_iterations,
+                                 region_simplify=self.region_simplify == "normal") for _ in op.regions]
         converged = all([d.run(region) for d, region in zip(drivers, op.regions)])
         return converged, any(d.touched for d in drivers)

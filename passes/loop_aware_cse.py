@@ -61,16 +61,19 @@ class _Equal:
                 and all(self.values(p, q) for p, q in zip(x.operands, y.operands)))
 
 
-def loop_cse(loop: scf.ForOp) -> None:
+def loop_cse(loop: scf.ForOp) -> bool:
+    """Merge the equal iteration arguments of `loop`; whether it merged any."""
     n = len(loop.iter_args)
     if n < 2:
-        return
+        return False
     eq = _Equal(loop)
     leader = list(range(n))
     for i in range(n):
         for j in range(i + 1, n):
             if leader[j] == j and eq.args(i, j):
                 leader[j] = leader[i]
+    if leader == list(range(n)):
+        return False
     body = loop.body.block
     args = body.args[1:]
     for j in range(n):
@@ -82,6 +85,7 @@ def loop_cse(loop: scf.ForOp) -> None:
         operands[j] = args[j]
         body.last_op.operands = operands
         loop.results[j].replace_all_uses_with(loop.results[i])
+    return True
 
 
 @dataclass(frozen=True)
@@ -93,9 +97,12 @@ class LoopAwareCSE(Pass):
     summary = "Eliminate common sub-expressions, equal loop iteration arguments included"
 
     def apply(self, ctx, op) -> None:
-        cse(op)
+        changed = cse(op)
         for loop in [o for o in op.walk() if isinstance(o, scf.ForOp)]:
-            loop_cse(loop)
-        cse(op)
+            changed |= loop_cse(loop)
+        # where neither changed the IR, the second cse would run on the IR the first left as it was: cse is
+        # deterministic, so it would change nothing either
+        if changed:
+            cse(op)
         for region in op.regions:
             GreedyDriver({"scf.for": PATTERNS["scf.for"]}).run(region)

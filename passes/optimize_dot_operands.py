@@ -245,5 +245,6 @@ class OptimizeDotOperands(Pass):
     def apply(self, ctx, module) -> None:
         from ttc.passes.canonicalize import Canonicalize
 
-        Canonicalize().apply(ctx, module)
-        apply_tritongpu_patterns(module, PATTERNS)
+        drivers: list = []
+        Canonicalize().drive(module, drivers)
+        apply_tritongpu_patterns(module, PATTERNS, after=drivers)  # nothing changed the IR since canonicalize

@@ -1101,7 +1101,10 @@ def remove_layout_conversions(module: Operation) -> None:
         p.propagate()
         p.resolve_conflicts()
         p.rewrite()
-    converged = apply_tritongpu_patterns(module, CONVERT_PATTERNS)
+    # `last`: the drivers of the last greedy rewrite while nothing changed the IR since (else empty); a new driver
+    # takes over the ops they processed without a change (GreedyDriver.inherit)
+    last: list = []
+    converged = apply_tritongpu_patterns(module, CONVERT_PATTERNS, drivers=last)
     for _ in range(10):
         changed = False
         for f in funcs:
@@ -1111,7 +1114,8 @@ def remove_layout_conversions(module: Operation) -> None:
         # its new constant table moved or merged constants
         if not changed and converged and _constants_settled(module):
             break
-        converged = apply_tritongpu_patterns(module, CONVERT_PATTERNS)
+        prev, last = ([] if changed else last), []
+        converged = apply_tritongpu_patterns(module, CONVERT_PATTERNS, after=prev, drivers=last)
         if not changed:
             break
     touched = False
@@ -1129,10 +1133,14 @@ def remove_layout_conversions(module: Operation) -> None:
         touched |= r.touched
     # on the IR the last driver left at its fixed point, a new one with for_dead_arg_elimination added changes
     # nothing where that pattern finds no dead argument and its constant table would move nothing
+    if touched:
+        last = []
     if (touched or not converged or not _constants_settled(module)
             or any(dead_iter_args(op) for op in module.walk() if op.name == "scf.for")):
-        apply_tritongpu_patterns(module, {**CONVERT_PATTERNS, "scf.for": [for_dead_arg_elimination]})
-    apply_tritongpu_patterns(module, _scf_patterns())
+        prev, last = last, []
+        apply_tritongpu_patterns(module, {**CONVERT_PATTERNS, "scf.for": [for_dead_arg_elimination]}, after=prev,
+                                 drivers=last)
+    apply_tritongpu_patterns(module, _scf_patterns(), after=last)
 
 
 @dataclass(frozen=True)

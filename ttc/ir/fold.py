@@ -40,7 +40,7 @@ from xdsl.dialects.builtin import (
     UnknownLoc,
     i1,
 )
-from xdsl.ir import Attribute, Block, OpResult, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, OpResult, Operation, Region, SSAValue
 from xdsl.traits import IsolatedFromAbove
 
 from ttc.ir.types import elt, shape_of
@@ -59,6 +59,8 @@ def is_foldable_float(t: Attribute) -> bool:
 
 
 def int_width(t: Attribute) -> int:
+    if t.__class__ is IntegerType:  # the usual case, known without isinstance against an abstract class
+        return t.width.data
     return 64 if isinstance(t, IndexType) else t.width.data
 
 
@@ -232,6 +234,8 @@ def defining_op(value: SSAValue) -> Operation | None:
     of most operands."""
     if value.__class__ is OpResult:
         return value.op
+    if value.__class__ is BlockArgument:  # owned by its block
+        return None
     op = value.owner
     return op if isinstance(op, Operation) else None
 
@@ -390,7 +394,7 @@ def _def(v: SSAValue, name: str) -> Operation | None:
 
 
 def _fold_int_binary(op, c):
-    lhs, rhs = op.operands
+    lhs, rhs = op._operands
     a, b = c
     name = op.name
     e = elt(op.results[0].type)
@@ -404,8 +408,8 @@ def _fold_int_binary(op, c):
             return lhs
         for x, y in ((lhs, rhs), (rhs, lhs)):
             sub = defining_op(x)
-            if sub is not None and sub.name == "arith.subi" and sub.operands[1] is y:
-                return sub.operands[0]
+            if sub is not None and sub.name == "arith.subi" and sub._operands[1] is y:
+                return sub._operands[0]
     elif name == "arith.subi":
         if same:
             return attr_of(op.results[0].type, [0])
@@ -413,10 +417,10 @@ def _fold_int_binary(op, c):
             return lhs
         add = defining_op(lhs)
         if add is not None and add.name == "arith.addi":
-            if rhs is add.operands[1]:
-                return add.operands[0]
-            if rhs is add.operands[0]:
-                return add.operands[1]
+            if rhs is add._operands[1]:
+                return add._operands[0]
+            if rhs is add._operands[0]:
+                return add._operands[1]
     elif name == "arith.muli":
         if is_int_value(b, 0):
             return rhs
@@ -435,11 +439,11 @@ def _fold_int_binary(op, c):
             return lhs
         for x, y in ((lhs, rhs), (rhs, lhs)):  # and(x, not(x)) -> 0
             n = _def(y, "arith.xori")
-            if n is not None and n.operands[0] is x and is_int_value(constant_attr(n.operands[1]), -1):
+            if n is not None and n._operands[0] is x and is_int_value(constant_attr(n._operands[1]), -1):
                 return attr_of(op.results[0].type, [0])
         for prev, other in ((lhs, rhs), (rhs, lhs)):  # and(a, and(a, b)) -> and(a, b)
             p = _def(prev, "arith.andi")
-            if p is not None and (other is p.operands[0] or other is p.operands[1]):
+            if p is not None and (other is p._operands[0] or other is p._operands[1]):
                 return prev
     elif name == "arith.ori":
         if is_int_value(b, 0):
@@ -448,8 +452,8 @@ def _fold_int_binary(op, c):
             return b
         for x, y in ((lhs, rhs), (rhs, lhs)):  # or(x, not(x)) -> all ones
             n = _def(y, "arith.xori")
-            if n is not None and n.operands[0] is x and is_int_value(constant_attr(n.operands[1]), -1):
-                return n.operands[1]
+            if n is not None and n._operands[0] is x and is_int_value(constant_attr(n._operands[1]), -1):
+                return n._operands[1]
     elif name == "arith.xori":
         if is_int_value(b, 0):
             return lhs
@@ -458,10 +462,10 @@ def _fold_int_binary(op, c):
         for prev, other in ((lhs, rhs), (rhs, lhs)):  # xor(xor(x, a), a) -> x, in any order
             p = _def(prev, "arith.xori")
             if p is not None:
-                if p.operands[1] is other:
-                    return p.operands[0]
-                if p.operands[0] is other:
-                    return p.operands[1]
+                if p._operands[1] is other:
+                    return p._operands[0]
+                if p._operands[0] is other:
+                    return p._operands[1]
     elif name in ("arith.shli", "arith.shrui", "arith.shrsi"):
         if is_int_value(b, 0):
             return lhs
@@ -490,7 +494,7 @@ def _fold_int_binary(op, c):
 
 
 def _fold_cmpi(op, c):
-    lhs, rhs = op.operands
+    lhs, rhs = op._operands
     if c[1] is None and lhs is not rhs:  # every fold below but that of equal operands needs a constant rhs
         return None
     pred = CMPI[op.predicate.value.data]
@@ -501,8 +505,8 @@ def _fold_cmpi(op, c):
     if is_int_value(b, 0):
         src = defining_op(lhs)
         if (src is not None and src.name in ("arith.extsi", "arith.extui") and pred == "ne"
-                and elt(src.operands[0].type) == i1):
-            return src.operands[0]
+                and elt(src._operands[0].type) == i1):
+            return src._operands[0]
         if elt(lhs.type) == i1 and pred == "ne":
             return lhs
     if is_int_value(b, 1) and elt(lhs.type) == i1 and pred == "eq":
@@ -569,7 +573,7 @@ FLOAT_BINARY = {
 
 
 def _fold_float_binary(op, c):
-    lhs, rhs = op.operands
+    lhs, rhs = op._operands
     a, b = c
     name = op.name
     t = elt(op.results[0].type)
@@ -598,9 +602,9 @@ def _fold_float_binary(op, c):
 
 
 def _fold_negf(op, c):
-    src = defining_op(op.operands[0])
+    src = defining_op(op._operands[0])
     if src is not None and src.name == "arith.negf":
-        return src.operands[0]
+        return src._operands[0]
     e = elements_of(c[0])
     if e is None:
         return None
@@ -625,7 +629,7 @@ def _fold_cmpf(op, c):
 
 
 def _fold_select(op, c):
-    cond, tv, fv = op.operands
+    cond, tv, fv = op._operands
     if tv is fv:
         return tv
     if is_int_value(c[0], 1):
@@ -640,7 +644,7 @@ def _fold_select(op, c):
     cmp = defining_op(cond)
     if cmp is not None and cmp.name == "arith.cmpi":
         pred = CMPI[cmp.predicate.value.data]
-        a, b = cmp.operands
+        a, b = cmp._operands
         if pred in ("eq", "ne") and ((a is tv and b is fv) or (a is fv and b is tv)):
             # select(a == b, a, b) is b; select(a != b, a, b) is a
             return fv if pred == "eq" else tv
@@ -654,23 +658,23 @@ def _fold_select(op, c):
 
 def _fold_cast(op, c):
     name = op.name
-    src, dst = elt(op.operands[0].type), elt(op.results[0].type)
+    src, dst = elt(op._operands[0].type), elt(op.results[0].type)
     rt = op.results[0].type
     if name == "arith.trunci":
-        inner = defining_op(op.operands[0])
+        inner = defining_op(op._operands[0])
         if inner is not None and inner.name in ("arith.extsi", "arith.extui"):
-            if elt(inner.operands[0].type) == dst:
-                return inner.operands[0]
+            if elt(inner._operands[0].type) == dst:
+                return inner._operands[0]
     if name == "arith.truncf":
-        inner = defining_op(op.operands[0])
-        if (inner is not None and inner.name == "arith.extf" and inner.operands[0].type == rt
-                and _representable_by(elt(inner.operands[0].type), elt(inner.results[0].type))):
-            return inner.operands[0]
+        inner = defining_op(op._operands[0])
+        if (inner is not None and inner.name == "arith.extf" and inner._operands[0].type == rt
+                and _representable_by(elt(inner._operands[0].type), elt(inner.results[0].type))):
+            return inner._operands[0]
     e = elements_of(c[0])
     fn = _cast_fn(name, src, dst) if e is not None else None
     folded = _map(rt, fn, e) if fn is not None else None
-    if folded is None and op.operands[0].type == rt:
-        return op.operands[0]  # a cast to the same type (MLIR's CastOpInterface fold, tried after the op's own)
+    if folded is None and op._operands[0].type == rt:
+        return op._operands[0]  # a cast to the same type (MLIR's CastOpInterface fold, tried after the op's own)
     return folded
 
 
@@ -777,14 +781,14 @@ def _fold_splat(op, c):
 
 
 def _fold_broadcast(op, c):
-    if op.results[0].type == op.operands[0].type:
-        return op.operands[0]
+    if op.results[0].type == op._operands[0].type:
+        return op._operands[0]
     return _splat_only(c[0], op.results[0].type)
 
 
 def _fold_reshape(op, c):
-    if op.results[0].type == op.operands[0].type and op.properties.get("allow_reorder") is None:
-        return op.operands[0]
+    if op.results[0].type == op._operands[0].type and op.properties.get("allow_reorder") is None:
+        return op._operands[0]
     return _resized(c[0], op.results[0].type)
 
 
@@ -794,18 +798,18 @@ def _fold_expand_dims(op, c):
 
 def _fold_trans(op, c):
     order = list(op.order.get_values())
-    if order == list(range(len(order))) and op.results[0].type == op.operands[0].type:
-        return op.operands[0]
+    if order == list(range(len(order))) and op.results[0].type == op._operands[0].type:
+        return op._operands[0]
     return _splat_only(c[0], op.results[0].type)
 
 
 def _fold_addptr(op, c):
-    return op.operands[0] if is_int_value(c[1], 0) else None
+    return op._operands[0] if is_int_value(c[1], 0) else None
 
 
 def _fold_advance(op, c):
     """advance(ptr, [0, 0, ...]) -> ptr"""
-    return op.operands[0] if all(is_int_value(a, 0) for a in c[1:]) else None
+    return op._operands[0] if all(is_int_value(a, 0) for a in c[1:]) else None
 
 
 def _fold_make_range(op, c):
@@ -826,8 +830,8 @@ def _is_fp8(t: Attribute) -> bool:
 
 def _fold_fp_to_fp(op, c):
     """Triton's FpToFpOp::fold: a conversion of +0.0 or -0.0 (fp8 results too: `other=0.0` of an fp8 load)."""
-    if op.operands[0].type == op.results[0].type:
-        return op.operands[0]
+    if op._operands[0].type == op.results[0].type:
+        return op._operands[0]
     dst = elt(op.results[0].type)
     if not (is_foldable_float(dst) or _is_fp8(dst)):
         return None
@@ -841,10 +845,10 @@ def _fold_fp_to_fp(op, c):
 def _fold_local_alloc(op, c):
     """Triton's LocalAllocOp::fold: an immutable buffer of what was just loaded from a buffer of its type is that
     buffer."""
-    if not op.operands or op.results[0].type.mutable.data:
+    if not op._operands or op.results[0].type.mutable.data:
         return None
-    load = _def(op.operands[0], "ttg.local_load")
-    return load.operands[0] if load is not None and load.operands[0].type == op.results[0].type else None
+    load = _def(op._operands[0], "ttg.local_load")
+    return load._operands[0] if load is not None and load._operands[0].type == op.results[0].type else None
 
 
 def _fold_constant(op, c):
@@ -874,7 +878,7 @@ _FOLDERS: dict[str, Callable] = {
     # no "tt.bitcast": Triton 3.6 keeps even a same-type tt.bitcast (uint_to_uniform_float's u32 -> i32) to the TTGIR
     "tt.fp_to_fp": _fold_fp_to_fp,
     "ttg.local_alloc": _fold_local_alloc,
-    "ttg.memdesc_reinterpret": lambda op, c: op.operands[0],  # to its source when the types agree
+    "ttg.memdesc_reinterpret": lambda op, c: op._operands[0],  # to its source when the types agree
 }
 
 
@@ -908,9 +912,9 @@ def folds_in_place(op: Operation) -> bool:
     a transpose of a transpose) before trying constants; the canonicalizer applies those rewrites as patterns,
     and SCCP, which only simulates, takes such ops as overdefined, as MLIR does."""
     name = op.name
-    if not op.operands:
+    if not op._operands:
         return False
-    src = defining_op(op.operands[0])
+    src = defining_op(op._operands[0])
     if src is None:
         return False
     if name in ("arith.extsi", "arith.extui"):
@@ -919,13 +923,13 @@ def folds_in_place(op: Operation) -> bool:
         if src.name == "arith.trunci":
             return True
         return src.name in ("arith.extsi", "arith.extui") and (
-            int_width(elt(src.operands[0].type)) > int_width(elt(op.results[0].type)))
+            int_width(elt(src._operands[0].type)) > int_width(elt(op.results[0].type)))
     if name == "arith.truncf" and src.name == "arith.extf":
-        s, mid, dst = elt(src.operands[0].type), elt(src.results[0].type), elt(op.results[0].type)
+        s, mid, dst = elt(src._operands[0].type), elt(src.results[0].type), elt(op.results[0].type)
         return _representable_by(s, mid) and is_foldable_float(dst) and s.bitwidth > dst.bitwidth
     if name == "tt.trans" and src.name == "tt.trans":
         order = list(op.order.get_values())
-        return not (order == list(range(len(order))) and op.results[0].type == op.operands[0].type)
+        return not (order == list(range(len(order))) and op.results[0].type == op._operands[0].type)
     return False
 
 
@@ -936,7 +940,7 @@ def fold_in_ir(op: Operation) -> list[Attribute | SSAValue] | None:
     if fn is None or len(op.results) != 1:
         return None
     constants = []
-    for v in op.operands:  # constant_attr, inlined: the greedy driver asks this of most ops it pops
+    for v in op._operands:  # constant_attr, inlined: the greedy driver asks this of most ops it pops
         d = v.op if v.__class__ is OpResult else defining_op(v)
         constants.append(d.properties.get("value", d.attributes.get("value"))
                          if d is not None and d.name == "arith.constant" else None)

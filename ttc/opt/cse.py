@@ -12,6 +12,7 @@ ones did.
 
 from __future__ import annotations
 
+from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Block, Operation, Region
 from xdsl.traits import IsolatedFromAbove, MemoryEffectKind, is_side_effect_free, only_has_effect
 from xdsl.transforms.common_subexpression_elimination import (CSEDriver, KnownOps, OperationInfo,
@@ -21,13 +22,23 @@ from xdsl.transforms.dead_code_elimination import is_trivially_dead
 from ttc.opt.greedy_rewrite import COMMUTATIVE, is_terminator
 
 
+_UNREGISTERED: dict[type, bool] = {}  # op class -> whether it is xDSL's UnregisteredOp
+
+
 class _Key(OperationInfo):
     """`OperationInfo` with its hash computed once, and the operands of a commutative op compared as a multiset
     (MLIR's OperationEquivalence: `andi %a, %b` and `andi %b, %a` are the same expression)."""
 
+    name = ""  # shadows OperationInfo's property (an isinstance against UnregisteredOp per call): set once below
+
     def __init__(self, op: Operation):
         self.op = op
-        self.operands = tuple(sorted(op.operands, key=id)) if op.name in COMMUTATIVE else tuple(op.operands)
+        cls = op.__class__
+        unregistered = _UNREGISTERED.get(cls)
+        if unregistered is None:
+            unregistered = _UNREGISTERED[cls] = issubclass(cls, UnregisteredOp)
+        self.name = op.op_name.data if unregistered else op.name
+        self.operands = tuple(sorted(op._operands, key=id)) if op.name in COMMUTATIVE else tuple(op._operands)
         # the result types (hashed recursively, most of a key's cost) only where no operand tells ops apart: keys
         # that are equal still hash alike, and `__eq__` compares the types
         self.hash = hash((self.name, sum(hash(i) for i in op.attributes.items()),

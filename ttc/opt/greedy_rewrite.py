@@ -255,7 +255,7 @@ class Rewriter:
         the operands of the block's terminator."""
         block = region.blocks.first
         term = block.last_op
-        results = list(term.operands)
+        results = list(term._operands)
         self.inline_block_before(block, op, values)
         self.replace_op(op, results)
         self.erase(term)
@@ -332,6 +332,35 @@ class GreedyDriver:
                                                 operation_modification_handler=[self.modified])
         self._pattern_rewriter: _PatternRewriter | None = None
         self.touched = False  # whether the IR changed: any notification below but `add`, or `run`'s own changes
+        # `version` counts changes (notifications, changes `_process` sees, the table's moves, the sweeps'); `clean`
+        # holds the ops processed without a change since the change `clean_version` counted (see `_process`), by
+        # id (an int hashes without a call to the op's __hash__)
+        self.version = 0
+        self.clean: dict[int, Operation] = {}
+        self.clean_version = -1
+
+    def inherit(self, prev: GreedyDriver) -> None:
+        """Take over the clean ops of `prev`, a driver that ran before this one on the same region, where the
+        caller vouches that nothing changed the IR since `prev` ended: each was processed by `prev` without a
+        change on the IR as it is now, so this driver would change nothing at it either where it tries no more on
+        it (its patterns among `prev`'s for that op name; no in-place fold that `prev` did not try; the folds
+        and the dead-op check are the same functions). Only ops `prev` processed are clean, so a `prev` that
+        skipped unreachable blocks vouches for none of their ops."""
+        if prev.version != prev.clean_version:  # prev's last change came after its last clean op
+            return
+        ok: dict[str, bool] = {}
+        clean = {}
+        for key, op in prev.clean.items():
+            name = op.name
+            good = ok.get(name)
+            if good is None:
+                _, in_place, mine = self._plan(name)
+                _, in_place_before, theirs = prev._plan(name)
+                good = ok[name] = (all(any(p is q for q in theirs) for p in mine)
+                                   and (not in_place or (in_place_before and prev.fold_in_place is self.fold_in_place)))
+            if good:
+                clean[key] = op
+        self.clean, self.clean_version = clean, self.version
 
     def pattern_rewriter(self, op: Operation) -> _PatternRewriter:
         """The xDSL rewriter for matching `op` (`xdsl_pattern`), made at the first use."""
@@ -360,12 +389,14 @@ class GreedyDriver:
 
     def inserted(self, op: Operation) -> None:
         self.touched = True
+        self.version += 1
         self.add(op)
 
     modified = inserted
 
     def replaced(self, op: Operation, value: SSAValue) -> None:
         self.touched = True
+        self.version += 1
         for r in op.results:
             for u in list(r.uses):
                 self.add(u.operation)
@@ -374,7 +405,8 @@ class GreedyDriver:
         """`op` is about to be erased: the defining ops of its operands that keep at most one other user may
         simplify further."""
         self.touched = True
-        for v in op.operands:
+        self.version += 1
+        for v in op._operands:
             d = defining_op(v)
             if d is None:
                 continue
@@ -406,12 +438,16 @@ class GreedyDriver:
             self.worklist.clear()
             if not self.keep_constants:
                 self.table = ConstantTable(self)
+            else:  # a move by this iteration's walk must count as a change (`version`), so the flag starts clear
+                self.touched |= self.table.moved
+                self.table.moved = False
             ops, multi_block = walk_blocks(region, self.top_down)
             # after the first iteration the last one's own simplification left no unreachable block (region DCE
             # erases no block and no branch), so this would erase nothing; nor would it where every region holds
             # one block (the entry block)
             changed = self.region_simplify and iteration == 1 and multi_block and erase_unreachable_blocks(region, self)
             if changed:
+                self.version += 1
                 ops, multi_block = walk_blocks(region, self.top_down)
             # top-down, an op's ancestors are walked (and queued) before it, so add(op) would only push it; while
             # nothing else pushed (a merged constant's users), every op walked is new, so it is only appended.
@@ -440,6 +476,8 @@ class GreedyDriver:
                     op = region_of.parent
             if self.top_down:
                 worklist.reverse()
+            if table.moved:
+                self.version += 1
             processed = self._process()
             changed |= processed
             # an iteration after the first that changed nothing runs on what the last one's simplification left
@@ -449,8 +487,9 @@ class GreedyDriver:
             # are those with no uses (no branch passes a value to a block argument, no SSA cycle), which it
             # would have erased.
             if self.region_simplify and (changed or iteration == 1) and (processed or multi_block):
-                changed |= erase_unreachable_blocks(region, self)
-                changed |= region_dce(region, self)
+                if erase_unreachable_blocks(region, self) | region_dce(region, self):
+                    changed = True
+                    self.version += 1
             self.touched |= changed or self.table.moved
             if not changed:
                 return True
@@ -495,12 +534,20 @@ class GreedyDriver:
 
     def _process(self) -> bool:
         """Pop and simplify ops until the worklist is empty; whether anything changed. (`Worklist.pop` inlined:
-        most iterations change nothing, and this loop runs once per op of the region.)"""
+        most iterations change nothing, and this loop runs once per op of the region.)
+
+        An op in `clean` while nothing has changed since (`version` is still `clean_version`) is not folded nor
+        matched again: it was processed, without a change, on the IR as it is now, and processing an op (its
+        reachability, the dead-op check, the folds, its patterns) depends on the IR alone, so it would change
+        nothing again (only ops with a fold or a pattern to try are kept in `clean`). That spares
+        most of the iteration that confirms the fixed point: the ops processed after the last change of the
+        iteration before (unless the new walk moved or merged a constant)."""
         changed = False
         rw = self.rewriter
         worklist, scope, skip_unreachable = self.worklist, self.scope, self.skip_unreachable
         items = worklist.items
         plans: dict[str, tuple] = {}
+        clean = self.clean
         while items:
             op = items.pop()
             if op is None:
@@ -521,20 +568,34 @@ class GreedyDriver:
                 if would_be_trivially_dead(op):
                     rw.erase(op)
                     changed = True
+                    self.version += 1
                     continue
             name = op.name
             plan = plans.get(name)
             if plan is None:
                 plan = plans[name] = self._plan(name)
             folder, in_place, patterns = plan
-            if (folder or in_place) and not (name in CONSTANT_OPS and len(op.results) == 1) \
-                    and self._fold(op, folder, in_place):
+            fold = (folder or in_place) and not (name in CONSTANT_OPS and len(op.results) == 1)
+            if not (fold or patterns):
+                continue
+            if id(op) in clean and self.version == self.clean_version:
+                continue
+            version = self.version
+            if fold and self._fold(op, folder, in_place):
                 changed = True
+                self.version += 1
                 continue
             for pattern in patterns:
                 if pattern(op, rw):
                     changed = True
+                    self.version += 1
                     break
+            else:
+                if self.version == version:
+                    if version != self.clean_version:
+                        clean.clear()
+                        self.clean_version = version
+                    clean[id(op)] = op
         return changed
 
 
@@ -572,12 +633,12 @@ def fold_in_place(op: Operation) -> list[SSAValue] | None:
     `truncf(extf(x))` with `x` wider than the result, all taking `x` directly."""
     name = op.name
     if name in COMMUTATIVE:
-        lhs, rhs = op.operands[0], op.operands[1]
+        lhs, rhs = op._operands[0], op._operands[1]
         if _is_constant(lhs) and not _is_constant(rhs):
-            return [rhs, lhs, *op.operands[2:]]
+            return [rhs, lhs, *op._operands[2:]]
         return None
     if name == "arith.cmpi":
-        lhs, rhs = op.operands
+        lhs, rhs = op._operands
         if _is_constant(lhs) and not _is_constant(rhs):
             pred = CMPI_SWAPPED[CMPI[op.predicate.value.data]]
             op.properties["predicate"] = IntegerAttr(CMPI.index(pred), op.predicate.type)
@@ -585,12 +646,12 @@ def fold_in_place(op: Operation) -> list[SSAValue] | None:
         return None
     if name not in _CAST_CHAINS:  # most ops the driver pops: nothing below applies to them
         return None
-    if len(op.operands) != 1:
+    if len(op._operands) != 1:
         return None
-    inner = defining_op(op.operands[0])
-    if inner is None or len(inner.operands) != 1:
+    inner = defining_op(op._operands[0])
+    if inner is None or len(inner._operands) != 1:
         return None
-    src = inner.operands[0]
+    src = inner._operands[0]
     if name in ("arith.extsi", "arith.extui") and inner.name == name:
         return [src]
     if name == "arith.trunci":
@@ -618,15 +679,23 @@ def apply_xdsl_patterns(module: Operation, patterns: Sequence[RewritePattern]) -
 
 
 def apply_tritongpu_patterns(module: Operation, patterns: dict[str, Sequence[Pattern]],
-                             top_down: bool = False) -> bool:
+                             top_down: bool = False, after: Sequence[GreedyDriver] = (),
+                             drivers: list[GreedyDriver] | None = None) -> bool:
     """The driver as the TritonGPU passes apply their patterns (`patterns[op.name]`, taking `(op, rewriter)`):
     each region of `module` rewritten to a fixed point bottom-up (unless `top_down`), at most 10 iterations,
     without region simplification, ops in unreachable blocks processed too, one constant table for all
-    iterations. Returns whether every region reached its fixed point within the iteration limit."""
+    iterations. Returns whether every region reached its fixed point within the iteration limit.
+    `after`: the drivers (one per region) that last ran on `module`, where the caller vouches that nothing changed
+    it since (`GreedyDriver.inherit`); `drivers` receives the drivers made here, for a later call's `after`."""
     done = True
-    for region in module.regions:
-        done &= GreedyDriver(patterns, top_down=top_down, region_simplify=False, skip_unreachable=False,
-                             keep_constants=True, fold_in_place=fold_in_place).run(region)
+    for i, region in enumerate(module.regions):
+        d = GreedyDriver(patterns, top_down=top_down, region_simplify=False, skip_unreachable=False,
+                         keep_constants=True, fold_in_place=fold_in_place)
+        if i < len(after) and after[i].scope is region:
+            d.inherit(after[i])
+        done &= d.run(region)
+        if drivers is not None:
+            drivers.append(d)
     return done
 
 
@@ -636,7 +705,7 @@ def apply_tritongpu_patterns(module: Operation, patterns: dict[str, Sequence[Pat
 def _successor_operands(term: Operation, index: int) -> list[SSAValue] | None:
     """The values `term` passes to its `index`-th successor's arguments, for the branches we can rewrite."""
     if term.name == "cf.br":
-        return list(term.operands)
+        return list(term._operands)
     if term.name == "cf.cond_br":
         return list(term.then_arguments if index == 0 else term.else_arguments)
     return None
