@@ -25,6 +25,7 @@ from typing import Callable
 from xdsl.dialects.builtin import (UNKNOWN_LOC, DenseArrayBase, IntegerAttr, StringAttr, SymbolRefAttr, TensorType,
                                    UnitAttr, i32)
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.core import OpResult, SSAValues, Use
 from xdsl.utils.exceptions import VerifyException
 
 _TOKEN = re.compile(
@@ -160,7 +161,7 @@ class OpInfo:
     attributes, and whether an op can be created directly from its flat operands and results."""
 
     def __init__(self, op_type):
-        from xdsl.irdl import AttrSizedOperandSegments, OptionalDef, VarOperandDef, VarResultDef
+        from xdsl.irdl import AttrSizedOperandSegments, IRDLOperation, OptionalDef, VarOperandDef, VarResultDef
 
         get = getattr(op_type, "get_irdl_definition", None)
         d = get() if get else None
@@ -184,6 +185,14 @@ class OpInfo:
         options = list(d.options) if d else [None]
         self.segments = any(isinstance(o, AttrSizedOperandSegments) and o.as_property for o in options)
         self.direct = len(options) == int(self.segments) and not d.regions and not d.successors
+        # what IRDLOperation.__post_init__ fills in (`_new_op`), where the class keeps xDSL's create and
+        # __post_init__ (else None: xDSL's create)
+        self.fill = (tuple((n, p.default_value) for n, p in d.properties.items()
+                           if not isinstance(p, OptionalDef) and p.default_value is not None),
+                     tuple((n, a.default_value) for n, a in d.attributes.items()
+                           if not isinstance(a, OptionalDef) and a.default_value is not None)) \
+            if d and getattr(op_type.create, "__func__", None) is _XDSL_CREATE \
+            and op_type.__post_init__ is IRDLOperation.__post_init__ and op_type.__new__ is object.__new__ else None
 
         # where each operand and result is among the op's values, when every group is a single value (for the
         # printer, which then reads `op.operands[i]` instead of xDSL's accessor)
@@ -205,9 +214,42 @@ class OpInfo:
         """The op, from one list of values per operand and of types per result (as definition takes them)."""
         if self.segments:
             properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [len(v) for v in operands])
-        return op_type.create(operands=[v for vs in operands for v in vs],
-                              result_types=[t for ts in result_types for t in ts],
-                              properties=properties, attributes=attributes, location=UNKNOWN_LOC)
+        operands = [v for vs in operands for v in vs]
+        result_types = [t for ts in result_types for t in ts]
+        if self.fill is not None:
+            return _new_op(op_type, self.fill, operands, result_types, properties, attributes, UNKNOWN_LOC)
+        return op_type.create(operands=operands, result_types=result_types, properties=properties,
+                              attributes=attributes, location=UNKNOWN_LOC)
+
+
+_XDSL_CREATE = Operation.create.__func__
+
+
+def _new_op(op_type, fill, operands, result_types, properties, attributes, location):
+    """`op_type.create(...)` as xDSL 0.74's `Operation.__init__` and `IRDLOperation.__post_init__` make the op
+    (the same fields, uses linked in the same order, the definition's default properties and attributes filled
+    in), without their generic steps: the old operands' uses unlinked (there are none), the successor and region
+    setters (there are none: `direct` ops have neither), the definition looked up per op (`fill` is read once)."""
+    op = _new(op_type)
+    operands = SSAValues(operands)
+    uses = tuple([Use(op, i) for i in range(len(operands))])
+    for v, use in zip(operands, uses):
+        v.add_use(use)
+    d = op.__dict__
+    d["_operands"], d["_operand_uses"] = operands, uses
+    d["results"] = SSAValues([OpResult(t, op, i) for i, t in enumerate(result_types)])
+    d["properties"] = properties = dict(properties)
+    d["attributes"] = attributes = dict(attributes)
+    d["location"] = UNKNOWN_LOC if location is None else location
+    d["_successors"], d["_successor_uses"], d["regions"] = (), (), ()
+    props, attrs = fill
+    for n, v in props:
+        if n not in properties:
+            properties[n] = v
+    for n, v in attrs:
+        if n not in attributes:
+            attributes[n] = v
+    return op
 
 
 def _base_class(constr):
@@ -217,6 +259,7 @@ def _base_class(constr):
     return attr if isinstance(attr, type) else None
 
 
+_new = object.__new__
 _INFOS: dict[type, OpInfo] = {}
 
 
@@ -266,6 +309,8 @@ def build_op(op_type, operands=(), result_types=(), properties=None, attributes=
             if info.segments:
                 props["operandSegmentSizes"] = DenseArrayBase.from_list(i32, values[1])
             attrs = {k: v for k, v in attributes.items() if v is not None} if None in attributes.values() else attributes
+            if info.fill is not None:
+                return _new_op(op_type, info.fill, values[0], types[0], props, attrs, None)
             return op_type.create(operands=values[0], result_types=types[0], properties=props, attributes=attrs)
     return op_type.build(operands=operands, result_types=result_types, properties=properties,
                          attributes=attributes, regions=regions, successors=successors)

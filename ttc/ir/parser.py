@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_right
 
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -22,6 +23,7 @@ from xdsl.dialects.builtin import (
     ComplexType,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
+    FunctionType,
     IndexType,
     IntAttr,
     IntegerType,
@@ -78,6 +80,7 @@ _BARE, _STRING = MLIRTokenKind.BARE_IDENT, MLIRTokenKind.STRING_LIT
 _INTEGER, _FLOAT = MLIRTokenKind.INTEGER_LIT, MLIRTokenKind.FLOAT_LIT
 _PERCENT, _HASH, _COMMA, _COLON = (MLIRTokenKind.PERCENT_IDENT, MLIRTokenKind.HASH_IDENT, MLIRTokenKind.COMMA,
                                    MLIRTokenKind.COLON)
+_L_PAREN, _ARROW, _R_ANGLE = MLIRTokenKind.L_PAREN, MLIRTokenKind.ARROW, MLIRTokenKind.GREATER
 
 
 class _Lexer(MLIRLexer):
@@ -117,6 +120,8 @@ _NUMBER_ATTR = re.compile(r"(?:true|false)(?![\w$.])|-?(?:0x[0-9a-fA-F]+|[0-9]+(
 # `loc(#alias)` or `loc("file":line:col)`, after `loc`: the locations nearly all ops have
 _SIMPLE_LOC = re.compile(r'\((?:(#[A-Za-z_][\w$.-]*)|"([^"\\\n]*)":([0-9]+):([0-9]+))\)')
 _SHAPED = frozenset(("tensor", "vector", "memref"))
+# after `tensor`: `<4x64x` then an element type (`f32`, `!tt.ptr<f32>`), the ranked tensors nearly all types are
+_TENSOR_DIMS = re.compile(r"<((?:[0-9]+x)+)(?=[a-zA-Z!])")
 _ANGLE = re.compile(r'[<>"]')
 
 
@@ -220,6 +225,7 @@ class TTParser(Parser):
         self._ints: dict[int, IntAttr] = {}  # the lines and columns of locations
         self._op_types: dict[str, tuple] = {}  # op name -> (its class, its dialect's name)
         self._numbers: dict[str, Attribute] = {}  # integer and float attributes, by spelling
+        self._functions: dict[tuple, tuple] = {}  # (ids of inputs, of outputs) -> (inputs, outputs, FunctionType)
 
     # -------------------------------------------------------------- tokens (xDSL's, without its properties)
     def _consume_token(self, expected_kind=None):
@@ -430,9 +436,7 @@ class TTParser(Parser):
 
     def _default_loc(self, pos: int):
         """MLIR's location for an op written without `loc(...)`: where it was parsed."""
-        import bisect
-
-        line = bisect.bisect_right(self._line_starts, pos)
+        line = bisect_right(self._line_starts, pos)
         col = pos - self._line_starts[line - 1] + 1
         return self._file_loc(self.lexer.input.name, line, col)
 
@@ -448,8 +452,9 @@ class TTParser(Parser):
 
     def _int(self, n: int) -> IntAttr:
         attr = self._ints.get(n)
-        if attr is None:
-            attr = self._ints[n] = IntAttr(n)
+        if attr is None:  # made without xDSL's check of its data, which is an int (the regex read digits)
+            attr = self._ints[n] = _new(IntAttr)
+            _set(attr, "data", n)
         return attr
 
     # -------------------------------------------------------------- operations
@@ -569,7 +574,9 @@ class TTParser(Parser):
                 if t is not None:
                     self._resume_from(end)
                     return t
-                t = super().parse_optional_type()
+                t = self._tensor_type(tok) if tok.text == "tensor" else None
+                if t is None:
+                    t = super().parse_optional_type()
                 if not text[end : self._current_token.span.start].strip():  # it ended where expected
                     self._types[key] = t
                 return t
@@ -583,6 +590,63 @@ class TTParser(Parser):
                 self._types[tok.text] = t
             return t
         return super().parse_optional_type()
+
+    def _tensor_type(self, tok):
+        """`tensor<4x64xT>` or `tensor<4x64xT, encoding>` made as xDSL's `_parse_tensor_attrs` makes it (the
+        same element type and encoding parses, the same `TensorType(...)`), without its token-by-token reading of
+        the dimensions (a `_resume_from` per `x`); anything else (`?`, rank 0, no `>`) is left to xDSL: None."""
+        m = _TENSOR_DIMS.match(self.lexer.input.content, tok.span.end)
+        if m is None:
+            return None
+        self._resume_from(m.end())
+        element = self.parse_optional_type()
+        if element is not None:
+            encoding = self.parse_attribute() if self.parse_optional_punctuation(",") is not None else None
+            if self._parser_state.current_token.kind is _R_ANGLE:
+                self._consume_token()
+                shape = [int(d) for d in m.group(1).split("x")[:-1]]
+                return TensorType(element, shape) if encoding is None else TensorType(element, shape, encoding)
+        self._resume_from(tok.span.start)
+        return None
+
+    def parse_optional_function_type(self):
+        """`(T, ...) -> T` or `-> (T, ...)`: xDSL's, with one FunctionType per (uniqued) input and output types,
+        as MLIR's context uniques them (a file spells its few call signatures many times). Anything irregular is
+        re-read by xDSL's, to report it."""
+        st = self._parser_state
+        if st.current_token.kind is not _L_PAREN:
+            return None
+        start = st.current_token.span.start
+        ins = self._type_list()
+        if ins is not None and self._parser_state.current_token.kind is _ARROW:
+            self._consume_token()
+            if self._parser_state.current_token.kind is _L_PAREN:
+                outs = self._type_list()
+            else:
+                t = self.parse_optional_type()
+                outs = None if t is None else [t]
+            if outs is not None:
+                key = (tuple(map(id, ins)), tuple(map(id, outs)))  # the types are kept alive in the value
+                hit = self._functions.get(key)
+                if hit is None:
+                    hit = self._functions[key] = (ins, outs, FunctionType.from_lists(ins, outs))
+                return hit[2]
+        self._resume_from(start)
+        return super().parse_optional_function_type()
+
+    def _type_list(self):
+        """`(T, ...)` from its `(`; None where it is not a well-formed list of types."""
+        self._consume_token()
+        out = []
+        if self.parse_optional_punctuation(")") is not None:
+            return out
+        while (t := self.parse_optional_type()) is not None:
+            out.append(t)
+            if self.parse_optional_punctuation(")") is not None:
+                return out
+            if self.parse_optional_punctuation(",") is None:
+                return None
+        return None
 
     # -------------------------------------------------------------- dense literals
     def _parse_dense_literal_type(self):
