@@ -256,6 +256,31 @@ for _name in ("xdsl.irdl.operations", "xdsl.irdl.attributes"):
         _HOOKS.add(_AfterImport(_name, _lazy_definitions))
 
 
+def _memo_any_of(module):
+    """Run on `xdsl.irdl.constraints` once imported: `AnyOf.get` of three or more `BaseAttr`s gives, for the same
+    classes in the same order, the object it gave the first time. xDSL's annotations name the same unions of
+    ~20 float types again and again (`AnyFloat` in FloatAttr's, VectorType's, ... parameters), and each call
+    merges its constraints pairwise (~20x20 comparisons): ~1 M instructions a call, ~2% of a short tt-opt.
+    Exact: a BaseAttr is a frozen dataclass of one field, its class, and classes compare by identity, so equal
+    keys are equal arguments, and `get` builds its (frozen) result from nothing but them."""
+    get, base_attr, memo = module.AnyOf.get, module.BaseAttr, {}
+
+    def get_memo(*attr_constrs):
+        if len(attr_constrs) < 3 or any(type(c) is not base_attr for c in attr_constrs):
+            return get(*attr_constrs)
+        key = tuple(c.attr for c in attr_constrs)
+        result = memo.get(key)
+        if result is None:
+            result = memo[key] = get(*attr_constrs)
+        return result
+
+    module.AnyOf.get = staticmethod(get_memo)
+
+
+if "xdsl.irdl.constraints" not in sys.modules:
+    _HOOKS.add(_AfterImport("xdsl.irdl.constraints", _memo_any_of))
+
+
 class _DataclassCode:
     """Reuses the code objects `dataclasses` compiles for every generated method: Python 3.10-3.13 write one
     source text per `__init__`/`__repr__`/`__eq__`/... of each dataclass and compile it at class creation, about

@@ -479,3 +479,40 @@ print("ok")
 """
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0 and proc.stdout == "ok\n", proc.stderr
+
+
+# Every op's and parametrized attribute's definition (repr, addresses left out) of every dialect ttc loads, built;
+# argv[1] "off" without ttc._memo_any_of; then how many AnyOf.get calls the memo answered.
+ANY_OF_PROBE = """import re, sys, ttc
+if sys.argv[1] == "off":
+    ttc._HOOKS.remove(ttc._HOOKS.hooks["xdsl.irdl.constraints"])
+import xdsl.irdl.constraints as constraints
+get, hits = constraints.AnyOf.get, [0]
+def counted(*args):
+    result = get(*args)
+    hits[0] += len(args) >= 3 and any(result is r for r in memo.values())
+    return result
+memo = next((c.cell_contents for c in get.__closure__ or () if type(c.cell_contents) is dict), {})
+constraints.AnyOf.get = staticmethod(counted)
+from xdsl.dialects.builtin import Builtin
+from xdsl.ir import ParametrizedAttribute
+from ttc.ir.dialects import DIALECTS
+dialects = [load() for load in DIALECTS.values()] + [Builtin]
+for d in dialects:
+    for c in sorted(d.operations, key=lambda c: c.name) + sorted(d.attributes, key=lambda c: c.name):
+        if hasattr(c, "get_irdl_definition"):
+            print(c.name, re.sub("0x[0-9a-f]+", "0x", repr(c.get_irdl_definition())))
+print("hits", hits[0], file=sys.stderr)
+"""
+
+
+def test_any_of_memo_gives_the_same_definitions():
+    """ttc._memo_any_of: every op's and attribute's definition (its constraints' unions included) is the one
+    xDSL builds without the memo, and the memo answered some of the unions."""
+    out = {}
+    for mode in ("off", "on"):
+        proc = subprocess.run([sys.executable, "-c", ANY_OF_PROBE, mode], capture_output=True, text=True, cwd=ROOT)
+        assert proc.returncode == 0, proc.stderr
+        out[mode] = (proc.stdout.splitlines(), int(proc.stderr.split()[-1]))
+    assert len(out["on"][0]) > 250 and out["on"][0] == out["off"][0]
+    assert out["off"][1] == 0 and out["on"][1] > 5
