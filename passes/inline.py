@@ -79,9 +79,9 @@ def _stacked(loc: Attribute, caller: Attribute, memo: dict) -> Attribute:
     return new
 
 
-# `prebuilt(CallSiteLoc, callee, caller)` spelled out for `_stacked`, which makes one per op and inlining level:
-# the same two parameters set on a bare instance, without looking up the class's definition each time
-# (test_inline_schedule checks that both make the same locations)
+# `prebuilt(CallSiteLoc, callee, caller)` spelled out for `_stacked`, which makes one per op and inlining level
+# (sort: ~27 M instructions of its make-ttir over calling `prebuilt`); test_inline_schedule checks that both make
+# the same locations
 _new_callsite, _set = CallSiteLoc.__new__, object.__setattr__
 
 
@@ -347,11 +347,7 @@ def inline_call(call: tt.CallOp, callee: tt.FuncOp, move: bool = False) -> bool:
             while op is not call:
                 op.parent = caller_block
                 if remap:
-                    if op.regions:
-                        _relocate(op, loc, memo)
-                    else:
-                        hit = memo.get(id(op.location))
-                        op.location = hit[1] if hit is not None else _stacked(op.location, loc, memo)
+                    relocate(op)
                 for child in op.walk() if op.regions else (op,):
                     _reset_operands(child, by_id)
                     calls = calls or isinstance(child, tt.CallOp)
@@ -454,7 +450,7 @@ def inline_calls(root: Operation, simplify=None, settled: dict | None = None) ->
     `tl.sort` and `tl.topk` do) once the callee, at its fixed point, is inlined there: the function's body is
     then the callee's op for op (its arguments for the callee's), which the canonicalizer, reading neither
     locations nor the enclosing function, leaves as it is. `settled`, when given, gets each function
-    simplified (or so skipped): whether its state is a fixed point. Dead private functions are erased at the
+    simplified (or so skipped): whether its final state is a fixed point. Dead private functions are erased at the
     end, as MLIR's inliner does (see the module docstring)."""
     funcs = [op for op in root.walk() if isinstance(op, tt.FuncOp)]
     tables: dict = {}
@@ -467,15 +463,13 @@ def inline_calls(root: Operation, simplify=None, settled: dict | None = None) ->
             uses[g] += 1
     dead: list[tt.FuncOp] = []
     refs: dict[tt.FuncOp, list[tt.FuncOp]] = {}
-    done_simplify: dict[tt.FuncOp, bool] = {}  # function -> whether its final state is simplify's fixed point
+    fixed_points = settled if settled is not None else {}  # function -> whether its final state is one
     count = 0
     for func in bottom_up(graph):
         if _discardable(func) and uses[func] == 0:
             dead.append(func)  # its own references still count: it goes at the end
             continue
         fixed = simplify(func) if simplify is not None else True
-        if settled is not None and simplify is not None:
-            settled[func] = fixed
         forward = _forwarding_call(func) if simplify is not None else None
         forwarded = False  # whether `forward` was inlined with a callee at its fixed point, of one block
         before = count
@@ -496,7 +490,7 @@ def inline_calls(root: Operation, simplify=None, settled: dict | None = None) ->
                 if body is None:  # a callee's body is final once its turn (bottom-up) has passed
                     body = refs[callee] = _references(callee, by_name)
                 if call is forward:
-                    forwarded = bool(done_simplify.get(callee)) and len(reachable_blocks(callee.body.blocks.first)) == 1
+                    forwarded = bool(fixed_points.get(callee)) and len(reachable_blocks(callee.body.blocks.first)) == 1
                 rewalk |= inline_call(call, callee, move=_discardable(callee) and uses[callee] == 1)
                 done += 1
                 uses[callee] -= 1
@@ -512,10 +506,8 @@ def inline_calls(root: Operation, simplify=None, settled: dict | None = None) ->
                 fixed = True  # the callee's body at its fixed point (see the docstring)
             else:
                 fixed = simplify(func)
-            if settled is not None:
-                settled[func] = fixed
         if simplify is not None:
-            done_simplify[func] = fixed
+            fixed_points[func] = fixed
     for f in dead:
         f.detach()
         f.erase()
