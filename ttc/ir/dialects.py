@@ -65,11 +65,18 @@ def building():
             gc.enable()
 
 
+_PARAMETER_NAMES: dict[type, tuple[str, ...]] = {}  # class -> its parameters' names, from its definition
+
+
 def prebuilt(cls, *params):
     """An attribute of class `cls` (a ParametrizedAttribute) from its parameters, which the caller knows are
     valid (an op's file, line and column): without xDSL's check of each parameter against the definition,
-    which costs more than the rest of making a location."""
+    which costs more than the rest of making a location, and with the definition's parameter names looked up
+    once per class (the inliner makes a `CallSiteLoc` per op and inlining level)."""
+    names = _PARAMETER_NAMES.get(cls)
+    if names is None:
+        names = _PARAMETER_NAMES[cls] = tuple(name for name, _ in cls.get_irdl_definition().parameters)
     attr = cls.__new__(cls)
-    for (name, _), param in zip(cls.get_irdl_definition().parameters, params, strict=True):
+    for name, param in zip(names, params, strict=True):
         object.__setattr__(attr, name, param)
     return attr
