@@ -1310,8 +1310,9 @@ class Canonicalize(Pass):
     def drive(self, op, drivers: list | None = None) -> tuple[bool, bool]:
         """(whether every region reached its fixed point, whether the IR changed); `drivers` receives the drivers,
         one per region (for `GreedyDriver.inherit`)."""
-        drivers = drivers if drivers is not None else []
-        drivers += [GreedyDriver(PATTERNS, top_down=True, max_iterations=self.max_iterations,
-                                 region_simplify=self.region_simplify == "normal") for _ in op.regions]
-        converged = all([d.run(region) for d, region in zip(drivers, op.regions)])
-        return converged, any(d.touched for d in drivers)
+        made = [GreedyDriver(PATTERNS, top_down=True, max_iterations=self.max_iterations,
+                             region_simplify=self.region_simplify == "normal") for _ in op.regions]
+        if drivers is not None:
+            drivers += made
+        converged = all([d.run(region) for d, region in zip(made, op.regions)])
+        return converged, any(d.touched for d in made)
