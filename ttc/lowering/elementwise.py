@@ -49,10 +49,16 @@ def libdevice_call(ctx, base: str, args: list[ir.Value]) -> ir.Value:
         wide = [ctx.b.fpext(a, f32) for a in args]
         return ctx.b.fptrunc(libdevice_call(ctx, base, wide), t)
     name = f"__nv_{base}f" if isinstance(t, ir.FloatType) else f"__nv_{base}"
+    _use_libdevice(ctx, name)
+    return nvvm.call(ctx.b, name, t, args)
+
+
+def _use_libdevice(ctx, name: str) -> None:
+    """`name` is to be linked from libdevice; the kernel's first such call starts parsing the library
+    (`libdevice.prefetch`)."""
     if not ctx.libdevice:
         libdevice.prefetch()
     ctx.libdevice.add(name)
-    return nvvm.call(ctx.b, name, t, args)
 
 
 # ---------------------------------------------------------------------------- constants
@@ -443,9 +449,7 @@ def _extern(ctx, op):
     t = ctx.type_of(op.result.type, op)
     if _libdevice_extern(op):
         if symbol.startswith("__nv_"):
-            if not ctx.libdevice:
-                libdevice.prefetch()
-            ctx.libdevice.add(symbol)
+            _use_libdevice(ctx, symbol)
         else:
             raise ctx.error(op, f"extern function '{symbol}' has no library path")
     else:
