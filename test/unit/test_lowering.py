@@ -374,6 +374,37 @@ def test_libdevice_parsed_on_a_thread_while_the_kernel_is_lowered(monkeypatch):
     assert libdevice._parsing is None and not [t for t in threading.enumerate() if t.name == "ttc-libdevice"]
 
 
+def test_a_library_that_is_not_bitcode_is_a_located_error(tmp_path, monkeypatch):
+    """TTC_LIBDEVICE_PATH naming a file that is not LLVM bitcode, or an extern's libpath that does not exist: the
+    kernel's file, the library's path and why, whether the parse ran on the prefetch thread or not."""
+    text = HEADER + """  tt.func public @k(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    %s = tt.splat %p : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #blocked>
+    %a = tt.addptr %s, %r : tensor<128x!tt.ptr<f32>, #blocked>, tensor<128xi32, #blocked>
+    %x = tt.load %a : tensor<128x!tt.ptr<f32>, #blocked>
+    %y = CALL
+    tt.store %a, %y : tensor<128x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+"""
+    garbage = tmp_path / "garbage.bc"
+    garbage.write_text("not bitcode\n")
+    monkeypatch.setenv("TTC_LIBDEVICE_PATH", str(garbage))
+    erf = text.replace("CALL", "math.erf %x : tensor<128xf32, #blocked>")
+    for prefetch in (libdevice.prefetch, lambda: None):
+        monkeypatch.setattr(libdevice, "prefetch", prefetch)
+        with pytest.raises(CompileError) as e:
+            _lower(erf)
+        assert f"{garbage}: not an LLVM bitcode library (" in e.value.render()
+    missing = tmp_path / "missing.bc"
+    extern = text.replace("CALL", f'tt.extern_elementwise %x {{libname = "m", libpath = "{missing}", pure = true, '
+                          'symbol = "my_fn"} : (tensor<128xf32, #blocked>) -> tensor<128xf32, #blocked>')
+    with pytest.raises(CompileError) as e:
+        _lower(extern)
+    assert f"{missing}: No such file or directory" in e.value.render()
+
+
 @pytest.mark.filterwarnings("ignore:Multiple CUDA environment variables")
 def test_libdevice_found_where_cuda_pathfinder_finds_it(tmp_path, monkeypatch):
     """pathfinder_places answers as cuda-pathfinder's find_bitcode_lib("device") does (without importing it):

@@ -25,6 +25,20 @@ class LibdeviceNotFound(Exception):
     pass
 
 
+class NotBitcode(Exception):
+    """A library to link (libdevice, or an extern's `libpath`) that cannot be read as LLVM bitcode."""
+
+
+def _parse(b, path: str):
+    try:
+        with open(path, "rb") as f:
+            return b.parse_bitcode(f.read())
+    except OSError as e:
+        raise NotBitcode(f"{path}: {e.strerror}") from None
+    except RuntimeError as e:  # llvmlite's parse error: its last line says why
+        raise NotBitcode(f"{path}: not an LLVM bitcode library ({str(e).strip().splitlines()[-1]})") from None
+
+
 def candidates() -> list[str]:
     out = []
     for var in ("TTC_LIBDEVICE_PATH", "TRITON_LIBDEVICE_PATH"):
@@ -109,8 +123,7 @@ def prefetch() -> None:
 
     def parse():
         try:
-            with open(path, "rb") as f:
-                box.append(b.parse_bitcode(f.read()))
+            box.append(_parse(b, path))
         except BaseException as e:  # raised again where `link` takes it, as if parsed there
             box.append(e)
 
@@ -131,8 +144,7 @@ def _take(path: str):
         return box[0]
     from ttc.lowering.target import llvm
 
-    with open(path, "rb") as f:
-        return llvm().parse_bitcode(f.read())
+    return _parse(llvm(), path)
 
 
 def link(mod, paths: list[str], keep: set[str]) -> None:

@@ -179,7 +179,10 @@ def _lower(ttgir: TTGIR):
             raise _error(filename, f"{', '.join(sorted(lowered.libdevice))} need libdevice: {e}") from None
     libs += sorted(set(lowered.externs.values()))
     if libs:
-        libdevice.link(mod, libs, keep={lowered.metadata.name})
+        try:
+            libdevice.link(mod, libs, keep={lowered.metadata.name})
+        except libdevice.NotBitcode as e:
+            raise _error(filename, str(e)) from None
     if env_on("LLVM_IR_ENABLE_DUMP"):
         sys.stderr.write("; *** IR Dump Before O3 ***\n" + str(mod) + "\n")
     target.optimize(mod, tm, lowered.largest_block)
